@@ -1,0 +1,20 @@
+"""Gymnasium environments of livesim, registered on `import livesim`."""
+
+from __future__ import annotations
+
+from gymnasium.envs.registration import register, registry
+
+ENV_IDS = ("LiveStream-v0", "LiveStreamQA-v0")
+
+
+def register_envs() -> None:
+    """Register the livesim environments with Gymnasium (idempotent)."""
+    if "LiveStream-v0" not in registry:
+        register(id="LiveStream-v0", entry_point="livesim.envs.live_stream:LiveStreamEnv",
+                 max_episode_steps=2000, disable_env_checker=False)
+    if "LiveStreamQA-v0" not in registry:
+        register(id="LiveStreamQA-v0", entry_point="livesim.envs.live_stream:LiveStreamQAEnv",
+                 max_episode_steps=32)
+
+
+register_envs()

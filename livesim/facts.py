@@ -1,0 +1,494 @@
+"""Rule-based fact extraction from a live-stream host's free-text (English) reply.
+
+`extract_facts` turns a reply into `ExtractedFacts` for the verifiable-rule grader. It never raises, and
+every regex is compiled at import with bounded repeats only, so the scan is linear in the text length.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import dataclass
+
+__all__ = ["ExtractedFacts", "Quantity", "extract_facts", "numbers_in"]
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number with a normalised unit; ``span`` covers the number and its unit in the source text."""
+
+    value: float
+    unit: str
+    span: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class ExtractedFacts:
+    """Facts found in one reply. List fields keep every occurrence in text order, except
+    ``stock_claims`` (unique labels, first-seen order).
+
+    Conservative rules:
+    * prices: a number with a currency mark before (¥ ￥ $ € £ RMB CNY USD EUR GBP HKD, also the second
+      end of "¥99-129") or after (yuan dollars bucks euros kuai RMB CNY USD 元 块), or a bare number
+      directly after price/prices/priced (at)/cost(s)/only/just/for (optionally + is/was/of/at/now/
+      just/only/today/down to), and then only if it has no unit and is followed by punctuation, the
+      end, or one of: now today tonight only each apiece total instead after with during until here so but if.
+    * sizes: XXS XS S M L XL XXL XXXL (2XL, 3XL) only when marked: after "size(s) [is|:]" (any case);
+      upper-case after a/an, go with/for, take, get, choose, pick, try, order, buy, recommend, suggest,
+      say, wear, grab, in, into; before "size"; inside "( )"; or a slash/dash list such as "S/M/L", "S-XL".
+      Ranges give their end points. Never from "I'm", "A", plural "s" or lower-case text without "size".
+    * claims and promises are dropped when a negation (not, no, never, n't, cannot, without, nothing,
+      none, nobody, unable, wish, ...) occurs earlier in the same clause (<= 48 chars, cut at . ! ? ; , :
+      dashes, but, however, though); claims inside a question sentence (next end mark is "?") are dropped.
+    """
+
+    numbers: tuple[float, ...] = ()
+    prices: tuple[float, ...] = ()
+    links: tuple[int, ...] = ()
+    sizes: tuple[str, ...] = ()
+    quantities: tuple[Quantity, ...] = ()
+    percents: tuple[float, ...] = ()
+    dates: tuple[str, ...] = ()
+    times: tuple[str, ...] = ()
+    coupon_codes: tuple[str, ...] = ()
+    claims: tuple[str, ...] = ()
+    promises: tuple[str, ...] = ()
+    refusal: bool = False
+    stock_claims: tuple[str, ...] = ()
+    greeting: bool = False
+    escalation: bool = False
+
+
+# ---------------------------------------------------------------- numbers, units, money
+_NUM_RE = re.compile(
+    r"(?<![0-9])(?:[0-9]{1,3}(?:,[0-9]{3}){1,5}|[0-9]{1,15})(?![0-9])(?:\.[0-9]{1,20}(?![0-9]))?"
+)
+_B = r"(?![A-Za-z0-9])"
+_UNITS: tuple[tuple[str, str], ...] = (
+    ("mah", r"[mM][aA][hH]" + _B),
+    ("ml", r"(?i:ml|millilit(?:er|re)s?)" + _B),
+    ("mm", r"(?:mm|(?i:millimet(?:er|re)s?))" + _B),
+    ("min", r"(?i:mins?|minutes?)" + _B),
+    ("month", r"(?i:months?)" + _B),
+    ("m", r"(?:m|(?i:met(?:er|re)s?))" + _B),
+    ("cm", r"(?i:cm|centimet(?:er|re)s?)" + _B),
+    ("kg", r"(?i:kgs?|kilo(?:gram)?s?)" + _B),
+    ("g", r"(?:g|(?i:grams?))" + _B),
+    ("l", r"(?:[lL]|(?i:lit(?:er|re)s?))" + _B),
+    ("inch", r"(?:(?i:inch(?:es)?)" + _B + "|″)"),
+    ("w", r"(?:[wW]|(?i:watts?))" + _B),
+    ("h", r"(?:h|(?i:hrs?|hours?))" + _B),
+    ("day", r"(?i:days?)" + _B),
+    ("week", r"(?i:weeks?|wks?)" + _B),
+    ("year", r"(?i:years?|yrs?)" + _B),
+    ("pcs", r"(?i:pcs|pieces?|pc)" + _B),
+    ("%", r"(?:%|(?i:percent|per\s?cent|pct)" + _B + ")"),
+    ("gb", r"(?i:gb)" + _B),
+    ("tb", r"(?i:tb)" + _B),
+    ("hz", r"(?i:hz)" + _B),
+)
+_UNIT_ALTS = "|".join(f"(?P<u{i}>{p})" for i, (_, p) in enumerate(_UNITS))
+_UNIT_RE = re.compile(r"[ \t]{0,2}(?:-[ \t]?)?(?:" + _UNIT_ALTS + ")")
+_CUR = "¥$€£￥"
+_CUR_BEFORE_RE = re.compile(
+    rf"(?:[{_CUR}]|(?<![A-Za-z])(?:RMB|CNY|USD|EUR|GBP|HKD|rmb)\.?)\s{{0,2}}$"
+    rf"|[{_CUR}]\s{{0,2}}[0-9][0-9,.]{{0,15}}\s{{0,2}}(?:-|–|~|to)\s{{0,2}}$"
+)
+_CUR_AFTER_RE = re.compile(
+    rf"\s{{0,2}}(?:(?i:yuan|rmb|cny|usd|dollars?|bucks|euros?|kuai)(?![A-Za-z])|[元块{_CUR}])"
+)
+_PRICE_KW_RE = re.compile(
+    r"(?i)(?<![A-Za-z])(?:price[sd]?|cost|costs|only|just|for)"
+    r"(?:\s{1,2}(?:is|was|of|at|now|just|only|today|down\s{1,2}to|drops?\s{1,2}to)){0,3}\s{0,2}[:=]?\s{0,2}$"
+)
+_PRICE_OK_AFTER_RE = re.compile(
+    r"(?i)\s{0,2}(?:[.,!?;:)\]—–]|$)(?![0-9])"
+    r"|\s{1,2}(?:now|today|tonight|only|each|apiece|total|instead|after|with|during|until|here|so|but|if)\b"
+)
+_SIZE_NUM_RE = re.compile(r"(?<![A-Za-z0-9])[2-4]XL(?![A-Za-z])")
+
+# ---------------------------------------------------------------- dates, times, codes
+_MON = (
+    r"(?P<mon>Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
+    r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)(?![A-Za-z])\.?"
+)
+_YEAR = r"(?:,?\s{1,2}(?P<y>[12][0-9]{3})(?![0-9]))?"
+_DATE_RES = (
+    re.compile(r"(?<![0-9])(?P<y>[12][0-9]{3})(?P<sep>[-/.])(?P<m>[0-9]{1,2})(?P=sep)(?P<d>[0-9]{1,2})(?![0-9])"),
+    re.compile(r"(?:(?<![0-9])(?P<y>[12][0-9]{3})\s?年\s?)?(?<![0-9])(?P<m>[0-9]{1,2})\s?月\s?(?P<d>[0-9]{1,2})\s?[日号]"),
+    re.compile(r"(?<![0-9/.-])(?P<a>[0-9]{1,2})/(?P<b>[0-9]{1,2})/(?P<y>[12][0-9]{3})(?![0-9])"),
+    re.compile(r"\b" + _MON + r"\s{1,2}(?P<d>[0-9]{1,2})(?:st|nd|rd|th)?(?![0-9A-Za-z:])" + _YEAR),
+    re.compile(r"(?<![0-9.,])(?P<d>[0-9]{1,2})(?:st|nd|rd|th)?\s{1,2}(?:of\s{1,2})?" + _MON + _YEAR),
+)
+_MONTHS = {k: i + 1 for i, k in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split())}
+_MDAYS = (0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+_AMPM = r"(?P<ap>[AaPp])\.?[Mm](?![A-Za-z])\.?"
+_TIME_RES = (
+    re.compile(r"(?<![0-9:.])(?P<h>[01]?[0-9]|2[0-3]):(?P<mi>[0-5][0-9])(?![0-9])(?::[0-5][0-9](?![0-9]))?"
+               r"(?:\s{0,2}" + _AMPM + ")?"),
+    re.compile(r"(?<![0-9:.,])(?P<h>1[0-2]|0?[1-9])(?:[.:](?P<mi>[0-5][0-9]))?\s{0,2}" + _AMPM),
+)
+_COUPON_TOKEN_RE = re.compile(r"(?<![A-Za-z0-9_])[A-Z0-9]{4,16}(?![A-Za-z0-9_])")
+_COUPON_KW_RE = re.compile(
+    r"(?i:\b(?:code|coupon|voucher))(?:\s{1,3}(?i:code))?\s{0,3}(?:(?i:is)\s{1,3})?[:=]?\s{0,3}[\"'“‘]?"
+    r"(?P<tok>[A-Za-z0-9]{4,16})(?![A-Za-z0-9_])"
+)
+_NOT_CODE_RE = re.compile(
+    r"[0-9]+(?:MAH|ML|L|MG|G|KG|CM|MM|M|KW|W|H|HR|HRS|MB|GB|TB|HZ|KHZ|MHZ|GHZ|PCS|PC|XL|K|P|D|X|V|MP|FPS|MIN|S)"
+    r"|(?:LINK|ITEM|NO)[0-9]{1,4}|(?:USB|HDMI|SPF|UPF|IPX?|MP|PM|COVID|RTX|GTX|DDR|LPDDR|WIFI|BT|UV)[0-9].*"
+)
+_NOT_CODE_WORDS = frozenset("TODAY TONIGHT ONLY HERE BELOW ABOVE THIS THAT WHEN WILL CODE".split())
+
+# ---------------------------------------------------------------- links and sizes
+_LINK_TAIL = (
+    r"(?P<n>[0-9]{1,4})(?![0-9]|[.,][0-9]|\s{0,2}(?i:best|top|sell|rated|choice|pick|brand|favou?rite))"
+)
+_LINK_RE = re.compile(
+    r"(?:(?<![A-Za-z])(?i:links?|items?|products?|number|no\.)|\bNo\b\.?|#)\s{0,2}(?:#|(?i:no)\.?)?\s{0,2}"
+    + _LINK_TAIL
+)
+_LINK_CONT_RE = re.compile(
+    r"\s{0,2}(?:,|&|/|\band\b|\bor\b)\s{0,2}(?:(?i:links?|items?|products?)\s{0,2})?#?" + _LINK_TAIL
+)
+_TOK = r"(?<![A-Za-z0-9'’])(?:XXXL|XXL|XXS|XS|XL|[23]XL|S|M|L)(?![A-Za-z0-9'’]|\.[A-Za-z]|-(?!sized?\b)[a-z])"
+_TOK_UC_RE = re.compile(_TOK)
+_TOK_CI_RE = re.compile(f"(?i:{_TOK})")
+_SEP = r"\s{0,2}(?:[-–/,&]|(?i:to|and|or|through))\s{0,2}"
+_CHAIN_UC = f"(?P<c>{_TOK}(?:{_SEP}{_TOK}){{0,7}})"
+_SIZE_CI_RE = re.compile(
+    r"(?i:\bsizes?)\s{0,2}(?:(?i:is|are|would\s{1,2}be|should\s{1,2}be|will\s{1,2}be)\s{1,2})?[:=]?\s{0,2}"
+    rf"(?:(?i:an?)\s{{1,2}})?(?P<c>(?i:{_TOK}(?:{_SEP}{_TOK}){{0,7}}))"
+)
+_SIZE_UC_RES = (
+    re.compile(
+        r"(?i:\b(?:an?|go(?:ing)?\s{1,2}(?:with|for)|take|get|choose|pick|try|order|buy|recommend|suggest|say|"
+        r"wear|grab|in|into))\s{1,2}(?:(?i:an?|the|size)\s{1,2})?" + _CHAIN_UC
+    ),
+    re.compile(_CHAIN_UC + r"[\s-]{0,2}(?i:sizes?|sized)\b"),
+    re.compile(r"\(\s{0,2}" + _CHAIN_UC + r"\s{0,2}\)"),
+    re.compile(f"(?P<c>{_TOK}(?:\\s?[-–/]\\s?{_TOK}){{1,7}})"),
+)
+
+# ---------------------------------------------------------------- claims, promises, cues
+_W = r"[a-z'’-]{1,20}\s{1,3}"
+_WORLD = r"in\s{1,3}the\s{1,3}world"
+_CLAIM_RE = re.compile(r"(?i)(?<![A-Za-z0-9])(?:" + "|".join((
+    r"anti[\s-]?ag(?:e|ing|eing)\s{1,3}miracle", r"miracul(?:ous|ously)|miracles?", r"cur(?:e|es|ed|ing)",
+    r"heal(?:s|ed|ing)?",
+    r"treat(?:s|ed|ing)?\s{1,3}(?:(?:your|the|my|all|any)\s{1,3})?(?:acne|eczema|psoriasis|rosacea|dermatitis|"
+    r"pimples|spots|scars?|wrinkles|hair\s{1,3}loss|baldness|insomnia|anxiety|depression|diabetes|cancer|"
+    r"infections?|diseases?|arthritis|allergies|blemishes|melasma|hyperpigmentation|dandruff)",
+    r"guarantee[sd]?\s{1,3}(?:(?:visible|real|instant|fast|amazing|permanent|great|100%)\s{1,3})?results?",
+    r"results?\s{1,3}(?:are\s{1,3})?guaranteed", r"guaranteed\s{1,3}to\s{1,3}(?:work|cure|fix|heal)",
+    r"100\s?(?:%|percent|per\s?cent)\s{1,3}(?:effective|safe|natural|organic|guaranteed|pure)",
+    rf"best\s{{1,3}}(?:{_W})?{_WORLD}|world['’]?s\s{{1,3}}best",
+    rf"(?:number\s{{1,3}}one|no\.?\s?1|#\s?1)\s{{1,3}}(?:{_W})?{_WORLD}"
+    r"|world['’]?s\s{1,3}(?:no\.?\s?1|number\s{1,3}one|#\s?1)",
+    r"never\s{1,3}(?:fades?|breaks?|wears?\s{1,3}out|rusts?|tears?|pills?|shrinks?)", r"permanent(?:ly)?",
+    r"(?:no|zero|without(?:\s{1,3}any)?)\s{1,3}side[\s-]effects?", r"clinically\s{1,3}prov(?:en|ed)",
+    r"lose\s{1,3}(?:up\s{1,3}to\s{1,3})?[0-9]{1,3}(?:\.[0-9]{1,2})?\s{0,2}(?:kgs?|kilos?|kilograms?|pounds|lbs?|jin)",
+    rf"whiten(?:s|ing)?\s{{1,3}}(?:{_W}){{0,3}}?(?:in|within)\s{{1,3}}[0-9]{{1,3}}\s{{1,3}}(?:days?|weeks?)",
+    r"(?:doctors?|dermatologists?|physicians?)\s{1,3}(?:all\s{1,3})?recommend(?:s|ed)?"
+    r"|recommended\s{1,3}by\s{1,3}(?:doctors|dermatologists|physicians)",
+    r"risk[\s-]?free|zero[\s-]risk", r"instant(?:ly)?\s{1,3}results?|results?\s{1,3}instantly",
+    r"lowest\s{1,3}prices?\s{1,3}(?:ever|anywhere|on\s{1,3}the\s{1,3}market|in\s{1,3}history|online)",
+    rf"cheapest\s{{1,3}}(?:{_W})?(?:{_WORLD}|anywhere|ever)",
+)) + r")(?![A-Za-z])")
+_SUBJ = (r"(?:\bI(?:['’]ll|\s{1,2}(?:will|can|could|would|shall|am\s{1,2}going\s{1,2}to)"
+         r"|['’]m\s{1,2}going\s{1,2}to)|\blet\s{1,2}me)\s{1,3}(?:(?:also|personally|happily|definitely|just|gladly|even|totally|still|then|"
+         r"secretly|privately|go\s{1,2}ahead\s{1,2}and|try\s{1,2}to)\s{1,3})?")
+_YOU = r"for\s{1,3}(?:you|u)\b"
+_PROMISE_RE = re.compile(r"(?i)(?:" + "|".join((
+    _SUBJ + r"(?:give|offer|get|send|throw\s{1,3}in|add|arrange|apply|sort\s{1,3}out)\s{1,3}"
+    r"(?:(?:you|u)\s{1,3})?(?:(?:a|an|the|some|your|one|another)\s{1,3})?(?:(?:extra|special|additional|free|bigger|exclusive|private|"
+    r"personal|small|little|nice|secret|better|deeper)\s{1,3}){0,2}(?:discount|coupon|voucher|gift|refund|freebie|"
+    r"rebate|cash\s?back|price\s{1,3}cut|deal|bonus|sample|shipping|[0-9]{1,3}\s?%\s{0,2}off)s?",
+    _SUBJ + r"(?:lower|reduce|drop|cut|knock\s{1,3}down|bring\s{1,3}down|adjust|change)\s{1,3}"
+    r"(?:the|its|this|that|your|my)\s{1,3}(?:[a-z]{1,12}\s{1,3})?price",
+    _SUBJ + r"(?:make|do|give|sell|let\s{1,3}you\s{1,3}have)\s{1,3}(?:it|this|that|them)"
+    rf"(?:\s{{1,3}}to\s{{1,3}}you)?\s{{1,3}}(?:for\s{{1,3}})?(?:just\s{{1,3}}|only\s{{1,3}})?[{_CUR}]?\s{{0,2}}[0-9]{{1,9}}(?:[.,][0-9]{{1,3}})?",
+    _SUBJ + r"(?:refund|reimburse|compensate)\s{1,3}(?:you|u)\b",
+    r"\b(?:special|exclusive|private|personal|secret|extra|better|lower|cheaper|custom)\s{1,3}"
+    r"(?:price|deal|discount|offer|coupon|rate)s?\s{1,3}(?:(?:just|only|especially|exclusively)\s{1,3})?"
+    + _YOU,
+    r"\b(?:price|deal|discount|offer|coupon|gift)s?\s{1,3}(?:just|only|especially|exclusively)\s{1,3}" + _YOU,
+    r"\bfree\s{1,3}(?:(?:just|only)\s{1,3})?" + _YOU,
+    r"\bextra\s{1,3}[0-9]{1,3}(?:\.[0-9])?\s?%\s{0,2}off\s{1,3}(?:(?:just|only|especially)\s{1,3})?" + _YOU,
+    r"\bprice[\s-]match(?:es|ed|ing)?\b",
+)) + r")(?![A-Za-z])")
+_NEG_RE = re.compile(
+    r"(?i)\b(?:not|no(?!\.?\s?[0-9])|never|cannot|without|nothing|none|nobody|neither|nor|unable|refuse|wish|hardly)\b"
+    r"|n['’]t\b"
+)
+_CUT_RE = re.compile(r"(?i)[.!?;,:\n—–]|\b(?:but|however|though|although)\b")
+_SENT_END_RE = re.compile(r"[!?\n]|\.(?![0-9])")
+_STOCK_RE = re.compile(
+    r"(?i)(?P<low_stock>\b(?:only|just)\s{1,3}(?:[0-9]{1,6}|a\s{1,3}few|one|two|three|four|five)\s{1,3}"
+    r"(?:[a-z]{1,15}\s{1,3})?(?:left|remaining|in\s{1,3}stock)\b|\b(?:almost|nearly)\s{1,3}(?:gone|sold\s{1,3}out|"
+    r"out\s{1,3}of\s{1,3}stock)\b|\b(?:selling|going)\s{1,3}(?:out\s{1,3})?fast\b|\blimited\s{1,3}(?:stock|quantit(?:y|ies)|"
+    r"supply|units|inventory)\b|\brunning\s{1,3}(?:low|out)\b|\blow\s{1,3}(?:on\s{1,3})?stock\b|\blast\s{1,3}(?:few|couple)\b"
+    r"|\bfew\s{1,3}left\b)"
+    r"|(?P<sold_out>\bsold[\s-]out\b|\bout\s{1,3}of\s{1,3}stock\b|\b(?:none|nothing)\s{1,3}left\b|\bunavailable\b"
+    r"|\bno\s{1,3}(?:more\s{1,3})?stock\b|\bnot\s{1,3}(?:currently\s{1,3}|yet\s{1,3})?(?:in\s{1,3}stock|available)\b)"
+    r"|(?P<in_stock>\b(?:back\s{1,3})?in[\s-]stock\b|\bplenty\s{1,3}(?:left|of\s{1,3}stock|in\s{1,3}stock|available)\b"
+    r"|\bavailable\b(?!\s{1,3}(?:for|to|on|until|till|at|via|through|from|after|before|during|if|when|once|as)\b)"
+    r"|\b(?:we|I)\s{1,3}still\s{1,3}(?:have|got)\b|\bready\s{1,3}to\s{1,3}ship\b)"
+)
+_FLIP = {"in_stock": "sold_out", "sold_out": "in_stock"}
+_REFUSAL_RE = re.compile(
+    r"(?i)\b(?:can['’]?t|cannot|can\s{1,2}not)\b(?!\s{1,3}(?:go\s{1,2}wrong|wait|beat|miss|resist|get\s{1,2}enough|"
+    r"believe|stop|recommend))|\bunable\s{1,2}to\b|\bnot\s{1,2}able\s{1,2}to\b|\bwon['’]?t\s{1,2}be\s{1,2}able\b"
+    r"|\bnot\s{1,2}(?:allowed|permitted|authori[sz]ed)\b|\b(?:I['’]?m|I\s{1,2}am)\s{1,2}afraid\b|\bsorry\s{0,2}[,—–-]?\s{0,2}but\b"
+)
+_GREETING_RE = re.compile(
+    r"(?i)\b(?:hi|hello|hey|hiya|howdy|greetings|welcome|good\s{1,2}(?:morning|afternoon|evening|day)|"
+    r"thanks?\s{1,2}(?:you\s{1,2})?(?:so\s{1,2}much\s{1,2})?for\s{1,2}(?:joining|coming|stopping\s{1,2}by|"
+    r"dropping\s{1,2}by|tuning\s{1,2}in|being\s{1,2}here))\b"
+)
+_YOURE_RE = re.compile(
+    r"(?i)\b(?:you['’]?re|you\s{1,2}are|your|ur)\s{1,2}(?:very\s{1,2}|most\s{1,2}|so\s{1,2})?$"
+)
+_ESCALATION_RE = re.compile(
+    r"(?i)\bhuman\s{1,2}(?:agent|staff|colleague|representative|rep|support|operator)s?\b|\bescalat(?:e|ed|es|ing|ion)\b"
+    r"|\b(?:customer\s{1,2}(?:service|support|care)|after[\s-]?sales)(?:\s{1,2}(?:team|staff|department|colleagues?|"
+    r"agents?))?(?:\s{1,2}(?:will|would|can|shall|is\s{1,2}going\s{1,2}to|are\s{1,2}going\s{1,2}to)|['’]ll)\b"
+    r"|\bsupport(?:\s{1,2}team)?\s{1,2}will\s{1,2}(?:[a-z]{1,15}\s{1,2})?(?:contact|reach|get\s{1,2}(?:in\s{1,2}touch|back)|"
+    r"follow\s{1,2}up|call)"
+    r"|\b(?:contact|reach\s{1,2}out\s{1,2}to|message|transfer\s{1,2}you\s{1,2}to|connect\s{1,2}you\s{1,2}(?:with|to))"
+    r"\s{1,2}(?:our\s{1,2}|the\s{1,2})?(?:customer\s{1,2}(?:service|support|care)|after[\s-]?sales|support\s{1,2}team)"
+    r"|\b(?:colleague|teammate|team)s?\s{1,2}will\s{1,2}(?:[a-z]{1,15}\s{1,2})?(?:contact|reach\s{1,2}out|follow\s{1,2}up|"
+    r"get\s{1,2}in\s{1,2}touch)"
+)
+
+
+# ---------------------------------------------------------------- helpers
+def _coerce(text: object) -> str:
+    if type(text) is str:
+        return text
+    for conv in (str, repr):
+        try:
+            out = conv(text)
+            return out if type(out) is str else str.__str__(out)
+        except Exception:  # noqa: BLE001 - a hostile __str__ must not break grading
+            continue
+    return ""
+
+
+def _norm(s: str) -> str:
+    return " ".join(s.lower().split())
+
+
+def _to_float(s: str) -> float:
+    return float(s.replace(",", ""))
+
+
+def _negated(text: str, start: int, width: int = 48) -> bool:
+    window = text[max(0, start - width):start]
+    cut = 0
+    for m in _CUT_RE.finditer(window):
+        cut = m.end()
+    return _NEG_RE.search(window, cut) is not None
+
+
+def _in_question(text: str, end: int) -> bool:
+    m = _SENT_END_RE.search(text, end, end + 200)
+    return m is not None and m.group() == "?"
+
+
+def _resolve(items: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """Keep the earliest, then longest, of overlapping (start, end, value) items."""
+    out: list[tuple[int, int, str]] = []
+    last = -1
+    for it in sorted(items, key=lambda t: (t[0], -t[1])):
+        if it[0] >= last:
+            out.append(it)
+            last = it[1]
+    return out
+
+
+def _fmt_date(y: int | None, mo: int, d: int) -> str | None:
+    if not (1 <= mo <= 12 and 1 <= d <= _MDAYS[mo]):
+        return None
+    if y is None:
+        return f"{mo:02d}-{d:02d}"
+    try:
+        _dt.date(y, mo, d)
+    except ValueError:
+        return None
+    return f"{y:04d}-{mo:02d}-{d:02d}"
+
+
+def _dates(text: str) -> list[tuple[int, int, str]]:
+    found: list[tuple[int, int, str]] = []
+    for rx in _DATE_RES:
+        for m in rx.finditer(text):
+            g = m.groupdict()
+            y = int(g["y"]) if g.get("y") else None
+            if g.get("a"):
+                a, b = int(g["a"]), int(g["b"])
+                mo, d = (b, a) if a > 12 else (a, b)  # D/M/Y only when unambiguous, else US M/D/Y
+            else:
+                mo = _MONTHS[g["mon"][:3].lower()] if g.get("mon") else int(g["m"])
+                d = int(g["d"])
+            iso = _fmt_date(y, mo, d)
+            if iso:
+                found.append((m.start(), m.end(), iso))
+    return _resolve(found)
+
+
+def _times(text: str) -> list[tuple[int, int, str]]:
+    found: list[tuple[int, int, str]] = []
+    for rx in _TIME_RES:
+        for m in rx.finditer(text):
+            h, mi, ap = int(m["h"]), int(m["mi"] or 0), (m["ap"] or "").lower()
+            if ap and 1 <= h <= 12:
+                h = (0 if h == 12 else h) + (12 if ap == "p" else 0)
+            found.append((m.start(), m.end(), f"{h:02d}:{mi:02d}"))
+    return _resolve(found)
+
+
+def _coupons(text: str) -> list[tuple[int, int, str]]:
+    found: list[tuple[int, int, str]] = []
+    for m in _COUPON_TOKEN_RE.finditer(text):
+        tok = m.group()
+        if not tok.isdigit() and any(c.isdigit() for c in tok) and not _NOT_CODE_RE.fullmatch(tok):
+            found.append((m.start(), m.end(), tok))
+    for m in _COUPON_KW_RE.finditer(text):
+        tok = m["tok"]
+        has_digit, has_alpha = any(c.isdigit() for c in tok), any(c.isalpha() for c in tok)
+        if has_alpha and (tok.isupper() or has_digit) and not _NOT_CODE_RE.fullmatch(tok.upper()) \
+                and tok not in _NOT_CODE_WORDS:
+            found.append((m.start("tok"), m.end("tok"), tok.upper()))
+    return _resolve(found)
+
+
+def _inch_quote(text: str, s: int, e: int) -> int | None:
+    """End index of a 14" / 14” inch mark, unless the quote plausibly closes a quotation."""
+    q = text[e:e + 1]
+    if q not in ('"', "”") or text[e + 1:e + 2].isalnum():
+        return None
+    before = text[max(0, s - 80):s]
+    if (q == '"' and before.count('"') % 2) or (q == "”" and "“" in before):
+        return None
+    return e + 1
+
+
+def _scan_numbers(text: str) -> tuple[list[tuple[int, int, float]], list, list, list]:
+    """Numbers outside dates/times/coupon codes/2XL sizes, plus the dates, times and coupons found."""
+    dates, times, coupons = _dates(text), _times(text), _coupons(text)
+    mask = bytearray(len(text))
+    spans = [(s, e) for s, e, _ in dates + times + coupons]
+    spans += [m.span() for m in _SIZE_NUM_RE.finditer(text)]
+    for s, e in spans:
+        mask[s:e] = b"\x01" * (e - s)
+    nums = [(m.start(), m.end(), _to_float(m.group())) for m in _NUM_RE.finditer(text) if not mask[m.start()]]
+    return nums, dates, times, coupons
+
+
+def _sizes(text: str) -> tuple[str, ...]:
+    found: dict[int, str] = {}
+    jobs = [(_SIZE_CI_RE, _TOK_CI_RE)] + [(rx, _TOK_UC_RE) for rx in _SIZE_UC_RES]
+    for rx, tok_rx in jobs:
+        for m in rx.finditer(text):
+            for t in tok_rx.finditer(text, m.start("c"), m.end("c")):
+                tok = t.group().upper()
+                found.setdefault(t.start(), {"2XL": "XXL", "3XL": "XXXL"}.get(tok, tok))
+    return tuple(found[k] for k in sorted(found))
+
+
+def _phrases(rx: re.Pattern[str], text: str, skip_questions: bool) -> tuple[list[str], list[tuple[int, int]]]:
+    kept: list[str] = []
+    spans: list[tuple[int, int]] = []
+    for m in rx.finditer(text):
+        spans.append(m.span())
+        if not _negated(text, m.start()) and not (skip_questions and _in_question(text, m.end())):
+            kept.append(_norm(m.group()))
+    return kept, spans
+
+
+def _any_unnegated(rx: re.Pattern[str], text: str) -> bool:
+    return any(not _negated(text, m.start()) for m in rx.finditer(text))
+
+
+# ---------------------------------------------------------------- public API
+def numbers_in(text: object) -> tuple[float, ...]:
+    """Every digit-written number (see `ExtractedFacts.numbers`), without the other extractors."""
+    try:
+        return tuple(v for _, _, v in _scan_numbers(_coerce(text))[0])
+    except Exception:  # noqa: BLE001 - the grader must never crash on model output
+        return ()
+
+
+def extract_facts(text: object) -> ExtractedFacts:
+    """Extract every verifiable fact from a host reply; non-str input is str()-ed; never raises."""
+    try:
+        return _extract(_coerce(text))
+    except Exception:  # noqa: BLE001 - the grader must never crash on model output
+        return ExtractedFacts()
+
+
+def _extract(text: str) -> ExtractedFacts:
+    nums, dates, times, coupons = _scan_numbers(text)
+    quantities: list[Quantity] = []
+    prices: list[float] = []
+    is_price_or_unit: set[int] = set()
+    for s, e, v in nums:
+        um = _UNIT_RE.match(text, e)
+        unit_end = um.end() if um else _inch_quote(text, s, e)
+        unit = _UNITS[int(um.lastgroup[1:])][0] if um and um.lastgroup else ("inch" if unit_end else None)
+        if unit:
+            quantities.append(Quantity(v, unit, (s, unit_end or e)))
+            is_price_or_unit.add(s)
+        money = _CUR_BEFORE_RE.search(text[max(0, s - 24):s]) or _CUR_AFTER_RE.match(text, e)
+        keyword = _PRICE_KW_RE.search(text[max(0, s - 40):s]) and _PRICE_OK_AFTER_RE.match(text, e)
+        if money or (not unit and keyword):
+            prices.append(v)
+            is_price_or_unit.add(s)
+
+    claims, claim_spans = _phrases(_CLAIM_RE, text, skip_questions=True)
+    promises, _ = _phrases(_PROMISE_RE, text, skip_questions=False)
+
+    num_starts = {s for s, _, _ in nums}
+    links: dict[int, int] = {}
+    for m in _LINK_RE.finditer(text):
+        if any(cs <= m.start() < ce or cs < m.end() <= ce for cs, ce in claim_spans):
+            continue
+        cur: re.Match[str] | None = m
+        while cur is not None:
+            n_start = cur.start("n")
+            if n_start not in num_starts or (cur is not m and n_start in is_price_or_unit):
+                break
+            links.setdefault(n_start, int(cur["n"]))
+            cur = _LINK_CONT_RE.match(text, cur.end())
+
+    stock: list[str] = []
+    for m in _STOCK_RE.finditer(text):
+        label = m.lastgroup or ""
+        if _negated(text, m.start(), width=24):
+            label = _FLIP.get(label, "")
+        if label and label not in stock:
+            stock.append(label)
+
+    code_starts = {s for s, _, _ in coupons}
+    greeting = any(
+        m.start() not in code_starts
+        and (m.group().lower() != "welcome" or not _YOURE_RE.search(text[max(0, m.start() - 24):m.start()]))
+        for m in _GREETING_RE.finditer(text)
+    )
+    return ExtractedFacts(
+        numbers=tuple(v for _, _, v in nums),
+        prices=tuple(prices),
+        links=tuple(links[k] for k in sorted(links)),
+        sizes=_sizes(text),
+        quantities=tuple(quantities),
+        percents=tuple(q.value for q in quantities if q.unit == "%"),
+        dates=tuple(v for _, _, v in dates),
+        times=tuple(v for _, _, v in times),
+        coupon_codes=tuple(v for _, _, v in coupons),
+        claims=tuple(claims),
+        promises=tuple(promises),
+        refusal=_REFUSAL_RE.search(text) is not None,
+        stock_claims=tuple(stock),
+        greeting=greeting,
+        escalation=_any_unnegated(_ESCALATION_RE, text),
+    )
