@@ -116,8 +116,13 @@ class _Draw:
     viewer: Viewer
     catalog: Catalog
     room: Room
+    forced: list[int] | None = None  # links a scripted comment is about, used in order
 
     def product(self, category: str | None = None) -> Product | None:
+        if self.forced:
+            p = self.catalog.by_link(self.forced.pop(0))
+            if p is not None and (category is None or p.category == category):
+                return p
         pool = [p for p in self.catalog.products if category is None or p.category == category]
         if not pool:
             return None
@@ -453,9 +458,15 @@ def draw_intent(rng: np.random.Generator, viewer: Viewer) -> str:
 
 
 def make_comment(rng: np.random.Generator, viewer: Viewer, t: float, catalog: Catalog, room: Room, *,
-                 intent: str | None = None, multi_p: float = 0.12, noise: float = 1.0) -> Comment:
-    """Draw one comment (sometimes asking two things at once) with its ground truth."""
-    d = _Draw(rng, viewer, catalog, room)
+                 intent: str | None = None, multi_p: float = 0.12, noise: float = 1.0,
+                 links: list[int] | None = None, text: str | None = None) -> Comment:
+    """Draw one comment (sometimes asking two things at once) with its ground truth.
+
+    A scripted comment fixes `intent`, the `links` it is about and optionally its verbatim `text`.
+    """
+    if intent is not None and intent not in _BUILDERS:
+        raise ValueError(f"unknown intent {intent!r}; expected one of {sorted(_BUILDERS)}")
+    d = _Draw(rng, viewer, catalog, room, list(links) if links else None)
     intents = [intent or draw_intent(rng, viewer)]
     if intent is None and rng.random() < multi_p:
         intents.append(draw_intent(rng, viewer))
@@ -473,7 +484,7 @@ def make_comment(rng: np.random.Generator, viewer: Viewer, t: float, catalog: Ca
                                protect=protect))
         truths.append(truth)
     joiner = [" and ", " also ", " + ", ". oh and ", "... and "][int(rng.integers(5))]
-    return Comment(viewer_id=viewer.viewer_id, name=viewer.name, t=t, text=joiner.join(parts),
+    return Comment(viewer_id=viewer.viewer_id, name=viewer.name, t=t, text=text or joiner.join(parts),
                    truth=_merge_truths(truths))
 
 

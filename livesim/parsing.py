@@ -133,11 +133,12 @@ def _decode_values(s: str, pos: int = 0) -> tuple[list[Any], int, str | None, in
     """Decode consecutive JSON objects/arrays (separated by whitespace, ``,`` or ``;``) from ``pos``.
 
     Returns the values, the index where decoding stopped, why nothing could be decoded (``None`` if
-    something was) and roughly how far the decoder had to read.
+    something was) and an estimate of the work done (a decode error costs its absolute position, since
+    :class:`json.JSONDecodeError` counts lines from the start of ``s``).
     """
     values: list[Any] = []
     n = len(s)
-    pos = _skip_ws(s, pos)
+    start = pos = _skip_ws(s, pos)
     while pos < n:
         q = pos
         if values and s[q] in ",;":
@@ -145,15 +146,15 @@ def _decode_values(s: str, pos: int = 0) -> tuple[list[Any], int, str | None, in
             if q >= n:
                 break
         if s[q] not in "{[":
-            return values, pos, None if values else "expected a JSON object starting with '{'", q
+            return values, pos, None if values else "expected a JSON object starting with '{'", q - start
         try:
             value, end = _DECODER.raw_decode(s, q)
         except (ValueError, RecursionError) as exc:
             reached = exc.pos if isinstance(exc, json.JSONDecodeError) else n
-            return values, pos, None if values else _json_error(exc), reached
+            return values, pos, None if values else _json_error(exc), 2 * reached - start
         values.append(value)
         pos = _skip_ws(s, end)
-    return values, pos, None, pos
+    return values, pos, None, pos - start
 
 
 _FENCE_OPEN_RE = re.compile(r"```[ \t]*(?:[A-Za-z][\w+.-]{0,30})?[ \t]*(?:\r?\n|(?=[\[{]))")
@@ -236,8 +237,8 @@ class _Finder:
         """:func:`_decode_values` on the whole string at ``pos``, or ``None`` once the budget is spent."""
         if self.budget <= 0:
             return None
-        values, end, err, reached = _decode_values(self.s, pos)
-        self.budget -= max(reached - pos, 1)
+        values, end, err, cost = _decode_values(self.s, pos)
+        self.budget -= max(cost, 1)
         return values, end, err
 
     def decode_one(self, pos: int) -> tuple[Any, int] | None:
@@ -248,7 +249,7 @@ class _Finder:
             value, end = _DECODER.raw_decode(self.s, pos)
         except (ValueError, RecursionError) as exc:
             reached = exc.pos if isinstance(exc, json.JSONDecodeError) else len(self.s)
-            self.budget -= max(reached - pos, 1)
+            self.budget -= max(2 * reached - pos, 1)
             return None
         self.budget -= max(end - pos, 1)
         return value, end
@@ -404,25 +405,24 @@ def _is_junk(rest: str) -> bool:
 # tagged formats
 
 
-def _decode_body(finder: _Finder, start: int, body: str, p: int) -> tuple[list[Any], int, str | None]:
-    """Decode JSON values at ``body[p:]`` (``body`` starts at ``start``); positions returned are absolute.
+def _decode_tag_body(finder: _Finder, start: int, body: str, p: int) -> tuple[list[Any], int, str | None]:
+    """Decode JSON values at ``body[p:]`` (``body`` starts at ``start`` in the action); absolute end returned.
 
-    Reads in place from the whole string when the budget allows (so JSON strings may contain tag text),
-    else only within ``body``.
+    Decodes within ``body`` first; if nothing decodes there, retries in place on the whole action, which
+    recovers JSON whose strings contain tag text (e.g. an argument quoting ``[TOOL_CALLS]``).
     """
-    res = finder.decode(start + p)
-    if res is not None:
-        return res
     values, pos, err, _ = _decode_values(body, p)
+    if values:
+        return values, start + pos, None
+    if p < len(body) and body[p] in "{[":
+        res = finder.decode(start + p)
+        if res is not None and res[0]:
+            return res
     return values, start + pos, err
 
 
 def _hermes(s: str, m_start: int, start: int, finder: _Finder, acc: _Acc) -> int:
     """Hermes/Qwen ``<tool_call>{json}</tool_call>`` (or Qwen3-Coder ``<function=...>`` inside)."""
-    fast = _closed_in_place(finder, start, "</tool_call>")
-    if fast is not None:
-        _items_from_values(fast[0], s[m_start : fast[1]], "hermes", acc)
-        return fast[1]
     close = finder.find("</tool_call>", start)
     nxt = finder.find("<tool_call>", start)
     closed = close != -1 and (nxt == -1 or close < nxt)
@@ -444,6 +444,12 @@ def _hermes(s: str, m_start: int, start: int, finder: _Finder, acc: _Acc) -> int
             pos = _function_tag(inner, q, q + len("<function="), sub_finder, acc, "hermes")
         return end
     values, pos, err, _ = _decode_values(body, p)
+    if not (closed and values and not _is_junk(body[pos:])):
+        # maybe a JSON string contains "</tool_call>" or "<tool_call>": decode in place instead
+        fast = _closed_in_place(finder, start, "</tool_call>")
+        if fast is not None:
+            _items_from_values(fast[0], s[m_start : fast[1]], "hermes", acc)
+            return fast[1]
     if closed:
         end = closed_end
     elif values:
@@ -459,9 +465,8 @@ def _hermes(s: str, m_start: int, start: int, finder: _Finder, acc: _Acc) -> int
         return end
     _items_from_values(values, raw, "hermes", acc)
     if closed and _is_junk(body[pos:]):
-        acc.error(
-            ParseError("invalid_json", "Unexpected text after the JSON inside <tool_call>.", raw), "hermes"
-        )
+        msg = "Unexpected text after the JSON inside <tool_call>."
+        acc.error(ParseError("invalid_json", msg, raw), "hermes")
     return end
 
 
@@ -509,21 +514,6 @@ def _function_tag(s: str, m_start: int, start: int, finder: _Finder, acc: _Acc, 
         msg = "'<function=' must be followed by the tool name and '>'."
         acc.error(ParseError("invalid_call", msg, s[m_start : m_start + _RAW_LIMIT]), fmt)
         return start
-    p = _body_start(s, gt + 1)
-    if p < len(s) and s[p] == "{":
-        one = finder.decode_one(p)
-        if one is not None:
-            value, pos = one
-            q = _skip_ws(s, _after_values(s, pos))
-            if s.startswith("</function>", q):
-                end = q + len("</function>")
-                raw = s[m_start:end]
-                name = _check_name(s[start:gt], raw)
-                if isinstance(name, ParseError):
-                    acc.error(name, fmt)
-                else:
-                    acc.add(_call_from_obj({"name": name, "arguments": value}, raw), fmt)
-                return end
     close = finder.find("</function>", gt + 1)
     nxt = finder.find("<function=", gt + 1)
     closed = close != -1 and (nxt == -1 or close < nxt)
@@ -542,6 +532,13 @@ def _function_tag(s: str, m_start: int, start: int, finder: _Finder, acc: _Acc, 
             value, pos = _DECODER.raw_decode(body, p)
         except (ValueError, RecursionError) as exc:
             problem = _json_error(exc)
+        if (problem is not None or not closed or _is_junk(body[pos:])) and body[p] == "{":
+            # maybe a JSON string contains "</function>" or "<function=": decode in place instead
+            one = finder.decode_one(gt + 1 + p)
+            q = _skip_ws(s, _after_values(s, one[1])) if one is not None else -1
+            if one is not None and s.startswith("</function>", q):
+                value, problem, closed, pos = one[0], None, True, len(body)
+                close = q
     if closed:
         end = close + len("</function>")
     elif problem is None:
@@ -568,17 +565,15 @@ def _function_tag(s: str, m_start: int, start: int, finder: _Finder, acc: _Acc, 
 
 def _python_tag(s: str, m_start: int, start: int, finder: _Finder, acc: _Acc) -> int:
     """Llama 3.x ``<|python_tag|>{"name": ..., "parameters": ...}`` (or Python calls); return end."""
-    nxt = finder.find("<|python_tag|>", start)
-    body_end = nxt if nxt != -1 else len(s)
+    ends = [finder.find(tok, start) for tok in ("<|python_tag|>", "<|eom_id|>", "<|eot_id|>")]
+    body_end = min((e for e in ends if e != -1), default=len(s))
     body = s[start:body_end]
     p = _body_start(body)
     if p >= len(body):
-        acc.error(
-            ParseError("invalid_json", f"Empty <|python_tag|> call. {_EXPECTED}", s[m_start:body_end]),
-            "llama",
-        )
+        msg = f"Empty <|python_tag|> call. {_EXPECTED}"
+        acc.error(ParseError("invalid_json", msg, s[m_start:body_end]), "llama")
         return body_end
-    values, pos, err = _decode_body(finder, start, body, p)
+    values, pos, err = _decode_tag_body(finder, start, body, p)
     if values:
         end = _after_values(s, pos)
         _items_from_values(values, s[m_start:end], "llama", acc)
@@ -602,12 +597,11 @@ def _mistral(s: str, m_start: int, start: int, finder: _Finder, acc: _Acc) -> in
     p = _body_start(body)
     if p >= len(body):
         end = closed_end if closed else body_end
-        acc.error(
-            ParseError("invalid_call", f"Empty [TOOL_CALLS] block. {_EXPECTED}", s[m_start:end]), "mistral"
-        )
+        msg = f"Empty [TOOL_CALLS] block. {_EXPECTED}"
+        acc.error(ParseError("invalid_call", msg, s[m_start:end]), "mistral")
         return end
     if body[p] in "[{":
-        values, pos, err = _decode_body(finder, start, body, p)
+        values, pos, err = _decode_tag_body(finder, start, body, p)
         if values:
             end = _after_values(s, pos)
             q = _skip_ws(s, end)
@@ -668,7 +662,7 @@ def _next_marker(s: str, start: int, end: int) -> int:
     return m.start() if m else end
 
 
-def _scan_markup(s: str, known: frozenset[str] | None, acc: _Acc, prose: list[str]) -> bool:
+def _scan_markup(s: str, acc: _Acc, prose: list[str]) -> bool:
     """Extract every tagged call in order, prose to ``prose``; return whether any tag was seen."""
     finder = _Finder(s)
     pos = 0
@@ -881,46 +875,53 @@ def _python_calls(text: str, known: frozenset[str] | None, acc: _Acc, fmt: str) 
 # text and message level
 
 _SPECIAL_TOKENS = ("<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|endoftext|>", "<|end|>")
-_STRAY_CLOSERS = ("</tool_call>", "[/TOOL_CALLS]")
+_STRAY_CLOSERS = ("</tool_call>", "[/TOOL_CALLS]", "</think>", *_SPECIAL_TOKENS)
 _BLANK_LINES_RE = re.compile(r"\n{3,}")
 
 
 def _strip_think(s: str) -> str:
-    """Drop ``<think>...</think>``, an unclosed ``<think>`` to the end, text before a lone ``</think>``."""
+    """Drop ``<think>...</think>`` blocks, a leading unclosed ``<think>`` (to the end of the text) and,
+    when the reply starts mid-reasoning, everything before a ``</think>`` that has no opening tag.
+    """
     close = s.find("</think>")
-    if close != -1:
-        first_open = s.find("<think>")
-        if first_open == -1 or first_open > close:
-            s = s[close + len("</think>") :]
-    if "<think>" in s:
-        out: list[str] = []
-        i = 0
-        while True:
-            j = s.find("<think>", i)
-            if j == -1:
-                out.append(s[i:])
-                break
+    if close != -1 and s.find("<think>", 0, close) == -1:
+        s = s[close + len("</think>") :]
+    if "<think>" not in s:
+        return s
+    out: list[str] = []
+    i = 0
+    while True:
+        j = s.find("<think>", i)
+        if j == -1:
+            out.append(s[i:])
+            break
+        k = s.find("</think>", j + len("<think>"))
+        if k == -1:
             out.append(s[i:j])
-            k = s.find("</think>", j + len("<think>"))
-            if k == -1:
-                break
-            i = k + len("</think>")
-        s = "".join(out)
-    return s.replace("</think>", "") if "</think>" in s else s
+            if "".join(out).strip():  # not leading: keep the stray tag and what follows
+                out.append(s[j:])
+            break
+        out.append(s[i:j])
+        i = k + len("</think>")
+    return "".join(out)
 
 
 def _join(pieces: list[str]) -> str:
-    """Concatenate prose pieces, not doubling the spaces around the place a tag was cut out."""
+    """Concatenate prose pieces without doubled blanks where a tag was cut out."""
     out: list[str] = []
     for piece in pieces:
-        if out and piece[:1] in (" ", "\t") and out[-1][-1:] in (" ", "\t"):
-            piece = piece.lstrip(" \t")
+        if out and out[-1][-1:] in (" ", "\t"):
+            if piece[:1] in (" ", "\t"):
+                piece = piece.lstrip(" \t")
+            if piece[:1] in ("\n", "\r"):
+                out[-1] = out[-1].rstrip(" \t")
         if piece:
             out.append(piece)
     return "".join(out)
 
 
 def _clean(text: str) -> str:
+    """Tidy prose: drop stray closing tags and special tokens, squeeze blank lines, strip."""
     for tok in _STRAY_CLOSERS:
         if tok in text:
             text = text.replace(tok, "")
@@ -942,13 +943,13 @@ def _truncate(s: str, acc: _Acc) -> str:
 
 def _parse_text(s: str, known: frozenset[str] | None, acc: _Acc) -> str:
     """Parse one (already truncated) string; returns the prose left once the calls are removed."""
-    for tok in _SPECIAL_TOKENS:
-        if tok in s:
-            s = s.replace(tok, "")
     s = _strip_think(s)
     prose: list[str] = []
-    if _scan_markup(s, known, acc, prose):
+    if _scan_markup(s, acc, prose):
         return _clean(_join(prose))
+    for tok in _SPECIAL_TOKENS:  # e.g. a trailing <|im_end|> must not hide a bare JSON / Python call
+        if tok in s:
+            s = s.replace(tok, "")
     whole = _whole_json(s, known, acc)
     if whole is not None:
         return _clean(whole)

@@ -20,10 +20,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from livesim.catalog import Catalog, generate_catalog
 from livesim.comments import Request, make_comment, merge
 from livesim.facts import extract_facts, numbers_in
+from livesim.faults import FaultConfig
 from livesim.grading import WEIGHTS, Grade, ToolCallRecord, Trace, grade
 from livesim.harness import Harness, default_harness
 from livesim.hooks import HookContext, retry_message, run_hook
 from livesim.latency import LatencyModel, count_tokens
+from livesim.patches import HarnessPatch, apply_patch
 from livesim.parsing import ParsedAction, parse_action, tool_calls_to_openai
 from livesim.phrasing import INTENTS
 from livesim.prompt import render_prompt
@@ -34,6 +36,17 @@ from livesim.viewers import Viewer, generate_viewers, react
 HarnessTransform = Callable[[Harness, np.random.Generator], Harness]
 # A fault injector sees (canonical tool key, rng) and returns None or a fault kind: timeout, malformed, denied.
 FaultInjector = Callable[[str, np.random.Generator], "str | None"]
+
+
+class ScriptedComment(BaseModel):
+    """A comment a scenario places at a fixed time (ground truth drawn from its intent and links)."""
+
+    model_config = ConfigDict(extra="forbid")
+    at_s: float = Field(ge=0, description="Arrival time in stream seconds.")
+    intent: str = Field(description="One of livesim.phrasing.INTENTS.")
+    links: list[int] = Field(default_factory=list, description="Links the comment is about, in order.")
+    viewer: int | None = Field(None, ge=0, description="Viewer index (None: drawn).")
+    text: str | None = Field(None, description="Verbatim text (None: phrased from the intent).")
 
 
 class StreamConfig(BaseModel):
@@ -54,6 +67,10 @@ class StreamConfig(BaseModel):
     latency: LatencyModel = Field(default_factory=LatencyModel)
     catalog: Catalog | None = Field(None, description="Inline catalogue (None: generated from the seed).")
     strategy: list[StrategyEvent] | None = Field(None, description="Strategy timeline (None: generated).")
+    script: list[ScriptedComment] = Field(default_factory=list, description="Comments at fixed times.")
+    scripted_only: bool = Field(False, description="Only the scripted comments arrive (no generated traffic).")
+    patches: list[HarnessPatch] = Field(default_factory=list, description="Operator harness patches in time.")
+    faults: FaultConfig | None = Field(None, description="Tool faults injected at set rates.")
 
 
 @dataclass
@@ -88,6 +105,7 @@ class _Stub:
     t: float
     viewer: int
     seed: tuple[int, ...]
+    script: ScriptedComment | None = None
 
 
 @dataclass
@@ -120,7 +138,7 @@ class StreamSim:
         self.room = Room(pinned_link=self.catalog.links[0])
         self.canonical = (harness or default_harness()).model_copy(deep=True)
         self.augment = augment
-        self.faults = faults
+        self.faults = faults or (cfg.faults.injector() if cfg.faults else None)
         self.aug_rng = np.random.default_rng(aug_ss)
         self.fault_rng = np.random.default_rng(fault_ss)
         self.outcome_rng = np.random.default_rng(outcome_ss)
@@ -134,6 +152,12 @@ class StreamSim:
         self._next_arrival = float(self.arrival_rng.exponential(60.0 / cfg.comments_per_min))
         self._pending: list[_Stub] = []
         self._formed = 0
+        self._patches = sorted(cfg.patches, key=lambda p: p.at_s)
+        self._patch_i = 0
+        self._script = sorted(cfg.script, key=lambda c: c.at_s)
+        self._script_i = 0
+        if cfg.scripted_only:
+            self._next_arrival = float("inf")
         self.request: Request | None = None
         self.messages: list[dict[str, Any]] = []
         self.trace = Trace()
@@ -154,6 +178,17 @@ class StreamSim:
         self.harness = self._present()
 
     # --- world clock ----------------------------------------------------------------------------------
+    def _apply_patches(self, t: float) -> bool:
+        """Apply the operator patches due by `t`; True if the harness changed."""
+        changed = False
+        while self._patch_i < len(self._patches) and self._patches[self._patch_i].at_s <= t:
+            self.canonical = apply_patch(self.canonical, self._patches[self._patch_i])
+            self._patch_i += 1
+            changed = True
+        if changed:
+            self.harness = self._present()
+        return changed
+
     def _apply_events(self, t: float) -> None:
         while self._event_i < len(self._events) and self._events[self._event_i].at_s <= t:
             self.room.apply(self._events[self._event_i], self.catalog)
@@ -166,6 +201,14 @@ class StreamSim:
         """Queue the comments that arrive up to `until`. Their text and ground truth are drawn when they
         become a request, from their own generator and the room as it is then, so truth and tools agree."""
         cfg = self.config
+        while self._script_i < len(self._script) and self._script[self._script_i].at_s <= until:
+            sc = self._script[self._script_i]
+            viewer = sc.viewer if sc.viewer is not None else self._script_i % len(self.viewers)
+            if viewer >= len(self.viewers):
+                raise ValueError(f"scripted comment at {sc.at_s}s names viewer {viewer}, but there are "
+                                 f"{len(self.viewers)} viewers")
+            self._pending.append(_Stub(sc.at_s, viewer, (self.seed, 8, self._script_i), sc))
+            self._script_i += 1
         while self._next_arrival <= until and self._next_arrival <= cfg.duration_s:
             t = self._next_arrival
             k = self._comment_k
@@ -187,9 +230,12 @@ class StreamSim:
         self._arrive(now)
         while True:
             while not self._pending:
-                if self._next_arrival > cfg.duration_s:
+                upcoming = min(self._next_arrival if self._next_arrival <= cfg.duration_s else float("inf"),
+                               self._script[self._script_i].at_s if self._script_i < len(self._script)
+                               else float("inf"))
+                if upcoming == float("inf"):
                     return None
-                now = max(now, self._next_arrival)
+                now = max(now, upcoming)
                 self._arrive(now)
             # comments that waited past their viewer's patience are lost, and so is the viewer
             keep = []
@@ -212,8 +258,15 @@ class StreamSim:
         self._apply_events(t)
         intents = cfg.intents
         comments = []
+        self._apply_patches(t)
         for stub in group:
             rng = np.random.default_rng(list(stub.seed))
+            sc = stub.script
+            if sc is not None:
+                comments.append(make_comment(rng, self.viewers[stub.viewer], stub.t, self.catalog, self.room,
+                                             intent=sc.intent, multi_p=0.0, noise=cfg.noise, links=sc.links,
+                                             text=sc.text))
+                continue
             intent = intents[int(rng.integers(len(intents)))] if intents else None
             comments.append(make_comment(rng, self.viewers[stub.viewer], stub.t, self.catalog, self.room,
                                          intent=intent, multi_p=cfg.multi_intent_p, noise=cfg.noise))
