@@ -17,7 +17,7 @@ TOOLS = [
     {"type": "function", "function": {
         "name": "get_product", "description": "Get a product's details and current price.",
         "parameters": {"type": "object", "required": ["link"],
-                       "properties": {"link": {"type": "integer", "description": "The product's link number."}}}}},
+                       "properties": {"link": {"type": "integer", "description": "The product's link."}}}}},
     {"type": "function", "function": {
         "name": "check_stock", "description": "Check stock for a product's variants.",
         "parameters": {"type": "object", "required": ["link"],
@@ -28,8 +28,8 @@ QUESTIONS = [
     "Can I return the keyboard if I don't like it?", "Which is better for dry skin, link 1 or link 6?",
     "Any coupons right now?", "I'm 175 cm and 70 kg, which size should I get?", "hi from Lisbon!",
 ]
-SYSTEM = ("You are Mia, the AI host of a live-stream shop. Use the tools to look facts up; never guess prices, "
-          "stock or policies. Answer briefly and warmly.")
+SYSTEM = ("You are Mia, the AI host of a live-stream shop. Use the tools to look facts up; never guess "
+          "prices, stock or policies. Answer briefly and warmly.")
 
 
 def synthetic_observations(n: int) -> list[dict[str, Any]]:
@@ -39,7 +39,8 @@ def synthetic_observations(n: int) -> list[dict[str, Any]]:
             for i in range(n)]
 
 
-def measure(model: str, device: str, batch_size: int, observations: list, max_new_tokens: int) -> dict[str, Any]:
+def measure(model: str, device: str, batch_size: int, observations: list, max_new_tokens: int,
+            ) -> dict[str, Any]:
     """Time ``act_batch`` over all observations after one warm-up call."""
     from livesim.agents.transformers_agent import TransformersAgent
 
@@ -55,7 +56,8 @@ def measure(model: str, device: str, batch_size: int, observations: list, max_ne
     wall = time.perf_counter() - t0
     return {
         "device": device, "batch_size": batch_size, "observations": len(observations),
-        "completion_tokens": int(agent.stats["completion_tokens"]), "prompt_tokens": int(agent.stats["prompt_tokens"]),
+        "completion_tokens": int(agent.stats["completion_tokens"]),
+        "prompt_tokens": int(agent.stats["prompt_tokens"]),
         "generate_seconds": round(agent.stats["generate_seconds"], 3), "wall_seconds": round(wall, 3),
         "tokens_per_s": round(agent.tokens_per_second, 1), "obs_per_s": round(len(observations) / wall, 2),
         "latency_p50_s": round(statistics.median(agent.last_latencies), 3),
@@ -85,8 +87,10 @@ def main(argv: list[str] | None = None) -> int:
         notes.append("CUDA not available: CPU only")
     observations = synthetic_observations(args.num_obs)
     sizes = [int(s) for s in args.batch_sizes.split(",")]
-    results = [measure(args.model, dev, bs, observations, args.max_new_tokens) for dev in devices for bs in sizes]
-    best = {dev: max((r["tokens_per_s"] for r in results if r["device"] == dev), default=0.0) for dev in devices}
+    results = [measure(args.model, dev, bs, observations, args.max_new_tokens)
+               for dev in devices for bs in sizes]
+    best = {dev: max((r["tokens_per_s"] for r in results if r["device"] == dev), default=0.0)
+            for dev in devices}
     speedup = round(best["cuda"] / best["cpu"], 2) if best.get("cuda") and best.get("cpu") else None
     report = {
         "model": args.model, "torch": torch.__version__, "cpu_threads": torch.get_num_threads(),

@@ -479,8 +479,8 @@ def make_comment(rng: np.random.Generator, viewer: Viewer, t: float, catalog: Ca
             assert built is not None
         slots, truth = built
         protect = [str(v) for v in slots.values()]
-        text = phrase(it, slots, rng)
-        parts.append(add_noise(text, rng, typo_rate=0.04 * noise, slang_rate=0.3 * noise, emoji_rate=0.15 * noise,
+        phrased = phrase(it, slots, rng)
+        parts.append(add_noise(phrased, rng, typo_rate=0.04 * noise, slang_rate=0.3 * noise, emoji_rate=0.15 * noise,
                                protect=protect))
         truths.append(truth)
     joiner = [" and ", " also ", " + ", ". oh and ", "... and "][int(rng.integers(5))]

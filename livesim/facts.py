@@ -150,7 +150,8 @@ _LINK_RE = re.compile(
 _LINK_CONT_RE = re.compile(
     r"\s{0,2}(?:,|&|/|\band\b|\bor\b)\s{0,2}(?:(?i:links?|items?|products?)\s{0,2})?#?" + _LINK_TAIL
 )
-_TOK = r"(?<![A-Za-z0-9'’])(?:XXXL|XXL|XXS|XS|XL|[23]XL|S|M|L)(?![A-Za-z0-9]|['’][A-Za-z]|\.[A-Za-z]|-(?!sized?\b)[a-z])"
+_TOK = (r"(?<![A-Za-z0-9'’])(?:XXXL|XXL|XXS|XS|XL|[23]XL|S|M|L)"
+        r"(?![A-Za-z0-9]|['’][A-Za-z]|\.[A-Za-z]|-(?!sized?\b)[a-z])")
 _TOK_UC_RE = re.compile(_TOK)
 _TOK_CI_RE = re.compile(f"(?i:{_TOK})")
 _SEP = r"\s{0,2}(?:[-–/,&]|(?i:to|and|or|through))\s{0,2}"
@@ -449,9 +450,13 @@ def _extract(text: str) -> ExtractedFacts:
     promises, _ = _phrases(_PROMISE_RE, text, skip_questions=False)
 
     num_starts = {s for s, _, _ in nums}
+    in_claim = bytearray(len(text) + 1)
+    for cs, ce in claim_spans:
+        in_claim[cs:ce] = b"\x01" * (ce - cs)
     links: dict[int, int] = {}
+    done = 0  # end of the last link list walked, so each list is walked once (linear time)
     for m in _LINK_RE.finditer(text):
-        if any(cs <= m.start() < ce or cs < m.end() <= ce for cs, ce in claim_spans):
+        if m.start() < done or in_claim[m.start()] or in_claim[m.end() - 1]:
             continue
         cur: re.Match[str] | None = m
         while cur is not None:
@@ -459,6 +464,7 @@ def _extract(text: str) -> ExtractedFacts:
             if n_start not in num_starts or (cur is not m and n_start in is_price_or_unit):
                 break
             links.setdefault(n_start, int(cur["n"]))
+            done = cur.end()
             cur = _LINK_CONT_RE.match(text, cur.end())
 
     stock: list[str] = []

@@ -15,7 +15,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from livesim.catalog import Catalog, Product
 from livesim.comments import DECLINE_PHRASES, Fact, Request
 from livesim.facts import ExtractedFacts, extract_facts, numbers_in
-from livesim.hooks import traceable
 from livesim.room import Room
 
 WEIGHTS: dict[str, float] = {"accuracy": 0.35, "effectiveness": 0.30, "tool_rationality": 0.10,
@@ -138,8 +137,11 @@ def grade(request: Request, trace: Trace, catalog: Catalog, room: Room, *, valid
     for call in trace.tool_calls:
         if call.ok:
             _numbers(call.result, allowed)
+    # a coupon-adjusted price is the one computed number a reply may state
+    discounts = [c.discount for c in room.active_coupons()]
+    allowed |= {a - d for a in list(allowed) for d in discounts}
     for n in facts.numbers:
-        if not traceable(n, allowed):
+        if not any(abs(n - a) < 1e-6 for a in allowed):
             errors.append(f"unsupported number {n:g}")
     for link in facts.links:
         if catalog.by_link(link) is None:

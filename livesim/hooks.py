@@ -134,6 +134,16 @@ def no_unauthorised_promises(ctx: HookContext, params: dict[str, Any]) -> str | 
     return None
 
 
+@check("notice", "request")
+def notice(ctx: HookContext, params: dict[str, Any]) -> str | None:
+    """An operator notice sent with every request (never blocks). `{tool:KEY}` and `{max_reply_chars}`,
+    `{turn_cap}`, `{max_tool_calls}` resolve against the harness in force, so the notice never goes stale."""
+    message = ctx.harness.resolve_refs(str(params.get("message", "")).strip())
+    for name, value in ctx.harness.prompt.limits.model_dump().items():
+        message = message.replace("{" + name + "}", str(value))
+    return message or None
+
+
 def traceable(value: float, allowed: set[float]) -> bool:
     """A number is traceable if it is an allowed number or the sum/difference of two of them."""
     if any(abs(value - a) < 1e-6 for a in allowed):

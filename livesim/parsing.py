@@ -421,6 +421,18 @@ def _decode_tag_body(finder: _Finder, start: int, body: str, p: int) -> tuple[li
     return values, start + pos, err
 
 
+def _python_literal(text: str) -> Any:
+    """Read a Python dict/list literal (single quotes, True/None) with ``ast.literal_eval``, or None."""
+    text = text.strip()
+    if text.endswith("```"):
+        text = text[:-3].rstrip()
+    try:
+        value = ast.literal_eval(text)
+        return _jsonable(value) if isinstance(value, (dict, list)) else None
+    except Exception:
+        return None
+
+
 def _hermes(s: str, m_start: int, start: int, finder: _Finder, acc: _Acc) -> int:
     """Hermes/Qwen ``<tool_call>{json}</tool_call>`` (or Qwen3-Coder ``<function=...>`` inside)."""
     close = finder.find("</tool_call>", start)
@@ -450,6 +462,10 @@ def _hermes(s: str, m_start: int, start: int, finder: _Finder, acc: _Acc) -> int
         if fast is not None:
             _items_from_values(fast[0], s[m_start : fast[1]], "hermes", acc)
             return fast[1]
+    if closed and not values and p < len(body) and body[p] in "{[":
+        literal = _python_literal(body[p:])  # e.g. {'name': 'a', 'arguments': {}} from small models
+        if literal is not None:
+            values, pos = [literal], len(body)
     if closed:
         end = closed_end
     elif values:

@@ -27,7 +27,7 @@ def block_contents(harness: Harness, room: Room, catalog: Catalog) -> dict[str, 
     call = json.dumps({"name": "<tool name>", "arguments": {"<parameter>": "<value>"}})
     return {
         "persona": harness.prompt.persona + f" Tone: {room.tone}.",
-        "rules": list(harness.prompt.rules),
+        "rules": [harness.resolve_refs(r) for r in harness.prompt.rules],
         "room_context": [f"Stream time: {_clock(room.clock_s)}", f"Viewers online: {room.viewers_online}",
                          f"Pinned: link {room.pinned_link}"],
         "product_context": [f"link {p.link}: {p.name} ({p.category})" for p in catalog.products],

@@ -139,6 +139,7 @@ class StreamSim:
         self.canonical = (harness or default_harness()).model_copy(deep=True)
         self.augment = augment
         self.faults = faults or (cfg.faults.injector() if cfg.faults else None)
+        self._aug_ss = aug_ss
         self.aug_rng = np.random.default_rng(aug_ss)
         self.fault_rng = np.random.default_rng(fault_ss)
         self.outcome_rng = np.random.default_rng(outcome_ss)
@@ -170,6 +171,8 @@ class StreamSim:
     def _present(self) -> Harness:
         if self.augment is None:
             return self.canonical.model_copy(deep=True)
+        # The same draws each time, so a patch changes the presented view only where it changed the canonical.
+        self.aug_rng = np.random.default_rng(self._aug_ss)
         return self.augment(self.canonical.model_copy(deep=True), self.aug_rng)
 
     def set_harness(self, harness: Harness) -> None:
