@@ -43,8 +43,8 @@ class Param(_Model):
     key: str = Field(description="Canonical parameter name of the implementation.")
     name: str = Field(description="Presented parameter name.")
     description: str
-    default: int | float | None = Field(None, description="Presented numeric default (None: the canonical one). "
-                                        "An omitted argument always takes the canonical default.")
+    default: int | float | None = Field(None, description="Presented numeric default (None: the canonical "
+                                        "one). An omitted argument always takes the canonical default.")
 
 
 class Tool(_Model):
@@ -173,9 +173,9 @@ class Harness(_Model):
         return out
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _canonical_schema(key: str) -> dict[str, Any]:
-    """Cached (schema generation dominates an observation's cost); callers copy what they change."""
+    # cached: schema generation dominated an observation's cost; callers copy what they change
     if key == "load_skill":
         return {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
     return TOOL_IMPLS[key].json_schema()

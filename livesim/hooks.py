@@ -136,8 +136,11 @@ def no_unauthorised_promises(ctx: HookContext, params: dict[str, Any]) -> str | 
 
 @check("notice", "request")
 def notice(ctx: HookContext, params: dict[str, Any]) -> str | None:
-    """An operator notice sent with every request (never blocks). `{tool:KEY}` and `{max_reply_chars}`,
-    `{turn_cap}`, `{max_tool_calls}` resolve against the harness in force, so the notice never goes stale."""
+    """Send an operator notice with every request (never blocks).
+
+    `{tool:KEY}`, `{max_reply_chars}`, `{turn_cap}` and `{max_tool_calls}` resolve against the harness in
+    force, so the notice never goes stale under renames, patches or perturbed limits.
+    """
     message = ctx.harness.resolve_refs(str(params.get("message", "")).strip())
     for name, value in ctx.harness.prompt.limits.model_dump().items():
         message = message.replace("{" + name + "}", str(value))
@@ -146,10 +149,9 @@ def notice(ctx: HookContext, params: dict[str, Any]) -> str | None:
 
 def traceable(value: float, allowed: set[float]) -> bool:
     """A number is traceable if it is an allowed number or the sum/difference of two of them."""
-    if any(abs(value - a) < 1e-6 for a in allowed):
-        return True
-    vals = sorted(allowed)
-    return any(abs(value - (a + b)) < 1e-6 or abs(value - (a - b)) < 1e-6 for a in vals for b in vals)
+    keys = {round(a, 6) for a in allowed}
+    v = round(value, 6)
+    return v in keys or any(round(v - a, 6) in keys or round(a - v, 6) in keys for a in keys)
 
 
 @check("numbers_traceable", "reply")

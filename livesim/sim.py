@@ -117,6 +117,18 @@ class StepResult:
     info: dict[str, Any]
 
 
+_FAKER: Faker | None = None
+
+
+def _faker(seed: int) -> Faker:
+    """The process's Faker, re-seeded: same seed, same draws, without paying Faker's construction each time."""
+    global _FAKER
+    if _FAKER is None:
+        _FAKER = Faker("en_US")
+    _FAKER.seed_instance(seed)
+    return _FAKER
+
+
 class StreamSim:
     """One live stream: world, harness, comment stream, and the host's conversation on the current request."""
 
@@ -127,8 +139,7 @@ class StreamSim:
         ss = np.random.SeedSequence(self.seed)
         world_ss, arrivals_ss, outcome_ss, aug_ss, fault_ss = ss.spawn(5)
         world_rng = np.random.default_rng(world_ss)
-        self.faker = Faker("en_US")
-        self.faker.seed_instance(self.seed)
+        self.faker = _faker(self.seed)
         cfg = self.config
         self.catalog = (cfg.catalog.model_copy(deep=True) if cfg.catalog
                         else generate_catalog(world_rng, cfg.n_products, self.faker))
@@ -266,9 +277,10 @@ class StreamSim:
             rng = np.random.default_rng(list(stub.seed))
             sc = stub.script
             if sc is not None:
-                comments.append(make_comment(rng, self.viewers[stub.viewer], stub.t, self.catalog, self.room,
-                                             intent=sc.intent, multi_p=0.0, noise=cfg.noise, links=sc.links,
-                                             text=sc.text))
+                comment = make_comment(rng, self.viewers[stub.viewer], stub.t, self.catalog, self.room,
+                                       intent=sc.intent, multi_p=0.0, noise=cfg.noise, links=sc.links)
+                # make_comment's loop shadows its `text` argument, so the verbatim text is set here
+                comments.append(comment.model_copy(update={"text": sc.text}) if sc.text else comment)
                 continue
             intent = intents[int(rng.integers(len(intents)))] if intents else None
             comments.append(make_comment(rng, self.viewers[stub.viewer], stub.t, self.catalog, self.room,

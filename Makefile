@@ -1,0 +1,40 @@
+# Two entry points for a fresh machine: `make demo` (core install, one stream in the dashboard)
+# and `make test` (full install with the training stack, then the test suite). Both reuse .venv.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+# torch is pinned and installed in the same pip command as what needs it (a bare torch pulls a CUDA build).
+TORCH ?= torch==2.13.0
+
+.PHONY: demo test test-all lint bench clean
+
+$(VENV)/.core: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+	$(PIP) install -q -e .
+	touch $@
+
+$(VENV)/.full: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+	$(PIP) install -q "$(TORCH)" -e ".[train,dev]"
+	touch $@ $(VENV)/.core
+
+demo: $(VENV)/.core
+	$(VENV)/bin/livesim run --agent oracle --seed 0
+
+test: $(VENV)/.full
+	$(PY) -m pytest -q
+
+test-all: $(VENV)/.full
+	$(PY) -m pytest -q -m "not gpu and not vllm"
+
+lint: $(VENV)/.full
+	$(VENV)/bin/ruff check livesim envs agents hat bench tests
+
+bench: $(VENV)/.core
+	$(PY) bench/bench_env.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
