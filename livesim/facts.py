@@ -105,6 +105,7 @@ _PRICE_OK_AFTER_RE = re.compile(
     r"(?i)\s{0,2}(?:[.,!?;:)\]—–]|$)(?![0-9])"
     r"|\s{1,2}(?:now|today|tonight|only|each|apiece|total|instead|after|with|during|until|here|so|but|if)\b"
 )
+_RANGE_RE = re.compile(r"\s{0,2}(?:-|–|~|to)\s{0,2}")
 _SIZE_NUM_RE = re.compile(r"(?<![A-Za-z0-9])[2-4]XL(?![A-Za-z])")
 
 # ---------------------------------------------------------------- dates, times, codes
@@ -430,17 +431,26 @@ def extract_facts(text: object) -> ExtractedFacts:
 
 def _extract(text: str) -> ExtractedFacts:
     nums, dates, times, coupons = _scan_numbers(text)
+    units: list[tuple[str, int] | None] = []  # (unit, end of the unit) per number
+    for s, e, _ in nums:
+        um = _UNIT_RE.match(text, e)
+        inch_end = None if um else _inch_quote(text, s, e)
+        units.append((_UNITS[int(um.lastgroup[1:])][0], um.end()) if um and um.lastgroup else
+                     ("inch", inch_end) if inch_end else None)
+    after = [_CUR_AFTER_RE.match(text, e) is not None for _, e, _ in nums]
+    for i in range(len(nums) - 2, -1, -1):  # "3-5 days", "99 to 129 yuan": a range start shares the mark
+        if _RANGE_RE.fullmatch(text, nums[i][1], nums[i + 1][0]):
+            nxt = units[i + 1]
+            units[i] = units[i] or (nxt and (nxt[0], nums[i][1]))
+            after[i] = after[i] or after[i + 1]
     quantities: list[Quantity] = []
     prices: list[float] = []
     is_price_or_unit: set[int] = set()
-    for s, e, v in nums:
-        um = _UNIT_RE.match(text, e)
-        unit_end = um.end() if um else _inch_quote(text, s, e)
-        unit = _UNITS[int(um.lastgroup[1:])][0] if um and um.lastgroup else ("inch" if unit_end else None)
+    for (s, e, v), unit, money_after in zip(nums, units, after, strict=True):
         if unit:
-            quantities.append(Quantity(v, unit, (s, unit_end or e)))
+            quantities.append(Quantity(v, unit[0], (s, unit[1])))
             is_price_or_unit.add(s)
-        money = _CUR_BEFORE_RE.search(text[max(0, s - 24):s]) or _CUR_AFTER_RE.match(text, e)
+        money = money_after or _CUR_BEFORE_RE.search(text[max(0, s - 24):s])
         keyword = _PRICE_KW_RE.search(text[max(0, s - 40):s]) and _PRICE_OK_AFTER_RE.match(text, e)
         if money or (not unit and keyword):
             prices.append(v)
