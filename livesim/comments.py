@@ -178,7 +178,8 @@ def _price(d: _Draw) -> Built | None:
     ref, _ = d.ref(p)
     price = d.room.current_price(d.catalog, p.link)
     assert price is not None
-    return {"ref": ref}, _truth("price", [p.link], [Fact(kind="price", value=price, label=f"link {p.link} costs {price:g}")],
+    fact = Fact(kind="price", value=price, label=f"link {p.link} costs {price:g}")
+    return {"ref": ref}, _truth("price", [p.link], [fact],
                                 [["get_price", "get_product", "compare_products"]],
                                 calls=[("get_price", {"link": p.link})],
                                 say=f"Link {p.link} is {_g(price)} yuan right now.")

@@ -167,7 +167,8 @@ def generate_strategy(rng: np.random.Generator, catalog: Catalog, duration_s: fl
             "threshold": float(rng.choice([99, 149, 199])), "expires_at_s": float(duration_s * 2),
             "remaining": int(rng.integers(50, 300))}),
         StrategyEvent(at_s=0, kind="add_coupon", params={
-            "code": _code(rng, "VIP"), "discount": float(rng.choice([50, 80])), "threshold": float(rng.choice([399, 499])),
+            "code": _code(rng, "VIP"), "discount": float(rng.choice([50, 80])),
+            "threshold": float(rng.choice([399, 499])),
             "expires_at_s": float(duration_s * 2), "remaining": 20, "issuable": False}),
     ]
     t_push = float(round(duration_s * rng.uniform(0.2, 0.4)))

@@ -25,8 +25,8 @@ from livesim.grading import WEIGHTS, Grade, ToolCallRecord, Trace, grade
 from livesim.harness import Harness, default_harness
 from livesim.hooks import HookContext, retry_message, run_hook
 from livesim.latency import LatencyModel, count_tokens
-from livesim.patches import HarnessPatch, apply_patch
 from livesim.parsing import ParsedAction, parse_action, tool_calls_to_openai
+from livesim.patches import HarnessPatch, apply_patch
 from livesim.phrasing import INTENTS
 from livesim.prompt import render_prompt
 from livesim.room import Room, StrategyEvent, generate_strategy
@@ -213,7 +213,8 @@ class StreamSim:
 
     def _arrive(self, until: float) -> None:
         """Queue the comments that arrive up to `until`. Their text and ground truth are drawn when they
-        become a request, from their own generator and the room as it is then, so truth and tools agree."""
+        become a request, from their own generator and the room as it is then, so truth and tools agree.
+        """
         cfg = self.config
         while self._script_i < len(self._script) and self._script[self._script_i].at_s <= until:
             sc = self._script[self._script_i]

@@ -78,10 +78,13 @@ def _docs(fn: Callable[..., Any]) -> tuple[str, dict[str, str]]:
     return summary.strip(), params
 
 
-def tool(key: str, *, mutates: bool = False) -> Callable[[Callable[..., dict[str, Any]]], Callable[..., dict[str, Any]]]:
+ToolFn = Callable[..., dict[str, Any]]
+
+
+def tool(key: str, *, mutates: bool = False) -> Callable[[ToolFn], ToolFn]:
     """Register `fn` as the canonical implementation of tool `key`, deriving its schema from the signature."""
 
-    def deco(fn: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    def deco(fn: ToolFn) -> ToolFn:
         summary, docs = _docs(fn)
         fields: dict[str, Any] = {}
         for name, p in list(inspect.signature(fn).parameters.items())[1:]:  # skip ctx
@@ -130,6 +133,7 @@ def search_products(ctx: ToolContext, query: str, category: str | None = None,
         category: Optional category filter: apparel, beauty, electronics, food or home.
         max_price: Optional upper bound on the current price.
         limit: How many results to return at most (1-10).
+
     """
     words = {w for w in re.findall(r"[a-z]+", query.lower()) if len(w) > 2}
     scored = []
@@ -154,6 +158,7 @@ def get_product(ctx: ToolContext, link: int) -> dict[str, Any]:
 
     Args:
         link: The product's link number in the live room.
+
     """
     p = _product(ctx, link)
     return {"link": p.link, "name": p.name, "brand": p.brand, "category": p.category, "attributes": p.attributes,
@@ -167,6 +172,7 @@ def get_price(ctx: ToolContext, link: int) -> dict[str, Any]:
 
     Args:
         link: The product's link number in the live room.
+
     """
     return _price_view(ctx, _product(ctx, link))
 
@@ -178,6 +184,7 @@ def check_stock(ctx: ToolContext, link: int, variant: str | None = None) -> dict
     Args:
         link: The product's link number in the live room.
         variant: Optional variant to check, e.g. 'L', 'black' or '256GB'.
+
     """
     p = _product(ctx, link)
     skus = p.sku_for(variant)
@@ -194,6 +201,7 @@ def recommend_size(ctx: ToolContext, link: int, height_cm: int, weight_kg: int) 
         link: The product's link number in the live room.
         height_cm: The viewer's height in centimetres.
         weight_kg: The viewer's weight in kilograms.
+
     """
     p = _product(ctx, link)
     if not p.size_chart:
@@ -212,6 +220,7 @@ def get_shipping_policy(ctx: ToolContext, link: int, region: str | None = None) 
     Args:
         link: The product's link number in the live room.
         region: Optional destination region or province to check.
+
     """
     s = _product(ctx, link).shipping
     out: dict[str, Any] = {"link": link, "ships_within_hours": s.ships_within_hours, "fee": s.fee,
@@ -231,6 +240,7 @@ def get_after_sales_policy(ctx: ToolContext, link: int) -> dict[str, Any]:
 
     Args:
         link: The product's link number in the live room.
+
     """
     a = _product(ctx, link).after_sales
     return {"link": link, **a.model_dump()}
@@ -241,6 +251,7 @@ def list_promotions(ctx: ToolContext) -> dict[str, Any]:
     """List the promotions running now: coupons, flash sales, bundles and gifts.
 
     Args:
+
     """
     room = ctx.room
     return {
@@ -262,6 +273,7 @@ def issue_coupon(ctx: ToolContext, code: str, viewer: str) -> dict[str, Any]:
     Args:
         code: The coupon code to issue.
         viewer: The viewer's display name.
+
     """
     room = ctx.room
     c = room.coupon(code)
@@ -285,6 +297,7 @@ def pin_product(ctx: ToolContext, link: int) -> dict[str, Any]:
 
     Args:
         link: The product's link number to pin.
+
     """
     _product(ctx, link)
     allowed = ctx.room.permissions.pin_links
@@ -301,6 +314,7 @@ def set_price(ctx: ToolContext, link: int, price: float) -> dict[str, Any]:
     Args:
         link: The product's link number.
         price: The new live price.
+
     """
     p = _product(ctx, link)
     if not ctx.room.permissions.change_prices:
@@ -318,6 +332,7 @@ def escalate_to_human(ctx: ToolContext, reason: str, viewer: str) -> dict[str, A
     Args:
         reason: A short description of the problem.
         viewer: The viewer's display name.
+
     """
     ticket = {"ticket_id": f"T{ctx.request_index:04d}{len(ctx.tickets) + 1}", "viewer": viewer, "reason": reason}
     ctx.tickets.append(ticket)
@@ -331,6 +346,7 @@ def compare_products(ctx: ToolContext, link_a: int, link_b: int) -> dict[str, An
     Args:
         link_a: The first product's link number.
         link_b: The second product's link number.
+
     """
     out = []
     for link in (link_a, link_b):

@@ -107,6 +107,7 @@ def test_numbers(text: str, expected: tuple[float, ...]) -> None:
         ("99 yuan, 15 dollars, 20 bucks, 88元, 30 RMB", (99, 15, 20, 88, 30)),
         ("USD 25 or RMB 180 or € 9.99 or £5 or ￥66", (25, 180, 9.99, 5, 66)),
         ("¥99-129 depending on size", (99, 129)),
+        ("1,299-1,499 yuan", (1299, 1499)),
         ("It's 99 now", ()),  # bare number without a marker: not a price (conservative)
         ("Only 3 left!", ()),
         ("just 3 days", ()),
@@ -198,6 +199,9 @@ def test_sizes(text: str, expected: tuple[str, ...]) -> None:
         ('He said "buy 2" yesterday', []),  # a closing quote is not an inch mark
         ("4G and 5G", []),
         ("2-in-1", []),
+        # a range start shares the unit of the range end
+        ("Delivery takes 3-5 days", [(3, "day"), (5, "day")]),
+        ("M fits 50 to 60kg, 10–20% off", [(50, "kg"), (60, "kg"), (10, "%"), (20, "%")]),
     ],
 )
 def test_quantities(text: str, expected: list[tuple[float, str]]) -> None:
@@ -287,6 +291,7 @@ def test_coupon_codes(text: str, expected: tuple[str, ...]) -> None:
         ("Nothing here is a miracle.", ()),
         ("Does it cure acne? No, it's a moisturiser.", ()),
         ("Treat yourself! A secure manicure and a healthy glow.", ()),
+        ("A semi-permanent dye with a self-healing coat.", ()),
     ],
 )
 def test_claims(text: str, expected: tuple[str, ...]) -> None:
