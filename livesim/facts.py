@@ -30,7 +30,7 @@ class ExtractedFacts:
     Rules (conservative by design):
     * numbers: ASCII-digit numbers ("1,299" -> 1299; >15 integer digits ignored), except the digits of
       dates, times, coupon codes and "2XL"/"3XL". Range starts ("3-5 days", "99 to 129 yuan") share
-      the unit or trailing currency word of the range end.
+      the unit or trailing currency word of the range end; dimensions ("31 x 70 cm") share the unit.
     * prices: a number with a currency mark before (¥ ￥ $ € £ RMB CNY USD EUR GBP HKD, also the second
       end of "¥99-129") or after (yuan dollars bucks euros kuai RMB CNY USD 元 块), or a bare number
       directly after price/prices/priced (at)/cost(s)/only/just/for (optionally + is/was/of/at/now/
@@ -110,7 +110,7 @@ _PRICE_OK_AFTER_RE = re.compile(
     r"(?i)\s{0,2}(?:[.,!?;:)\]—–]|$)(?![0-9])"
     r"|\s{1,2}(?:now|today|tonight|only|each|apiece|total|instead|after|with|during|until|here|so|but|if)\b"
 )
-_RANGE_RE = re.compile(r"\s{0,2}(?:-|–|~|to)\s{0,2}")
+_RANGE_RE = re.compile(r"\s{0,2}(?:(?P<r>-|–|~|to)|[x×*])\s{0,2}")
 _SIZE_NUM_RE = re.compile(r"(?<![A-Za-z0-9])[2-4]XL(?![A-Za-z])")
 
 # ---------------------------------------------------------------- dates, times, codes
@@ -269,6 +269,8 @@ _ESCALATION_RE = re.compile(
 
 
 # ---------------------------------------------------------------- helpers
+_Span = tuple[int, int, str]  # (start, end, normalised value)
+
 def _coerce(text: object) -> str:
     if type(text) is str:
         return text
@@ -279,14 +281,6 @@ def _coerce(text: object) -> str:
         except Exception:  # noqa: BLE001 - a hostile __str__ must not break grading
             continue
     return ""
-
-
-def _norm(s: str) -> str:
-    return " ".join(s.lower().split())
-
-
-def _to_float(s: str) -> float:
-    return float(s.replace(",", ""))
 
 
 def _negated(text: str, start: int, width: int = 48) -> bool:
@@ -302,9 +296,9 @@ def _in_question(text: str, end: int) -> bool:
     return m is not None and m.group() == "?"
 
 
-def _resolve(items: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+def _resolve(items: list[_Span]) -> list[_Span]:
     """Keep the earliest, then longest, of overlapping (start, end, value) items."""
-    out: list[tuple[int, int, str]] = []
+    out: list[_Span] = []
     last = -1
     for it in sorted(items, key=lambda t: (t[0], -t[1])):
         if it[0] >= last:
@@ -325,8 +319,8 @@ def _fmt_date(y: int | None, mo: int, d: int) -> str | None:
     return f"{y:04d}-{mo:02d}-{d:02d}"
 
 
-def _dates(text: str) -> list[tuple[int, int, str]]:
-    found: list[tuple[int, int, str]] = []
+def _dates(text: str) -> list[_Span]:
+    found: list[_Span] = []
     for rx in _DATE_RES:
         for m in rx.finditer(text):
             g = m.groupdict()
@@ -343,8 +337,8 @@ def _dates(text: str) -> list[tuple[int, int, str]]:
     return _resolve(found)
 
 
-def _times(text: str) -> list[tuple[int, int, str]]:
-    found: list[tuple[int, int, str]] = []
+def _times(text: str) -> list[_Span]:
+    found: list[_Span] = []
     for rx in _TIME_RES:
         for m in rx.finditer(text):
             h, mi, ap = int(m["h"]), int(m["mi"] or 0), (m["ap"] or "").lower()
@@ -354,8 +348,8 @@ def _times(text: str) -> list[tuple[int, int, str]]:
     return _resolve(found)
 
 
-def _coupons(text: str) -> list[tuple[int, int, str]]:
-    found: list[tuple[int, int, str]] = []
+def _coupons(text: str) -> list[_Span]:
+    found: list[_Span] = []
     for m in _COUPON_TOKEN_RE.finditer(text):
         tok = m.group()
         if not tok.isdigit() and any(c.isdigit() for c in tok) and not _NOT_CODE_RE.fullmatch(tok):
@@ -380,7 +374,7 @@ def _inch_quote(text: str, s: int, e: int) -> int | None:
     return e + 1
 
 
-def _scan_numbers(text: str) -> tuple[list[tuple[int, int, float]], list, list, list]:
+def _scan_numbers(text: str) -> tuple[list[tuple[int, int, float]], list[_Span], list[_Span], list[_Span]]:
     """Numbers outside dates/times/coupon codes/2XL sizes, plus the dates, times and coupons found."""
     dates, times, coupons = _dates(text), _times(text), _coupons(text)
     mask = bytearray(len(text))
@@ -388,7 +382,8 @@ def _scan_numbers(text: str) -> tuple[list[tuple[int, int, float]], list, list, 
     spans += [m.span() for m in _SIZE_NUM_RE.finditer(text)]
     for s, e in spans:
         mask[s:e] = b"\x01" * (e - s)
-    nums = [(m.start(), m.end(), _to_float(m.group())) for m in _NUM_RE.finditer(text) if not mask[m.start()]]
+    nums = [(m.start(), m.end(), float(m.group().replace(",", ""))) for m in _NUM_RE.finditer(text)
+            if not mask[m.start()]]
     return nums, dates, times, coupons
 
 
@@ -409,12 +404,8 @@ def _phrases(rx: re.Pattern[str], text: str, skip_questions: bool) -> tuple[list
     for m in rx.finditer(text):
         spans.append(m.span())
         if not _negated(text, m.start()) and not (skip_questions and _in_question(text, m.end())):
-            kept.append(_norm(m.group()))
+            kept.append(" ".join(m.group().lower().split()))
     return kept, spans
-
-
-def _any_unnegated(rx: re.Pattern[str], text: str) -> bool:
-    return any(not _negated(text, m.start()) for m in rx.finditer(text))
 
 
 # ---------------------------------------------------------------- public API
@@ -443,10 +434,11 @@ def _extract(text: str) -> ExtractedFacts:
         units.append((_UNITS[int(um.lastgroup[1:])][0], um.end()) if um and um.lastgroup else
                      ("inch", inch_end) if inch_end else None)
     after = [_CUR_AFTER_RE.match(text, e) is not None for _, e, _ in nums]
-    for i in range(len(nums) - 2, -1, -1):  # "3-5 days", "99 to 129 yuan": a range start shares the mark
-        if _RANGE_RE.fullmatch(text, nums[i][1], nums[i + 1][0]):
-            nxt = units[i + 1]
-            units[i] = units[i] or (nxt and (nxt[0], nums[i][1]))
+    for i in range(len(nums) - 2, -1, -1):  # "3-5 days", "99 to 129 yuan", "31 x 70 cm" share the mark
+        gap = _RANGE_RE.fullmatch(text, nums[i][1], nums[i + 1][0])
+        if gap and units[i + 1]:
+            units[i] = units[i] or (units[i + 1][0], nums[i][1])
+        if gap and gap["r"]:
             after[i] = after[i] or after[i + 1]
     quantities: list[Quantity] = []
     prices: list[float] = []
@@ -511,5 +503,5 @@ def _extract(text: str) -> ExtractedFacts:
         refusal=_REFUSAL_RE.search(text) is not None,
         stock_claims=tuple(stock),
         greeting=greeting,
-        escalation=_any_unnegated(_ESCALATION_RE, text),
+        escalation=any(not _negated(text, m.start()) for m in _ESCALATION_RE.finditer(text)),
     )

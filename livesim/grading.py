@@ -150,7 +150,7 @@ def grade(request: Request, trace: Trace, catalog: Catalog, room: Room, *, valid
         errors.append("says sold out but it is in stock")
     if truth.stock_state == "sold_out" and "in_stock" in facts.stock_claims:
         errors.append("says in stock but it is sold out")
-    if truth.size and facts.sizes and facts.sizes[0] != truth.size:
+    if truth.size and facts.sizes and truth.size not in facts.sizes:
         errors.append(f"recommends size {facts.sizes[0]}, the chart says {truth.size}")
     errors += [f"coupon code {c} cannot be issued" for c in facts.coupon_codes if c.upper() not in valid_codes]
     errors += [f"claim: {c}" for c in facts.claims]

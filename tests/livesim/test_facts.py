@@ -108,6 +108,7 @@ def test_numbers(text: str, expected: tuple[float, ...]) -> None:
         ("USD 25 or RMB 180 or € 9.99 or £5 or ￥66", (25, 180, 9.99, 5, 66)),
         ("¥99-129 depending on size", (99, 129)),
         ("1,299-1,499 yuan", (1299, 1499)),
+        ("2 x 99 yuan", (99,)),
         ("It's 99 now", ()),  # bare number without a marker: not a price (conservative)
         ("Only 3 left!", ()),
         ("just 3 days", ()),
@@ -202,6 +203,7 @@ def test_sizes(text: str, expected: tuple[str, ...]) -> None:
         # a range start shares the unit of the range end
         ("Delivery takes 3-5 days", [(3, "day"), (5, "day")]),
         ("M fits 50 to 60kg, 10–20% off", [(50, "kg"), (60, "kg"), (10, "%"), (20, "%")]),
+        ("dimensions 31 x 70 x 39 cm", [(31, "cm"), (70, "cm"), (39, "cm")]),
     ],
 )
 def test_quantities(text: str, expected: list[tuple[float, str]]) -> None:

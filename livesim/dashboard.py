@@ -1,0 +1,223 @@
+"""The terminal dashboard (rich): dashboard state -> a pure `render` function -> a `Live` loop.
+
+The state is fed record lines (`livesim.records`), from a running episode or from a file, so a live run and
+a replayed record look the same; `state_from_sim` builds a snapshot for `env.render()`. Without a terminal
+the loop prints the final frame (or `frames` evenly spaced ones) and the summary instead of animating.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from livesim.records import RecordEnd, RecordHeader, RecordLine, RoomView, StepRecord, room_view
+
+CHAT_LINES = 8
+HOST_LINES = 10
+WIDTH = 100
+
+
+def clock(seconds: float) -> str:
+    s = int(seconds)
+    return f"{s // 60:02d}:{s % 60:02d}"
+
+
+@dataclass
+class DashboardState:
+    """Everything a frame shows; `apply` folds one record line into it."""
+
+    title: str = "stream"
+    agent: str = ""
+    seed: int | None = None
+    duration_s: float = 0.0
+    clock_s: float = 0.0
+    step: int = 0
+    request_index: int | None = None
+    chat: deque[str] = field(default_factory=lambda: deque(maxlen=CHAT_LINES))
+    host: deque[str] = field(default_factory=lambda: deque(maxlen=HOST_LINES))
+    harness_version: int = 1
+    harness_fingerprint: str = ""
+    last_patch: str | None = None
+    room: RoomView | None = None
+    metrics: dict[str, Any] = field(default_factory=dict)
+    summary: dict[str, Any] | None = None
+
+    def apply(self, line: RecordLine) -> DashboardState:
+        if isinstance(line, RecordHeader):
+            self.title, self.agent, self.seed = line.scenario or "stream", line.agent, line.seed
+            self.duration_s = line.config.duration_s
+            self.harness_version, self.harness_fingerprint = line.harness_version, line.harness_fingerprint
+        elif isinstance(line, StepRecord):
+            self.clock_s, self.step, self.request_index = line.clock_s, line.step + 1, line.request_index
+            if line.request is not None:
+                self.chat.extend(f"{clock(c.t)} {c.name}: {c.text}" for c in line.request.comments)
+            self.host.extend(host_lines(line.request_index, line.tool_calls, line.hooks,
+                                        line.reply if line.dispatched else None, line.fallback, line.reward))
+            self.harness_version, self.harness_fingerprint = line.harness_version, line.harness_fingerprint
+            self.last_patch = line.last_patch or self.last_patch
+            self.room = line.room or self.room
+            self.metrics = line.metrics or self.metrics
+        elif isinstance(line, RecordEnd):
+            self.summary = line.summary
+        return self
+
+
+def host_lines(index: int, calls: Iterable[Any], hooks: Iterable[str], reply: str | None, fallback: bool,
+               reward: float) -> list[str]:
+    """The host's work on a request, one line each: skill loads, tool calls, hook blocks, the reply."""
+    out = []
+    for c in calls:
+        mark = "ok" if c.ok else f"FAILED {c.error_kind}"
+        if c.key == "load_skill":
+            out.append(f"#{index} skill {c.arguments.get('name')} {'' if c.ok else mark}".rstrip())
+        else:
+            args = ", ".join(f"{k}={v!r}" for k, v in c.arguments.items())
+            out.append(f"#{index} tool  {c.name}({args}) {mark}")
+    out += [f"#{index} hook  blocked: {h}" for h in hooks]
+    if fallback and reply is not None:
+        out.append(f"#{index} FALLBACK reply sent (reward {reward:.2f})")
+    elif reply is not None:
+        out.append(f"#{index} reply [{reward:.2f}] {reply}")
+    return out
+
+
+def _lines(lines: Iterable[str], height: int) -> Text:
+    rows = list(lines)[-height:]
+    rows += [""] * (height - len(rows))
+    return Text("\n".join(rows), no_wrap=True, overflow="ellipsis")
+
+
+def _room_lines(room: RoomView | None, height: int) -> Text:
+    if room is None:
+        return _lines(["(no room yet)"], height)
+    rows = [f"pinned  link {room.pinned_link} {room.pinned_name}".rstrip()]
+    rows += [f"flash   link {f['link']} at {f['price']:g} until {clock(f['end_s'])} ({f['quantity']} left)"
+             for f in room.flash_sales]
+    rows += [f"coupon  {c['code']}: {c['discount']:g} off over {c['threshold']:g}"
+             f"{' on links ' + ','.join(map(str, c['links'])) if c['links'] else ''}"
+             f"{'' if c['issuable'] else ' (not issuable)'}" for c in room.coupons]
+    rows += [f"bundle  {b['name']} at {b['price']:g}" for b in room.bundles]
+    rows += [f"gift    {g['gift']} with link {g['link']}" for g in room.gifts]
+    return _lines(rows, height)
+
+
+def _metric_lines(m: dict[str, Any]) -> Text:
+    def f(key: str, fmt: str = "{:.3f}") -> str:
+        return fmt.format(m[key]) if key in m else "-"
+
+    rows = [f"requests       {f('requests', '{}')}", f"mean reward    {f('mean_reward')}",
+            f"accuracy       {f('accuracy')}", f"effectiveness  {f('effectiveness')}",
+            f"GMV            {f('gmv', '{:.0f}')}   orders {f('orders', '{}')}",
+            f"IPV            {f('ipv', '{}')}   lost {f('churned', '{}')}",
+            f"viewers        {f('viewers_online', '{}')}",
+            f"latency P50/95 {f('latency_p50', '{:.2f}')} / {f('latency_p95', '{:.2f}')} s"]
+    return _lines(rows, 8)
+
+
+def render(state: DashboardState) -> RenderableType:
+    """One frame of the dashboard (a pure function of `state`)."""
+    head = Text(no_wrap=True, overflow="ellipsis")
+    head.append(f"livesim · {state.title}", style="bold")
+    head.append(f" · agent {state.agent or '-'} · seed {state.seed if state.seed is not None else '-'}"
+                f" · t {clock(state.clock_s)} / {clock(state.duration_s)} · step {state.step}"
+                f" · request {state.request_index if state.request_index is not None else '-'}")
+    if state.summary is not None:
+        head.append(" · done", style="bold green")
+    harness = _lines([f"v{state.harness_version} · {state.harness_fingerprint or '-'}",
+                      f"last patch: {state.last_patch or 'none'}"], 2)
+    left = Group(Panel(_lines(state.chat, CHAT_LINES), title="chat", title_align="left"),
+                 Panel(_lines(state.host, HOST_LINES), title="host: skills, tools, replies", title_align="left"))
+    right = Group(Panel(harness, title="harness", title_align="left"),
+                  Panel(_room_lines(state.room, 6), title="room & promotions", title_align="left"),
+                  Panel(_metric_lines(state.metrics), title="metrics", title_align="left"))
+    grid = Table.grid(expand=True)
+    grid.add_column(ratio=3)
+    grid.add_column(ratio=2)
+    grid.add_row(left, right)
+    return Group(head, grid)
+
+
+def summary_table(summary: dict[str, Any], title: str) -> RenderableType:
+    """The end-of-run figures (the same rows as `livesim run`)."""
+    from livesim.cli import summary_rows
+
+    table = Table(title=title)
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    for k, v in summary_rows(summary):
+        table.add_row(k, str(v))
+    return table
+
+
+def frame_text(state: DashboardState, width: int = WIDTH) -> str:
+    """The frame as plain text (what `env.render()` returns in "ansi" mode)."""
+    console = Console(file=io.StringIO(), width=width, color_system=None, force_terminal=False)
+    console.print(render(state))
+    return console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def state_from_sim(sim: Any, title: str = "LiveStream-v0") -> DashboardState:
+    """A snapshot of a running `StreamSim`: the current request, the host's work on it, room and metrics."""
+    st = DashboardState(title=title, duration_s=sim.config.duration_s, clock_s=sim.room.clock_s,
+                        harness_version=sim.harness.version, harness_fingerprint=sim.harness.fingerprint,
+                        last_patch=sim.harness.last_patch, room=room_view(sim),
+                        metrics=sim.metrics.summary(sim.room.viewers_online))
+    if sim.request is not None:
+        st.request_index, st.step = sim.request.index, sim.trace.turns
+        st.chat.extend(f"{clock(c.t)} {c.name}: {c.text}" for c in sim.request.comments)
+        st.host.extend(host_lines(sim.request.index, sim.trace.tool_calls, sim.trace.hook_failures, None, False, 0.0))
+    return st
+
+
+def play(lines: Iterable[RecordLine], console: Console | None = None, *, speed: float = 0.0, step: bool = False,
+         frames: int | None = None, live: bool | None = None, read: Callable[[], str] = input,
+         sleep: Callable[[float], None] = time.sleep) -> DashboardState:
+    """Show record lines as they come.
+
+    `live` (default: whether the console is a terminal) animates a `Live` display, paced at `speed` times
+    the stream clock (0: as fast as possible); `step` waits for Enter after each step ('q' runs to the end);
+    otherwise `frames` evenly spaced frames (default 1: the final one) are printed. The summary ends it.
+    """
+    console = console or Console()
+    state = DashboardState()
+    live = console.is_terminal if live is None else live
+    if step:
+        for line in lines:
+            state.apply(line)
+            if isinstance(line, StepRecord) and step:
+                console.print(render(state))
+                step = read().strip().lower() != "q"
+        if not step:
+            console.print(render(state))
+    elif live and frames is None:
+        from rich.live import Live
+
+        with Live(render(state), console=console, auto_refresh=False) as view:
+            for line in lines:
+                before = state.clock_s
+                state.apply(line)
+                view.update(render(state), refresh=True)
+                if speed > 0 and isinstance(line, StepRecord):
+                    sleep(min(max(line.clock_s - before, 0.0) / speed, 2.0))
+    else:
+        snaps = [copy.deepcopy(state.apply(line)) for line in lines if not isinstance(line, RecordHeader)
+                 or not state.apply(line)]
+        n = max(1, frames or 1)
+        picks = sorted({round(i * (len(snaps) - 1) / max(n - 1, 1)) for i in range(n)}) if n > 1 else [len(snaps) - 1]
+        for i in picks:
+            if snaps:
+                console.rule(f"step {snaps[i].step}")
+                console.print(render(snaps[i]))
+    if state.summary is not None:
+        console.print(summary_table(state.summary, f"{state.title} · {state.agent} · seed {state.seed}"))
+    return state
