@@ -153,13 +153,8 @@ def _progress(args: argparse.Namespace, total: int) -> Any:
     return advance
 
 
-def _print_table(title: str, summary: dict[str, Any]) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title=title)
-    table.add_column("metric")
-    table.add_column("value", justify="right")
+def summary_rows(summary: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The (metric, value) rows of a run summary, as `eval` and `run` print them."""
     rows = [("requests", summary["requests"]), ("mean reward", f"{summary['mean_reward']:.3f}"),
             ("accuracy", f"{summary['accuracy']:.3f}"), ("effectiveness", f"{summary['effectiveness']:.3f}")]
     rows += [(f"  {k}", f"{v:.3f}") for k, v in summary["scores"].items()]
@@ -172,7 +167,17 @@ def _print_table(title: str, summary: dict[str, Any]) -> None:
         rows.append(("tokens/s", f"{summary['tokens_per_s']:.1f}"))
     if "harness" in summary:
         rows.append(("harness", summary["harness"]))
-    for k, v in rows:
+    return rows
+
+
+def _print_table(title: str, summary: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title)
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    for k, v in summary_rows(summary):
         table.add_row(k, str(v))
     Console().print(table)
 

@@ -128,8 +128,8 @@ def render(state: DashboardState) -> RenderableType:
     """One frame of the dashboard (a pure function of `state`)."""
     head = Text(no_wrap=True, overflow="ellipsis")
     head.append(f"livesim · {state.title}", style="bold")
-    head.append(f" · agent {state.agent or '-'} · seed {state.seed if state.seed is not None else '-'}"
-                f" · t {clock(state.clock_s)} / {clock(state.duration_s)} · step {state.step}"
+    head.append(f" · {state.agent or '-'} · seed {state.seed if state.seed is not None else '-'}"
+                f" · t {clock(state.clock_s)}/{clock(state.duration_s)} · step {state.step}"
                 f" · request {state.request_index if state.request_index is not None else '-'}")
     if state.summary is not None:
         head.append(" · done", style="bold green")
@@ -192,12 +192,13 @@ def play(lines: Iterable[RecordLine], console: Console | None = None, *, speed: 
     state = DashboardState()
     live = console.is_terminal if live is None else live
     if step:
+        stepping = True
         for line in lines:
             state.apply(line)
-            if isinstance(line, StepRecord) and step:
+            if stepping and isinstance(line, StepRecord):
                 console.print(render(state))
-                step = read().strip().lower() != "q"
-        if not step:
+                stepping = read().strip().lower() != "q"
+        if not stepping:
             console.print(render(state))
     elif live and frames is None:
         from rich.live import Live
@@ -205,19 +206,20 @@ def play(lines: Iterable[RecordLine], console: Console | None = None, *, speed: 
         with Live(render(state), console=console, auto_refresh=False) as view:
             for line in lines:
                 before = state.clock_s
-                state.apply(line)
-                view.update(render(state), refresh=True)
+                view.update(render(state.apply(line)), refresh=True)
                 if speed > 0 and isinstance(line, StepRecord):
                     sleep(min(max(line.clock_s - before, 0.0) / speed, 2.0))
     else:
-        snaps = [copy.deepcopy(state.apply(line)) for line in lines if not isinstance(line, RecordHeader)
-                 or not state.apply(line)]
-        n = max(1, frames or 1)
-        picks = sorted({round(i * (len(snaps) - 1) / max(n - 1, 1)) for i in range(n)}) if n > 1 else [len(snaps) - 1]
-        for i in picks:
-            if snaps:
+        snaps = []
+        for line in lines:
+            state.apply(line)
+            if not isinstance(line, RecordHeader):
+                snaps.append(copy.deepcopy(state))
+        n = min(max(1, frames or 1), len(snaps))
+        for i in sorted({round(k * (len(snaps) - 1) / max(n - 1, 1)) for k in range(n)}) if n > 1 else [-1][:n]:
+            if n > 1:
                 console.rule(f"step {snaps[i].step}")
-                console.print(render(snaps[i]))
+            console.print(render(snaps[i]))
     if state.summary is not None:
         console.print(summary_table(state.summary, f"{state.title} · {state.agent} · seed {state.seed}"))
     return state

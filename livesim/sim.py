@@ -278,10 +278,9 @@ class StreamSim:
             rng = np.random.default_rng(list(stub.seed))
             sc = stub.script
             if sc is not None:
-                comment = make_comment(rng, self.viewers[stub.viewer], stub.t, self.catalog, self.room,
-                                       intent=sc.intent, multi_p=0.0, noise=cfg.noise, links=sc.links)
-                # make_comment's loop shadows its `text` argument, so the verbatim text is set here
-                comments.append(comment.model_copy(update={"text": sc.text}) if sc.text else comment)
+                comments.append(make_comment(rng, self.viewers[stub.viewer], stub.t, self.catalog, self.room,
+                                             intent=sc.intent, multi_p=0.0, noise=cfg.noise, links=sc.links,
+                                             text=sc.text))
                 continue
             intent = intents[int(rng.integers(len(intents)))] if intents else None
             comments.append(make_comment(rng, self.viewers[stub.viewer], stub.t, self.catalog, self.room,

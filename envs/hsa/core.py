@@ -1,0 +1,171 @@
+"""The machinery shared by HSA transforms: keyed random draws, identifiers, permutations, paraphrase, rules.
+
+A transform is `fn(harness, draws, vocab) -> harness`; it edits the (already copied) harness in place. Each
+element draws from its own generator keyed by its canonical identity and the field it changes, so the same
+seed presents the same element the same way, and an operator patch changes the view only where it changed.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import numpy as np
+
+from livesim.harness import Harness
+from livesim.hsa_vocab import NameSpec, Vocab
+
+T = TypeVar("T")
+
+
+class Draws:
+    """Keyed generators derived from one draw of the env's augmentation generator."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.base = int(rng.integers(2**62))
+
+    def rng(self, *parts: Any) -> np.random.Generator:
+        """A generator for one element: the same parts give the same draws (stable across processes)."""
+        return np.random.default_rng([self.base, *(zlib.crc32(str(p).encode()) for p in parts)])
+
+
+TransformFn = Callable[[Harness, Draws, Vocab], Harness]
+
+
+@dataclass(frozen=True)
+class Transform:
+    """One task-preserving change of the presented harness, in one of the five HSA dimensions."""
+
+    name: str
+    dimension: str
+    fn: TransformFn
+    doc: str
+
+
+TRANSFORMS: dict[str, Transform] = {}
+DIMENSIONS: dict[str, list[str]] = {}
+
+
+def transform(name: str, dimension: str) -> Callable[[TransformFn], TransformFn]:
+    """Register `fn` as transform `name` of `dimension` (composite order is registration order)."""
+
+    def deco(fn: TransformFn) -> TransformFn:
+        TRANSFORMS[name] = Transform(name, dimension, fn, (fn.__doc__ or "").strip().splitlines()[0])
+        DIMENSIONS.setdefault(dimension, []).append(name)
+        return fn
+
+    return deco
+
+
+def choice(rng: np.random.Generator, items: Sequence[T]) -> T:
+    return items[int(rng.integers(len(items)))]
+
+
+def random_name(rng: np.random.Generator, spec: NameSpec) -> str:
+    """A random identifier drawn from `spec` (length band, alphabets, required character, separator)."""
+    n = int(rng.integers(spec.length[0], spec.length[1] + 1))
+    chars = [choice(rng, spec.first)] + [choice(rng, spec.rest) for _ in range(n - 1)]
+    inner = list(range(1, n))
+    if spec.sep:
+        at = int(rng.integers(2, n - 2))
+        chars[at] = spec.sep
+        inner = [i for i in inner if abs(i - at) > 0]
+    if spec.require and not any(c in spec.require for c in chars):
+        chars[choice(rng, inner)] = choice(rng, spec.require)
+    return "".join(chars)
+
+
+def fresh_name(rng: np.random.Generator, synonyms: Sequence[str], spec: NameSpec, taken: Sequence[str],
+               synonym_p: float = 0.5) -> str:
+    """A synonym (with probability `synonym_p`, when one is free) or else a random name, not in `taken`."""
+    used = set(taken)
+    free = [s for s in synonyms if s not in used]
+    if free and rng.random() < synonym_p:
+        return choice(rng, free)
+    while True:
+        name = random_name(rng, spec)
+        if name not in used:
+            return name
+
+
+def parity(order: Sequence[int]) -> int:
+    """0 for an even permutation, 1 for an odd one."""
+    seen, odd = [False] * len(order), 0
+    for i in range(len(order)):
+        j, length = i, 0
+        while not seen[j]:
+            seen[j] = True
+            j = order[j]
+            length += 1
+        if length:
+            odd ^= (length - 1) & 1
+    return odd
+
+
+def permute(items: Sequence[T], keys: Sequence[Any], draws: Draws, tag: str, want_parity: int) -> list[T]:
+    """Items in a keyed random order of the given parity (train: even, heldout: odd; one item: unchanged)."""
+    weights = [float(draws.rng(tag, k).random()) for k in keys]
+    order = sorted(range(len(items)), key=lambda i: (weights[i], i))
+    if len(order) > 1 and parity(order) != want_parity:
+        order[-1], order[-2] = order[-2], order[-1]
+    return [items[i] for i in order]
+
+
+@functools.cache
+def _phrase_re(split: str, sources: tuple[str, ...]) -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(s) for s in sorted(sources, key=len, reverse=True))
+    return re.compile(rf"\b(?:{alternatives})\b", re.IGNORECASE)
+
+
+def paraphrase(text: str, rng: np.random.Generator, v: Vocab, p: float = 0.8) -> str:
+    """Replace known phrases by the split's paraphrases (each with probability `p`), keeping the capital."""
+    table = v.paraphrases
+
+    def sub(m: re.Match[str]) -> str:
+        if rng.random() >= p:
+            return m.group(0)
+        new = choice(rng, table[m.group(0).lower()])
+        return new[0].upper() + new[1:] if m.group(0)[0].isupper() else new
+
+    return _phrase_re(v.split, tuple(table)).sub(sub, text)
+
+
+_BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+
+
+def split_rules(content: str) -> list[str]:
+    """The rules of a skill's content, whatever its format (bullets, numbers or prose)."""
+    lines = [line for line in content.splitlines() if line.strip()]
+    if len(lines) > 1 or (lines and _BULLET.match(lines[0])):
+        return [_BULLET.sub("", line).strip() for line in lines]
+    return [s for s in _SENTENCE.split(content.strip()) if s]
+
+
+def join_rules(rules: Sequence[str], fmt: str) -> str:
+    """Render rules as `dash`, `star`, `numbered` (1.), `paren` (1)) lines or `prose`."""
+    if fmt == "prose":
+        return " ".join(r if r[-1:] in ".!?" else r + "." for r in rules)
+    if fmt == "numbered":
+        return "\n".join(f"{i}. {r}" for i, r in enumerate(rules, 1))
+    if fmt == "paren":
+        return "\n".join(f"{i}) {r}" for i, r in enumerate(rules, 1))
+    bullet = {"dash": "-", "star": "*"}[fmt]
+    return "\n".join(f"{bullet} {r}" for r in rules)
+
+
+def rules_format(content: str) -> str:
+    """The format `join_rules` would need to reproduce `content`."""
+    lines = [line for line in content.splitlines() if line.strip()]
+    if not lines or not _BULLET.match(lines[0]):
+        return "prose" if len(lines) <= 1 else "dash"
+    head = lines[0].lstrip()
+    if head[0] == "*":
+        return "star"
+    if head[0].isdigit():
+        return "paren" if re.match(r"\d+\)", head) else "numbered"
+    return "dash"
