@@ -102,7 +102,8 @@ class OpenAIAgent(BaseAgent):
 
     ``act`` returns the server's assistant message ``{"role", "content", "tool_calls"?}``. On a malformed
     body, a non-retryable HTTP error or exhausted retries it returns ``{"role": "assistant", "content": ""}``,
-    adds one to ``stats["errors"]`` and appends the reason to ``error_log``.
+    adds one to ``stats["errors"]`` and appends the reason to ``error_log``. ``stats["generate_seconds"]`` is
+    wall time inside ``act``/``act_batch`` (so tokens/s counts concurrency); ``request_seconds`` sums requests.
     Retry ``k`` (from 0) waits ``min(backoff * 2**k, max_backoff)`` seconds: no jitter, so runs replay.
     """
 
@@ -142,7 +143,13 @@ class OpenAIAgent(BaseAgent):
         self.last_latencies: list[float] = []
         self._lock = threading.Lock()
         self.stats.update(requests=0, retries=0, errors=0, prompt_tokens=0, completion_tokens=0,
-                          request_seconds=0.0)
+                          request_seconds=0.0, generate_seconds=0.0, observations=0)
+
+    @property
+    def tokens_per_second(self) -> float:
+        """Completion tokens (as the server reports them) per wall-clock second spent acting."""
+        secs = self.stats["generate_seconds"]
+        return self.stats["completion_tokens"] / secs if secs > 0 else 0.0
 
     def request_body(self, observation: Observation) -> dict[str, Any]:
         """Build the JSON body sent for one observation."""
@@ -165,16 +172,19 @@ class OpenAIAgent(BaseAgent):
         return body
 
     def act(self, observation: Observation) -> Action:
-        reply, latency = self._complete(observation)
-        self.last_latencies = [latency]
-        return reply
+        return self.act_batch([observation])[0]
 
     def act_batch(self, observations: list[Observation]) -> list[Action]:
         """Send up to ``concurrency`` requests at once; results keep the input order."""
         if not observations:
             return []
-        with ThreadPoolExecutor(max_workers=min(self.concurrency, len(observations))) as pool:
-            results = list(pool.map(self._complete, observations))
+        t0 = time.perf_counter()
+        if len(observations) == 1:
+            results = [self._complete(observations[0])]
+        else:
+            with ThreadPoolExecutor(max_workers=min(self.concurrency, len(observations))) as pool:
+                results = list(pool.map(self._complete, observations))
+        self._record(generate_seconds=time.perf_counter() - t0, observations=len(observations))
         self.last_latencies = [latency for _, latency in results]
         return [reply for reply, _ in results]
 

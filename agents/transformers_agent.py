@@ -121,7 +121,9 @@ class TransformersAgent(BaseAgent):
             else:
                 torch_dtype = torch.float32
         else:
-            torch_dtype = getattr(torch, dtype)
+            torch_dtype = getattr(torch, str(dtype), None)
+            if not isinstance(torch_dtype, torch.dtype):
+                raise ValueError(f"expected dtype 'auto', 'float32', 'bfloat16' or 'float16', got {dtype!r}")
         from livesim.hat.models import resolve_model_source
 
         source = resolve_model_source(model, cache_dir)

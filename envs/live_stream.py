@@ -14,18 +14,6 @@ from livesim.sim import FaultInjector, HarnessTransform, StreamConfig, StreamSim
 SPLITS = {"train": 0, "test": 1}
 
 
-def _render_text(sim: StreamSim) -> str:
-    lines = [f"=== request {sim.request.index if sim.request else '-'} | harness {sim.harness.fingerprint} "
-             f"v{sim.harness.version} | t={sim.room.clock_s:.1f}s ==="]
-    for m in sim.messages[1:]:
-        body = m.get("content") or ""
-        if m.get("tool_calls"):
-            body += " " + " ".join(f"-> {c['function']['name']}({c['function']['arguments']})"
-                                   for c in m["tool_calls"])
-        lines.append(f"[{m['role']}{':' + m['name'] if m.get('name') else ''}] {body.strip()}")
-    return "\n".join(lines)
-
-
 class _BaseEnv(gym.Env[dict[str, Any], Any]):
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
@@ -56,11 +44,15 @@ class _BaseEnv(gym.Env[dict[str, Any], Any]):
     def render(self) -> str | None:
         if self.sim is None or self.render_mode is None:
             return None
-        text = _render_text(self.sim)
+        from livesim.dashboard import frame_text, render, state_from_sim
+
+        state = state_from_sim(self.sim, self.spec.id if self.spec else type(self).__name__)
         if self.render_mode == "human":
-            print(text)
+            from rich.console import Console
+
+            Console().print(render(state))
             return None
-        return text
+        return frame_text(state)
 
 
 class LiveStreamEnv(_BaseEnv):

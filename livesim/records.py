@@ -1,8 +1,8 @@
 """Run records (JSONL): a versioned header, one line per env step, an end line; each flushed as it is written.
 
 `run_episode` plays an agent (or a record's own actions) in `LiveStream-v0` and yields those lines;
-`read_record` refuses a truncated or malformed file, naming the line and field; `replay` re-executes a
-record and stops at the first difference; `regrade` re-scores its replies with the current grader.
+`RecordWriter` writes them; `read_record` refuses a truncated or malformed file, naming the line and field;
+`observations` rebuilds what the agent saw from the deltas. Replay and regrade: `livesim.replay`.
 """
 
 from __future__ import annotations

@@ -29,6 +29,7 @@ from livesim.records import (
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
 GOLDEN_AGENT = "oracle"
+GOLDEN_FRAME = "dashboard_frame.txt"  # the frame of livesim.dashboard.example_state(), width 100
 
 
 class _Actions:

@@ -180,6 +180,7 @@ class StreamSim:
 
     # --- harness ------------------------------------------------------------------------------------
     def _present(self) -> Harness:
+        self.canonical_fingerprint = self.canonical.fingerprint
         if self.augment is None:
             return self.canonical.model_copy(deep=True)
         # The same draws each time, so a patch changes the presented view only where it changed the canonical.
@@ -333,12 +334,13 @@ class StreamSim:
             return ToolCallRecord(name=name, key=None, arguments=arguments, ok=False, error_kind="unknown_tool",
                                   error=msg), msg
         args = self.harness.to_canonical_args(tool, arguments)
+        unknown = self.harness.unknown_args(tool, arguments)  # canonical names count once they are renamed
         if tool.key == "load_skill":
             skill = self.harness.skill_by_name(str(args.get("name", "")))
-            unknown = [k for k in args if k != "name"]
             if skill is None or unknown:
                 names = [s.name for s in self.harness.skills]
-                msg = f"error: no skill named {args.get('name')!r}; skills: {names}"
+                msg = (f"error: {self.harness.unknown_args_message(tool, unknown)}" if unknown
+                       else f"error: no skill named {args.get('name')!r}; skills: {names}")
                 return ToolCallRecord(name=name, key=tool.key, arguments=args, ok=False, error_kind="not_found",
                                       error=msg), msg
             if skill.key not in self.trace.loaded_skills:
@@ -346,9 +348,11 @@ class StreamSim:
             return (ToolCallRecord(name=name, key=tool.key, arguments=args, ok=True, result=skill.name),
                     f"# {skill.name}\n{skill.content}")
         try:
+            if unknown:
+                raise ToolError("invalid_args", self.harness.unknown_args_message(tool, unknown))
             validate_args(tool.key, args)
         except ToolError as e:
-            reason = e.message
+            reason = self.harness.present_message(tool, e.message)
             hook = next((h for h in self.harness.hooks if h.enabled and h.check == "validate_tool_args"), None)
             if hook is not None:
                 n = self._hook_attempts.get(hook.key, 0) + 1
@@ -370,7 +374,7 @@ class StreamSim:
         try:
             result = run_tool(tool.key, self.tool_ctx, args)
         except ToolError as e:
-            msg = f"error ({e.kind}): {e.message}"
+            msg = f"error ({e.kind}): {self.harness.present_message(tool, e.message)}"
             return ToolCallRecord(name=name, key=tool.key, arguments=args, ok=False, error_kind=e.kind,
                                   error=e.message), msg
         content = json.dumps(result, ensure_ascii=False, sort_keys=False)
@@ -494,6 +498,8 @@ class StreamSim:
             "turn": self.trace.turns,
             "harness_fingerprint": self.harness.fingerprint,
             "harness_version": self.harness.version,
+            "harness_canonical_fingerprint": self.canonical_fingerprint,
+            "harness_last_patch": self.harness.last_patch,
             "request_index": req.index if req else None,
             "reward_terms": dict(g.terms) if g else {k: 0.0 for k in WEIGHTS},
         }

@@ -8,8 +8,8 @@ seed presents the same element the same way, and an operator patch changes the v
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
-import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -22,15 +22,52 @@ from livesim.hsa_vocab import NameSpec, Vocab
 T = TypeVar("T")
 
 
+class Stream:
+    """A small deterministic generator for one element: BLAKE2b in counter mode, keyed by its seed bytes."""
+
+    def __init__(self, key: bytes) -> None:
+        self._key = key
+        self._n = 0
+
+    def _u64(self) -> int:
+        self._n += 1
+        digest = hashlib.blake2b(self._n.to_bytes(8, "little"), key=self._key, digest_size=8).digest()
+        return int.from_bytes(digest, "little")
+
+    def random(self) -> float:
+        """A float in [0, 1)."""
+        return (self._u64() >> 11) / float(1 << 53)
+
+    def integers(self, low: int, high: int | None = None) -> int:
+        """An int in [low, high) (or [0, low) with one argument), as numpy's `Generator.integers`."""
+        if high is None:
+            low, high = 0, low
+        if high <= low:
+            raise ValueError(f"expected high > low, got [{low}, {high})")
+        return low + self._u64() % (high - low)
+
+    def uniform(self, low: float, high: float) -> float:
+        return low + (high - low) * self.random()
+
+    def sample(self, n: int, k: int) -> list[int]:
+        """`k` distinct indices of range(n), in draw order."""
+        pool = list(range(n))
+        for i in range(min(k, n)):
+            j = self.integers(i, n)
+            pool[i], pool[j] = pool[j], pool[i]
+        return pool[: min(k, n)]
+
+
 class Draws:
-    """Keyed generators derived from one draw of the env's augmentation generator."""
+    """Keyed element generators derived from one draw of the env's augmentation generator."""
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.base = int(rng.integers(2**62))
 
-    def rng(self, *parts: Any) -> np.random.Generator:
-        """A generator for one element: the same parts give the same draws (stable across processes)."""
-        return np.random.default_rng([self.base, *(zlib.crc32(str(p).encode()) for p in parts)])
+    def rng(self, *parts: Any) -> Stream:
+        """The generator of one element: the same parts give the same draws (in any process)."""
+        key = "\x1f".join([str(self.base), *(str(p) for p in parts)]).encode()
+        return Stream(hashlib.blake2b(key, digest_size=32).digest())
 
 
 TransformFn = Callable[[Harness, Draws, Vocab], Harness]
@@ -61,11 +98,11 @@ def transform(name: str, dimension: str) -> Callable[[TransformFn], TransformFn]
     return deco
 
 
-def choice(rng: np.random.Generator, items: Sequence[T]) -> T:
+def choice(rng: Stream, items: Sequence[T]) -> T:
     return items[int(rng.integers(len(items)))]
 
 
-def random_name(rng: np.random.Generator, spec: NameSpec) -> str:
+def random_name(rng: Stream, spec: NameSpec) -> str:
     """A random identifier drawn from `spec` (length band, alphabets, required character, separator)."""
     n = int(rng.integers(spec.length[0], spec.length[1] + 1))
     chars = [choice(rng, spec.first)] + [choice(rng, spec.rest) for _ in range(n - 1)]
@@ -73,13 +110,13 @@ def random_name(rng: np.random.Generator, spec: NameSpec) -> str:
     if spec.sep:
         at = int(rng.integers(2, n - 2))
         chars[at] = spec.sep
-        inner = [i for i in inner if abs(i - at) > 0]
+        inner = [i for i in inner if i != at]
     if spec.require and not any(c in spec.require for c in chars):
         chars[choice(rng, inner)] = choice(rng, spec.require)
     return "".join(chars)
 
 
-def fresh_name(rng: np.random.Generator, synonyms: Sequence[str], spec: NameSpec, taken: Sequence[str],
+def fresh_name(rng: Stream, synonyms: Sequence[str], spec: NameSpec, taken: Sequence[str],
                synonym_p: float = 0.5) -> str:
     """A synonym (with probability `synonym_p`, when one is free) or else a random name, not in `taken`."""
     used = set(taken)
@@ -121,7 +158,7 @@ def _phrase_re(split: str, sources: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(rf"\b(?:{alternatives})\b", re.IGNORECASE)
 
 
-def paraphrase(text: str, rng: np.random.Generator, v: Vocab, p: float = 0.8) -> str:
+def paraphrase(text: str, rng: Stream, v: Vocab, p: float = 0.8) -> str:
     """Replace known phrases by the split's paraphrases (each with probability `p`), keeping the capital."""
     table = v.paraphrases
 

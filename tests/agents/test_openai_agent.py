@@ -119,6 +119,9 @@ def test_act_batch_runs_concurrently_and_keeps_order(server):
     assert [r["content"] for r in replies] == [f"echo: {q}" for q in questions]
     assert server.max_in_flight >= 2
     assert len(agent.last_latencies) == 8 and agent.stats["requests"] == 8
+    assert agent.stats["observations"] == 8 and agent.stats["completion_tokens"] == 24
+    assert 0.15 < agent.stats["generate_seconds"] < agent.stats["request_seconds"]
+    assert agent.tokens_per_second > 0
 
 
 def test_registry_and_extra_body(server):

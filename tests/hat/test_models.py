@@ -156,6 +156,10 @@ def test_prepare_smollm2_converts_and_answers(tmp_path):
     assert (path / "model.safetensors").is_file() and (path / MARKER).is_file()
     assert not (tmp_path / "_downloads").exists()
     agent = TransformersAgent(str(path), device="cpu", max_new_tokens=24)
+    tok = agent.tokenizer
+    assert {"<tool_call>", "</tool_call>"} <= set(tok.get_vocab())  # vLLM's hermes parser needs them
+    assert tok.decode(tok(CALL_TEXT, add_special_tokens=False)["input_ids"]) == CALL_TEXT
+    assert tok.chat_template == SMOLLM2_TOOL_TEMPLATE and tok.response_template is not None
     obs = {"messages": [{"role": "user", "content": "What is the capital of France?"}], "tools": []}
     assert "Paris" in agent.act(obs)
     obs = {"messages": [{"role": "system", "content": "You are a shop assistant."},

@@ -1,0 +1,50 @@
+"""HSA transforms of hooks: retry-message templates and structure, retry limits, simulated corrections.
+
+Checks, events and parameters never change. Corrections are extra request-time notices that restate what
+is in force (their names and limits resolve against the presented harness when sent), so they never block.
+"""
+
+from __future__ import annotations
+
+from livesim.envs.hsa.core import Draws, choice, transform
+
+from livesim.harness import Harness, Hook
+from livesim.hsa_vocab import Vocab
+
+
+@transform("hook_templates", "hooks")
+def hook_templates(h: Harness, d: Draws, v: Vocab) -> Harness:
+    """Rewrite retry messages: one structure per harness, with a label, verb and fix per hook."""
+    structure = int(d.rng("hook_templates").integers(2))
+    for hook in h.hooks:
+        if hook.check not in v.hook_labels or hook.event not in v.hook_structures:
+            continue
+        rng = d.rng("hook_templates", hook.key, hook.check)
+        templates = v.hook_structures[hook.event]
+        hook.retry_template = templates[structure % len(templates)].format(
+            label=choice(rng, v.hook_labels[hook.check]), verb=choice(rng, v.hook_verbs[hook.event]),
+            fix=choice(rng, v.hook_fixes[hook.check]))
+    return h
+
+
+@transform("hook_limits", "hooks")
+def hook_limits(h: Harness, d: Draws, v: Vocab) -> Harness:
+    """Draw each blocking hook's retry limit from the split's values (1-3 train, 4 heldout)."""
+    for hook in h.hooks:
+        if hook.event != "request":
+            hook.retry_limit = int(choice(d.rng("hook_limits", hook.key), v.retry_limits))
+    return h
+
+
+@transform("hook_corrections", "hooks")
+def hook_corrections(h: Harness, d: Draws, v: Vocab) -> Harness:
+    """Add 1-2 operator notices at each request: reminders and corrections that restate what is in force."""
+    rng = d.rng("hook_corrections")
+    k = int(rng.integers(1, 3))
+    keys = [x.key for x in h.hooks]
+    for i, idx in enumerate(rng.sample(len(v.notices), k)):
+        key = f"notice-{i + 1}"
+        if key not in keys:
+            h.hooks.append(Hook(key=key, check="notice", event="request", params={"message": v.notices[int(idx)]},
+                                retry_template="{reason}", retry_limit=0))
+    return h

@@ -1,0 +1,208 @@
+"""HSA as Gymnasium wrappers: one per transform, per-dimension and full composites, and tool faults.
+
+A wrapper changes nothing per step: it registers a harness transform on the base env's `augment`
+(composing with any already there, so wrappers stack), which the env applies to a copy of the canonical
+harness whenever it builds a stream. Every draw comes from the env's augmentation generator.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import gymnasium as gym
+import livesim.envs.hsa.hooks
+import livesim.envs.hsa.prompt
+import livesim.envs.hsa.skills
+import livesim.envs.hsa.tools  # noqa: F401  (these four register the transforms)
+import numpy as np
+from livesim.envs.hsa.core import DIMENSIONS, TRANSFORMS, Draws
+
+from livesim.faults import FaultConfig
+from livesim.harness import Harness
+from livesim.hsa_vocab import SPLITS, vocab
+from livesim.tools import TOOL_IMPLS
+
+DEFAULT_P = 2 / 3
+# The composite's order: distractors exist before renames and masks reach them; paraphrase precedes format.
+ORDER: tuple[str, ...] = tuple(n for dim in ("skill_ids", "skill_content", "tool_schemas", "prompt", "hooks")
+                               for n in DIMENSIONS[dim])
+
+
+@dataclass(frozen=True)
+class Augment:
+    """A `HarnessTransform`: each named transform applied with probability `p`, in order."""
+
+    names: tuple[str, ...]
+    split: str
+    p: float
+
+    def __call__(self, harness: Harness, rng: np.random.Generator) -> Harness:
+        v = vocab(self.split)
+        for name in self.names:
+            coin = float(rng.random())
+            draws = Draws(rng)  # drawn whether or not the transform applies: later draws never shift
+            if coin < self.p:
+                harness = TRANSFORMS[name].fn(harness, draws, v)
+        return harness
+
+
+@dataclass(frozen=True)
+class Chain:
+    """Two harness transforms, one after the other (how stacked wrappers compose)."""
+
+    first: Any
+    second: Any
+
+    def __call__(self, harness: Harness, rng: np.random.Generator) -> Harness:
+        return self.second(self.first(harness, rng), rng)
+
+
+def _base(env: Any) -> Any:
+    if not isinstance(env, gym.Env):
+        raise TypeError(f"expected a gymnasium.Env, got {type(env).__name__}")
+    base = env.unwrapped
+    if not hasattr(base, "augment") or not hasattr(base, "faults"):
+        raise TypeError(f"expected a livesim env (LiveStream-v0 or LiveStreamQA-v0), got {type(base).__name__}")
+    return base
+
+
+class HarnessWrapper(gym.Wrapper[Any, Any, Any, Any]):
+    """Base of the HSA wrappers: applies `transforms` (each with probability `p`) from the `split` vocabulary."""
+
+    transforms: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, env: gym.Env[Any, Any], split: str = "train", p: float = DEFAULT_P) -> None:
+        base = _base(env)
+        if split not in SPLITS:
+            raise ValueError(f"expected split 'train' or 'heldout', got {split!r}")
+        if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0.0 <= float(p) <= 1.0:
+            raise ValueError(f"expected p in [0, 1], got {p!r}")
+        super().__init__(env)
+        self.split = split
+        self.p = float(p)
+        self.transform = Augment(tuple(self.transforms), split, self.p)
+        base.augment = self.transform if base.augment is None else Chain(base.augment, self.transform)
+
+
+def _single(name: str) -> type[HarnessWrapper]:
+    t = TRANSFORMS[name]
+    cls_name = "".join(part.capitalize() for part in name.split("_"))
+    return type(cls_name, (HarnessWrapper,), {"transforms": (name,), "__doc__": f"{t.doc}",
+                                              "__module__": __name__})
+
+
+SkillRename = _single("skill_rename")
+SkillDistractors = _single("skill_distractors")
+SkillMask = _single("skill_mask")
+SkillReorder = _single("skill_reorder")
+SkillParaphrase = _single("skill_paraphrase")
+SkillRuleOrder = _single("skill_rule_order")
+SkillFormat = _single("skill_format")
+ToolRename = _single("tool_rename")
+ParamRename = _single("param_rename")
+ToolDescribe = _single("tool_describe")
+ToolReorder = _single("tool_reorder")
+ToolDefaults = _single("tool_defaults")
+PromptOrder = _single("prompt_order")
+PromptStyle = _single("prompt_style")
+PromptTitles = _single("prompt_titles")
+PromptLimits = _single("prompt_limits")
+HookTemplates = _single("hook_templates")
+HookLimits = _single("hook_limits")
+HookCorrections = _single("hook_corrections")
+
+
+class HarnessStateAugmentation(HarnessWrapper):
+    """All HSA transforms of the five dimensions, each applied with probability `p` (default 2/3)."""
+
+    transforms = ORDER
+
+
+class SkillIdentifierAugmentation(HarnessWrapper):
+    """Skill identifiers: rename, distractors, masked descriptions, index order."""
+
+    transforms = tuple(DIMENSIONS["skill_ids"])
+
+
+class SkillContentAugmentation(HarnessWrapper):
+    """Skill content: paraphrase, rule order, formatting."""
+
+    transforms = tuple(DIMENSIONS["skill_content"])
+
+
+class ToolSchemaAugmentation(HarnessWrapper):
+    """Tool schemas: tool and parameter names, descriptions, order, numeric defaults."""
+
+    transforms = tuple(DIMENSIONS["tool_schemas"])
+
+
+class PromptAugmentation(HarnessWrapper):
+    """Prompt structure: block and rule order, style, titles, numeric limits."""
+
+    transforms = tuple(DIMENSIONS["prompt"])
+
+
+class HookAugmentation(HarnessWrapper):
+    """Hooks: retry-message templates and structure, retry limits, simulated corrections."""
+
+    transforms = tuple(DIMENSIONS["hooks"])
+
+
+class ToolFaults(gym.Wrapper[Any, Any, Any, Any]):
+    """Tool services that time out, return malformed output or deny permission, at set rates per call.
+
+    Faults reach the agent as tool messages (never exceptions) and are not task-preserving: they are for
+    robustness training and evaluation (T3). `tools` limits faults to some canonical keys (default: all).
+    """
+
+    def __init__(self, env: gym.Env[Any, Any], timeout: float = 0.1, malformed: float = 0.05,
+                 denied: float = 0.05, tools: list[str] | None = None) -> None:
+        base = _base(env)
+        rates = {"timeout": timeout, "malformed": malformed, "denied": denied}
+        for name, rate in rates.items():
+            if isinstance(rate, bool) or not isinstance(rate, numbers.Real) or not 0.0 <= float(rate) <= 1.0:
+                raise ValueError(f"expected {name} in [0, 1], got {rate!r}")
+        if sum(rates.values()) > 1.0 + 1e-12:
+            raise ValueError(f"expected timeout + malformed + denied <= 1, got {sum(rates.values()):g}")
+        tools = list(tools or [])
+        unknown = [t for t in tools if t not in TOOL_IMPLS]
+        if unknown:
+            raise ValueError(f"expected canonical tool keys from {sorted(TOOL_IMPLS)}, got {unknown}")
+        super().__init__(env)
+        self.config = FaultConfig(timeout=timeout, malformed=malformed, denied=denied, tools=tools)
+        base.faults = self.config.injector()
+
+
+WRAPPERS: dict[str, type[gym.Wrapper[Any, Any, Any, Any]]] = {
+    "hsa": HarnessStateAugmentation,
+    "hsa_skill_ids": SkillIdentifierAugmentation,
+    "hsa_skill_content": SkillContentAugmentation,
+    "hsa_tools": ToolSchemaAugmentation,
+    "hsa_prompt": PromptAugmentation,
+    "hsa_hooks": HookAugmentation,
+    **{name: globals()["".join(part.capitalize() for part in name.split("_"))] for name in ORDER},
+    "tool_faults": ToolFaults,
+}
+
+
+def parse_spec(spec: str | list[str] | tuple[str, ...]) -> list[str]:
+    """'hsa' or 'skill_rename,tool_rename' (or a list) -> wrapper names, checked against `WRAPPERS`."""
+    names = [s.strip() for s in spec.split(",")] if isinstance(spec, str) else [str(s).strip() for s in spec]
+    names = [n for n in names if n]
+    if not names:
+        raise ValueError(f"expected wrapper names from {sorted(WRAPPERS)}, got {spec!r}")
+    unknown = [n for n in names if n not in WRAPPERS]
+    if unknown:
+        raise ValueError(f"unknown wrapper(s) {unknown}; valid names: {', '.join(sorted(WRAPPERS))}")
+    return names
+
+
+def make_wrappers(env: gym.Env[Any, Any], spec: str | list[str] | tuple[str, ...], split: str = "train",
+                  p: float = DEFAULT_P) -> gym.Env[Any, Any]:
+    """Wrap `env` in the named wrappers, in order: `make_wrappers(gym.make(...), "hsa", split="heldout")`."""
+    for name in parse_spec(spec):
+        cls = WRAPPERS[name]
+        env = cls(env, split=split, p=p) if issubclass(cls, HarnessWrapper) else cls(env)
+    return env
