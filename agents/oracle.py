@@ -79,25 +79,34 @@ class OracleAgent(BaseAgent):
         key = (id(sim), sim.seed, req.index, req.t)
         if key != self._key:
             self._key = key
+            self._retries = 0
+            self._last_calls: list[str] = []
             err = _ERRORS[int(self.rng.integers(len(_ERRORS)))] if self.rng.random() < self.error_rate else None
             truth = req.truth
             skills = self._skill_calls(harness, truth.skills)
             calls = [self._call(harness, c.key, c.arguments) for c in truth.calls]
             per_turn = harness.prompt.limits.max_tool_calls
             lookup = skills + calls if err != "skip_skill" else calls
-            self._plan = ["\n".join(lookup[i:i + per_turn]) for i in range(0, len(lookup), per_turn)]
+            self._plan: list[Any] = [lookup[i:i + per_turn] for i in range(0, len(lookup), per_turn)]
             if err == "skip_skill":
-                self._plan += ["reply", "\n".join(skills), "reply"]
+                self._plan += ["reply", skills, "reply"]
             elif err == "broken_call":
                 self._plan = ["broken", *self._plan, "reply"]
             elif err is not None:
                 self._plan += [err, "reply"]
             else:
                 self._plan.append("reply")
+        retry = self._failed_calls(observation)
+        if retry and self._retries < 3:  # a tool timed out or broke: call it again, as a careful host would
+            self._retries += 1
+            self._last_calls = retry
+            return "\n".join(retry)
         step = self._plan.pop(0) if self._plan else "reply"
         truth = req.truth
-        if step not in ("reply", "broken", *_ERRORS):
-            return step  # a turn of tool calls
+        if isinstance(step, list):  # a turn of tool calls
+            self._last_calls = step
+            return "\n".join(step)
+        self._last_calls = []
         if step == "broken":
             return '<tool_call>{"name": "' + self._tool_name(harness, "get_product") + '", "arguments": {</tool_call>'
         reply = self._reply(truth)
@@ -109,8 +118,28 @@ class OracleAgent(BaseAgent):
             return reply + " Over 98765 sold today!"
         return reply
 
+    def _failed_calls(self, observation: Observation) -> list[str]:
+        """The calls of the last turn whose results were service errors (timeout, malformed, denied)."""
+        if not self._last_calls:
+            return []
+        msgs = observation.get("messages", [])
+        tail = []
+        for m in reversed(msgs):
+            if m.get("role") != "tool":
+                break
+            tail.append(m)
+        tail.reverse()
+        if len(tail) != len(self._last_calls):
+            return []
+        return [call for call, m in zip(self._last_calls, tail, strict=True) if _is_fault(m.get("content") or "")]
+
     def _reply(self, truth: Any) -> str:
         return " ".join(truth.say)
+
+
+def _is_fault(content: str) -> bool:
+    return content.startswith(("error: ", "error (")) and ("timed out" in content or "permission denied" in content) \
+        or content.endswith("<truncated>")
 
 
 class MemorizerAgent(OracleAgent):

@@ -161,7 +161,8 @@ def grade(request: Request, trace: Trace, catalog: Catalog, room: Room, *, valid
     called_ok = {c.key for c in trace.tool_calls if c.ok}
     coverage = (sum(1 for g in truth.tool_groups if called_ok.intersection(g)) / len(truth.tool_groups)
                 if truth.tool_groups else 1.0)
-    failed = sum(1 for c in trace.tool_calls if not c.ok)
+    # injected service faults (timeouts, malformed output) are not the agent's mistakes
+    failed = sum(1 for c in trace.tool_calls if not c.ok and not (c.error_kind or "").startswith("fault_"))
     forbidden = sum(1 for c in trace.tool_calls if c.key in FORBIDDEN_TOOLS)
     n_lookup = sum(1 for c in trace.tool_calls if c.key != "load_skill")
     excess = max(0, n_lookup - (len(truth.tool_groups) * 2 + 2))

@@ -365,11 +365,11 @@ class StreamSim:
         fault = self.faults(tool.key, self.fault_rng) if self.faults else None
         if fault == "timeout":
             msg = f"error: {name} timed out; try again"
-            return ToolCallRecord(name=name, key=tool.key, arguments=args, ok=False, error_kind="timeout",
+            return ToolCallRecord(name=name, key=tool.key, arguments=args, ok=False, error_kind="fault_timeout",
                                   error=msg), msg
         if fault == "denied":
             msg = f"error: permission denied for {name}"
-            return ToolCallRecord(name=name, key=tool.key, arguments=args, ok=False, error_kind="denied",
+            return ToolCallRecord(name=name, key=tool.key, arguments=args, ok=False, error_kind="fault_denied",
                                   error=msg), msg
         try:
             result = run_tool(tool.key, self.tool_ctx, args)
@@ -380,7 +380,7 @@ class StreamSim:
         content = json.dumps(result, ensure_ascii=False, sort_keys=False)
         if fault == "malformed":
             content = content[: max(1, len(content) // 2)] + "\u0000<truncated>"
-            return ToolCallRecord(name=name, key=tool.key, arguments=args, ok=False, error_kind="malformed",
+            return ToolCallRecord(name=name, key=tool.key, arguments=args, ok=False, error_kind="fault_malformed",
                                   error="malformed output"), content
         return ToolCallRecord(name=name, key=tool.key, arguments=args, ok=True, result=result), content
 
