@@ -445,7 +445,7 @@ def test_tool_faults_happen_at_the_set_rates_and_never_raise() -> None:
                     kinds[call["error_kind"] or "ok"] += 1
     n = sum(kinds.values())
     assert n > 200
-    for kind, rate in (("timeout", 0.3), ("malformed", 0.2), ("denied", 0.1), ("ok", 0.4)):
+    for kind, rate in (("fault_timeout", 0.3), ("fault_malformed", 0.2), ("fault_denied", 0.1), ("ok", 0.4)):
         assert abs(kinds[kind] / n - rate) < 0.08, (kind, kinds)
     env.reset(seed=0)
     sim = env.unwrapped.sim
@@ -469,7 +469,7 @@ def test_tool_faults_checks_its_arguments_and_limits_to_tools() -> None:
     calls = [c for s in range(10) for r in episode_requests(env, agent, s, {"intent": "price"})
              for c in r["trace"]["tool_calls"]]
     assert any(c["key"] == "get_price" for c in calls)
-    assert all((c["error_kind"] == "timeout") == (c["key"] == "get_price") for c in calls)
+    assert all((c["error_kind"] == "fault_timeout") == (c["key"] == "get_price") for c in calls)
     assert isinstance(make_wrappers(qa_env(), "tool_faults"), ToolFaults)
 
 
