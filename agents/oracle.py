@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from livesim.agents.base import BaseAgent, Observation
 
+from livesim.agents.base import BaseAgent, Observation
 from livesim.parsing import format_tool_call
 
 _ERRORS = ("skip_skill", "broken_call", "too_long", "claim", "untraceable")

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import numpy as np
+
 from livesim.agents.base import BaseAgent, Observation
 
 _WORDS = ("hello", "price", "link", "yes", "maybe", "size", "great", "deal", "buy", "now", "ok", "the", "is",

@@ -12,9 +12,9 @@ import time
 
 import gymnasium as gym
 import numpy as np
-from livesim.agents import make_agent
 
 import livesim  # noqa: F401
+from livesim.agents import make_agent
 from livesim.sim import StreamSim
 
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-from livesim.envs.spaces import AssistantAction, Conversation
 
+from livesim.envs.spaces import AssistantAction, Conversation
 from livesim.harness import Harness
 from livesim.sim import FaultInjector, HarnessTransform, StreamConfig, StreamSim, qa_request
 

@@ -6,9 +6,9 @@ from typing import Any
 
 import gymnasium as gym
 import pytest
-from livesim.agents import make_agent
 
 import livesim  # noqa: F401  (registers the envs)
+from livesim.agents import make_agent
 
 
 def play(env: gym.Env[Any, Any], agent: Any, seed: int, options: dict[str, Any] | None = None

@@ -14,9 +14,9 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import gymnasium as gym
+
 from livesim.envs.hsa.core import DIMENSIONS
 from livesim.envs.hsa.wrappers import DEFAULT_P, ORDER, make_wrappers
-
 from livesim.hsa_vocab import SPLITS
 
 ENV_ID = "LiveStreamQA-v0"

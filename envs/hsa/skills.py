@@ -15,7 +15,6 @@ from livesim.envs.hsa.core import (
     split_rules,
     transform,
 )
-
 from livesim.harness import Harness, Skill
 from livesim.hsa_vocab import Vocab
 

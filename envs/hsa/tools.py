@@ -7,7 +7,6 @@ presented call back to the same implementation; an omitted argument always takes
 from __future__ import annotations
 
 from livesim.envs.hsa.core import Draws, choice, fresh_name, paraphrase, permute, transform
-
 from livesim.harness import Harness
 from livesim.hsa_vocab import Vocab
 from livesim.tools import TOOL_IMPLS

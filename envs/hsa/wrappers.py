@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import gymnasium as gym
+import numpy as np
+
 import livesim.envs.hsa.hooks
 import livesim.envs.hsa.prompt
 import livesim.envs.hsa.skills
 import livesim.envs.hsa.tools  # noqa: F401  (these four register the transforms)
-import numpy as np
 from livesim.envs.hsa.core import DIMENSIONS, TRANSFORMS, Draws
-
 from livesim.faults import FaultConfig
 from livesim.harness import Harness
 from livesim.hsa_vocab import SPLITS, vocab

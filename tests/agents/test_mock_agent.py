@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from agent_fixtures import TOOL_TURN, make_observation
+
 from livesim.agents import make_agent
 from livesim.agents.mock import MockAgent, last_prompt
 

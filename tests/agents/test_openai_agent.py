@@ -7,9 +7,10 @@ import socket
 
 import pytest
 from agent_fixtures import TOOL_TURN, TOOLS, make_observation
+from stub_server import StubChatServer
+
 from livesim.agents import make_agent
 from livesim.agents.openai_agent import OpenAIAgent
-from stub_server import StubChatServer
 
 TOOL_CALL = {"id": "call_9", "type": "function",
              "function": {"name": "get_product", "arguments": '{"sku": "SKU-7"}'}}

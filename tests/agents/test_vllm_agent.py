@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from agent_fixtures import TOOL_TURN, make_observation
+
 from livesim.agents import make_agent
 from livesim.agents.vllm_agent import VLLMAgent, import_vllm
 

@@ -11,9 +11,9 @@ from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AsyncVectorEnv, SyncVectorEnv
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from livesim.agents import make_agent
 from livesim.envs import ENV_IDS
-
 from livesim.grading import WEIGHTS
 from tests.conftest import play
 

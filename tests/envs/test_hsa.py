@@ -13,7 +13,10 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import pytest
+
+import livesim  # noqa: F401
 from livesim.agents.oracle import OracleAgent
+from livesim.cli_harness import harness_diff
 from livesim.envs.hsa import (
     DIMENSIONS,
     TRANSFORMS,
@@ -29,9 +32,6 @@ from livesim.envs.hsa.core import join_rules, parity, split_rules
 from livesim.envs.hsa.measure import rewards
 from livesim.envs.hsa.wrappers import ORDER
 from livesim.envs.rollout import episode_requests
-
-import livesim  # noqa: F401
-from livesim.cli_harness import harness_diff
 from livesim.harness import SKILL_NAME_PATTERN, Harness, default_harness
 from livesim.hsa_vocab import HELDOUT, SPLITS, TRAIN, NameSpec
 

@@ -6,6 +6,7 @@ import json
 import time
 
 import pytest
+
 from livesim.hat import models
 from livesim.hat.models import (
     MARKER,

@@ -2,8 +2,8 @@
 
 import gymnasium as gym
 import pytest
-from livesim.agents import make_agent
 
+from livesim.agents import make_agent
 from livesim.parsing import format_tool_call
 
 

@@ -7,10 +7,10 @@ from typing import Any
 
 import gymnasium as gym
 import pytest
-from livesim.agents.oracle import MemorizerAgent, OracleAgent
-from livesim.envs.hsa import make_wrappers
 
 import livesim  # noqa: F401
+from livesim.agents.oracle import MemorizerAgent, OracleAgent
+from livesim.envs.hsa import make_wrappers
 from livesim.harness import Hook, Skill, default_harness
 from livesim.patches import (
     AddHook,

@@ -133,6 +133,7 @@ def test_cli_refuses_a_bad_scenario_before_anything_is_written(tmp_path, capsys)
 
 def _rewards_around(agent_name: str, patch_s: float) -> tuple[list[float], list[float]]:
     import gymnasium as gym
+
     from livesim.agents import make_agent
 
     sc = load_scenario("tool-rename-skill-rewrite")
