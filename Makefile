@@ -22,7 +22,7 @@ $(VENV)/.full: pyproject.toml
 	touch $@ $(VENV)/.core
 
 demo: $(VENV)/.core
-	$(VENV)/bin/livesim run --agent oracle --seed 0
+	$(VENV)/bin/livesim run --scenario flash-sale-rush --agent oracle --dashboard --speed 20
 
 test: $(VENV)/.full
 	$(PY) -m pytest -q

@@ -58,9 +58,9 @@ def cmd_run(args: argparse.Namespace, fallback: Any) -> int:
         return int(fallback(args) or 0)
     import livesim
     from livesim.cli import _agent_kwargs, _print_table, build_agent
+    from livesim.config import StreamConfig
     from livesim.records import RecordHeader, make_stream_env, run_episode
     from livesim.scenario import DataFileError, load_scenario
-    from livesim.sim import StreamConfig
 
     try:
         sc = load_scenario(args.scenario) if args.scenario else None

@@ -17,9 +17,9 @@ from typing import IO, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from livesim.config import StreamConfig
 from livesim.grading import Grade, ToolCallRecord
 from livesim.scenario import DataFileError, Problem, field_path
-from livesim.sim import StreamConfig
 
 FORMAT_VERSION = 1
 ENV_ID = "LiveStream-v0"

@@ -16,13 +16,13 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, model_validator
 
 from livesim.catalog import ASPECT_KEYS, CATEGORY_ASPECTS, Catalog, Product
+from livesim.config import ScriptedComment, StreamConfig
 from livesim.faults import FaultConfig, FaultInjector
 from livesim.harness import default_harness
 from livesim.latency import LatencyModel
 from livesim.patches import HarnessPatch, PatchError, apply_patch
 from livesim.phrasing import INTENTS
 from livesim.room import Bundle, Coupon, Gift, Permissions, StrategyEvent
-from livesim.sim import ScriptedComment, StreamConfig
 from livesim.tools import TOOL_IMPLS
 
 # Bundled scenarios live in the repository's scenarios/ folder (found from this file in a source tree or an

@@ -3,8 +3,9 @@ import pytest
 
 from livesim.catalog import CATEGORIES, generate_catalog
 from livesim.comments import make_comment
+from livesim.config import StreamConfig
 from livesim.phrasing import INTENTS
-from livesim.sim import StreamConfig, StreamSim
+from livesim.sim import StreamSim
 from livesim.tools import TOOL_IMPLS, ToolContext, ToolError, run_tool
 
 
