@@ -160,7 +160,7 @@ def summary_rows(summary: dict[str, Any]) -> list[tuple[str, Any]]:
     """The (metric, value) rows of a run summary, as `eval` and `run` print them."""
     rows = [("requests", summary["requests"]), ("mean reward", f"{summary['mean_reward']:.3f}"),
             ("accuracy", f"{summary['accuracy']:.3f}"), ("effectiveness", f"{summary['effectiveness']:.3f}")]
-    rows += [(f"  {k}", f"{v:.3f}") for k, v in summary["scores"].items()]
+    rows += [(f"  {k}", f"{v:.3f}") for k, v in summary["scores"].items() if k not in ("accuracy", "effectiveness")]
     business = summary.get("business", {})
     rows += [("GMV", f"{business.get('gmv', 0):.0f}"), ("IPV", f"{business.get('ipv', 0):.0f}"),
              ("orders", f"{business.get('orders', 0):.0f}"), ("viewers lost", f"{business.get('churned', 0):.0f}")]
