@@ -102,6 +102,7 @@ class TransformersAgent(BaseAgent):
         self._pad_id = pad if pad is not None else (self._eos_ids[0] if self._eos_ids else 0)
         self._calls = 0
         self.last_latencies: list[float] = []
+        self.latency_log: list[float] = []  # every turn's measured seconds (batched turns share the batch time)
         self.stats.update(prompt_tokens=0, completion_tokens=0, generate_seconds=0.0, calls=0, observations=0,
                           truncated_prompts=0)
 
@@ -187,6 +188,7 @@ class TransformersAgent(BaseAgent):
                 texts[i] = text
                 latencies[i] = render_secs[i] + elapsed
         self.last_latencies = latencies
+        self.latency_log.extend(latencies)
         self.stats["observations"] += len(observations)
         return list(texts)
 

@@ -88,6 +88,10 @@ def summarize(records: list[dict[str, Any]], episodes: int, wall_s: float, agent
     if stats.get("completion_tokens") and stats.get("generate_seconds"):
         out["completion_tokens"] = int(stats["completion_tokens"])
         out["tokens_per_s"] = float(stats["completion_tokens"] / stats["generate_seconds"])
+    measured = getattr(agent, "latency_log", None)
+    if measured:  # wall-clock seconds per model turn, as the agent measured them
+        out["turn_seconds_p50"] = float(np.percentile(measured, 50))
+        out["turn_seconds_p95"] = float(np.percentile(measured, 95))
     last: dict[Any, dict[str, Any]] = {}
     for r in records:  # the running metrics of each episode's last request are that episode's totals
         if "metrics" in r:
