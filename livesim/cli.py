@@ -57,6 +57,8 @@ def build_agent(name: str, env: Any, kwargs: dict[str, Any]) -> Any:
         return make_agent(name, **kwargs)
     except TypeError as e:
         raise SystemExit(f"error: agent {name!r} does not accept these arguments: {e}") from None
+    except (FileNotFoundError, ImportError, ValueError) as e:  # a missing model or backend: say how to get it
+        raise SystemExit(f"error: {e}") from None
 
 
 def make_env(env_id: str, args: argparse.Namespace) -> Any:
