@@ -101,14 +101,14 @@ class LiveStreamEnv(_BaseEnv):
         if request is None:
             raise RuntimeError("this stream config produced no comments; raise duration_s or comments_per_min")
         self.sim.begin(request)
-        return self.sim.observation(), self.sim._info(None)
+        return self.sim.observation(), self.sim.info(None)
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         if self.sim is None:
             raise RuntimeError("call reset() before step()")
         sim = self.sim
         if sim.done:
-            return sim.observation(), 0.0, True, False, sim._info(None)
+            return sim.observation(), 0.0, True, False, sim.info(None)
         result = sim.step(action)
         terminated = False
         if result.dispatched:
@@ -171,13 +171,13 @@ class LiveStreamQAEnv(_BaseEnv):
         self.sim = self._build(sim_seed, options)
         intent = options.get("intent")
         self.sim.begin(qa_request(self.sim, np.random.default_rng([sim_seed, 11]), intent=intent))
-        return self.sim.observation(), self.sim._info(None)
+        return self.sim.observation(), self.sim.info(None)
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         if self.sim is None:
             raise RuntimeError("call reset() before step()")
         if self.sim.done:
-            return self.sim.observation(), 0.0, True, False, self.sim._info(None)
+            return self.sim.observation(), 0.0, True, False, self.sim.info(None)
         result = self.sim.step(action)
         if result.dispatched:
             self.sim.done = True

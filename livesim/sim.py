@@ -115,7 +115,7 @@ class StreamSim:
         self._hook_attempts: dict[str, int] = {}
         self._prompt_tokens_seen = 0
         self.done = False
-        self._apply_events(0.0)
+        self.advance_to(0.0)
 
     # --- harness ------------------------------------------------------------------------------------
     def _present(self) -> Harness:
@@ -143,7 +143,7 @@ class StreamSim:
             self.harness = self._present()
         return changed
 
-    def _apply_events(self, t: float) -> None:
+    def advance_to(self, t: float) -> None:
         while self._event_i < len(self._events) and self._events[self._event_i].at_s <= t:
             self.room.apply(self._events[self._event_i], self.catalog)
             self._event_i += 1
@@ -210,7 +210,7 @@ class StreamSim:
         group = [c for c in keep if c.t <= first.t + cfg.merge_window_s][: cfg.max_merge]
         self._pending = [c for c in keep if c not in group]
         t = max(now, group[-1].t)
-        self._apply_events(t)
+        self.advance_to(t)
         intents = cfg.intents
         comments = []
         self._apply_patches(t)
@@ -366,7 +366,7 @@ class StreamSim:
             self.trace.fallback = True
             dispatched = True
         if not dispatched:
-            return StepResult(0.0, False, None, False, self._info(None))
+            return StepResult(0.0, False, None, False, self.info(None))
         return self._dispatch()
 
     def _check_reply(self, text: str) -> bool:
@@ -406,7 +406,7 @@ class StreamSim:
         m.effectiveness_sum += g.scores["effectiveness"]
         m.latencies.append(self.trace.latency_s)
         self.room.clock_s += self.trace.latency_s
-        info = self._info(g)
+        info = self.info(g)
         if self.trace.fallback:
             self.messages.append({"role": "assistant", "content": self.harness.fallback_reply})
         return StepResult(g.reward, True, g, False, info)
@@ -430,7 +430,7 @@ class StreamSim:
                 viewer.active = False
                 self.metrics.churned += 1
 
-    def _info(self, g: Grade | None) -> dict[str, Any]:
+    def info(self, g: Grade | None) -> dict[str, Any]:
         req = self.request
         info: dict[str, Any] = {
             "dispatched": g is not None,
@@ -456,7 +456,7 @@ class StreamSim:
 def qa_request(sim: StreamSim, rng: np.random.Generator, intent: str | None = None) -> Request:
     """One request at a random moment of the stream (LiveStreamQA-v0); intents uniform unless given."""
     t = float(rng.uniform(0, sim.config.duration_s))
-    sim._apply_events(t)
+    sim.advance_to(t)
     intent = intent or INTENTS[int(rng.integers(len(INTENTS)))]
     viewer = sim.viewers[int(rng.integers(len(sim.viewers)))]
     comments = [make_comment(rng, viewer, t, sim.catalog, sim.room, intent=intent,

@@ -29,7 +29,7 @@ def test_bad_catalog_size_is_refused():
 
 def test_every_intent_has_ground_truth_and_varied_wording():
     sim = StreamSim(3)
-    sim._apply_events(200.0)
+    sim.advance_to(200.0)
     for intent in INTENTS:
         texts = set()
         for k in range(40):
@@ -55,7 +55,7 @@ def test_schemas_come_from_signatures():
 
 def _ctx(seed=0):
     sim = StreamSim(seed)
-    sim._apply_events(10.0)
+    sim.advance_to(10.0)
     return sim, ToolContext(sim.catalog, sim.room, viewer="amy")
 
 
