@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from livesim.config import StreamConfig
 from livesim.grading import Grade, ToolCallRecord
+from livesim.safety import sanitize_action
 from livesim.scenario import DataFileError, Problem, field_path
 
 FORMAT_VERSION = 1
@@ -378,7 +379,7 @@ def run_episode(env: Any, agent: Any, header: RecordHeader) -> Iterator[RecordLi
         seen = observe(obs, sim)
         trace, clock, index = sim.trace, sim.room.clock_s, sim.request.index
         n_calls, n_hooks = len(trace.tool_calls), len(trace.hook_failures)
-        action = agent.act(obs)
+        action = sanitize_action(agent.act(obs)).action  # what the env steps on; replaying it is exact
         obs, reward, terminated, truncated, info = env.step(action)
         done = info["dispatched"]
         if done:

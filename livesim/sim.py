@@ -24,11 +24,13 @@ from livesim.grading import WEIGHTS, Grade, ToolCallRecord, Trace, grade
 from livesim.harness import Harness, default_harness
 from livesim.hooks import HookContext, retry_message, run_hook
 from livesim.latency import count_tokens
+from livesim.orders import book_order
 from livesim.parsing import ParsedAction, parse_action, tool_calls_to_openai
 from livesim.patches import apply_patch
 from livesim.phrasing import INTENTS
 from livesim.prompt import render_prompt
 from livesim.room import Room, generate_strategy
+from livesim.safety import finite_seconds, sanitize_action, unreadable_parse, with_error
 from livesim.tools import ToolContext, ToolError, run_tool, validate_args
 from livesim.viewers import Viewer, generate_viewers, react
 
@@ -110,6 +112,7 @@ class StreamSim:
         if cfg.scripted_only:
             self._next_arrival = float("inf")
         self.request: Request | None = None
+        self.last_action: str | dict[str, Any] = ""  # the sanitised form of the last action stepped
         self.messages: list[dict[str, Any]] = []
         self.trace = Trace()
         self._hook_attempts: dict[str, int] = {}
@@ -238,6 +241,7 @@ class StreamSim:
         self.trace = Trace()
         self._hook_attempts = {}
         self.tool_ctx.viewer = request.comments[0].name
+        self.tool_ctx.viewers = [c.name for c in request.comments]
         self.tool_ctx.request_index = request.index
         self._tool_numbers: set[float] = set()
         system = render_prompt(self.harness, self.room, self.catalog)
@@ -326,11 +330,19 @@ class StreamSim:
     def step(self, action: Any) -> StepResult:
         """Apply one assistant output to the current request."""
         assert self.request is not None, "call begin() first"
+        safe = sanitize_action(action)  # the boundary: from here on the action is bounded JSON data
+        action = self.last_action = safe.action
         self.trace.turns += 1
-        parsed: ParsedAction = parse_action(action, known_tools=[t.name for t in self.harness.tools])
+        parsed: ParsedAction = (parse_action(action, known_tools=[t.name for t in self.harness.tools])
+                                if safe.error is None else unreadable_parse(safe.error))
         limits = self.harness.prompt.limits
-        out_text = action if isinstance(action, str) else json.dumps(action, default=str) if action else ""
-        measured = action.get("latency_s") if isinstance(action, dict) else None
+        out_text = action if isinstance(action, str) else json.dumps(action, ensure_ascii=False) if action else ""
+        measured = None
+        if isinstance(action, dict) and "latency_s" in action and self.config.latency.mode == "measured":
+            measured = finite_seconds(action["latency_s"])
+            if measured is None:
+                parsed = with_error(parsed, "bad_latency", "latency_s must be a finite number of seconds >= 0 "
+                                    f"(at most 1e6), got {str(action['latency_s'])[:40]}")
         assistant: dict[str, Any] = {"role": "assistant", "content": parsed.text}
         if parsed.tool_calls:
             assistant["tool_calls"] = tool_calls_to_openai(parsed.tool_calls)
@@ -359,9 +371,8 @@ class StreamSim:
         elif not parsed.tool_calls:
             dispatched = self._check_reply(parsed.text)
         self.trace.latency_s += self.config.latency.turn(new_tokens, count_tokens(out_text), keys)
-        if (isinstance(measured, (int, float)) and not isinstance(measured, bool)
-                and self.config.latency.mode == "measured"):
-            self.trace.latency_s += float(measured) - self.config.latency.turn(0, count_tokens(out_text), [])
+        if measured is not None:  # measured mode: the agent's own seconds replace the modelled decode time
+            self.trace.latency_s += measured - self.config.latency.turn(0, count_tokens(out_text), [])
         if not dispatched and self.trace.turns >= limits.turn_cap:
             self.trace.fallback = True
             dispatched = True
@@ -424,8 +435,10 @@ class StreamSim:
                       product_intent=product_intent)
             viewer.satisfaction = r.satisfaction
             self.metrics.ipv += int(r.clicked)
-            self.metrics.orders += int(r.purchased)
-            self.metrics.gmv += r.gmv
+            # an order takes stock; nothing is booked on a sold-out product (the draw is made either way)
+            paid = book_order(self.catalog, self.room, req.truth.targets[0]) if r.purchased else None
+            self.metrics.orders += int(paid is not None)
+            self.metrics.gmv += paid or 0.0
             if r.churned and viewer.active:
                 viewer.active = False
                 self.metrics.churned += 1

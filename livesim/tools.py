@@ -8,6 +8,7 @@ failures (unknown link, permission denied) come back as results with an error, n
 from __future__ import annotations
 
 import inspect
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from livesim.catalog import Catalog, Product
+from livesim.identity import identity
 from livesim.room import Room
 
 
@@ -28,6 +30,14 @@ class ToolContext:
     viewer: str = ""
     request_index: int = 0
     tickets: list[dict[str, Any]] = field(default_factory=list)
+    viewers: list[str] = field(default_factory=list)
+    """Display names of the current request's commenters (coupons go only to them); empty: `viewer` alone."""
+    base_prices: dict[int, float] = field(default_factory=dict)
+    """Live prices at the start of the stream, which `max_extra_discount` is measured from."""
+
+    def __post_init__(self) -> None:
+        if not self.base_prices:
+            self.base_prices = {p.link: p.live_price for p in self.catalog.products}
 
 
 class ToolError(Exception):
@@ -283,10 +293,18 @@ def issue_coupon(ctx: ToolContext, code: str, viewer: str) -> dict[str, Any]:
         raise ToolError("denied", f"the current strategy does not allow issuing {c.code}")
     if c.remaining <= 0:
         raise ToolError("denied", f"{c.code} is all gone")
+    # One budget per person: names are compared by identity (case, spacing, zero-width, look-alikes), and only
+    # the viewers who asked in this request can receive one, so invented names cannot drain the coupon.
+    who = identity(viewer)
+    askers = {identity(n) for n in (ctx.viewers or [ctx.viewer]) if n}
+    if not who or who not in askers:
+        names = sorted({n for n in (ctx.viewers or [ctx.viewer]) if n})
+        raise ToolError("denied", f"coupons go only to the viewers of this request ({', '.join(names) or 'none'}); "
+                                  f"{viewer!r} is not one of them")
     given = room.issued.setdefault(c.code, [])
-    if given.count(viewer) >= c.per_viewer_limit:
+    if given.count(who) >= c.per_viewer_limit:
         raise ToolError("denied", f"{viewer} already has {c.code}")
-    given.append(viewer)
+    given.append(who)
     c.remaining -= 1
     return {"issued": c.code, "viewer": viewer, "discount": c.discount, "min_spend": c.threshold}
 
@@ -319,8 +337,10 @@ def set_price(ctx: ToolContext, link: int, price: float) -> dict[str, Any]:
     p = _product(ctx, link)
     if not ctx.room.permissions.change_prices:
         raise ToolError("denied", "price changes are not allowed by the current strategy")
-    if not 0 < price <= p.list_price:
-        raise ToolError("invalid_args", f"price must be in (0, {p.list_price}]")
+    floor = round(ctx.base_prices.get(link, p.live_price) * (1 - ctx.room.permissions.max_extra_discount), 2)
+    if not (math.isfinite(price) and floor <= price <= p.list_price and price > 0):
+        raise ToolError("invalid_args", f"price must be in [{floor:g}, {p.list_price:g}] (the strategy allows at most "
+                                        f"{ctx.room.permissions.max_extra_discount:.0%} below the stream's live price)")
     p.live_price = float(price)
     return {"link": link, "live_price": p.live_price}
 

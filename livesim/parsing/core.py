@@ -21,6 +21,7 @@ from livesim.parsing.types import (
     _Acc,
     _safe_repr,
 )
+from livesim.safety import Unreadable, bounded_value, clean_text
 
 _SPECIAL_TOKENS = ("<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|endoftext|>", "<|end|>")
 _STRAY_CLOSERS = ("</tool_call>", "[/TOOL_CALLS]", "</think>", *_SPECIAL_TOKENS)
@@ -212,14 +213,25 @@ def _finish(text: str, acc: _Acc) -> ParsedAction:
                 k += 1
                 call_id = f"call_{i}_{k}"
         used.add(call_id)
-        calls.append(ToolCall(pending.name, pending.arguments, call_id, pending.raw))
-    errors = list(acc.errors)
+        try:  # nothing malformed gets past the parser: bounded JSON data, no lone surrogates
+            arguments = bounded_value(pending.arguments)
+        except Unreadable as e:
+            acc.error(ParseError("bad_arguments", f"Tool call {clean_text(pending.name)[:60]!r}: the arguments "
+                                 f"cannot be used: {e}.", clean_text(pending.raw)))
+            continue
+        calls.append(ToolCall(clean_text(pending.name), arguments, clean_text(call_id), clean_text(pending.raw)))
+    errors = [e if _is_clean(e) else ParseError(e.kind, clean_text(e.message), clean_text(e.raw))
+              for e in acc.errors]
     if acc.dropped:
         errors.append(
             ParseError("too_many_errors", f"{acc.dropped} more malformed tool calls were not reported.")
         )
     fmt = "text" if not acc.formats else acc.formats[0] if len(acc.formats) == 1 else "mixed"
-    return ParsedAction(text=text, tool_calls=tuple(calls), errors=tuple(errors), format=fmt)
+    return ParsedAction(text=clean_text(text), tool_calls=tuple(calls), errors=tuple(errors), format=fmt)
+
+
+def _is_clean(err: ParseError) -> bool:
+    return clean_text(err.message) is err.message and clean_text(err.raw) is err.raw
 
 
 def _parse(action: Any, known_tools: Any) -> ParsedAction:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
 import pytest
@@ -942,7 +941,9 @@ def test_several_formatted_calls_round_trip(pairs: list[tuple[str, dict[str, Any
     assert [c.id for c in r.tool_calls] == [f"call_{i}" for i in range(len(pairs))]
 
 
-def test_nan_arguments_survive() -> None:
-    r = parse_action('<tool_call>{"name": "a", "arguments": {"x": NaN}}</tool_call>')
-    assert math.isnan(r.tool_calls[0].arguments["x"])
-    assert "NaN" in tool_calls_to_openai(r.tool_calls)[0]["function"]["arguments"]
+def test_non_finite_arguments_are_graded_errors() -> None:
+    # NaN and Infinity are not JSON data: the call is refused with a message, never carried into the world
+    for bad in ("NaN", "Infinity", "-Infinity", "1e999"):
+        r = parse_action('<tool_call>{"name": "a", "arguments": {"x": ' + bad + '}}</tool_call>')
+        assert r.tool_calls == () and [e.kind for e in r.errors] == ["bad_arguments"], bad
+        assert "not finite" in r.errors[0].message
