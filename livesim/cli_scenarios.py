@@ -21,7 +21,7 @@ def _fail(msg: str, code: int = 2) -> int:
     return code
 
 
-def _tee(lines: Iterable[RecordLine], path: str | None) -> Iterator[RecordLine]:
+def _tee(lines: Iterable[RecordLine], path: str | None, force: bool = False) -> Iterator[RecordLine]:
     """Yield the lines, writing each to `path` (flushed) first if given."""
     if path is None:
         yield from lines
@@ -30,12 +30,39 @@ def _tee(lines: Iterable[RecordLine], path: str | None) -> Iterator[RecordLine]:
 
     it = iter(lines)
     first = next(it)  # the env is reset here: a config it refuses fails before the file exists
-    with RecordWriter(path) as w:
+    with RecordWriter(path, overwrite=force) as w:
         w.write(first)
         yield first
         for line in it:
             w.write(line)
             yield line
+
+
+def record_target_problem(target: str, inputs: list[Any], force: bool) -> str | None:
+    """Why `--record target` may not be written (None if it may): an input file, an existing file without
+    `--force`, a directory or something else that is not a regular file, or a name that cannot be a path.
+    """
+    import os
+    from pathlib import Path
+
+    try:
+        path = Path(target)
+        resolved = path.resolve()
+        for src in inputs:
+            if Path(src).resolve() == resolved or (path.exists() and os.path.samefile(src, path)):
+                return f"--record {target} is the input file {src}; a run never writes over its input"
+        if path.is_dir():
+            return f"--record {target} is a directory; give a file name"
+        if path.exists() or path.is_symlink():
+            if not path.is_file():
+                return f"--record {target} exists and is not a regular file"
+            if not force:
+                return f"--record {target} already exists; pass --force to overwrite it"
+        if path.parent.exists() and not path.parent.is_dir():
+            return f"--record {target}: {path.parent} is not a directory"
+    except (OSError, ValueError) as e:  # a NUL byte, a name too long, a loop of symlinks
+        return f"--record {target[:200]!r} is not a usable path ({str(e).splitlines()[0][:120]})"
+    return None
 
 
 def _show(lines: Iterable[RecordLine], args: argparse.Namespace) -> Any:
@@ -65,7 +92,15 @@ def cmd_run(args: argparse.Namespace, fallback: Any) -> int:
     try:
         sc = load_scenario(args.scenario) if args.scenario else None
     except (DataFileError, FileNotFoundError) as e:
-        return _fail(str(e))
+        return _fail(e.first if isinstance(e, DataFileError) else str(e))
+    if args.seed is not None and not 0 <= args.seed < 2**63:
+        return _fail(f"--seed must be between 0 and 2**63 - 1, got {args.seed}")
+    if args.record is not None:
+        from livesim.scenario import resolve_scenario
+
+        inputs = [resolve_scenario(args.scenario)] if args.scenario else []
+        if (problem := record_target_problem(args.record, inputs, args.force)) is not None:
+            return _fail(problem)
     env = make_stream_env(args.wrappers, getattr(args, "hsa_split", None))
     kwargs = _agent_kwargs(args)
     agent = build_agent(args.agent, env, kwargs)
@@ -74,11 +109,14 @@ def cmd_run(args: argparse.Namespace, fallback: Any) -> int:
                           purpose=sc.purpose if sc else None, seed=seed,
                           config=sc.to_config() if sc else StreamConfig(), agent=args.agent, agent_kwargs=kwargs,
                           wrappers=args.wrappers, hsa_split=getattr(args, "hsa_split", None))
-    lines = _tee(run_episode(env, agent, header), args.record)
-    if args.dashboard and not args.json:
-        _show(lines, args)
-        return 0
-    *_, end = lines  # the last line is the end line, with the summary
+    lines = _tee(run_episode(env, agent, header), args.record, args.force)
+    try:
+        if args.dashboard and not args.json:
+            _show(lines, args)
+            return 0
+        *_, end = lines  # the last line is the end line, with the summary
+    except OSError as e:  # the record could not be created or written (disk full, permissions)
+        return _fail(f"--record {args.record}: {e.strerror or e}")
     summary = dict(end.summary)  # type: ignore[union-attr]
     summary.update({"agent": args.agent, "seed": seed, "scenario": header.scenario, "record": args.record})
     if args.json:
@@ -100,11 +138,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
     try:
         record = _read(args.file)
-        n = replay(record)
     except (RecordError, FileNotFoundError) as e:
-        return _fail(str(e))
+        return _fail(e.first if isinstance(e, RecordError) else str(e))
+    edited = _integrity(record)
+    try:
+        n = replay(record)
     except ReplayMismatch as e:
         return _fail(f"replay of {args.file} differs at {e}", 1)
+    if edited:
+        return _fail(f"{args.file} replays identically but {len(edited)} line(s) were edited after the run", 1)
     done = "complete" if record.end is not None else "incomplete (no end line)"
     print(f"{args.file}: {n} steps replayed identically ({done} record)")
     return 0
@@ -118,13 +160,17 @@ def cmd_regrade(args: argparse.Namespace) -> int:
     from livesim.replay import ReplayMismatch, regrade
 
     try:
-        changed, totals = regrade(_read(args.file))
+        record = _read(args.file)
     except (RecordError, FileNotFoundError) as e:
-        return _fail(str(e))
+        return _fail(e.first if isinstance(e, RecordError) else str(e))
+    edited = _integrity(record)
+    try:
+        changed, totals = regrade(record)
     except ReplayMismatch as e:
         return _fail(f"cannot regrade {args.file}: the world differs from the record at {e}", 1)
     if args.json:
-        print(json.dumps({**totals, "changed": [c.__dict__ for c in changed]}, sort_keys=True))
+        print(json.dumps({**totals, "changed": [c.__dict__ for c in changed], "edited": edited,
+                          "verified": record.chained}, sort_keys=True))
     elif not changed:
         print(f"{args.file}: all {totals['replies']} replies graded as recorded "
               f"(mean reward {totals['new_mean_reward']:.3f})")
@@ -146,9 +192,24 @@ def cmd_view(args: argparse.Namespace) -> int:
     try:
         record = _read(args.file)
     except (RecordError, FileNotFoundError) as e:
-        return _fail(str(e))
+        return _fail(e.first if isinstance(e, RecordError) else str(e))
+    _integrity(record)
     _show(record.lines(), args)
     return 0
+
+
+def _integrity(record: Any) -> list[str]:
+    """Say on stderr which lines of `record` were edited after the run, and what differs; return those lines."""
+    from livesim.replay import edits
+
+    if not record.chained:
+        print(f"note: {record.source} carries no integrity hashes (written by an older livesim): edits to it "
+              "cannot be detected", file=sys.stderr)
+        return []
+    found = edits(record)
+    for line in found:
+        print(f"warning: {line}", file=sys.stderr)
+    return found
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -163,7 +224,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         specs = [AgentSpec.parse(a) for a in args.agent or []]
         result = compare(sc, specs, _parse_seeds(args.seeds), trials=args.trials, n_boot=args.bootstrap,
                          bootstrap_seed=args.bootstrap_seed)
-    except (DataFileError, FileNotFoundError, ValueError, argparse.ArgumentTypeError) as e:
+    except DataFileError as e:
+        return _fail(e.first)
+    except (FileNotFoundError, ValueError, argparse.ArgumentTypeError) as e:
         return _fail(str(e))
     if args.json:
         print(json.dumps(result, sort_keys=True))
@@ -219,7 +282,9 @@ def register(sub: Any) -> None:
     run = sub.choices["run"]
     fallback = run.get_default("func")
     run.add_argument("--scenario", default=None, help="bundled scenario name or path to a scenario YAML file")
-    run.add_argument("--record", default=None, metavar="FILE.jsonl", help="write the run's record (JSONL) here")
+    run.add_argument("--record", default=None, metavar="FILE.jsonl",
+                     help="write the run's record (JSONL) here; an existing file is refused unless --force")
+    run.add_argument("--force", action="store_true", help="let --record replace an existing file (never an input)")
     run.add_argument("--dashboard", action="store_true", help="show the stream in the terminal dashboard")
     _add_view_args(run, speed=0.0)
     run.set_defaults(func=lambda a: cmd_run(a, fallback), seed=None)

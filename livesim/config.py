@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from livesim.catalog import Catalog
 from livesim.faults import FaultConfig
@@ -16,16 +16,21 @@ from livesim.latency import LatencyModel
 from livesim.patches import HarnessPatch
 from livesim.room import StrategyEvent
 
+MAX_COMMENTS = 20_000
+"""Most generated comments one stream may expect (duration_s x comments_per_min / 60): bounded work."""
+MAX_SCRIPT = 5_000
+"""Most scripted comments in one stream."""
+
 
 class ScriptedComment(BaseModel):
     """A comment a scenario places at a fixed time (ground truth drawn from its intent and links)."""
 
     model_config = ConfigDict(extra="forbid")
-    at_s: float = Field(ge=0, description="Arrival time in stream seconds.")
+    at_s: float = Field(ge=0, le=86_400, description="Arrival time in stream seconds.")
     intent: str = Field(description="One of livesim.phrasing.INTENTS.")
     links: list[int] = Field(default_factory=list, description="Links the comment is about, in order.")
     viewer: int | None = Field(None, ge=0, description="Viewer index (None: drawn).")
-    text: str | None = Field(None, description="Verbatim text (None: phrased from the intent).")
+    text: str | None = Field(None, max_length=2000, description="Verbatim text (None: phrased from the intent).")
 
 
 class StreamConfig(BaseModel):
@@ -34,22 +39,36 @@ class StreamConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
     n_products: int = Field(8, ge=1, le=50, description="Products in a generated catalogue.")
     n_viewers: int = Field(60, ge=1, le=5000, description="Simulated commenting viewers.")
-    duration_s: float = Field(600.0, gt=0, description="Stream length in simulated seconds.")
-    comments_per_min: float = Field(6.0, gt=0, description="Mean comment arrival rate.")
+    duration_s: float = Field(600.0, gt=0, le=86_400, description="Stream length in simulated seconds.")
+    comments_per_min: float = Field(6.0, gt=0, le=600, description="Mean comment arrival rate (at most 10 a second).")
     burst_p: float = Field(0.2, ge=0, le=1, description="Chance that a comment comes with others in a burst.")
-    merge_window_s: float = Field(4.0, ge=0, description="Comments this close together form one request.")
+    merge_window_s: float = Field(4.0, ge=0, le=600, description="Comments this close together form one request.")
     max_merge: int = Field(3, ge=1, le=10, description="Most comments merged into one request.")
     multi_intent_p: float = Field(0.12, ge=0, le=1, description="Chance a comment asks two things.")
     noise: float = Field(1.0, ge=0, le=3, description="Scale of slang, typos and emoji in comments.")
     intents: list[str] | None = Field(None, description="Restrict comment intents (None: persona-driven).")
-    audience_per_viewer: int = Field(12, ge=1, description="Lurkers per commenting viewer (viewers online).")
+    audience_per_viewer: int = Field(12, ge=1, le=1_000_000, description="Lurkers per commenting viewer "
+                                     "(viewers online).")
     latency: LatencyModel = Field(default_factory=LatencyModel)
     catalog: Catalog | None = Field(None, description="Inline catalogue (None: generated from the seed).")
     strategy: list[StrategyEvent] | None = Field(None, description="Strategy timeline (None: generated).")
-    script: list[ScriptedComment] = Field(default_factory=list, description="Comments at fixed times.")
+    script: list[ScriptedComment] = Field(default_factory=list, max_length=MAX_SCRIPT,
+                                          description="Comments at fixed times.")
     scripted_only: bool = Field(False, description="Only the scripted comments arrive (no generated traffic).")
     patches: list[HarnessPatch] = Field(default_factory=list, description="Operator harness patches in time.")
     faults: FaultConfig | None = Field(None, description="Tool faults injected at set rates.")
+
+    @model_validator(mode="after")
+    def _bounded_work(self) -> StreamConfig:
+        if (n := expected_comments(self.duration_s, self.comments_per_min)) > MAX_COMMENTS:
+            raise ValueError(f"comments_per_min {self.comments_per_min:g} over duration_s {self.duration_s:g} "
+                             f"means about {n:.0f} comments; at most {MAX_COMMENTS} per stream")
+        return self
+
+
+def expected_comments(duration_s: float, comments_per_min: float) -> float:
+    """The mean number of generated comments in a stream."""
+    return duration_s * comments_per_min / 60.0
 
 
 @dataclass

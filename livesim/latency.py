@@ -6,7 +6,9 @@ agent may instead report its measured wall-clock time. A reply past the budget l
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+import math
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 def count_tokens(text: str) -> int:
@@ -20,16 +22,24 @@ class LatencyModel(BaseModel):
     model_config = ConfigDict(extra="forbid")
     mode: str = Field("model", pattern="^(model|measured)$",
                       description="'model': this deterministic model; 'measured': the agent's reported seconds.")
-    turn_overhead_s: float = Field(0.25, ge=0, description="Scheduling and network time per turn.")
-    prefill_tokens_per_s: float = Field(4000.0, gt=0, description="Prompt tokens processed per second.")
-    decode_tokens_per_s: float = Field(50.0, gt=0, description="Output tokens generated per second.")
+    turn_overhead_s: float = Field(0.25, ge=0, le=60, description="Scheduling and network time per turn.")
+    prefill_tokens_per_s: float = Field(4000.0, ge=1, le=1e8, description="Prompt tokens processed per second.")
+    decode_tokens_per_s: float = Field(50.0, ge=0.1, le=1e7, description="Output tokens generated per second.")
     tool_s: dict[str, float] = Field(default_factory=lambda: {
         "search_products": 0.3, "get_product": 0.12, "get_price": 0.1, "check_stock": 0.1, "recommend_size": 0.15,
         "get_shipping_policy": 0.12, "get_after_sales_policy": 0.12, "list_promotions": 0.1, "issue_coupon": 0.25,
         "pin_product": 0.2, "set_price": 0.2, "escalate_to_human": 0.3, "compare_products": 0.2,
         "load_skill": 0.03}, description="Service time per canonical tool; tools in one turn run in parallel.")
-    target_s: float = Field(5.0, gt=0, description="Latency at or under which the latency term is full.")
-    budget_s: float = Field(15.0, gt=0, description="Latency past which the viewer is lost.")
+    target_s: float = Field(5.0, gt=0, le=3600, description="Latency at or under which the latency term is full.")
+    budget_s: float = Field(15.0, gt=0, le=3600, description="Latency past which the viewer is lost.")
+
+    @field_validator("tool_s")
+    @classmethod
+    def _service_times(cls, v: dict[str, float]) -> dict[str, float]:
+        for k, s in v.items():
+            if not (math.isfinite(s) and 0 <= s <= 60):
+                raise ValueError(f"tool_s[{k!r}] must be between 0 and 60 seconds, got {s}")
+        return v
 
     def turn(self, new_prompt_tokens: int, output_tokens: int, tool_keys: list[str]) -> float:
         tools = max((self.tool_s.get(k, 0.2) for k in tool_keys), default=0.0)

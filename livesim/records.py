@@ -19,8 +19,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from livesim.config import StreamConfig
 from livesim.grading import Grade, ToolCallRecord
-from livesim.safety import sanitize_action
+from livesim.integrity import HASH_KEY, ChainBreak, HashChain, verify_chain
+from livesim.safety import clean_text, sanitize_action
 from livesim.scenario import DataFileError, Problem, field_path
+from livesim.yaml_safe import FileProblem, lone_surrogate, read_text_file
 
 FORMAT_VERSION = 1
 ENV_ID = "LiveStream-v0"
@@ -39,7 +41,7 @@ class RecordHeader(_Line):
     env_id: Literal["LiveStream-v0"] = ENV_ID
     scenario: str | None = Field(None, description="Scenario name, if the run came from one.")
     purpose: str | None = None
-    seed: int = Field(description="The seed passed to env.reset.")
+    seed: int = Field(ge=0, lt=2**63, description="The seed passed to env.reset.")
     config: StreamConfig = Field(description="The full stream config (the scenario's, resolved).")
     agent: str
     agent_kwargs: dict[str, Any] = Field(default_factory=dict)
@@ -128,11 +130,18 @@ _KINDS: dict[str, type[_Line]] = {"header": RecordHeader, "step": StepRecord, "e
 
 
 def dump_line(line: RecordLine) -> str:
-    """One JSON line; steps omit fields at their defaults, the header is written in full."""
+    """One JSON line; steps omit fields at their defaults, the header is written in full. Always valid UTF-8."""
     if isinstance(line, RecordHeader):
-        return line.model_dump_json()
-    return json.dumps({"kind": line.kind, **line.model_dump(mode="json", exclude_defaults=True)},
-                      ensure_ascii=False, separators=(",", ":"))
+        return clean_text(line.model_dump_json())
+    return clean_text(json.dumps({"kind": line.kind, **line.model_dump(mode="json", exclude_defaults=True)},
+                                 ensure_ascii=False, separators=(",", ":"), allow_nan=False))
+
+
+def seal_lines(lines: Iterable[RecordLine]) -> Iterator[str]:
+    """The text of each line as a record file holds it: JSON with its integrity hash, without the newline."""
+    chain = HashChain()
+    for line in lines:
+        yield chain.seal(dump_line(line))
 
 
 @dataclass
@@ -141,6 +150,10 @@ class Record:
     steps: list[StepRecord] = field(default_factory=list)
     end: RecordEnd | None = None
     source: str = "<record>"
+    chained: bool = False
+    """Whether the lines carry integrity hashes (records written before they existed do not)."""
+    breaks: list[ChainBreak] = field(default_factory=list)
+    """Lines whose hash does not match: edited after the run (see `livesim.integrity`)."""
 
     def lines(self) -> Iterator[RecordLine]:
         yield self.header
@@ -188,16 +201,52 @@ def parse_record(text: str, source: str = "<record>") -> Record:
     header = parsed[0]
     assert isinstance(header, RecordHeader)
     end = parsed[-1] if isinstance(parsed[-1], RecordEnd) else None
-    return Record(header, [x for x in parsed if isinstance(x, StepRecord)], end, source)
+    chained, breaks = verify_chain(lines)
+    return Record(header, [x for x in parsed if isinstance(x, StepRecord)], end, source, chained, breaks)
+
+
+MAX_LINE_DEPTH = 48  # a step line nests about 12 deep (grade errors, tool-call arguments)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a finite number")
+
+
+def _depth(obj: Any, limit: int) -> bool:
+    """Whether `obj` nests at most `limit` levels (iterative, so any depth is measured safely)."""
+    stack = [(obj, 0)]
+    while stack:
+        x, d = stack.pop()
+        if d > limit:
+            return False
+        if isinstance(x, dict):
+            stack.extend((v, d + 1) for v in x.values())
+        elif isinstance(x, list):
+            stack.extend((v, d + 1) for v in x)
+    return True
 
 
 def _parse_line(raw: str, n: int, expect_header: bool) -> tuple[RecordLine | None, list[Problem]]:
     try:
-        data = json.loads(raw)
+        data = json.loads(raw, parse_constant=_reject_constant)
     except json.JSONDecodeError as e:
         return None, [Problem("", n, f"not valid JSON ({e.msg} at column {e.colno})")]
+    except RecursionError:
+        return None, [Problem("", n, f"not valid JSON (nested more than {MAX_LINE_DEPTH} levels)")]
+    except ValueError as e:  # NaN / Infinity, or an integer of more than 4,300 digits
+        return None, [Problem("", n, f"not valid JSON ({str(e).splitlines()[0][:120]})")]
     if not isinstance(data, dict):
         return None, [Problem("", n, f"expected a JSON object, got {type(data).__name__}")]
+    if not _depth(data, MAX_LINE_DEPTH):
+        return None, [Problem("", n, f"nested more than {MAX_LINE_DEPTH} levels (no record line does)")]
+    if "\\u" in raw and (where := lone_surrogate(data)) is not None:
+        return None, [Problem(field_path(where), n, "not valid Unicode (a lone surrogate escape)")]
+    data.pop(HASH_KEY, None)
+    if data.get("kind") == "step" and "action" in data:
+        action = data["action"]
+        if sanitize_action(action).action != action:
+            return None, [Problem("action", n, "not an action as livesim records it (unbounded, or not JSON data "
+                                  "the env reads as is)")]
     kind = data.get("kind")
     if kind not in _KINDS:
         return None, [Problem("kind", n, f"unknown kind {kind!r}; expected one of {sorted(_KINDS)}")]
@@ -210,25 +259,30 @@ def _parse_line(raw: str, n: int, expect_header: bool) -> tuple[RecordLine | Non
         return None, [Problem(field_path(x["loc"]), n, x["msg"]) for x in e.errors()]
 
 
+MAX_RECORD_BYTES = 512 << 20
+
+
 def read_record(path: str | Path) -> Record:
-    """Read and validate a record file."""
+    """Read and validate a record file (`FileNotFoundError` if there is none; `RecordError` otherwise)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:
-        raise RecordError(str(path), [Problem("", None, f"not UTF-8 text: {e.reason}")]) from None
+        text = read_text_file(path, MAX_RECORD_BYTES)
+    except FileProblem as e:
+        raise RecordError(str(path), [Problem("", None, str(e))]) from None
     return parse_record(text, str(path))
 
 
 class RecordWriter:
     """Writes record lines, flushing each, so a crash loses at most the line being written."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, overwrite: bool = True) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._f: IO[str] = self.path.open("w", encoding="utf-8")
+        # "x" creates the file only if it does not exist, so a file that appeared since the check is kept
+        self._f: IO[str] = self.path.open("w" if overwrite else "x", encoding="utf-8")
+        self._chain = HashChain()
 
     def write(self, line: RecordLine) -> None:
-        self._f.write(dump_line(line) + "\n")
+        self._f.write(self._chain.seal(dump_line(line)) + "\n")
         self._f.flush()
 
     def close(self) -> None:

@@ -16,15 +16,16 @@ from typing import Any
 from pydantic import BaseModel
 
 import livesim
+from livesim.integrity import HASH_KEY
 from livesim.records import (
     Record,
     RecordHeader,
     RecordLine,
     StepRecord,
-    dump_line,
     make_stream_env,
     parse_record,
     run_episode,
+    seal_lines,
 )
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
@@ -119,6 +120,46 @@ def replay(record: Record) -> int:
     return n
 
 
+def edits(record: Record) -> list[str]:
+    """One line per line of `record` edited after the run (its integrity hash breaks), saying what differs
+    from a replay of the record's actions: `file:line: step N: field: the record says X, a replay gives Y`.
+    """
+    if not record.breaks:
+        return []
+    steps: dict[int, StepRecord] = {}
+    end: Any = None
+    try:
+        for new in replay_lines(record):
+            if isinstance(new, StepRecord):
+                steps[new.step] = new
+            elif not isinstance(new, RecordHeader):
+                end = new
+    except Exception as e:  # the edited record may not even replay: say so rather than fail
+        end = f"the replay stopped ({type(e).__name__}: {str(e).splitlines()[0][:100] if str(e) else ''})"
+    out = []
+    n_steps = len(record.steps)
+    for b in record.breaks:
+        where = f"{record.source}:{b.line}: {b.why}"
+        if b.line == 1:
+            out.append(f"{where}; the header was changed, so the replay itself runs from the changed header")
+            continue
+        step = b.line - 2
+        if step < n_steps:
+            old: Any = record.steps[step]
+            new: Any = steps.get(step)
+            label = f"step {step}"
+        else:
+            old, new, label = record.end, end, "end line"
+        if isinstance(new, str) or new is None:
+            out.append(f"{where}; {label}: {new or 'the replay has no such line'}")
+            continue
+        d = first_diff(_normal(old), _normal(new))
+        out.append(f"{where}; {label}: " + (f"{d[0]}: the record says {_short(d[1])}, a replay gives {_short(d[2])}"
+                                           if d else "a replay gives the same values (the change is in formatting "
+                                                     "or in a field replays do not produce)"))
+    return out
+
+
 @dataclass
 class Regraded:
     """One reply whose grade changed: old and new reward, and the first differences."""
@@ -184,15 +225,17 @@ def golden_path(name: str, directory: Path = GOLDEN_DIR) -> Path:
 
 def golden_text(name: str) -> str:
     """The golden record of a bundled scenario, as this livesim writes it now."""
-    return "".join(dump_line(line) + "\n" for line in scenario_lines(name))
+    return "".join(text + "\n" for text in seal_lines(scenario_lines(name)))
 
 
 def _unversioned(text: str) -> list[str]:
     lines = text.splitlines()
-    if lines:
-        head = json.loads(lines[0])
-        head.pop("livesim_version", None)
-        lines[0] = json.dumps(head, sort_keys=True)
+    for i, line in enumerate(lines):  # the integrity hashes chain the header's version into every line
+        data = json.loads(line)
+        data.pop(HASH_KEY, None)
+        if i == 0:
+            data.pop("livesim_version", None)
+        lines[i] = json.dumps(data, sort_keys=True)
     return lines
 
 

@@ -16,7 +16,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, model_validator
 
 from livesim.catalog import ASPECT_KEYS, CATEGORY_ASPECTS, Catalog, Product
-from livesim.config import ScriptedComment, StreamConfig
+from livesim.config import MAX_COMMENTS, MAX_SCRIPT, ScriptedComment, StreamConfig, expected_comments
 from livesim.faults import FaultConfig, FaultInjector
 from livesim.harness import default_harness
 from livesim.latency import LatencyModel
@@ -24,11 +24,13 @@ from livesim.patches import HarnessPatch, PatchError, apply_patch
 from livesim.phrasing import INTENTS
 from livesim.room import Bundle, Coupon, Gift, Permissions, StrategyEvent
 from livesim.tools import TOOL_IMPLS
+from livesim.yaml_safe import FileProblem, compose_bounded, lone_surrogate, non_finite, read_text_file
 
 # Bundled scenarios live in the repository's scenarios/ folder (found from this file in a source tree or an
 # editable install); LIVESIM_SCENARIO_PATH (os.pathsep-separated folders) is searched first.
 SCENARIO_PATH_ENV = "LIVESIM_SCENARIO_PATH"
 BUNDLED_DIR = Path(__file__).resolve().parent.parent / "scenarios"
+MAX_SCENARIO_BYTES = 1 << 20  # a scenario file of more than 1 MiB is refused before it is parsed
 
 # Generator parameters a scenario may set, with StreamConfig's own types, bounds and defaults.
 TRAFFIC_FIELDS = ("n_viewers", "comments_per_min", "burst_p", "merge_window_s", "max_merge", "multi_intent_p",
@@ -44,7 +46,7 @@ class CatalogSpec(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     n_products: int | None = Field(None, ge=1, le=50, description="Products in a generated catalogue.")
-    products: list[Product] | None = Field(None, min_length=1, description="An inline catalogue.")
+    products: list[Product] | None = Field(None, min_length=1, max_length=50, description="An inline catalogue.")
 
     @model_validator(mode="after")
     def _one_of(self) -> CatalogSpec:
@@ -69,9 +71,12 @@ class Scenario(BaseModel):
     duration_s: float = Field(gt=0, le=7200, description="Stream length in simulated seconds.")
     catalog: CatalogSpec = Field(default_factory=lambda: CatalogSpec(n_products=8))
     traffic: Traffic = Field(default_factory=Traffic)  # type: ignore[valid-type]
-    script: list[ScriptedComment] = Field(default_factory=list, description="Comments at fixed times.")
-    strategy: list[StrategyEvent] | None = Field(None, description="Strategy timeline (omit: generated).")
-    patches: list[HarnessPatch] = Field(default_factory=list, description="Operator harness patches in time.")
+    script: list[ScriptedComment] = Field(default_factory=list, max_length=MAX_SCRIPT,
+                                          description="Comments at fixed times.")
+    strategy: list[StrategyEvent] | None = Field(None, max_length=1000,
+                                                 description="Strategy timeline (omit: generated).")
+    patches: list[HarnessPatch] = Field(default_factory=list, max_length=500,
+                                        description="Operator harness patches in time.")
     faults: FaultConfig | None = Field(None, description="Tool faults injected at set rates.")
     latency: LatencyModel = Field(default_factory=LatencyModel)
 
@@ -103,6 +108,9 @@ class Problem:
         return f"{where}: {self.field or '(top level)'}: {self.message}"
 
 
+MAX_PROBLEMS = 20  # listed in a DataFileError's message; the rest are counted
+
+
 class DataFileError(ValueError):
     """A data file (scenario, record) refused before anything ran; `problems` say where and what."""
 
@@ -111,9 +119,20 @@ class DataFileError(ValueError):
     def __init__(self, source: str, problems: list[Problem]) -> None:
         self.source = source
         self.problems = problems
-        lines = [p.format(source) for p in problems]
+        lines = [p.format(source) for p in problems[:MAX_PROBLEMS]]
+        if len(problems) > MAX_PROBLEMS:
+            lines.append(f"... and {len(problems) - MAX_PROBLEMS} more")
         super().__init__(f"invalid {self.kind} {source} ({len(problems)} problem"
                          f"{'s' if len(problems) != 1 else ''}):\n  " + "\n  ".join(lines))
+
+    @property
+    def first(self) -> str:
+        """The first problem, on one line: `file:line: field: message`."""
+        if not self.problems:
+            return f"invalid {self.kind} {self.source}"
+        more = len(self.problems) - 1
+        return self.problems[0].format(self.source) + (f" (and {more} more problem{'s' if more > 1 else ''})"
+                                                       if more else "")
 
 
 class ScenarioError(DataFileError):
@@ -190,24 +209,31 @@ def pydantic_problems(err: ValidationError, root: yaml.Node | None, prefix: Loc 
 
 
 def parse_yaml(text: str, source: str, error: type[DataFileError] = ScenarioError) -> tuple[Any, yaml.Node]:
-    """Parse YAML safely (no tags that build objects), keeping the node tree for line numbers."""
-    loader = yaml.SafeLoader(text)
+    """Parse YAML safely (no tags that build objects; aliases, depth and size bounded by
+    `livesim.yaml_safe.BoundedLoader`), keeping the node tree for line numbers.
+    """
     try:
-        node = loader.get_single_node()
-        if node is None:
-            raise error(source, [Problem("", 1, "the file is empty; expected a mapping of scenario fields")])
-        data = loader.construct_document(node)
+        node, data = compose_bounded(text)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         raise error(source, [Problem("", mark.line + 1 if mark else None,
                                      f"not valid YAML: {e.problem or e.context}")]) from None
-    except yaml.YAMLError as e:
-        raise error(source, [Problem("", None, f"not valid YAML: {e}")]) from None
-    finally:
-        loader.dispose()
+    except yaml.YAMLError as e:  # e.g. a NUL or other unprintable character (the reader names its position)
+        raise error(source, [Problem("", None, f"not valid YAML: {' '.join(str(e).split())[:200]}")]) from None
+    except RecursionError:  # pragma: no cover - depth is bounded below the interpreter's limit
+        raise error(source, [Problem("", None, "not valid YAML: nested too deeply")]) from None
+    if node is None:
+        raise error(source, [Problem("", 1, "the file is empty; expected a mapping of scenario fields")])
     dups = _duplicates(node)
     if dups:
         raise error(source, [Problem(field_path(p), line, msg) for p, line, msg in dups])
+    if (bad := non_finite(data)) is not None:
+        loc, value = bad
+        raise error(source, [Problem(field_path(locate(node, loc)[0]), locate(node, loc)[1],
+                                     f"{value} is not a finite number")])
+    if (where := lone_surrogate(data)) is not None:
+        raise error(source, [Problem(field_path(locate(node, where)[0]), locate(node, where)[1],
+                                     "not valid Unicode (a lone surrogate escape)")])
     return data, node
 
 
@@ -270,6 +296,9 @@ def semantic_problems(sc: Scenario) -> list[tuple[Loc, str]]:
     for i, it in enumerate(sc.traffic.intents or []):
         if it not in INTENTS:
             add("traffic", "intents", i, msg=f"unknown intent {it!r}; {intents}")
+    if (n := expected_comments(sc.duration_s, sc.traffic.comments_per_min)) > MAX_COMMENTS:
+        add("traffic", "comments_per_min", msg=f"{sc.traffic.comments_per_min:g} a minute for {end:g}s is about "
+            f"{n:.0f} comments; at most {MAX_COMMENTS} per stream (unbounded work)")
     if sc.traffic.scripted_only and not sc.script:
         add("traffic", "scripted_only", msg="scripted_only is true but the script is empty: no comments")
     for i, ev in enumerate(sc.strategy or []):
@@ -342,8 +371,11 @@ def bundled_scenarios() -> list[str]:
 def resolve_scenario(name_or_path: str | os.PathLike[str]) -> Path:
     """Find a scenario file by path or bundled name; `FileNotFoundError` lists the bundled names."""
     path = Path(name_or_path)
-    if path.is_file():
-        return path
+    try:
+        if path.exists() and (path.suffix in (".yaml", ".yml") or os.sep in str(name_or_path) or path.is_file()):
+            return path  # a path (a directory or device here is refused, with its name, when read)
+    except (OSError, ValueError):  # a NUL byte or an over-long name: not a path that can exist
+        raise FileNotFoundError(f"no scenario file or bundled scenario named {str(name_or_path)[:200]!r}") from None
     for d in scenario_dirs():
         for ext in (".yaml", ".yml"):
             cand = d / f"{name_or_path}{ext}"
@@ -357,7 +389,7 @@ def load_scenario(name_or_path: str | os.PathLike[str]) -> Scenario:
     """Load and validate a scenario by bundled name or path."""
     path = resolve_scenario(name_or_path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:
-        raise ScenarioError(str(path), [Problem("", None, f"not UTF-8 text: {e.reason}")]) from None
+        text = read_text_file(path, MAX_SCENARIO_BYTES)
+    except FileProblem as e:
+        raise ScenarioError(str(path), [Problem("", None, str(e))]) from None
     return parse_scenario(text, str(path))

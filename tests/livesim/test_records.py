@@ -52,6 +52,7 @@ def test_record_header_and_steps_carry_what_the_issue_asks_for(tmp_path):
     assert main(["run", "--scenario", "tool-rename-skill-rewrite", "--agent", "oracle", "--record", str(path),
                  "--json"]) == 0
     lines = [json.loads(x) for x in path.read_text().splitlines()]
+    assert all(len(x.pop("h")) == 16 for x in lines)  # every line carries its integrity hash
     head, steps, end = lines[0], lines[1:-1], lines[-1]
     assert head["kind"] == "header" and head["format_version"] == 1 and head["livesim_version"] == livesim.__version__
     assert head["scenario"] == "tool-rename-skill-rewrite" and head["agent"] == "oracle" and head["seed"] == 3
