@@ -45,10 +45,20 @@ class RecordHeader(_Line):
     config: StreamConfig = Field(description="The full stream config (the scenario's, resolved).")
     agent: str
     agent_kwargs: dict[str, Any] = Field(default_factory=dict)
-    wrappers: str | None = Field(None, description="HSA wrappers around the env, as for `livesim run --wrappers`.")
-    hsa_split: str | None = None
+    wrappers: str | None = Field(None, max_length=1000,
+                                 description="HSA wrappers around the env, as for `livesim run --wrappers`.")
+    hsa_split: Literal["train", "heldout"] | None = None
     harness_fingerprint: str = Field("", description="Presented harness at reset.")
     harness_version: int = 0
+
+    @field_validator("wrappers")
+    @classmethod
+    def _known_wrappers(cls, v: str | None) -> str | None:
+        if v is not None:
+            from livesim.envs.hsa import parse_spec
+
+            parse_spec(v)  # ValueError naming the unknown wrapper
+        return v
 
     @field_validator("format_version")
     @classmethod

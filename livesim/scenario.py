@@ -67,7 +67,7 @@ class Scenario(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=64, description="A slug.")
     purpose: str = Field(min_length=1, max_length=160, pattern=r"^[^\n]+$", description="What it shows.")
-    seed: int = Field(0, ge=0, description="Seed of env.reset (world, comments, reactions).")
+    seed: int = Field(0, ge=0, lt=2**63, description="Seed of env.reset (world, comments, reactions).")
     duration_s: float = Field(gt=0, le=7200, description="Stream length in simulated seconds.")
     catalog: CatalogSpec = Field(default_factory=lambda: CatalogSpec(n_products=8))
     traffic: Traffic = Field(default_factory=Traffic)  # type: ignore[valid-type]

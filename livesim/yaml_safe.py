@@ -23,6 +23,8 @@ from yaml.events import AliasEvent
 
 MAX_NODES = 200_000
 """Most nodes a document may have with its aliases expanded (the largest bundled scenario has about 2,000)."""
+SCALAR_CHARS = 64
+"""A scalar counts as one node per this many characters, so aliases of one long string are bounded too."""
 MAX_DEPTH = 64
 """Deepest nesting of a document (a scenario needs about 8)."""
 MAX_FILE_BYTES = 8 << 20
@@ -59,8 +61,8 @@ class BoundedLoader(yaml.SafeLoader):
             size = 1 + sum(self._size[id(k)] + self._size[id(v)] for k, v in node.value)
         elif isinstance(node, yaml.SequenceNode):
             size = 1 + sum(self._size[id(v)] for v in node.value)
-        else:
-            size = 1
+        else:  # a long scalar weighs as much as the short ones its length would hold
+            size = 1 + len(node.value) // SCALAR_CHARS
         if size > self.max_nodes:
             raise ComposerError(None, None, f"the document has more than {self.max_nodes} values once its aliases "
                                             "are expanded (an alias bomb?)", node.start_mark)
