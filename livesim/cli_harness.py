@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any
 
 from livesim.harness import Harness, default_harness
@@ -20,10 +19,13 @@ Row = dict[str, str]
 # --- loading -------------------------------------------------------------------------------------------------
 def load_harness(path: str) -> Harness:
     """A harness from JSON: a bare harness or the output of `livesim harness show --format json`."""
+    from livesim.yaml_safe import FileProblem, read_text_file
+
     try:
-        data = json.loads(Path(path).read_text())
-    except (OSError, json.JSONDecodeError) as e:
-        raise SystemExit(f"error: cannot read harness {path}: {e}") from None
+        data = json.loads(read_text_file(path))
+    except (OSError, FileProblem, ValueError, RecursionError) as e:
+        msg = "nested too deeply" if isinstance(e, RecursionError) else " ".join(str(e).split())[:200]
+        raise SystemExit(f"error: cannot read harness {path}: {msg}") from None
     if isinstance(data, dict) and isinstance(data.get("harness"), dict):
         data = data["harness"]
     try:
@@ -38,11 +40,12 @@ def load_patches(path: str) -> list[Any]:
     from pydantic import TypeAdapter
 
     from livesim.patches import HarnessPatch
+    from livesim.yaml_safe import FileProblem, compose_bounded, read_text_file
 
-    try:
-        data = yaml.safe_load(Path(path).read_text())
-    except (OSError, yaml.YAMLError) as e:
-        raise SystemExit(f"error: cannot read patches {path}: {e}") from None
+    try:  # aliases, depth and size bounded: an alias bomb is refused in milliseconds
+        _, data = compose_bounded(read_text_file(path))
+    except (OSError, FileProblem, yaml.YAMLError) as e:
+        raise SystemExit(f"error: cannot read patches {path}: {' '.join(str(e).split())[:200]}") from None
     if isinstance(data, dict):
         data = data.get("patches", [data])
     try:

@@ -330,3 +330,16 @@ def test_stepping_an_action_equals_stepping_its_sanitised_form(action, seed):
     rb = _qa2.step(sanitize_action(action).action)
     _check_obs(ra[0])
     assert ra[0] == rb[0] and ra[1] == rb[1] and ra[2] == rb[2]
+
+
+def test_harness_patch_files_are_bounded_too(tmp_path, capsys):
+    bomb = tmp_path / "patches.yaml"
+    bomb.write_text((CORPORA / "scenarios" / "alias-bomb-9x10.yaml").read_text())
+    t0 = time.perf_counter()
+    with pytest.raises(SystemExit, match="alias bomb"):
+        main(["harness", "diff", "--patch", str(bomb)])
+    print(f"patch-file alias bomb refused in {1000 * (time.perf_counter() - t0):.1f} ms")
+    deep = tmp_path / "h.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(SystemExit, match="nested too deeply"):
+        main(["harness", "diff", str(deep), str(deep)])
