@@ -219,7 +219,14 @@ def parse_yaml(text: str, source: str, error: type[DataFileError] = ScenarioErro
         raise error(source, [Problem("", mark.line + 1 if mark else None,
                                      f"not valid YAML: {e.problem or e.context}")]) from None
     except yaml.YAMLError as e:  # e.g. a NUL or other unprintable character (the reader names its position)
-        raise error(source, [Problem("", None, f"not valid YAML: {' '.join(str(e).split())[:200]}")]) from None
+        pos = getattr(e, "position", None)
+        line = text.count("\n", 0, pos) + 1 if isinstance(pos, int) else None
+        reason = getattr(e, "reason", None)
+        char = getattr(e, "character", None)
+        code = ord(char) if isinstance(char, str) and len(char) == 1 else char
+        what = (f"{reason} (character U+{code:04X})" if reason and isinstance(code, int)
+                else " ".join(str(e).split())[:200])
+        raise error(source, [Problem("", line, f"not valid YAML: {what}")]) from None
     except RecursionError:  # pragma: no cover - depth is bounded below the interpreter's limit
         raise error(source, [Problem("", None, "not valid YAML: nested too deeply")]) from None
     if node is None:

@@ -70,9 +70,51 @@ class BoundedLoader(yaml.SafeLoader):
         return node
 
 
+def _check_events(text: str) -> None:
+    """The bounds of `BoundedLoader`, checked over libyaml's parse events (C speed, no node tree built)."""
+    sizes: dict[str, int] = {}
+    stack: list[list[Any]] = [[0, None]]  # [size so far, anchor] of each open collection; the root frame
+    for ev in yaml.parse(text, Loader=yaml.CSafeLoader):  # type: ignore[attr-defined]
+        if isinstance(ev, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            if len(stack) > MAX_DEPTH:
+                raise ComposerError(None, None, f"nested more than {MAX_DEPTH} levels deep", ev.start_mark)
+            stack.append([1, ev.anchor])
+            continue
+        if isinstance(ev, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            size, anchor = stack.pop()
+        elif isinstance(ev, yaml.ScalarEvent):
+            size, anchor = 1 + len(ev.value) // SCALAR_CHARS, ev.anchor
+        elif isinstance(ev, yaml.AliasEvent):
+            if ev.anchor not in sizes:
+                open_anchors = {a for _, a in stack}
+                why = ("refers to a node that contains it (a recursive anchor)" if ev.anchor in open_anchors
+                       else "is not defined")
+                raise ComposerError(None, None, f"the alias *{ev.anchor} {why}", ev.start_mark)
+            size, anchor = sizes[ev.anchor], None
+        elif isinstance(ev, yaml.DocumentStartEvent):
+            sizes.clear()  # anchors do not cross documents
+            continue
+        else:
+            continue
+        if size > MAX_NODES or stack[-1][0] + size > MAX_NODES:
+            raise ComposerError(None, None, f"the document has more than {MAX_NODES} values once its aliases are "
+                                            "expanded (an alias bomb?)", ev.start_mark)
+        if anchor is not None:
+            sizes[anchor] = size
+        stack[-1][0] += size
+
+
 def compose_bounded(text: str) -> tuple[yaml.Node | None, Any]:
-    """Compose and construct one YAML document with `BoundedLoader`: (node tree, data). Raises yaml.YAMLError."""
-    loader = BoundedLoader(text)
+    """Compose and construct one YAML document within the bounds: (node tree, data). Raises yaml.YAMLError.
+
+    With libyaml (PyYAML's C extension) the bounds are checked over its parse events and the document composed
+    by `CSafeLoader`, both at C speed; without it, by `BoundedLoader` in Python.
+    """
+    if getattr(yaml, "__with_libyaml__", False):
+        _check_events(text)
+        loader: Any = yaml.CSafeLoader(text)  # type: ignore[attr-defined]
+    else:  # pragma: no cover - PyYAML without libyaml
+        loader = BoundedLoader(text)
     try:
         node = loader.get_single_node()
         data = None if node is None else loader.construct_document(node)

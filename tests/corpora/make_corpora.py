@@ -128,15 +128,16 @@ def scenarios() -> dict[str, str | bytes]:
         "strategy-pin-missing-link.yaml": _sub("params: {link: 1}", "params: {link: 99}"),
         "strategy-coupon-discount-inf.yaml": _sub("discount: 10", "discount: .inf"),
         "strategy-coupon-remaining-negative.yaml": _sub("remaining: 50", "remaining: -1"),
-        "strategy-max-extra-discount-5.yaml": BASE_SCENARIO + "  - {at_s: 1, kind: permissions, params: "
-                                                              "{change_prices: true, max_extra_discount: 5}}\n",
+        "strategy-max-extra-discount-5.yaml": BASE_SCENARIO.replace("latency:", "  - {at_s: 1, kind: permissions, "
+                                                                    "params: {change_prices: true, "
+                                                                    "max_extra_discount: 5}}\nlatency:"),
         "strategy-flash-price-nan.yaml": BASE_SCENARIO.replace("latency:", "  - {at_s: 1, kind: flash_sale, params: "
                                                            "{link: 1, price: .nan, end_s: 30, quantity: 5}}\nlatency:"),
         "patch-unknown-op.yaml": BASE_SCENARIO + "patches:\n  - {at_s: 10, op: explode}\n",
-        "patch-after-end.yaml": BASE_SCENARIO + "patches:\n  - {at_s: 1000, op: rename_tool, tool: get_price, "
+        "patch-after-end.yaml": BASE_SCENARIO + "patches:\n  - {at_s: 1000, op: rename_tool, name: get_price, "
                                                 "new_name: price_now}\n",
-        "faults-rate-2.yaml": BASE_SCENARIO + "faults:\n  rate: 2\n",
-        "faults-unknown-tool.yaml": BASE_SCENARIO + "faults:\n  rate: 0.1\n  tools: [teleport]\n",
+        "faults-rate-2.yaml": BASE_SCENARIO + "faults:\n  timeout: 2\n",
+        "faults-unknown-tool.yaml": BASE_SCENARIO + "faults:\n  timeout: 0.1\n  tools: [teleport]\n",
         "catalog-both-kinds.yaml": _sub("n_products: 4", "n_products: 4\n  products: []"),
         "catalog-1000-products.yaml": _sub("n_products: 4", "n_products: 1000"),
         "long-single-line.yaml": "name: " + "a" * 10_000 + "\n",
