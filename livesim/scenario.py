@@ -227,6 +227,9 @@ def parse_yaml(text: str, source: str, error: type[DataFileError] = ScenarioErro
         what = (f"{reason} (character U+{code:04X})" if reason and isinstance(code, int)
                 else " ".join(str(e).split())[:200])
         raise error(source, [Problem("", line, f"not valid YAML: {what}")]) from None
+    except UnicodeEncodeError as e:  # a str holding lone surrogates (only from a caller, never from a file)
+        raise error(source, [Problem("", text.count("\n", 0, e.start) + 1,
+                                     "not valid Unicode (a lone surrogate)")]) from None
     except RecursionError:  # pragma: no cover - depth is bounded below the interpreter's limit
         raise error(source, [Problem("", None, "not valid YAML: nested too deeply")]) from None
     if node is None:
