@@ -112,7 +112,6 @@ class StreamSim:
         if cfg.scripted_only:
             self._next_arrival = float("inf")
         self.request: Request | None = None
-        self.last_action: str | dict[str, Any] = ""  # the sanitised form of the last action stepped
         self.messages: list[dict[str, Any]] = []
         self.trace = Trace()
         self._hook_attempts: dict[str, int] = {}
@@ -331,12 +330,12 @@ class StreamSim:
         """Apply one assistant output to the current request."""
         assert self.request is not None, "call begin() first"
         safe = sanitize_action(action)  # the boundary: from here on the action is bounded JSON data
-        action = self.last_action = safe.action
+        action = safe.action
         self.trace.turns += 1
         parsed: ParsedAction = (parse_action(action, known_tools=[t.name for t in self.harness.tools])
                                 if safe.error is None else unreadable_parse(safe.error))
         limits = self.harness.prompt.limits
-        out_text = action if isinstance(action, str) else json.dumps(action, ensure_ascii=False) if action else ""
+        out_text = action if isinstance(action, str) else json.dumps(action) if action else ""
         measured = None
         if isinstance(action, dict) and "latency_s" in action and self.config.latency.mode == "measured":
             measured = finite_seconds(action["latency_s"])
