@@ -62,7 +62,7 @@ class Permissions(_Model):
     issue_coupons: bool = True
     pin_links: list[int] = Field(default_factory=list, description="Links the host may pin; empty means any.")
     change_prices: bool = False
-    max_extra_discount: float = Field(0.0, ge=0, le=1, description="How far below the stream's opening live price "
+    max_extra_discount: float = Field(default=0.0, ge=0, le=1, description="How far below the opening live price "
                                       "`set_price` may go, as a fraction (0.1: 10%).")
 
 

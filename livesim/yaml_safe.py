@@ -44,6 +44,7 @@ class BoundedLoader(yaml.SafeLoader):
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         event = self.peek_event()
+        node: Any
         if self.check_event(AliasEvent):
             node = super().compose_node(parent, index)
             if id(node) not in self._size:  # the alias names a node that is still being composed: a cycle
@@ -70,6 +71,10 @@ class BoundedLoader(yaml.SafeLoader):
         return node
 
 
+def _error(message: str, mark: Any) -> ComposerError:
+    return ComposerError(None, None, message, mark)
+
+
 def _check_events(text: str) -> None:
     """The bounds of `BoundedLoader`, checked over libyaml's parse events (C speed, no node tree built)."""
     sizes: dict[str, int] = {}
@@ -77,7 +82,7 @@ def _check_events(text: str) -> None:
     for ev in yaml.parse(text, Loader=yaml.CSafeLoader):  # type: ignore[attr-defined]
         if isinstance(ev, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
             if len(stack) > MAX_DEPTH:
-                raise ComposerError(None, None, f"nested more than {MAX_DEPTH} levels deep", ev.start_mark)
+                raise _error(f"nested more than {MAX_DEPTH} levels deep", ev.start_mark)
             stack.append([1, ev.anchor])
             continue
         if isinstance(ev, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
@@ -89,7 +94,7 @@ def _check_events(text: str) -> None:
                 open_anchors = {a for _, a in stack}
                 why = ("refers to a node that contains it (a recursive anchor)" if ev.anchor in open_anchors
                        else "is not defined")
-                raise ComposerError(None, None, f"the alias *{ev.anchor} {why}", ev.start_mark)
+                raise _error(f"the alias *{ev.anchor} {why}", ev.start_mark)
             size, anchor = sizes[ev.anchor], None
         elif isinstance(ev, yaml.DocumentStartEvent):
             sizes.clear()  # anchors do not cross documents
@@ -97,8 +102,8 @@ def _check_events(text: str) -> None:
         else:
             continue
         if size > MAX_NODES or stack[-1][0] + size > MAX_NODES:
-            raise ComposerError(None, None, f"the document has more than {MAX_NODES} values once its aliases are "
-                                            "expanded (an alias bomb?)", ev.start_mark)
+            raise _error(f"the document has more than {MAX_NODES} values once its aliases are expanded "
+                         "(an alias bomb?)", ev.start_mark)
         if anchor is not None:
             sizes[anchor] = size
         stack[-1][0] += size
