@@ -15,6 +15,7 @@ from livesim.faults import FaultConfig
 from livesim.latency import LatencyModel
 from livesim.patches import HarnessPatch
 from livesim.room import StrategyEvent
+from livesim.safety import clean_text, lone_surrogate
 
 MAX_COMMENTS = 20_000
 """Most generated comments one stream may expect (duration_s x comments_per_min / 60): bounded work."""
@@ -57,6 +58,13 @@ class StreamConfig(BaseModel):
     scripted_only: bool = Field(False, description="Only the scripted comments arrive (no generated traffic).")
     patches: list[HarnessPatch] = Field(default_factory=list, description="Operator harness patches in time.")
     faults: FaultConfig | None = Field(None, description="Tool faults injected at set rates.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _valid_unicode(cls, data: Any) -> Any:
+        if (where := lone_surrogate(data)) is not None:  # observations and records must be valid UTF-8
+            raise ValueError(f"{clean_text('.'.join(str(x) for x in where))}: not valid Unicode (a lone surrogate)")
+        return data
 
     @model_validator(mode="after")
     def _bounded_work(self) -> StreamConfig:

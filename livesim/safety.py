@@ -153,6 +153,27 @@ def sanitize_action(action: Any) -> SafeAction:
         return unreadable(f"The action cannot be read ({_type(exc)}).")
 
 
+def lone_surrogate(data: Any, path: tuple[str | int, ...] = ()) -> tuple[str | int, ...] | None:
+    """The path of the first string (or key) in `data` holding a lone surrogate (not valid Unicode), or None."""
+    if isinstance(data, str):
+        try:
+            data.encode("utf-8")
+        except UnicodeEncodeError:
+            return path
+        return None
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if (hit := lone_surrogate(k, (*path, str(k)[:20]))) is not None:
+                return hit
+            if (hit := lone_surrogate(v, (*path, str(k)))) is not None:
+                return hit
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            if (hit := lone_surrogate(v, (*path, i))) is not None:
+                return hit
+    return None
+
+
 def finite_seconds(value: Any, limit: float = 1e6) -> float | None:
     """`value` as seconds if it is a real, finite number in [0, limit] (bool excluded), else None."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):

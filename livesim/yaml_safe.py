@@ -21,6 +21,11 @@ import yaml
 from yaml.composer import ComposerError
 from yaml.events import AliasEvent
 
+from livesim.safety import lone_surrogate
+
+__all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "MAX_NODES", "BoundedLoader", "FileProblem", "compose_bounded",
+           "lone_surrogate", "non_finite", "read_text_file"]
+
 MAX_NODES = 200_000
 """Most nodes a document may have with its aliases expanded (the largest bundled scenario has about 2,000)."""
 SCALAR_CHARS = 64
@@ -139,27 +144,6 @@ def non_finite(data: Any, path: tuple[str | int, ...] = ()) -> tuple[tuple[str |
     elif isinstance(data, list):
         for i, v in enumerate(data):
             if (hit := non_finite(v, (*path, i))) is not None:
-                return hit
-    return None
-
-
-def lone_surrogate(data: Any, path: tuple[str | int, ...] = ()) -> tuple[str | int, ...] | None:
-    """The path of the first string (or key) in `data` holding a lone surrogate (not valid Unicode), or None."""
-    if isinstance(data, str):
-        try:
-            data.encode("utf-8")
-        except UnicodeEncodeError:
-            return path
-        return None
-    if isinstance(data, dict):
-        for k, v in data.items():
-            if (hit := lone_surrogate(k, (*path, str(k)[:20]))) is not None:
-                return hit
-            if (hit := lone_surrogate(v, (*path, str(k)))) is not None:
-                return hit
-    elif isinstance(data, list):
-        for i, v in enumerate(data):
-            if (hit := lone_surrogate(v, (*path, i))) is not None:
                 return hit
     return None
 
