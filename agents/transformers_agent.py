@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from livesim.agents.base import Action, BaseAgent, Observation
+from livesim.models.zoo import resolve_model_source
 
 # Tags a completion must keep even when a tokenizer marks them special.
 KEEP_TOKENS = ("<tool_call>", "</tool_call>", "<think>", "</think>")
@@ -125,7 +126,6 @@ class TransformersAgent(BaseAgent):
             torch_dtype = getattr(torch, str(dtype), None)
             if not isinstance(torch_dtype, torch.dtype):
                 raise ValueError(f"expected dtype 'auto', 'float32', 'bfloat16' or 'float16', got {dtype!r}")
-        from livesim.hat.models import resolve_model_source
 
         source = resolve_model_source(model, cache_dir)
         tokenizer = tokenizer or AutoTokenizer.from_pretrained(source)

@@ -7,8 +7,8 @@ least 4 turns and 4 tool calls a turn); the presented limits are the ones in for
 from __future__ import annotations
 
 from livesim.envs.hsa.core import Draws, choice, permute, transform
-from livesim.harness import Harness, Limits
-from livesim.hsa_vocab import Vocab
+from livesim.envs.hsa.vocab import Vocab
+from livesim.harness.core import Harness, Limits
 
 
 @transform("prompt_order", "prompt")

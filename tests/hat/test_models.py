@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from livesim.hat import models
-from livesim.hat.models import (
+from livesim.models import zoo as models
+from livesim.models.zoo import (
     MARKER,
     MODEL_ZOO,
     SMOLLM2_TOOL_TEMPLATE,

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from livesim.cli import main
-from livesim.compare import AgentSpec, compare, paired_bootstrap, pass_hat_k
-from livesim.scenario import load_scenario
+from livesim.runs.compare import AgentSpec, compare, paired_bootstrap, pass_hat_k
+from livesim.stream.scenario import load_scenario
 
 
 def test_pass_hat_k_is_the_unbiased_all_k_succeed_estimate():

@@ -9,9 +9,10 @@ from rich.console import Console
 
 import livesim  # noqa: F401
 from livesim.cli import main
-from livesim.dashboard import DashboardState, example_state, frame_text, play, render
-from livesim.records import read_record
-from livesim.replay import GOLDEN_DIR, GOLDEN_FRAME, golden_path
+from livesim.render.dashboard import DashboardState, example_state, frame_text, render
+from livesim.runs.live import play
+from livesim.runs.replay import GOLDEN_DIR, GOLDEN_FRAME, golden_path
+from livesim.stream.records import read_record
 
 
 def _text(state: DashboardState) -> str:

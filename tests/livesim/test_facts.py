@@ -1,4 +1,4 @@
-"""Tests for livesim.facts: realistic host replies, negations, false positives, robustness and speed."""
+"""Tests for livesim.grading.facts: realistic host replies, negations, false positives, robustness and speed."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from livesim import facts as facts_mod
-from livesim.facts import ExtractedFacts, Quantity, extract_facts, numbers_in
+from livesim.grading import facts as facts_mod
+from livesim.grading.facts import ExtractedFacts, Quantity, extract_facts, numbers_in
 
 
 def q(text: str) -> list[tuple[float, str]]:

@@ -46,7 +46,7 @@ def test_wrong_price_fails_accuracy(env):
 
 
 def test_wrong_price_without_hooks_is_graded_inaccurate():
-    from livesim.harness import default_harness
+    from livesim.harness.core import default_harness
 
     h = default_harness()
     h.hooks = [x for x in h.hooks if x.check != "numbers_traceable"]
@@ -77,7 +77,7 @@ def test_half_effectiveness_when_some_facts_missing(env):
 
 
 def test_efficacy_promise_is_caught(env):
-    from livesim.harness import default_harness
+    from livesim.harness.core import default_harness
 
     h = default_harness()
     h.hooks = [x for x in h.hooks if x.check not in ("forbidden_claims",)]

@@ -11,8 +11,8 @@ import pytest
 import livesim  # noqa: F401
 from livesim.agents.oracle import MemorizerAgent, OracleAgent
 from livesim.envs.hsa import make_wrappers
-from livesim.harness import Hook, Skill, default_harness
-from livesim.patches import (
+from livesim.harness.core import Hook, Skill, default_harness
+from livesim.harness.patches import (
     AddHook,
     AddSkill,
     PatchError,

@@ -1,4 +1,4 @@
-"""Tests for livesim.phrasing: slot handling, template coverage, determinism and noise protection."""
+"""Tests for livesim.world.phrasing: slot handling, template coverage, determinism and noise protection."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from livesim import phrasing
-from livesim.phrasing import (
+from livesim.world import phrasing
+from livesim.world.phrasing import (
     INTENTS,
     OPTIONAL_SLOTS,
     REQUIRED_SLOTS,
@@ -25,7 +25,7 @@ from livesim.phrasing import (
     template_count,
     templates,
 )
-from livesim.phrasing_data import EMOJIS, SLANG
+from livesim.world.phrasing_data import EMOJIS, SLANG
 
 EXPECTED_INTENTS = (
     "price",
@@ -294,7 +294,7 @@ def test_determinism_across_processes() -> None:
     # Same seed -> same text in a fresh interpreter with a different string-hash seed.
     code = (
         "import json, numpy as np\n"
-        "from livesim.phrasing import INTENTS, phrase, add_noise\n"
+        "from livesim.world.phrasing import INTENTS, phrase, add_noise\n"
         f"slots = {ALL_SLOTS!r}\n"
         "rng = np.random.default_rng(42)\n"
         "out = []\n"

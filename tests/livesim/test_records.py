@@ -8,19 +8,8 @@ import pytest
 
 import livesim
 from livesim.cli import main
-from livesim.records import (
-    RecordError,
-    RecordHeader,
-    StepRecord,
-    dump_line,
-    make_stream_env,
-    observations,
-    parse_record,
-    read_record,
-    run_episode,
-    write_lines,
-)
-from livesim.replay import (
+from livesim.runs.episode import make_stream_env, run_episode, write_lines
+from livesim.runs.replay import (
     GOLDEN_DIR,
     ReplayMismatch,
     golden_diff,
@@ -29,7 +18,16 @@ from livesim.replay import (
     replay,
     scenario_lines,
 )
-from livesim.scenario import bundled_scenarios, load_scenario
+from livesim.stream.records import (
+    RecordError,
+    RecordHeader,
+    StepRecord,
+    dump_line,
+    observations,
+    parse_record,
+    read_record,
+)
+from livesim.stream.scenario import bundled_scenarios, load_scenario
 
 
 @pytest.mark.parametrize("name", bundled_scenarios())

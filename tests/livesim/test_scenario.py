@@ -7,7 +7,7 @@ import re
 import pytest
 
 from livesim.cli import main
-from livesim.scenario import (
+from livesim.stream.scenario import (
     BUNDLED_DIR,
     SCENARIO_PATH_ENV,
     ScenarioError,

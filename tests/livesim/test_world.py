@@ -1,12 +1,12 @@
 import numpy as np
 import pytest
 
-from livesim.catalog import CATEGORIES, generate_catalog
-from livesim.comments import make_comment
-from livesim.config import StreamConfig
-from livesim.phrasing import INTENTS
-from livesim.sim import StreamSim
-from livesim.tools import TOOL_IMPLS, ToolContext, ToolError, run_tool
+from livesim.harness.tools import TOOL_IMPLS, ToolContext, ToolError, run_tool
+from livesim.stream.config import StreamConfig
+from livesim.stream.sim import StreamSim
+from livesim.world.catalog import CATEGORIES, generate_catalog
+from livesim.world.comments import make_comment
+from livesim.world.phrasing import INTENTS
 
 
 def test_catalog_covers_categories_with_their_own_attributes():
