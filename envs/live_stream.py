@@ -6,6 +6,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+from rich.console import Console
 
 from livesim.envs.spaces import AssistantAction, Conversation
 from livesim.harness.core import Harness
@@ -48,8 +49,6 @@ class _BaseEnv(gym.Env[dict[str, Any], Any]):
 
         state = state_from_sim(self.sim, self.spec.id if self.spec else type(self).__name__)
         if self.render_mode == "human":
-            from rich.console import Console
-
             Console().print(render(state))
             return None
         return frame_text(state)

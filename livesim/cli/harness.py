@@ -12,6 +12,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+import gymnasium as gym
+import yaml
+from pydantic import TypeAdapter
+from rich.console import Console
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
 from livesim.envs import ENV_IDS
 from livesim.envs.hsa import make_wrappers
 from livesim.envs.hsa.wrappers import DEFAULT_P
@@ -39,10 +47,6 @@ def load_harness(path: str) -> Harness:
 
 def load_patches(path: str) -> list[Any]:
     """Patches from a JSON or YAML file: a list, one patch, or a mapping with a `patches` list."""
-    import yaml
-    from pydantic import TypeAdapter
-
-
     try:
         data = yaml.safe_load(Path(path).read_text())
     except (OSError, yaml.YAMLError) as e:
@@ -57,9 +61,6 @@ def load_patches(path: str) -> list[Any]:
 
 def env_harness(args: argparse.Namespace) -> tuple[Harness, Harness, Any]:
     """(canonical, presented, sim) of the env reset with `args.seed` under `args.wrappers`."""
-    import gymnasium as gym
-
-
     if args.env not in ENV_IDS:
         raise SystemExit(f"error: unknown env {args.env!r}; choose from {', '.join(ENV_IDS)}")
     env = gym.make(args.env)
@@ -133,16 +134,11 @@ def harness_diff(a: Harness, b: Harness) -> list[Row]:
 
 # --- rendering -------------------------------------------------------------------------------------------------
 def _console(console: Any = None) -> Any:
-    from rich.console import Console
-
     return console or Console()
 
 
 def print_show(h: Harness, title: str, console: Any = None, prompt: str | None = None) -> None:
     """Print a harness as rich tables: header, tools, skills, hooks, prompt and limits."""
-    from rich.table import Table
-    from rich.text import Text
-
     c = _console(console)
     c.print(Text.assemble((title, "bold"), "  fingerprint ", (h.fingerprint, "cyan"), f"  version {h.version}",
                           f"  last patch: {h.last_patch}" if h.last_patch else ""))
@@ -171,16 +167,11 @@ def print_show(h: Harness, title: str, console: Any = None, prompt: str | None =
     c.print(f"[bold]prompt[/bold] style {p.style}; blocks: {blocks}")
     c.print("[bold]limits[/bold] " + ", ".join(f"{k}={v}" for k, v in p.limits.model_dump().items()))
     if prompt is not None:
-        from rich.panel import Panel
-
         c.print(Panel(Text(prompt), title="system prompt", expand=True))
 
 
 def print_diff(rows: list[Row], title: str, console: Any = None) -> None:
     """Print diff rows as one rich table (or say that nothing differs)."""
-    from rich.table import Table
-    from rich.text import Text
-
     c = _console(console)
     if not rows:
         c.print(Text.assemble((title, "bold"), ": no differences"))

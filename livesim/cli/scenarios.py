@@ -11,7 +11,11 @@ import argparse
 import json
 import sys
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any
+
+from rich.console import Console
+from rich.table import Table
 
 import livesim
 from livesim.cli.common import agent_kwargs, parse_seeds, print_table
@@ -116,9 +120,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_regrade(args: argparse.Namespace) -> int:
-    from rich.console import Console
-    from rich.table import Table
-
 
     try:
         changed, totals = regrade(_read(args.file))
@@ -153,8 +154,6 @@ def cmd_view(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
 
     try:
         sc = load_scenario(args.scenario)
@@ -171,8 +170,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_golden(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
 
     names = args.scenario or bundled_scenarios()
     directory = Path(args.dir) if args.dir else GOLDEN_DIR

@@ -7,6 +7,7 @@ once to safetensors. Any other name is a local Hugging Face model directory.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import importlib.util
 import json
@@ -426,8 +427,6 @@ def resolve_model_source(name_or_path: str | Path, cache_dir: str | Path | None 
 
 def main(argv: list[str] | None = None) -> int:
     """``livesim models list`` / ``livesim models prepare NAME [--cache-dir DIR]``."""
-    import argparse
-
     parser = argparse.ArgumentParser(prog="livesim models", description="The livesim model zoo.")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="list zoo models and whether they are prepared")

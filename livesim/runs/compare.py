@@ -23,6 +23,8 @@ from livesim.stream.scenario import Scenario
 from livesim.agents import AGENT_REGISTRY, make_agent
 from livesim.envs.rollout import PRIVILEGED_AGENTS
 from livesim.runs.episode import make_stream_env, run_episode
+import json
+from rich.table import Table
 
 METRICS = ("mean_reward", "accuracy", "effectiveness", "pass_rate", "gmv", "ipv", "orders", "churned",
            "latency_p50", "latency_p95")
@@ -39,8 +41,6 @@ class AgentSpec:
 
     @classmethod
     def parse(cls, text: str) -> AgentSpec:
-        import json
-
         name, _, rest = text.partition(":")
         kwargs = []
         for item in filter(None, rest.split(",")):
@@ -160,8 +160,6 @@ def compare(scenario: Scenario, specs: list[AgentSpec], seeds: list[int], trials
 
 def render_comparison(result: dict[str, Any]) -> Any:
     """A rich table of the comparison: means, differences with CIs, then pass^k."""
-    from rich.table import Table
-
     labels, base = result["agents"], result["baseline"]
     table = Table(title=f"{result['scenario']}: {len(result['seeds'])} seeds x {result['trials']} trials "
                         f"(diff = agent - {base}, 95% paired bootstrap CI)")

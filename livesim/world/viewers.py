@@ -11,6 +11,7 @@ from typing import Literal
 
 import numpy as np
 from faker import Faker
+from faker.providers.person.en_US import Provider
 from pydantic import BaseModel, ConfigDict, Field
 
 from livesim.world.catalog import CATEGORIES, REGIONS
@@ -56,8 +57,6 @@ def _first_names() -> tuple[str, ...]:
     """Faker's en_US first names, in a fixed order (drawing from this list is ~100x faster than Faker calls)."""
     global _FIRST_NAMES
     if not _FIRST_NAMES:
-        from faker.providers.person.en_US import Provider
-
         _FIRST_NAMES = tuple(sorted(Provider.first_names))
     return _FIRST_NAMES
 
