@@ -3,6 +3,9 @@
 Everything a transform can write into a presented harness comes from here: synonyms, random-name specs,
 paraphrases, distractor skills, titles, styles, limit bands, hook message structures and notices. The two
 splits share no string and no value band (tests/envs/test_hsa.py enumerates and samples them to check).
+
+Length (~440 lines): data only (the train and held-out vocabularies side by side, so their disjointness is
+reviewable in one file), no logic beyond the lookup helpers.
 """
 
 from __future__ import annotations

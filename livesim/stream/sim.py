@@ -3,6 +3,10 @@
 `StreamSim` knows nothing of Gymnasium; the envs in `livesim.envs` wrap it. One seed fixes the world
 (catalogue, strategy, viewers), the comment stream and the viewers' reactions, each from its own generator,
 so an agent's actions never change which comments a seed produces.
+
+Length (~470 lines): one class whose methods share the request's state (trace, clock, harness); it is
+kept whole while the in-flight branches that edit it merge. The next split is the tool-call and reply
+checks (`_run_call`, `_check_reply`) into their own module.
 """
 
 from __future__ import annotations
