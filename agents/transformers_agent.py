@@ -117,6 +117,7 @@ class TransformersAgent(BaseAgent):
                 raise ValueError("expected a tokenizer with a preloaded model, got tokenizer=None")
             self.device = next(model.parameters()).device
             return model, tokenizer
+        torch_dtype: Any
         if dtype == "auto":
             if self.device.type == "cuda":
                 torch_dtype = torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
@@ -130,7 +131,7 @@ class TransformersAgent(BaseAgent):
         source = resolve_model_source(model, cache_dir)
         tokenizer = tokenizer or AutoTokenizer.from_pretrained(source)
         loaded = AutoModelForCausalLM.from_pretrained(source, dtype=torch_dtype)
-        return loaded.to(self.device).eval(), tokenizer
+        return loaded.to(self.device).eval(), tokenizer  # type: ignore[arg-type]  # transformers' typed .to
 
     @property
     def tokens_per_second(self) -> float:

@@ -29,7 +29,7 @@ def prompt_order(h: Harness, d: Draws, v: Vocab) -> Harness:
 def prompt_style(h: Harness, d: Draws, v: Vocab) -> Harness:
     """Switch the prompt style (train: XML; heldout: JSON)."""
     others = [s for s in v.styles if s != h.prompt.style] or list(v.styles)
-    h.prompt.style = choice(d.rng("prompt_style"), others)  # type: ignore[assignment]
+    h.prompt.style = choice(d.rng("prompt_style"), others)  # type: ignore[arg-type,assignment]
     return h
 
 

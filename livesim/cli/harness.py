@@ -70,7 +70,7 @@ def env_harness(args: argparse.Namespace) -> tuple[Harness, Harness, Any]:
         except ValueError as e:
             raise SystemExit(f"error: --wrappers: {e}") from None
     env.reset(seed=args.seed)
-    sim = env.unwrapped.sim
+    sim = env.unwrapped.sim  # type: ignore[attr-defined]  # a livesim env
     return sim.canonical, sim.harness, sim
 
 

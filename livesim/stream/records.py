@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -22,7 +22,7 @@ from livesim.stream.config import StreamConfig
 from livesim.stream.scenario import DataFileError, Problem, field_path
 
 FORMAT_VERSION = 1
-ENV_ID = "LiveStream-v0"
+ENV_ID: Final = "LiveStream-v0"
 
 
 class _Line(BaseModel):

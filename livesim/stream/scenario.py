@@ -257,6 +257,7 @@ def semantic_problems(sc: Scenario) -> list[tuple[Loc, str]]:
                 msg=f"{p.category} products need attributes {sorted(need)}; missing {missing}")
     if sc.catalog.products and len(links) != len(sc.catalog.products):
         add("catalog", "products", msg="two products share a link number")
+    traffic: Any = sc.traffic  # a model built by create_model: mypy cannot see its fields
     for i, c in enumerate(sc.script):
         if c.intent not in INTENTS:
             add("script", i, "intent", msg=f"unknown intent {c.intent!r}; {intents}")
@@ -265,12 +266,12 @@ def semantic_problems(sc: Scenario) -> list[tuple[Loc, str]]:
                 add("script", i, "links", j, msg=f"no product at link {link}; links are {sorted(links)}")
         if c.at_s > end:
             add("script", i, "at_s", msg=f"at {c.at_s:g}s, {after_end}")
-        if c.viewer is not None and c.viewer >= sc.traffic.n_viewers:
-            add("script", i, "viewer", msg=f"no viewer {c.viewer} (n_viewers is {sc.traffic.n_viewers})")
-    for i, it in enumerate(sc.traffic.intents or []):
+        if c.viewer is not None and c.viewer >= traffic.n_viewers:
+            add("script", i, "viewer", msg=f"no viewer {c.viewer} (n_viewers is {traffic.n_viewers})")
+    for i, it in enumerate(traffic.intents or []):
         if it not in INTENTS:
             add("traffic", "intents", i, msg=f"unknown intent {it!r}; {intents}")
-    if sc.traffic.scripted_only and not sc.script:
+    if traffic.scripted_only and not sc.script:
         add("traffic", "scripted_only", msg="scripted_only is true but the script is empty: no comments")
     for i, ev in enumerate(sc.strategy or []):
         try:

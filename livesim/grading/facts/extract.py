@@ -213,8 +213,9 @@ def _extract(text: str) -> ExtractedFacts:
     after = [_CUR_AFTER_RE.match(text, e) is not None for _, e, _ in nums]
     for i in range(len(nums) - 2, -1, -1):  # "3-5 days", "99 to 129 yuan", "31 x 70 cm" share the mark
         gap = _RANGE_RE.fullmatch(text, nums[i][1], nums[i + 1][0])
-        if gap and units[i + 1]:
-            units[i] = units[i] or (units[i + 1][0], nums[i][1])
+        nxt = units[i + 1]
+        if gap and nxt:
+            units[i] = units[i] or (nxt[0], nums[i][1])
         if gap and gap["r"]:
             after[i] = after[i] or after[i + 1]
     quantities: list[Quantity] = []
