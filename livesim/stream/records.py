@@ -1,7 +1,7 @@
 """Run records (JSONL): a versioned header, one line per env step, an end line; each flushed as it is written.
 
-`run_episode` plays an agent (or a record's own actions) in `LiveStream-v0` and yields those lines;
-`RecordWriter` writes them; `read_record` refuses a truncated or malformed file, naming the line and field;
+`livesim.runs.episode.run_episode` plays an agent (or a record's own actions) in `LiveStream-v0` and yields
+those lines; `RecordWriter` writes them; `read_record` refuses a truncated or malformed file, naming the line and field;
 `observations` rebuilds what the agent saw from the deltas. Replay and regrade: `livesim.runs.replay`.
 """
 
