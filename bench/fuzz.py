@@ -4,7 +4,7 @@
     .venv/bin/python bench/fuzz.py --seconds 30 --json      # one JSON object
 
 Each episode alternates `LiveStream-v0` and `LiveStreamQA-v0`, with the latency model or measured latency, and
-with or without the HSA wrappers. Every step is a hostile action (`livesim.hostile`) or, one step in three, the
+with or without the HSA wrappers. Every step is a hostile action (`livesim.runs.hostile`) or, one step in three, the
 oracle's action, so episodes move through tool calls, replies and whole streams. Checked on every step: no
 exception, the observation is in the observation space and encodes as UTF-8 JSON, the reward is finite and in
 [0, 1], a dispatched reward equals the sum of its terms, the stream clock never goes back, and every episode
@@ -27,7 +27,7 @@ import numpy as np
 
 import livesim  # noqa: F401  (registers the envs)
 from livesim.agents import make_agent
-from livesim.hostile import hostile_action
+from livesim.runs.hostile import hostile_action
 
 
 def rss_mib() -> float:

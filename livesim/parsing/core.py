@@ -11,6 +11,7 @@ from typing import Any
 from livesim.parsing.calls import _call_from_obj, _is_call_shaped, _is_tool_calls_wrapper, _items_from_values
 from livesim.parsing.decoding import _decode_values, _safe_json, _strip_fence, _type_name
 from livesim.parsing.pycall import _python_calls
+from livesim.parsing.safety import Unreadable, bounded_value, clean_text
 from livesim.parsing.tagged import _scan_markup
 from livesim.parsing.types import (
     _RAW_LIMIT,
@@ -21,7 +22,6 @@ from livesim.parsing.types import (
     _Acc,
     _safe_repr,
 )
-from livesim.safety import Unreadable, bounded_value, clean_text
 
 _SPECIAL_TOKENS = ("<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|endoftext|>", "<|end|>")
 _STRAY_CLOSERS = ("</tool_call>", "[/TOOL_CALLS]", "</think>", *_SPECIAL_TOKENS)

@@ -150,7 +150,7 @@ def _golden() -> list[str]:
     The first step's system prompt and tool schemas are shortened to keep the corpus small, so the base parses
     (and its hash chain verifies) but does not replay; every malformed file must be refused before a replay.
     """
-    from livesim.integrity import HASH_KEY, HashChain
+    from livesim.stream.integrity import HASH_KEY, HashChain
 
     lines = [json.loads(x) for x in GOLDEN.read_text(encoding="utf-8").splitlines()[:4]]
     first = lines[1]
@@ -230,7 +230,7 @@ def records() -> dict[str, str | bytes]:
 
 
 def actions() -> list[object]:
-    from livesim.hostile import json_attacks
+    from livesim.runs.hostile import json_attacks
 
     tools = ["get_price", "check_stock", "issue_coupon", "set_price", "load_skill", "search_products",
              "list_promotions", "escalate_to_human", "no_such_tool"]

@@ -1,0 +1,187 @@
+"""Bounded YAML and bounded data files: nothing a file says can make loading it take unbounded time or memory.
+
+`BoundedLoader` is PyYAML's `SafeLoader` (no tags that build objects) that counts, while it composes, how many
+nodes the document has once every alias is expanded and how deeply it nests. A billion-laughs alias bomb is
+refused at the first alias level that passes `MAX_NODES`, a recursive anchor (an alias inside the node it names)
+and flow sequences nested thousands deep are refused with the line, all in milliseconds, before anything
+walks the tree. `read_text_file` reads a regular file of bounded size as UTF-8 and says in one line what is
+wrong otherwise (a directory, a device, too large, not UTF-8). `non_finite` finds NaN and infinities in
+loaded data, which no field of a scenario or record may hold.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.composer import ComposerError
+from yaml.events import AliasEvent
+
+from livesim.parsing.safety import lone_surrogate
+
+__all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "MAX_NODES", "BoundedLoader", "FileProblem", "compose_bounded",
+           "lone_surrogate", "non_finite", "read_text_file"]
+
+MAX_NODES = 200_000
+"""Most nodes a document may have with its aliases expanded (the largest bundled scenario has about 2,000)."""
+SCALAR_CHARS = 64
+"""A scalar counts as one node per this many characters, so aliases of one long string are bounded too."""
+MAX_DEPTH = 64
+"""Deepest nesting of a document (a scenario needs about 8)."""
+MAX_FILE_BYTES = 8 << 20
+"""Largest data file read (8 MiB)."""
+
+
+class BoundedLoader(yaml.SafeLoader):
+    """`yaml.SafeLoader` with alias expansion and depth bounded while composing (see the module doc)."""
+
+    max_nodes = MAX_NODES
+    max_depth = MAX_DEPTH
+
+    def __init__(self, stream: Any) -> None:
+        super().__init__(stream)
+        self._depth = 0
+        self._size: dict[int, int] = {}  # id(node) -> its size with aliases expanded, once composed
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.peek_event()
+        node: Any
+        if self.check_event(AliasEvent):
+            node = super().compose_node(parent, index)
+            if id(node) not in self._size:  # the alias names a node that is still being composed: a cycle
+                raise ComposerError(None, None, f"the alias *{event.anchor} refers to a node that contains it "
+                                                "(a recursive anchor)", event.start_mark)
+            return node
+        self._depth += 1
+        try:
+            if self._depth > self.max_depth:
+                raise ComposerError(None, None, f"nested more than {self.max_depth} levels deep", event.start_mark)
+            node = super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+        if isinstance(node, yaml.MappingNode):
+            size = 1 + sum(self._size[id(k)] + self._size[id(v)] for k, v in node.value)
+        elif isinstance(node, yaml.SequenceNode):
+            size = 1 + sum(self._size[id(v)] for v in node.value)
+        else:  # a long scalar weighs as much as the short ones its length would hold
+            size = 1 + len(node.value) // SCALAR_CHARS
+        if size > self.max_nodes:
+            raise ComposerError(None, None, f"the document has more than {self.max_nodes} values once its aliases "
+                                            "are expanded (an alias bomb?)", node.start_mark)
+        self._size[id(node)] = size
+        return node
+
+
+def _error(message: str, mark: Any) -> ComposerError:
+    return ComposerError(None, None, message, mark)
+
+
+def _check_events(text: str) -> None:
+    """The bounds of `BoundedLoader`, checked over libyaml's parse events (C speed, no node tree built)."""
+    sizes: dict[str, int] = {}
+    stack: list[list[Any]] = [[0, None]]  # [size so far, anchor] of each open collection; the root frame
+    for ev in yaml.parse(text, Loader=yaml.CSafeLoader):  # type: ignore[attr-defined]
+        if isinstance(ev, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            if len(stack) > MAX_DEPTH:
+                raise _error(f"nested more than {MAX_DEPTH} levels deep", ev.start_mark)
+            stack.append([1, ev.anchor])
+            continue
+        if isinstance(ev, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            size, anchor = stack.pop()
+        elif isinstance(ev, yaml.ScalarEvent):
+            size, anchor = 1 + len(ev.value) // SCALAR_CHARS, ev.anchor
+        elif isinstance(ev, yaml.AliasEvent):
+            if ev.anchor not in sizes:
+                open_anchors = {a for _, a in stack}
+                why = ("refers to a node that contains it (a recursive anchor)" if ev.anchor in open_anchors
+                       else "is not defined")
+                raise _error(f"the alias *{ev.anchor} {why}", ev.start_mark)
+            size, anchor = sizes[ev.anchor], None
+        elif isinstance(ev, yaml.DocumentStartEvent):
+            sizes.clear()  # anchors do not cross documents
+            continue
+        else:
+            continue
+        if size > MAX_NODES or stack[-1][0] + size > MAX_NODES:
+            raise _error(f"the document has more than {MAX_NODES} values once its aliases are expanded "
+                         "(an alias bomb?)", ev.start_mark)
+        if anchor is not None:
+            sizes[anchor] = size
+        stack[-1][0] += size
+
+
+def compose_bounded(text: str) -> tuple[yaml.Node | None, Any]:
+    """Compose and construct one YAML document within the bounds: (node tree, data). Raises yaml.YAMLError.
+
+    With libyaml (PyYAML's C extension) the bounds are checked over its parse events and the document composed
+    by `CSafeLoader`, both at C speed; without it, by `BoundedLoader` in Python.
+    """
+    if getattr(yaml, "__with_libyaml__", False):
+        _check_events(text)
+        loader: Any = yaml.CSafeLoader(text)  # type: ignore[attr-defined]
+    else:  # pragma: no cover - PyYAML without libyaml
+        loader = BoundedLoader(text)
+    try:
+        node = loader.get_single_node()
+        data = None if node is None else loader.construct_document(node)
+        return node, data
+    finally:
+        loader.dispose()
+
+
+def non_finite(data: Any, path: tuple[str | int, ...] = ()) -> tuple[tuple[str | int, ...], float] | None:
+    """The first NaN or infinite float in `data` (dicts and lists of bounded depth), with its path, or None."""
+    if isinstance(data, float):
+        return None if math.isfinite(data) else (path, data)
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if (hit := non_finite(v, (*path, str(k)))) is not None:
+                return hit
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            if (hit := non_finite(v, (*path, i))) is not None:
+                return hit
+    return None
+
+
+class FileProblem(ValueError):
+    """A file that cannot be read as a data file; the message is one line."""
+
+
+def read_text_file(path: str | os.PathLike[str], max_bytes: int = MAX_FILE_BYTES) -> str:
+    """Read a regular file of at most `max_bytes` as UTF-8; `FileProblem` (one line) otherwise.
+
+    `FileNotFoundError` is raised as is for a path that does not exist, so callers can say what they look for.
+    """
+    p = Path(path)
+    try:
+        st = p.stat()
+    except FileNotFoundError:
+        raise
+    except (OSError, ValueError) as e:  # ValueError: an embedded NUL byte in the path
+        raise FileProblem(f"cannot read it: {_os_reason(e)}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise FileProblem("is a directory, not a file")
+    if not stat.S_ISREG(st.st_mode):
+        raise FileProblem("is not a regular file (a device, pipe or socket)")
+    if st.st_size > max_bytes:
+        raise FileProblem(f"is {st.st_size} bytes; data files are at most {max_bytes} bytes")
+    try:
+        with p.open("rb") as f:
+            raw = f.read(max_bytes + 1)
+    except OSError as e:
+        raise FileProblem(f"cannot read it: {_os_reason(e)}") from None
+    if len(raw) > max_bytes:
+        raise FileProblem(f"is more than {max_bytes} bytes; data files are at most {max_bytes} bytes")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise FileProblem(f"not UTF-8 text: {e.reason} at byte {e.start}") from None
+
+
+def _os_reason(e: BaseException) -> str:
+    return (e.strerror if isinstance(e, OSError) and e.strerror else str(e)).splitlines()[0][:200]
