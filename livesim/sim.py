@@ -7,7 +7,6 @@ so an agent's actions never change which comments a seed produces.
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,8 +20,9 @@ from livesim.comments import Request, make_comment, merge
 from livesim.config import Metrics, ScriptedComment, StreamConfig
 from livesim.facts import extract_facts, numbers_in
 from livesim.grading import WEIGHTS, Grade, ToolCallRecord, Trace, grade
-from livesim.harness import Harness, default_harness
+from livesim.harness import Harness
 from livesim.hooks import HookContext, retry_message, run_hook
+from livesim.hotpath import fresh, shared_default_harness
 from livesim.latency import count_tokens
 from livesim.parsing import ParsedAction, parse_action, tool_calls_to_openai
 from livesim.patches import apply_patch
@@ -86,7 +86,12 @@ class StreamSim:
             world_rng, self.catalog, cfg.duration_s)
         self.viewers: list[Viewer] = generate_viewers(world_rng, cfg.n_viewers, self.faker)
         self.room = Room(pinned_link=self.catalog.links[0])
-        self.canonical = (harness or default_harness()).model_copy(deep=True)
+        # The canonical harness is read-only here (copy-on-write: patches and HSA work on copies), so the
+        # process's default is shared, not copied; a caller's harness is copied once, as it may change it.
+        if harness is None:
+            self.canonical, self._canonical_fp = shared_default_harness()
+        else:
+            self.canonical, self._canonical_fp = harness.model_copy(deep=True), None
         self.augment = augment
         self.faults = faults or (cfg.faults.injector() if cfg.faults else None)
         self._aug_ss = aug_ss
@@ -119,16 +124,25 @@ class StreamSim:
 
     # --- harness ------------------------------------------------------------------------------------
     def _present(self) -> Harness:
-        self.canonical_fingerprint = self.canonical.fingerprint
+        """The presented harness, with its fingerprint and tool schemas computed once per harness version."""
+        if self._canonical_fp is None:
+            self._canonical_fp = self.canonical.fingerprint
+        self.canonical_fingerprint = self._canonical_fp
         if self.augment is None:
-            return self.canonical.model_copy(deep=True)
-        # The same draws each time, so a patch changes the presented view only where it changed the canonical.
-        self.aug_rng = np.random.default_rng(self._aug_ss)
-        return self.augment(self.canonical.model_copy(deep=True), self.aug_rng)
+            presented = self.canonical  # shared: nothing edits a harness in place
+            self.presented_fingerprint = self._canonical_fp
+        else:
+            # The same draws each time, so a patch changes the presented view only where it changed the canonical.
+            self.aug_rng = np.random.default_rng(self._aug_ss)
+            presented = self.augment(self.canonical.model_copy(deep=True), self.aug_rng)
+            self.presented_fingerprint = presented.fingerprint
+        self._schemas = presented.tool_schemas()
+        return presented
 
     def set_harness(self, harness: Harness) -> None:
-        """Replace the canonical harness (operator patch); the next request shows it."""
-        self.canonical = harness
+        """Replace the canonical harness (operator patch); the next request shows it. The sim keeps `harness`
+        as it is (it is never edited in place here), so the caller must not edit it afterwards either."""
+        self.canonical, self._canonical_fp = harness, None
         self.harness = self._present()
 
     # --- world clock ----------------------------------------------------------------------------------
@@ -136,7 +150,8 @@ class StreamSim:
         """Apply the operator patches due by `t`; True if the harness changed."""
         changed = False
         while self._patch_i < len(self._patches) and self._patches[self._patch_i].at_s <= t:
-            self.canonical = apply_patch(self.canonical, self._patches[self._patch_i])
+            self.canonical = apply_patch(self.canonical, self._patches[self._patch_i])  # a new harness
+            self._canonical_fp = None
             self._patch_i += 1
             changed = True
         if changed:
@@ -251,7 +266,7 @@ class StreamSim:
 
     def observation(self) -> dict[str, Any]:
         """A fresh copy of the conversation and the presented tool schemas."""
-        return {"messages": copy.deepcopy(self.messages), "tools": self.harness.tool_schemas()}
+        return {"messages": fresh(self.messages), "tools": fresh(self._schemas)}
 
     def _new_prompt_tokens(self) -> int:
         total = sum(count_tokens(str(m.get("content") or "")) for m in self.messages)
@@ -435,7 +450,7 @@ class StreamSim:
         info: dict[str, Any] = {
             "dispatched": g is not None,
             "turn": self.trace.turns,
-            "harness_fingerprint": self.harness.fingerprint,
+            "harness_fingerprint": self.presented_fingerprint,
             "harness_version": self.harness.version,
             "harness_canonical_fingerprint": self.canonical_fingerprint,
             "harness_last_patch": self.harness.last_patch,

@@ -14,12 +14,14 @@ from faker import Faker
 from pydantic import BaseModel, ConfigDict, Field
 
 from livesim.catalog import CATEGORIES, REGIONS
+from livesim.hotpath import WeightedIndex, sample_without_replacement
 
 Persona = Literal["price_sensitive", "quality_focused", "impulsive", "sceptical", "troll", "returning_buyer"]
 PERSONAS: tuple[str, ...] = ("price_sensitive", "quality_focused", "impulsive", "sceptical", "troll",
                              "returning_buyer")
 # Share of each persona in a population, and the intents each persona tends to ask about (weights).
 PERSONA_WEIGHTS = np.array([0.26, 0.2, 0.18, 0.14, 0.07, 0.15])
+_PERSONA_INDEX = WeightedIndex(PERSONA_WEIGHTS)  # == rng.choice(len(PERSONAS), p=PERSONA_WEIGHTS)
 PERSONA_INTENTS: dict[str, dict[str, float]] = {
     "price_sensitive": {"price": 4, "coupon": 4, "comparison": 2, "unauthorized_discount": 1.5, "shipping": 1.5,
                         "stock_variant": 1, "how_to_buy": 1, "greeting": 1},
@@ -63,26 +65,36 @@ def _first_names() -> tuple[str, ...]:
 
 
 def generate_viewers(rng: np.random.Generator, n: int, faker: Faker | None = None) -> list[Viewer]:
-    """Draw `n` viewers with display names from Faker's name list, all choices drawn from `rng`."""
+    """Draw `n` viewers with display names from Faker's name list, all choices drawn from `rng`.
+
+    The draws are those of the original scalar numpy calls (`choice` with `p`, `clip`, `choice` without
+    replacement, `uniform`), made through exact cheaper equivalents (`livesim.hotpath`): same seed, same viewers.
+    """
     names = _first_names()
+    n_names, n_regions = len(names), len(REGIONS)
+    persona_of = _PERSONA_INDEX
+    integers, random, normal = rng.integers, rng.random, rng.normal
     out = []
     for i in range(n):
-        persona = PERSONAS[int(rng.choice(len(PERSONAS), p=PERSONA_WEIGHTS))]
-        height = int(np.clip(rng.normal(168, 9), 150, 195))
-        bmi = float(rng.normal(21.5, 2.5))
-        weight = int(np.clip(bmi * (height / 100) ** 2, 40, 100))
-        first = names[int(rng.integers(len(names)))]
-        r = rng.random()
-        handle = first if r < 0.5 else f"{first.lower()}{int(rng.integers(1, 100))}" if r < 0.8 else \
-            f"{first.lower()}_{names[int(rng.integers(len(names)))][:3].lower()}"
+        persona = PERSONAS[persona_of(rng)]
+        height = int(min(max(normal(168, 9), 150), 195))
+        bmi = float(normal(21.5, 2.5))
+        weight = int(min(max(bmi * (height / 100) ** 2, 40), 100))
+        first = names[int(integers(n_names))]
+        r = random()
+        handle = first if r < 0.5 else f"{first.lower()}{int(integers(1, 100))}" if r < 0.8 else \
+            f"{first.lower()}_{names[int(integers(n_names))][:3].lower()}"
+        budget = float(round(rng.lognormal(5.3, 0.7)))
+        interests = [CATEGORIES[j] for j in sample_without_replacement(rng, len(CATEGORIES), 2)]
+        patience = 10.0 + 30.0 * random()  # == rng.uniform(10, 40)
         out.append(Viewer.model_construct(
             viewer_id=f"v{i:04d}",
             name=handle,
             persona=persona,  # type: ignore[arg-type]
-            budget=float(round(rng.lognormal(5.3, 0.7))),
-            interests=[CATEGORIES[int(j)] for j in rng.choice(len(CATEGORIES), size=2, replace=False)],
-            patience_s=float(rng.uniform(10, 40)),
-            region=REGIONS[int(rng.integers(len(REGIONS)))],
+            budget=budget,
+            interests=interests,
+            patience_s=patience,
+            region=REGIONS[int(integers(n_regions))],
             height_cm=height,
             weight_kg=weight,
         ))
