@@ -51,7 +51,8 @@ def fresh(x: Any) -> Any:
 # a fraction of the per-call overhead; tests/livesim/test_hotpath.py checks them against numpy over many seeds.
 def sample_without_replacement(rng: Any, n: int, k: int) -> list[int]:
     """`[int(i) for i in rng.choice(n, size=k, replace=False)]` for small `n` (Floyd's algorithm, then the
-    shuffle numpy applies), without the call's per-call overhead."""
+    shuffle numpy applies), without the call's per-call overhead.
+    """
     integers = rng.integers
     idx: list[int] = []
     for j in range(n - k, n):
