@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from gymnasium.envs.registration import register, registry
 
-ENV_IDS = ("LiveStream-v0", "LiveStreamQA-v0")
+# v1: the same envs with the v1 world generator (bulk draws, cheap resets); v0's worlds stay byte for byte.
+ENV_IDS = ("LiveStream-v0", "LiveStreamQA-v0", "LiveStream-v1", "LiveStreamQA-v1")
 
 
 def register_envs() -> None:
@@ -15,6 +16,12 @@ def register_envs() -> None:
     if "LiveStreamQA-v0" not in registry:
         register(id="LiveStreamQA-v0", entry_point="livesim.envs.live_stream:LiveStreamQAEnv",
                  max_episode_steps=32)
+    if "LiveStream-v1" not in registry:
+        register(id="LiveStream-v1", entry_point="livesim.envs.live_stream:LiveStreamEnv",
+                 max_episode_steps=2000, kwargs={"world": 1})
+    if "LiveStreamQA-v1" not in registry:
+        register(id="LiveStreamQA-v1", entry_point="livesim.envs.live_stream:LiveStreamQAEnv",
+                 max_episode_steps=32, kwargs={"world": 1})
 
 
 register_envs()

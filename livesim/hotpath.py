@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from livesim.harness import Harness
 
 _DEFAULT: tuple[Harness, str] | None = None
+_SCHEMAS: dict[int, tuple[Harness, bytes]] = {}
 
 
 def shared_default_harness() -> tuple[Harness, str]:
@@ -25,6 +26,21 @@ def shared_default_harness() -> tuple[Harness, str]:
         h = default_harness()
         _DEFAULT = (h, h.fingerprint)
     return _DEFAULT
+
+
+def pickled_schemas(harness: Harness, shared: bool) -> bytes:
+    """`harness.tool_schemas()`, pickled (an observation unpickles a fresh copy). A `shared` harness (one that
+    is never edited, such as the shared default) keeps its schemas for the life of the process."""
+    import pickle
+
+    if shared:
+        hit = _SCHEMAS.get(id(harness))
+        if hit is not None and hit[0] is harness:
+            return hit[1]
+    data = pickle.dumps(harness.tool_schemas(), protocol=pickle.HIGHEST_PROTOCOL)
+    if shared:
+        _SCHEMAS[id(harness)] = (harness, data)  # holds the harness, so the id is never reused
+    return data
 
 
 def fresh(x: Any) -> Any:

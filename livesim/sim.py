@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import pickle
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +23,7 @@ from livesim.facts import extract_facts, numbers_in
 from livesim.grading import WEIGHTS, Grade, ToolCallRecord, Trace, grade
 from livesim.harness import Harness
 from livesim.hooks import HookContext, retry_message, run_hook
-from livesim.hotpath import fresh, shared_default_harness
+from livesim.hotpath import fresh, pickled_schemas, shared_default_harness
 from livesim.latency import count_tokens
 from livesim.parsing import ParsedAction, parse_action, tool_calls_to_openai
 from livesim.patches import apply_patch
@@ -32,6 +32,7 @@ from livesim.prompt import render_prompt
 from livesim.room import Room, generate_strategy
 from livesim.tools import ToolContext, ToolError, run_tool, validate_args
 from livesim.viewers import Viewer, generate_viewers, react
+from livesim.world_v1 import BlockRNG, LazyViewers, generate_viewers_v1
 
 HarnessTransform = Callable[[Harness, np.random.Generator], Harness]
 # A fault injector sees (canonical tool key, rng) and returns None or a fault kind: timeout, malformed, denied.
@@ -73,19 +74,26 @@ class StreamSim:
     """One live stream: world, harness, comment stream, and the host's conversation on the current request."""
 
     def __init__(self, seed: int, config: StreamConfig | None = None, harness: Harness | None = None, *,
-                 augment: HarnessTransform | None = None, faults: FaultInjector | None = None) -> None:
+                 augment: HarnessTransform | None = None, faults: FaultInjector | None = None,
+                 world: int = 0) -> None:
         self.seed = int(seed)
         self.config = config or StreamConfig()
         ss = np.random.SeedSequence(self.seed)
         world_ss, arrivals_ss, outcome_ss, aug_ss, fault_ss = ss.spawn(5)
-        world_rng = np.random.default_rng(world_ss)
+        world_rng: Any = np.random.default_rng(world_ss)
+        if world == 1:  # LiveStream*-v1: the same generators, values from bulk draws (livesim.world_v1)
+            world_rng = BlockRNG(world_rng)
+        elif world != 0:
+            raise ValueError(f"world must be 0 or 1, got {world!r}")
+        self.world = world
         self.faker = _faker(self.seed)
         cfg = self.config
         self.catalog = (cfg.catalog.model_copy(deep=True) if cfg.catalog
                         else generate_catalog(world_rng, cfg.n_products, self.faker))
         self.strategy = list(cfg.strategy) if cfg.strategy is not None else generate_strategy(
             world_rng, self.catalog, cfg.duration_s)
-        self.viewers: list[Viewer] = generate_viewers(world_rng, cfg.n_viewers, self.faker)
+        self.viewers: Sequence[Viewer] = (generate_viewers(world_rng, cfg.n_viewers, self.faker) if world == 0
+                                          else generate_viewers_v1(world_rng.numpy, cfg.n_viewers))
         self.room = Room(pinned_link=self.catalog.links[0])
         # The canonical harness is read-only here (copy-on-write: patches and HSA work on copies), so the
         # process's default is shared, not copied; a caller's harness is copied once, as it may change it.
@@ -137,7 +145,7 @@ class StreamSim:
             self.aug_rng = np.random.default_rng(self._aug_ss)
             presented = self.augment(self.canonical.model_copy(deep=True), self.aug_rng)
             self.presented_fingerprint = presented.fingerprint
-        self._schemas = pickle.dumps(presented.tool_schemas(), protocol=pickle.HIGHEST_PROTOCOL)
+        self._schemas = pickled_schemas(presented, shared=presented is shared_default_harness()[0])
         return presented
 
     def set_harness(self, harness: Harness) -> None:
@@ -165,7 +173,8 @@ class StreamSim:
             self.room.apply(self._events[self._event_i], self.catalog)
             self._event_i += 1
         self.room.clock_s = max(self.room.clock_s, t)
-        active = sum(v.active for v in self.viewers)
+        viewers = self.viewers
+        active = viewers.active_count() if isinstance(viewers, LazyViewers) else sum(v.active for v in viewers)
         self.room.viewers_online = active * self.config.audience_per_viewer
 
     def _arrive(self, until: float) -> None:
