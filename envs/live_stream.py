@@ -91,7 +91,8 @@ class LiveStreamEnv(_BaseEnv):
 
     ## Arguments
     `config` (`StreamConfig` or dict), `harness` (`Harness`, default: the canonical one), `render_mode`
-    (`"ansi"` or `"human"`), `world` (0 or 1: the world generator; set by the env id's version). `reset(options=...)` accepts `config` and `harness` for one episode.
+    (`"ansi"` or `"human"`), `world` (0 or 1: the world generator; set by the env id's version).
+    `reset(options=...)` accepts `config` and `harness` for one episode.
 
     ## Version History
     - v1: the world (catalogue, strategy, viewers) is drawn by the same generators from bulk numpy draws

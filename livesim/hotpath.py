@@ -30,7 +30,8 @@ def shared_default_harness() -> tuple[Harness, str]:
 
 def pickled_schemas(harness: Harness, shared: bool) -> bytes:
     """`harness.tool_schemas()`, pickled (an observation unpickles a fresh copy). A `shared` harness (one that
-    is never edited, such as the shared default) keeps its schemas for the life of the process."""
+    is never edited, such as the shared default) keeps its schemas for the life of the process.
+    """
     import pickle
 
     if shared:

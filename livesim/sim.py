@@ -100,7 +100,7 @@ class StreamSim:
         if harness is None:
             self.canonical, self._canonical_fp = shared_default_harness()
         else:
-            self.canonical, self._canonical_fp = harness.model_copy(deep=True), None
+            self.canonical, self._canonical_fp = harness.clone(), None
         self.augment = augment
         self.faults = faults or (cfg.faults.injector() if cfg.faults else None)
         self._aug_ss = aug_ss
@@ -143,7 +143,7 @@ class StreamSim:
         else:
             # The same draws each time, so a patch changes the presented view only where it changed the canonical.
             self.aug_rng = np.random.default_rng(self._aug_ss)
-            presented = self.augment(self.canonical.model_copy(deep=True), self.aug_rng)
+            presented = self.augment(self.canonical.clone(), self.aug_rng)
             self.presented_fingerprint = presented.fingerprint
         self._schemas = pickled_schemas(presented, shared=presented is shared_default_harness()[0])
         return presented

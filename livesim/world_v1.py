@@ -173,7 +173,7 @@ def generate_viewers_v1(rng: np.random.Generator, n: int) -> LazyViewers:
     number = rng.integers(1, 100, size=n).tolist()
     second = rng.integers(len(names), size=n).tolist()
     handles = []
-    for f, x, k, s in zip(first, r, number, second):
+    for f, x, k, s in zip(first, r, number, second, strict=True):
         name = names[f]
         handles.append(name if x < 0.5 else f"{name.lower()}{k}" if x < 0.8 else
                        f"{name.lower()}_{names[s][:3].lower()}")

@@ -28,11 +28,16 @@ class Stream:
     def __init__(self, key: bytes) -> None:
         self._key = key
         self._n = 0
+        self._keyed: Any = None
 
     def _u64(self) -> int:
         self._n += 1
-        digest = hashlib.blake2b(self._n.to_bytes(8, "little"), key=self._key, digest_size=8).digest()
-        return int.from_bytes(digest, "little")
+        # blake2b(data, key=k) == a copy of blake2b(key=k) updated with data; the copy skips the key block
+        if self._keyed is None:
+            self._keyed = hashlib.blake2b(key=self._key, digest_size=8)
+        h = self._keyed.copy()
+        h.update(self._n.to_bytes(8, "little"))
+        return int.from_bytes(h.digest(), "little")
 
     def random(self) -> float:
         """A float in [0, 1)."""
