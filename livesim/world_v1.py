@@ -166,8 +166,8 @@ def generate_viewers_v1(rng: np.random.Generator, n: int) -> LazyViewers:
 
     names = _first_names()
     persona = np.searchsorted(np.asarray(_PERSONA_INDEX._cdf), rng.random(n), side="right")
-    height = np.clip(rng.normal(168, 9, n), 150, 195).astype(int)
-    weight = np.clip(rng.normal(21.5, 2.5, n) * (height / 100) ** 2, 40, 100).astype(int)
+    height = np.minimum(np.maximum(rng.normal(168, 9, n), 150), 195).astype(int)  # np.clip, without its overhead
+    weight = np.minimum(np.maximum(rng.normal(21.5, 2.5, n) * (height / 100) ** 2, 40), 100).astype(int)
     first = rng.integers(len(names), size=n).tolist()
     r = rng.random(n).tolist()
     number = rng.integers(1, 100, size=n).tolist()
