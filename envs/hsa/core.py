@@ -165,17 +165,32 @@ def _phrase_re(split: str, sources: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(rf"\b(?=[{re.escape(first)}])(?:{alternatives})\b", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=4096)
+def _phrase_spans(pattern: re.Pattern[str], text: str) -> tuple[tuple[int, int, str], ...]:
+    """Where `pattern` matches in `text` (the scan is the costly part, and the texts recur in every episode)."""
+    return tuple((m.start(), m.end(), m.group(0)) for m in pattern.finditer(text))
+
+
 def paraphrase(text: str, rng: Stream, v: Vocab, p: float = 0.8) -> str:
-    """Replace known phrases by the split's paraphrases (each with probability `p`), keeping the capital."""
+    """Replace known phrases by the split's paraphrases (each with probability `p`), keeping the capital.
+
+    The same as `pattern.sub(replace, text)`: the matches are taken in order and each draws as it did there.
+    """
     table = v.paraphrases
-
-    def sub(m: re.Match[str]) -> str:
+    spans = _phrase_spans(_phrase_re(v.split, tuple(table)), text)
+    if not spans:
+        return text
+    parts, at = [], 0
+    for start, end, found in spans:
+        parts.append(text[at:start])
         if rng.random() >= p:
-            return m.group(0)
-        new = choice(rng, table[m.group(0).lower()])
-        return new[0].upper() + new[1:] if m.group(0)[0].isupper() else new
-
-    return _phrase_re(v.split, tuple(table)).sub(sub, text)
+            parts.append(found)
+        else:
+            new = choice(rng, table[found.lower()])
+            parts.append(new[0].upper() + new[1:] if found[0].isupper() else new)
+        at = end
+    parts.append(text[at:])
+    return "".join(parts)
 
 
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
