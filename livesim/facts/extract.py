@@ -205,8 +205,13 @@ def extract_facts(text: object) -> ExtractedFacts:
 
 # Memoised: both are pure functions of the text with immutable results (tuples, a frozen dataclass). The grader
 # scans the same catalogue strings in every world and the same reply in several hooks, the grade and reactions.
+_DIGIT_RE = re.compile(r"[0-9]")
+
+
 @functools.lru_cache(maxsize=16384)
 def _numbers_in(text: str) -> tuple[float, ...]:
+    if not _DIGIT_RE.search(text):  # _NUM_RE needs an ASCII digit: nothing to scan (most catalogue strings)
+        return ()
     return tuple(v for _, _, v in _scan_numbers(text)[0])
 
 
