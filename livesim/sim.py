@@ -28,7 +28,7 @@ from livesim.latency import count_tokens
 from livesim.parsing import ParsedAction, parse_action, tool_calls_to_openai
 from livesim.patches import apply_patch
 from livesim.phrasing import INTENTS
-from livesim.prompt import render_prompt
+from livesim.prompt import harness_blocks, render_prompt
 from livesim.room import Room, generate_strategy
 from livesim.tools import ToolContext, ToolError, run_tool, validate_args
 from livesim.viewers import Viewer, generate_viewers, react
@@ -146,6 +146,7 @@ class StreamSim:
             presented = self.augment(self.canonical.clone(), self.aug_rng)
             self.presented_fingerprint = presented.fingerprint
         self._schemas = pickled_schemas(presented, shared=presented is shared_default_harness()[0])
+        self._harness_blocks = harness_blocks(presented)  # the prompt blocks that depend on the harness alone
         return presented
 
     def set_harness(self, harness: Harness) -> None:
@@ -266,7 +267,7 @@ class StreamSim:
         self.tool_ctx.viewer = request.comments[0].name
         self.tool_ctx.request_index = request.index
         self._tool_numbers: set[float] = set()
-        system = render_prompt(self.harness, self.room, self.catalog)
+        system = render_prompt(self.harness, self.room, self.catalog, self._harness_blocks)
         self.messages = [{"role": "system", "content": system}, {"role": "user", "content": request.text}]
         self._prompt_tokens_seen = 0
         for hook in self.harness.hooks:
