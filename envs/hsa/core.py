@@ -32,6 +32,9 @@ class Stream:
 
     def _u64(self) -> int:
         self._n += 1
+        if self._n == 1:  # many streams draw once: hash directly
+            digest = hashlib.blake2b(b"\x01\x00\x00\x00\x00\x00\x00\x00", key=self._key, digest_size=8).digest()
+            return int.from_bytes(digest, "little")
         # blake2b(data, key=k) == a copy of blake2b(key=k) updated with data; the copy skips the key block
         if self._keyed is None:
             self._keyed = hashlib.blake2b(key=self._key, digest_size=8)
@@ -68,10 +71,11 @@ class Draws:
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.base = int(rng.integers(2**62))
+        self._prefix = str(self.base)
 
     def rng(self, *parts: Any) -> Stream:
         """The generator of one element: the same parts give the same draws (in any process)."""
-        key = "\x1f".join([str(self.base), *(str(p) for p in parts)]).encode()
+        key = "\x1f".join((self._prefix, *map(str, parts))).encode()
         return Stream(hashlib.blake2b(key, digest_size=32).digest())
 
 
