@@ -228,15 +228,24 @@ def run_all(args: argparse.Namespace) -> dict[str, Any]:
     # process-wide warm-up, untimed, so that the first row does not pay for what later rows find ready
     bench_env(STREAM_IDS[0], 2, hsa=True, seed0=2 * 10**6)
     bench_env(QA_IDS[0], 50, hsa=True, seed0=2 * 10**6)
-    for env_id in STREAM_IDS:
-        if _registered(env_id):
-            rows[f"{env_id} + oracle"] = bench_env(env_id, args.streams)
-            rows[f"{env_id} + oracle + hsa"] = bench_env(env_id, args.streams, hsa=True)
-    for env_id in QA_IDS:
-        if _registered(env_id):
-            rows[f"{env_id} + oracle"] = bench_env(env_id, args.qa_episodes)
-            rows[f"{env_id} + oracle + hsa"] = bench_env(env_id, args.qa_episodes, hsa=True)
-    rows["bare StreamSim"] = bench_bare(args.streams)
+    def best(new: dict[str, float], old: dict[str, float] | None) -> dict[str, float]:
+        if old is None:
+            return new
+        out = new if new["requests_per_s"] > old["requests_per_s"] else old
+        return {**out, "requests_per_cpu_s": max(new["requests_per_cpu_s"], old["requests_per_cpu_s"])}
+
+    # each row is measured `repeats` times, bare and hsa interleaved, and the best kept: the load of a shared
+    # machine only ever slows a run down
+    for env_ids, n in ((STREAM_IDS, args.streams), (QA_IDS, args.qa_episodes)):
+        for env_id in env_ids:
+            if not _registered(env_id):
+                continue
+            for _ in range(args.repeats):
+                for hsa in (False, True):
+                    name = f"{env_id} + oracle" + (" + hsa" if hsa else "")
+                    rows[name] = best(bench_env(env_id, n, hsa=hsa), rows.get(name))
+    for _ in range(args.repeats):
+        rows["bare StreamSim"] = best(bench_bare(args.streams), rows.get("bare StreamSim"))
     out["rows"] = rows
     ratios = {}
     for name, r in rows.items():
@@ -307,6 +316,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--streams", type=int, default=5, help="LiveStream episodes (whole streams) per row")
     parser.add_argument("--qa-episodes", type=int, default=400, help="LiveStreamQA episodes per row")
     parser.add_argument("--vector-steps", type=int, default=600, help="steps for vector scaling (0: skip)")
+    parser.add_argument("--repeats", type=int, default=1, help="measure each row this many times (interleaved) "
+                        "and keep the best")
     parser.add_argument("--ref", metavar="PATH", help="also run the same bench on the checkout at PATH "
                         "(subprocess, first) and print speed-ups")
     parser.add_argument("--profile", action="store_true", help="print the top costs (cProfile) of this tree")
@@ -318,7 +329,8 @@ def main(argv: list[str] | None = None) -> None:
         if not Path(args.ref, "livesim").is_dir():
             raise SystemExit(f"error: --ref {args.ref}: not a checkout of the project (no livesim/ folder)")
         cmd = [sys.executable, str(Path(__file__).resolve()), "--json", "--streams", str(args.streams),
-               "--qa-episodes", str(args.qa_episodes), "--vector-steps", str(args.vector_steps)]
+               "--qa-episodes", str(args.qa_episodes), "--vector-steps", str(args.vector_steps),
+               "--repeats", str(args.repeats)]
         proc = subprocess.run(cmd, env={**os.environ, _TREE_ENV: str(Path(args.ref).resolve())},
                               capture_output=True, text=True)
         if proc.returncode != 0:
