@@ -105,8 +105,23 @@ def make_env(env_id: str, hsa: bool = False) -> Any:
     return env
 
 
+MEMOS = ("_numbers_in", "_extract_memo", "_phrase_spans")  # text memo caches of the grader and of HSA
+
+
+def clear_memos() -> None:
+    """Empty the text memo caches, so that a row never finds what an earlier row (same seeds, same replies)
+    left there; each row then warms them on its own warm-up episodes, as a long run would."""
+    for name, mod in list(sys.modules.items()):
+        if name.startswith("livesim"):
+            for memo in MEMOS:
+                fn = getattr(mod, memo, None)
+                if hasattr(fn, "cache_clear"):
+                    fn.cache_clear()
+
+
 def bench_env(env_id: str, episodes: int, hsa: bool = False, seed0: int = 0) -> dict[str, float]:
     """Drive `env_id` with the oracle for `episodes` episodes; requests/s counts reset and step time."""
+    clear_memos()
     env = make_env(env_id, hsa)
     oracle = make_agent("oracle", env=env)
     warm = 1 if "QA" not in env_id else 20  # untimed warm-up: lazy imports, compiled patterns, memo caches
@@ -142,6 +157,7 @@ def bench_env(env_id: str, episodes: int, hsa: bool = False, seed0: int = 0) -> 
 def bench_bare(streams: int) -> dict[str, float]:
     """The simulator without Gymnasium: gold actions straight into StreamSim (no observation copies)."""
     stream_sim, format_tool_call = _stream_sim(), _format_tool_call()
+    clear_memos()
     stream_sim(10**6).next_request()  # warm-up
     steps, requests, t_total, cpu = [], 0, 0.0, 0.0
     for seed in range(streams):
