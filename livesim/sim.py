@@ -93,7 +93,7 @@ class StreamSim:
         self.strategy = list(cfg.strategy) if cfg.strategy is not None else generate_strategy(
             world_rng, self.catalog, cfg.duration_s)
         self.viewers: Sequence[Viewer] = (generate_viewers(world_rng, cfg.n_viewers, self.faker) if world == 0
-                                          else generate_viewers_v1(world_rng.numpy, cfg.n_viewers))
+                                          else generate_viewers_v1(self.seed, cfg.n_viewers))
         self.room = Room(pinned_link=self.catalog.links[0])
         # The canonical harness is read-only here (copy-on-write: patches and HSA work on copies), so the
         # process's default is shared, not copied; a caller's harness is copied once, as it may change it.

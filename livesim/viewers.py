@@ -70,35 +70,35 @@ def generate_viewers(rng: np.random.Generator, n: int, faker: Faker | None = Non
     The draws are those of the original scalar numpy calls (`choice` with `p`, `clip`, `choice` without
     replacement, `uniform`), made through exact cheaper equivalents (`livesim.hotpath`): same seed, same viewers.
     """
+    return [draw_viewer(rng, i) for i in range(n)]
+
+
+def draw_viewer(rng: np.random.Generator, i: int) -> Viewer:
+    """Viewer `i`, drawn from `rng` (the v0 world draws all of them from one generator, in order)."""
     names = _first_names()
-    n_names, n_regions = len(names), len(REGIONS)
-    persona_of = _PERSONA_INDEX
     integers, random, normal = rng.integers, rng.random, rng.normal
-    out = []
-    for i in range(n):
-        persona = PERSONAS[persona_of(rng)]
-        height = int(min(max(normal(168, 9), 150), 195))
-        bmi = float(normal(21.5, 2.5))
-        weight = int(min(max(bmi * (height / 100) ** 2, 40), 100))
-        first = names[int(integers(n_names))]
-        r = random()
-        handle = first if r < 0.5 else f"{first.lower()}{int(integers(1, 100))}" if r < 0.8 else \
-            f"{first.lower()}_{names[int(integers(n_names))][:3].lower()}"
-        budget = float(round(rng.lognormal(5.3, 0.7)))
-        interests = [CATEGORIES[j] for j in sample_without_replacement(rng, len(CATEGORIES), 2)]
-        patience = 10.0 + 30.0 * random()  # == rng.uniform(10, 40)
-        out.append(Viewer.model_construct(
-            viewer_id=f"v{i:04d}",
-            name=handle,
-            persona=persona,  # type: ignore[arg-type]
-            budget=budget,
-            interests=interests,
-            patience_s=patience,
-            region=REGIONS[int(integers(n_regions))],
-            height_cm=height,
-            weight_kg=weight,
-        ))
-    return out
+    persona = PERSONAS[_PERSONA_INDEX(rng)]
+    height = int(min(max(normal(168, 9), 150), 195))
+    bmi = float(normal(21.5, 2.5))
+    weight = int(min(max(bmi * (height / 100) ** 2, 40), 100))
+    first = names[int(integers(len(names)))]
+    r = random()
+    handle = first if r < 0.5 else f"{first.lower()}{int(integers(1, 100))}" if r < 0.8 else \
+        f"{first.lower()}_{names[int(integers(len(names)))][:3].lower()}"
+    budget = float(round(rng.lognormal(5.3, 0.7)))
+    interests = [CATEGORIES[j] for j in sample_without_replacement(rng, len(CATEGORIES), 2)]
+    patience = 10.0 + 30.0 * random()  # == rng.uniform(10, 40)
+    return Viewer.model_construct(
+        viewer_id=f"v{i:04d}",
+        name=handle,
+        persona=persona,  # type: ignore[arg-type]
+        budget=budget,
+        interests=interests,
+        patience_s=patience,
+        region=REGIONS[int(integers(len(REGIONS)))],
+        height_cm=height,
+        weight_kg=weight,
+    )
 
 
 class Reaction(BaseModel):

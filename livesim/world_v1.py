@@ -1,11 +1,12 @@
 """The v1 world generator's random source: numpy draws in bulk, handed out one value at a time.
 
-`LiveStream-v1` and `LiveStreamQA-v1` build their world (catalogue, strategy, viewers) with the same
-generator code as v0, but the values come from `BlockRNG`: uniforms and standard normals drawn from the
-world's numpy generator in blocks of a few hundred, then mapped in Python (an integer in [lo, hi) is
+`LiveStream-v1` and `LiveStreamQA-v1` build their world with the same generator code as v0, but the
+catalogue's and strategy's values come from `BlockRNG`: uniforms and standard normals drawn from the world's
+numpy generator in blocks of a few hundred, then mapped in Python (an integer in [lo, hi) is
 `lo + floor(u * (hi - lo))`). A scalar numpy call costs 1-15 µs of overhead; a value from a block costs a
-fraction of that, which is what makes a `LiveStreamQA` reset cheap. The world is still a pure function of the
-seed (same seed, same bytes, in any process), but a different one from v0's, hence the new env version.
+fraction of that. Viewers are drawn one by one, each from its own generator, only when looked up
+(`LazyViewers`): a `LiveStreamQA` request looks at one or two of them. The world is still a pure function of
+the seed (same seed, same bytes, in any process), but a different one from v0's, hence the new env version.
 """
 
 from __future__ import annotations
@@ -33,11 +34,6 @@ class BlockRNG:
         self._ui = 0
         self._z: list[float] = []
         self._zi = 0
-
-    @property
-    def numpy(self) -> np.random.Generator:
-        """The numpy generator underneath (for draws made in bulk directly, such as the viewers')."""
-        return self._rng
 
     # --- the two sources ------------------------------------------------------------------------------
     def random(self) -> float:
@@ -113,15 +109,16 @@ class BlockRNG:
 
 
 class LazyViewers(Sequence["Viewer"]):
-    """The v1 viewer population: drawn in bulk, each `Viewer` object built the first time it is looked up.
+    """The v1 viewer population: viewer `i` is drawn from its own generator (seeded from the world seed and
+    `i`) the first time it is looked up.
 
-    A `LiveStreamQA` request looks at one or two of the 60 viewers, so building the other objects would be
-    wasted; a stream builds them as their comments arrive. Built viewers are kept (their `active` and
-    `satisfaction` change during a stream); `active_count()` counts without building the rest.
+    A `LiveStreamQA` request looks at one or two of the 60 viewers, so drawing the others would be wasted; a
+    stream draws them as their comments arrive. Built viewers are kept (their `active` and `satisfaction`
+    change during a stream); `active_count()` counts without drawing the rest (a viewer not drawn yet is active).
     """
 
-    def __init__(self, columns: dict[str, list[Any]], n: int) -> None:
-        self._cols = columns
+    def __init__(self, seed: int, n: int) -> None:
+        self._seed = seed
         self._n = n
         self._built: list[Viewer | None] = [None] * n
 
@@ -129,13 +126,9 @@ class LazyViewers(Sequence["Viewer"]):
         return self._n
 
     def _build(self, i: int) -> Viewer:
-        from livesim.viewers import Viewer
+        from livesim.viewers import draw_viewer
 
-        c = self._cols
-        v = Viewer.model_construct(viewer_id=f"v{i:04d}", name=c["name"][i], persona=c["persona"][i],
-                                   budget=c["budget"][i], interests=[c["interest_a"][i], c["interest_b"][i]],
-                                   patience_s=c["patience_s"][i], region=c["region"][i],
-                                   height_cm=c["height_cm"][i], weight_kg=c["weight_kg"][i])
+        v = draw_viewer(np.random.default_rng([self._seed, VIEWER_STREAM, i]), i)
         self._built[i] = v
         return v
 
@@ -155,39 +148,13 @@ class LazyViewers(Sequence["Viewer"]):
             yield self[i]
 
     def active_count(self) -> int:
-        """Active viewers; one not built yet has not left."""
+        """Active viewers; one not drawn yet has not left."""
         return self._n - sum(1 for v in self._built if v is not None and not v.active)
 
 
-def generate_viewers_v1(rng: np.random.Generator, n: int) -> LazyViewers:
-    """`n` viewers with the distributions of `livesim.viewers.generate_viewers`, drawn in a dozen bulk calls."""
-    from livesim.catalog import CATEGORIES, REGIONS
-    from livesim.viewers import _PERSONA_INDEX, PERSONAS, _first_names
+VIEWER_STREAM = 13  # the viewers' generators: (world seed, 13, i); the comment stream uses 7 and 8, QA 11
 
-    names = _first_names()
-    persona = np.searchsorted(np.asarray(_PERSONA_INDEX._cdf), rng.random(n), side="right")
-    height = np.minimum(np.maximum(rng.normal(168, 9, n), 150), 195).astype(int)  # np.clip, without its overhead
-    weight = np.minimum(np.maximum(rng.normal(21.5, 2.5, n) * (height / 100) ** 2, 40), 100).astype(int)
-    first = rng.integers(len(names), size=n).tolist()
-    r = rng.random(n).tolist()
-    number = rng.integers(1, 100, size=n).tolist()
-    second = rng.integers(len(names), size=n).tolist()
-    handles = []
-    for f, x, k, s in zip(first, r, number, second, strict=True):
-        name = names[f]
-        handles.append(name if x < 0.5 else f"{name.lower()}{k}" if x < 0.8 else
-                       f"{name.lower()}_{names[s][:3].lower()}")
-    a = rng.integers(len(CATEGORIES), size=n)
-    b = (a + 1 + rng.integers(len(CATEGORIES) - 1, size=n)) % len(CATEGORIES)  # distinct from a
-    cols = {
-        "persona": [PERSONAS[i] for i in persona.tolist()],
-        "height_cm": height.tolist(),
-        "weight_kg": weight.tolist(),
-        "name": handles,
-        "budget": np.round(rng.lognormal(5.3, 0.7, n)).tolist(),
-        "interest_a": [CATEGORIES[i] for i in a.tolist()],
-        "interest_b": [CATEGORIES[i] for i in b.tolist()],
-        "patience_s": rng.uniform(10, 40, n).tolist(),
-        "region": [REGIONS[i] for i in rng.integers(len(REGIONS), size=n).tolist()],
-    }
-    return LazyViewers(cols, n)
+
+def generate_viewers_v1(seed: int, n: int) -> LazyViewers:
+    """`n` viewers drawn as `livesim.viewers.draw_viewer` draws them, each from its own generator, lazily."""
+    return LazyViewers(seed, n)
