@@ -102,6 +102,7 @@ class StreamSim:
         self.room = Room(pinned_link=self.catalog.links[0])
         # The canonical harness is read-only here (copy-on-write: patches and HSA work on copies), so the
         # process's default is shared, not copied; a caller's harness is copied once, as it may change it.
+        self._canonical_fp: str | None
         if harness is None:
             self.canonical, self._canonical_fp = shared_default_harness()
         else:
