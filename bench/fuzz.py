@@ -3,12 +3,13 @@
     .venv/bin/python bench/fuzz.py --seconds 600            # the issue's 10-minute run
     .venv/bin/python bench/fuzz.py --seconds 30 --json      # one JSON object
 
-Each episode alternates `LiveStream-v0` and `LiveStreamQA-v0`, with the latency model or measured latency, and
-with or without the HSA wrappers. Every step is a hostile action (`livesim.runs.hostile`) or, one step in three, the
-oracle's action, so episodes move through tool calls, replies and whole streams. Checked on every step: no
-exception, the observation is in the observation space and encodes as UTF-8 JSON, the reward is finite and in
-[0, 1], a dispatched reward equals the sum of its terms, the stream clock never goes back, and every episode
-ends. RSS is measured after a warm-up (the first 10% of the time, at least 5 s) and at the end.
+Each episode takes the next of the env ids (`LiveStream-v0`, `LiveStreamQA-v0` and their `-v1` worlds), with the
+latency model or measured latency, and with or without the HSA wrappers. Every step is a hostile action
+(`livesim.runs.hostile`) or, one step in three, the oracle's action, so episodes move through tool calls, replies
+and whole streams. Checked on every step: no exception, the observation is in the observation space and encodes
+as UTF-8 JSON, the reward is finite and in [0, 1], a dispatched reward equals the sum of its terms, the stream
+clock never goes back, and every episode ends. RSS is measured after a warm-up (the first 10% of the time, at
+least 5 s) and at the end.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import numpy as np
 
 import livesim  # noqa: F401  (registers the envs)
 from livesim.agents import make_agent
+from livesim.envs import ENV_IDS
 from livesim.runs.hostile import hostile_action
 
 
@@ -42,7 +44,7 @@ def rss_mib() -> float:
 
 def make(env_id: str, measured: bool, hsa: bool) -> Any:
     cfg: dict[str, Any] = {"latency": {"mode": "measured"}} if measured else {}
-    if env_id == "LiveStream-v0":
+    if env_id.startswith("LiveStream-"):
         cfg.update({"duration_s": 120.0, "comments_per_min": 10.0})
     env = gym.make(env_id, config=cfg)
     if hsa:
@@ -54,12 +56,12 @@ def make(env_id: str, measured: bool, hsa: bool) -> Any:
 
 def run(seconds: float, seed: int, warmup: float | None = None) -> dict[str, Any]:
     rng = np.random.default_rng(seed)
-    variants = [(e, m, h) for e in ("LiveStream-v0", "LiveStreamQA-v0") for m in (False, True) for h in (False, True)]
+    variants = [(e, m, h) for e in ENV_IDS for m in (False, True) for h in (False, True)]
     envs = {v: make(*v) for v in variants}
     space = next(iter(envs.values())).observation_space
     stats: dict[str, Any] = {"steps": 0, "episodes": 0, "exceptions": 0, "bad_observations": 0, "bad_rewards": 0,
                              "bad_term_sums": 0, "clock_back": 0, "unfinished_episodes": 0, "max_step_s": 0.0,
-                             "dispatched": 0, "per_env_steps": {e: 0 for e in ("LiveStream-v0", "LiveStreamQA-v0")}}
+                             "dispatched": 0, "per_env_steps": {e: 0 for e in ENV_IDS}}
     examples: list[str] = []
     t0 = time.perf_counter()
     warmup = max(5.0, 0.1 * seconds) if warmup is None else warmup
