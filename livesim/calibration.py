@@ -19,6 +19,7 @@ from typing import Any
 CALIBRATION_PATH = Path(__file__).parent / "data" / "calibration.jsonl"
 KINDS = ("paraphrase", "terse", "wrong_fact", "wrong_subject", "unsupported", "partial", "deflection",
          "extra_unverifiable", "refusal_right", "refusal_wrong", "spraying", "keyword_template")
+_ENV: Any = None  # one env, reused: each reset builds a fresh StreamSim
 _FIELDS = {"id", "split", "intent", "seed", "kind", "reply", "accuracy", "effectiveness", "reason"}
 
 
@@ -59,15 +60,18 @@ def load_items(path: str | Path | None = None, split: str | None = None) -> list
     return out
 
 
-def build_request(seed: int, intent: str) -> Any:
+def build_request(seed: int, intent: str | None) -> Any:
     """The `LiveStreamQA-v0` request of (seed, intent) with its gold tool calls already run; returns the sim."""
     import gymnasium as gym
 
     import livesim  # noqa: F401  (registers the envs)
     from livesim.parsing import format_tool_call
 
-    env = gym.make("LiveStreamQA-v0")
-    env.reset(seed=seed, options={"intent": intent})
+    global _ENV
+    if _ENV is None:
+        _ENV = gym.make("LiveStreamQA-v0")
+    env = _ENV
+    env.reset(seed=seed, options={"intent": intent} if intent else None)
     sim = env.unwrapped.sim
     calls = [format_tool_call("load_skill", {"name": r}) for r in sim.request.truth.skills]
     calls += [format_tool_call(c.key, c.arguments) for c in sim.request.truth.calls]
