@@ -85,6 +85,7 @@ _COUPON_PRICE_CUE = _rx(r"\b(?:with|after|using|apply(?:ing)?)\s{1,2}(?:the\s{1,
 _BUNDLE_CUE = _rx(r"\bbundle|\bset\s{1,2}price\b")
 _FEE_CUE = _rx(r"\b(?:shipping|delivery|postage|freight)(?:\s{1,2}(?:fee|cost|costs|charge|is|of))?\s{0,2}(?:is|costs?|of|:)?\s{0,2}"
                r"(?:only\s{1,2}|just\s{1,2})?(?:[¥$]|rmb\s?)?$")
+_AFTER_FEE = _rx(r"\s{0,2}(?:for\s{1,2}|of\s{1,2})?(?:shipping|delivery|postage)\b(?!\s{1,2}(?:is\s{1,2})?free)")
 _FREE_SHIP_CUE = _rx(r"\bfree\s{1,2}(?:shipping|delivery|postage)|\b(?:shipping|delivery)\s{1,2}is\s{1,2}free|\bships?\s{1,2}free")
 _BEFORE_STOCK = _rx(r"\b(?:only|just|still(?:\s{1,2}(?:have|got))?|we\s{1,2}(?:have|got)|there\s{1,2}(?:are|is)|stock(?:\s{1,2}(?:of|is))?|"
                     r"have)\s{0,2}$")
@@ -260,6 +261,7 @@ class World:
         self.escalated = escalated
         self.viewer_names = [n for n in viewer_names if n]
         self.request_nums = {v for _, _, v in _scan_numbers(request_text)[0]}
+        self.request_trigrams = trigrams(" ".join(line.split("] ", 1)[-1] for line in request_text.splitlines()))
         self.by_link = {p.link: p for p in catalog.products}
         self.coupon_codes = {c.code.upper() for c in room.coupons}
         names = sorted({p.short_name for p in catalog.products}, key=len, reverse=True)
@@ -289,7 +291,9 @@ class World:
         room = self.room
         cur = self.price(p.link) or p.live_price
         fs = room.flash_sale(p.link)
-        coupons = [c for c in room.active_coupons() if c.applies_to(p.link)]
+        named = [c for c in room.active_coupons() if re.search(rf"(?i)\b{re.escape(c.code)}\b", text)]
+        # a coupon named in the sentence binds its figures; otherwise any running coupon may be meant
+        coupons = named or room.active_coupons()
         a = p.attributes
         if attr == "price":
             return {cur}
@@ -398,6 +402,20 @@ def _mask(text: str, world: World) -> str:
     return text
 
 
+_TOKEN_RE = re.compile(r"[a-z0-9'’]+")
+
+
+def trigrams(text: str) -> set[tuple[str, ...]]:
+    toks = _TOKEN_RE.findall(text.lower())
+    return {tuple(toks[i:i + 3]) for i in range(len(toks) - 2)} | ({tuple(toks)} if 0 < len(toks) < 3 else set())
+
+
+def _is_echo(sentence: str, request_grams: set[tuple[str, ...]]) -> bool:
+    """Is the sentence the viewer's own words repeated (most of its word trigrams are in the request)?"""
+    grams = trigrams(sentence)
+    return bool(grams) and sum(g in request_grams for g in grams) >= 0.6 * len(grams)
+
+
 def _spans(text: str, rx: re.Pattern[str]) -> list[tuple[int, int]]:
     out, last = [], 0
     for m in rx.finditer(text):
@@ -483,7 +501,7 @@ def read_reply(reply: str, world: World) -> Reading:
             attr = unit
         elif _BEFORE_THRESHOLD.search(before):
             attr = "free_over" if _FREE_SHIP_CUE.search(ctx) else "threshold"
-        elif _FEE_CUE.search(before):
+        elif _FEE_CUE.search(before) or _AFTER_FEE.match(text, uend):
             attr = "fee"
         elif _AFTER_STOCK.match(text, uend) or unit == "pcs" or (_BEFORE_STOCK.search(before) and not money):
             attr = "stock"
@@ -529,11 +547,7 @@ def read_reply(reply: str, world: World) -> Reading:
     salad = (len(words) >= 4 and not any(w.replace("’", "'") in _FUNCTION_WORDS for w in words)
              and sum(w in _GENERIC_WORDS for w in words) >= 0.7 * len(words)
              and not any(n.attr not in (None, "bare") for n in nums))
-    req_words = set(_WORD_RE.findall(world.request_text.lower()))
-    echo = []
-    for s0, e0 in sentences:
-        ws = _WORD_RE.findall(text[s0:e0].lower())
-        echo.append(len(ws) >= 2 and sum(w in req_words for w in ws) >= 0.7 * len(ws))
+    echo = [_is_echo(text[s0:e0], world.request_trigrams) for s0, e0 in sentences]
     for n in nums:
         if n.sentence < len(echo) and echo[n.sentence]:
             n.asserted = False

@@ -6,6 +6,7 @@ phrasing slots plus a `Truth` (facts, gold tool calls, a gold reply sentence, th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -48,6 +49,17 @@ class _Draw:
     catalog: Catalog
     room: Room
     forced: list[int] | None = None  # links a scripted comment is about, used in order
+    text: str | None = None  # a scripted comment's verbatim text (its figures override the viewer's profile)
+
+    def body(self) -> tuple[int, int]:
+        """The height and weight the comment states: the verbatim text's, else the viewer's profile."""
+        h, w = self.viewer.height_cm, self.viewer.weight_kg
+        if self.text:
+            mh = re.search(r"(?i)\b(1[0-9]{2}|2[0-2][0-9])\s{0,2}(?:cm|tall)\b", self.text)
+            mw = re.search(r"(?i)\b([2-9][0-9]|1[0-9]{2})\s{0,2}(?:kg|kilos?)\b", self.text)
+            h = int(mh.group(1)) if mh else h
+            w = int(mw.group(1)) if mw else w
+        return h, w
 
     def product(self, category: str | None = None) -> Product | None:
         if self.forced:
@@ -140,7 +152,7 @@ def _size(d: _Draw) -> Built | None:
     p = d.product("apparel")
     if p is None:
         return None
-    h, w = d.viewer.height_cm, d.viewer.weight_kg
+    h, w = d.body()
     size = p.recommend_size(h, w)
     ref, _ = d.ref(p)
     return {"ref": ref, "height_cm": h, "weight_kg": w}, _truth(
