@@ -1,6 +1,10 @@
 """Benchmark: requests/s and step-latency percentiles of LiveStream-v0 (oracle) and of the bare simulator.
 
 Pinned to one core. Usage: python bench/bench_env.py [--streams 5] [--json]
+
+`--compare-ref REF` measures LiveStreamQA-v0 with the oracle on this tree and on a git worktree of REF (e.g.
+`main`), alternating the two `--rounds` times in one run (so both see the same machine load), and prints the
+median requests/s of each and their ratio. Usage: python bench/bench_env.py --compare-ref main [--qa 200]
 """
 
 from __future__ import annotations
@@ -84,12 +88,56 @@ def bench_bare(streams: int) -> dict[str, float]:
             "step_ms_p99": float(np.percentile(s, 99))}
 
 
+def compare_ref(ref: str, n_qa: int, rounds: int) -> dict[str, object]:
+    """QA requests/s here and at `ref` (a temporary git worktree), alternated `rounds` times."""
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parents[1]
+    tmp = Path(tempfile.mkdtemp(prefix="livesim-bench-ref-"))
+    subprocess.run(["git", "-C", str(here), "worktree", "add", "--detach", str(tmp / "ref"), ref], check=True,
+                   capture_output=True)
+    try:
+        runs: dict[str, list[float]] = {"this tree": [], ref: []}
+        for _ in range(rounds):
+            for name, root in (("this tree", here), (ref, tmp / "ref")):
+                out = subprocess.run([sys.executable, str(here / "bench" / "bench_env.py"), "--qa-only", str(n_qa)],
+                                     cwd=root, env={**os.environ, "PYTHONPATH": str(root)}, check=True,
+                                     capture_output=True, text=True).stdout
+                runs[name].append(json.loads(out)["requests_per_s"])
+    finally:
+        subprocess.run(["git", "-C", str(here), "worktree", "remove", "--force", str(tmp / "ref")], check=False,
+                       capture_output=True)
+    med = {k: float(np.median(v)) for k, v in runs.items()}
+    return {"rounds": rounds, "qa_requests": n_qa, "requests_per_s": runs, "median": med,
+            "ratio_this_over_ref": med["this tree"] / med[ref]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--streams", type=int, default=5)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--qa-only", type=int, default=None, metavar="N", help=argparse.SUPPRESS)
+    parser.add_argument("--compare-ref", default=None, metavar="REF")
+    parser.add_argument("--qa", type=int, default=200, help="QA requests per run with --compare-ref")
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     where = pin_one_core()
+    if args.qa_only is not None:
+        print(json.dumps(bench_env(args.qa_only, "LiveStreamQA-v0")))
+        return
+    if args.compare_ref:
+        res = compare_ref(args.compare_ref, args.qa, args.rounds)
+        if args.json:
+            print(json.dumps(res, indent=1))
+            return
+        for k, v in res["median"].items():
+            runs = [round(x, 1) for x in res["requests_per_s"][k]]
+            print(f"LiveStreamQA-v0+oracle @ {k:10s} median {v:8.1f} req/s  runs {runs}")
+        print(f"ratio this tree / {args.compare_ref}: {res['ratio_this_over_ref']:.3f}")
+        return
     out = {"pinned": where, "LiveStream-v0+oracle": bench_env(args.streams),
            "LiveStreamQA-v0+oracle": bench_env(args.streams * 40, "LiveStreamQA-v0"),
            "bare StreamSim": bench_bare(args.streams)}

@@ -27,8 +27,10 @@ _SMALL = {w: i for i, w in enumerate("zero one two three four five six seven eig
                                      "fourteen fifteen sixteen seventeen eighteen nineteen".split())}
 _TENS = {w: 10 * (i + 2) for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())}
 _NW = "|".join([*_SMALL, *_TENS, "hundred", "thousand"])
-_NUMWORDS_RE = re.compile(rf"(?i)\b(?:an?\s{{1,2}}(?=hundred|thousand))?(?:{_NW})(?:(?:\s{{1,2}}and\s{{1,2}}|[\s-]{{1,2}})(?:{_NW})){{0,6}}\b")
-_ONE_OK_RE = re.compile(r"(?i)\s{1,2}(?:days?|hours?|months?|years?|weeks?|yuan|kuai|bucks?|pieces?|pcs|units?|left|more|"
+_NUMWORDS_RE = re.compile(rf"(?i)\b(?:an?\s{{1,2}}(?=hundred|thousand))?(?:{_NW})(?:(?:\s{{1,2}}and\s{{1,2}}|"
+                          rf"[\s-]{{1,2}})(?:{_NW})){{0,6}}\b")
+_ONE_OK_RE = re.compile(r"(?i)\s{1,2}(?:days?|hours?|months?|years?|weeks?|yuan|kuai|bucks?|pieces?|pcs|units?|left|"
+                        r"more|"
                         r"extra|of\s{1,2}(?:them|those|each))\b")
 
 
@@ -73,24 +75,33 @@ _CLAUSE_RE = _rx(r"[,;:—–()]|\s-\s|\b(?:but|however|though|although|while|wh
 _AFTER_DISCOUNT = _rx(r"\s{0,2}(?:off|discount|cheaper|less|saving)\b")
 _AFTER_STOCK = _rx(r"\s{0,2}(?:[a-z]{1,12}\s{1,2}){0,4}?(?:left|remaining|in\s{1,2}stock|to\s{1,2}go|available)\b")
 _AFTER_SOLD = _rx(r"\s{0,2}(?:[a-z+]{1,12}\s{1,2}){0,2}?(?:sold|bought|purchased)\b|\+\s{0,2}sold")
-_AFTER_SOCIAL = _rx(r"\s{0,2}(?:out\s{1,2}of\s{1,2}[0-9]{1,4}|(?:happy\s{1,2}|satisfied\s{1,2})?(?:customers|people|buyers|"
+_AFTER_SOCIAL = _rx(r"\s{0,2}(?:out\s{1,2}of\s{1,2}[0-9]{1,4}|(?:happy\s{1,2}|satisfied\s{1,2})?(?:customers|people|"
+                    r"buyers|"
                     r"reviews|fans|users|viewers|shoppers|stars))\b")
-_BEFORE_DISCOUNT = _rx(r"(?:\b(?:save|saves|saving|savings|discount\s{1,2}of|knocks?|minus|takes)\s{0,2}(?:[¥$]|rmb\s?)?|-\s{0,1})$")
-_BEFORE_THRESHOLD = _rx(r"\b(?:over|above|orders?\s{1,2}(?:of|over|above|from)|spend(?:ing)?|min(?:imum)?(?:\s{1,2}spend)?|"
+_BEFORE_DISCOUNT = _rx(r"(?:\b(?:save|saves|saving|savings|discount\s{1,2}of|knocks?|minus|takes)\s{0,2}(?:[¥$]|"
+                       r"rmb\s?)?|-\s{0,1})$")
+_BEFORE_THRESHOLD = _rx(r"\b(?:over|above|orders?\s{1,2}(?:of|over|above|from)|spend(?:ing)?|"
+                        r"min(?:imum)?(?:\s{1,2}spend)?|"
                         r"at\s{1,2}least|from|threshold(?:\s{1,2}(?:is|of))?)\s{0,2}(?:[¥$]|rmb\s?)?$")
 _LIST_CUE = _rx(r"\b(?:was|were|originally|original|list|usually|normally|regular(?:ly)?|retail|rrp|down\s{1,2}from|"
                 r"instead\s{1,2}of|before\s{1,2}the)\b")
 _FLASH_CUE = _rx(r"\bflash\b")
-_COUPON_PRICE_CUE = _rx(r"\b(?:with|after|using|apply(?:ing)?)\s{1,2}(?:the\s{1,2}|a\s{1,2}|that\s{1,2})?(?:coupon|code|voucher)\b")
+_COUPON_PRICE_CUE = _rx(r"\b(?:with|after|using|apply(?:ing)?)\s{1,2}(?:the\s{1,2}|a\s{1,2}|that\s{1,2})?(?:coupon|"
+                        r"code|voucher)\b")
 _BUNDLE_CUE = _rx(r"\bbundle|\bset\s{1,2}price\b")
-_FEE_CUE = _rx(r"\b(?:shipping|delivery|postage|freight)(?:\s{1,2}(?:fee|cost|costs|charge|is|of))?\s{0,2}(?:is|costs?|of|:)?\s{0,2}"
+_FEE_CUE = _rx(r"\b(?:shipping|delivery|postage|freight)(?:\s{1,2}(?:fee|cost|costs|charge|is|of))?\s{0,2}(?:is|"
+               r"costs?|of|:)?\s{0,2}"
                r"(?:only\s{1,2}|just\s{1,2})?(?:[¥$]|rmb\s?)?$")
 _AFTER_FEE = _rx(r"\s{0,2}(?:for\s{1,2}|of\s{1,2})?(?:shipping|delivery|postage)\b(?!\s{1,2}(?:is\s{1,2})?free)")
-_FREE_SHIP_CUE = _rx(r"\bfree\s{1,2}(?:shipping|delivery|postage)|\b(?:shipping|delivery)\s{1,2}is\s{1,2}free|\bships?\s{1,2}free")
-_BEFORE_STOCK = _rx(r"\b(?:only|just|still(?:\s{1,2}(?:have|got))?|we\s{1,2}(?:have|got)|there\s{1,2}(?:are|is)|stock(?:\s{1,2}(?:of|is))?|"
+_FREE_SHIP_CUE = _rx(r"\bfree\s{1,2}(?:shipping|delivery|postage)|\b(?:shipping|delivery)\s{1,2}is\s{1,2}free|"
+                     r"\bships?\s{1,2}free")
+_BEFORE_STOCK = _rx(r"\b(?:only|just|still(?:\s{1,2}(?:have|got))?|we\s{1,2}(?:have|got)|there\s{1,2}(?:are|is)|"
+                    r"stock(?:\s{1,2}(?:of|is))?|"
                     r"have)\s{0,2}$")
-_PRICE_BEFORE = _rx(r"(?:\b(?:is|are|at|for|costs?|just|only|now|price[sd]?(?:\s{1,2}is)?|going\s{1,2}for|goes\s{1,2}for|comes\s{1,2}to)|[:=])\s{0,2}$")
-_SHIP_CUE = _rx(r"\b(?:ship|ships|shipped|shipping|dispatch\w*|sends?|sent|goes\s{1,2}out|go\s{1,2}out|out\s{1,2}within|courier|"
+_PRICE_BEFORE = _rx(r"(?:\b(?:is|are|at|for|costs?|just|only|now|price[sd]?(?:\s{1,2}is)?|going\s{1,2}for|"
+                    r"goes\s{1,2}for|comes\s{1,2}to)|[:=])\s{0,2}$")
+_SHIP_CUE = _rx(r"\b(?:ship|ships|shipped|shipping|dispatch\w*|sends?|sent|goes\s{1,2}out|go\s{1,2}out|"
+                r"out\s{1,2}within|courier|"
                 r"send\s{1,2}out)\b")
 _RETURN_CUE = _rx(r"\b(?:returns?|returned|returnable|refunds?|exchange|send\s{1,2}(?:it|them)\s{1,2}back)\b")
 _BATTERY_CUE = _rx(r"\b(?:battery|lasts?|playback|runtime|run\s{1,2}time|play\s{1,2}time|on\s{1,2}a\s{1,2}charge)\b")
@@ -98,92 +109,134 @@ _EXTRA_CUE = _rx(r"\b(?:extra|more|additional|remote|plus)\b")
 _SHELF_CUE = _rx(r"\b(?:shelf|expir\w*|best\s{1,2}before|fresh|keeps?|good\s{1,2}for)\b")
 _WARRANTY_CUE = _rx(r"\bwarrant")
 _CONTACT_CUE = _rx(r"\b(?:contact|reach|get\s{1,2}back|follow\s{1,2}up|hear\s{1,2}from|call|respond|reply|team)\b")
-_DELIVERY_CUE = _rx(r"\b(?:arriv\w*|deliver\w*|get\s{1,2}(?:it|there|here)|receive|reach\s{1,2}you|take\s{1,2}to\s{1,2}get)\b")
+_DELIVERY_CUE = _rx(r"\b(?:arriv\w*|deliver\w*|get\s{1,2}(?:it|there|here)|receive|reach\s{1,2}you|"
+                    r"take\s{1,2}to\s{1,2}get)\b")
 _COUPON_WORD = _rx(r"\b(?:coupons?|codes?|vouchers?)\b")
 _ALL_SUBJ = _rx(r"\b(?:every|all)\s{1,2}(?:the\s{1,2})?(?:links?|items?|products?|things?)\b|\beverything\b")
-_QWORD_RE = _rx(r"^\s{0,3}(?:how|what|what['’]s|where|which|when|why|can\s{1,2}i|do\s{1,2}you|does|is\s{1,2}(?:it|there|link|#)|are\s{1,2}there)\b")
+_QWORD_RE = _rx(r"^\s{0,3}(?:how|what|what['’]s|where|which|when|why|can\s{1,2}i|do\s{1,2}you|does|is\s{1,2}(?:it|"
+                r"there|link|#)|are\s{1,2}there)\b")
 
 # ------------------------------------------------------------------------------------------- claim types
 _CLAIM_TYPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("superlative", _rx(
-        r"\b(?:best|top|no\.?\s?1|number\s{1,2}one|#\s?1)[\s-]{1,2}(?:sell(?:er|ers|ing)|rated|seller|choice|quality|brand|shop|store)\b"
-        r"|\bbest\b[^.!?\n]{0,30}?\b(?:on\s{1,2}the\s{1,2}(?:market|platform|planet)|in\s{1,2}the\s{1,2}(?:world|country|business|industry|shop)|"
+        r"\b(?:best|top|no\.?\s?1|number\s{1,2}one|#\s?1)[\s-]{1,2}(?:sell(?:er|ers|ing)|rated|seller|choice|"
+        r"quality|brand|shop|store)\b"
+        r"|\bbest\b[^.!?\n]{0,30}?\b(?:on\s{1,2}the\s{1,2}(?:market|platform|planet)|in\s{1,2}the\s{1,2}(?:world|"
+        r"country|business|industry|shop)|"
         r"anywhere|ever|of\s{1,2}the\s{1,2}year|in\s{1,2}town|around)\b"
-        r"|\b(?:lowest|cheapest|biggest|highest|fastest|warmest|softest|strongest|finest|deepest|greatest)\b[^.!?\n]{0,40}?\b(?:ever|anywhere|"
-        r"on\s{1,2}the\s{1,2}(?:market|platform)|in\s{1,2}(?:the\s{1,2})?(?:world|country|market|shop|town|history)|you['’]ll\s{1,2}"
+        r"|\b(?:lowest|cheapest|biggest|highest|fastest|warmest|softest|strongest|finest|deepest|"
+        r"greatest)\b[^.!?\n]{0,40}?\b(?:ever|anywhere|"
+        r"on\s{1,2}the\s{1,2}(?:market|platform)|in\s{1,2}(?:the\s{1,2})?(?:world|country|market|shop|town|history)|"
+        r"you['’]ll\s{1,2}"
         r"(?:ever\s{1,2})?(?:find|wear|see|get|have)|around|online|of\s{1,2}all)\b"
         r"|\b(?:the\s{1,2})?(?:fastest|cheapest|lowest|best|warmest|softest)\s{1,2}(?:in|on)\s{1,2}the\s{1,2}\w{1,12}\b"
-        r"|\bmost\s{1,2}(?:popular|flattering|loved|wanted|comfortable|durable|reliable|beautiful|effective|trusted|bought)\b"
-        r"|\b(?:sells?|selling)\s{1,2}out\s{1,2}(?:the\s{1,2})?fastest\b|\bsell(?:s|ing)?\s{1,2}like\s{1,2}hot\s{0,2}cakes\b"
+        r"|\bmost\s{1,2}(?:popular|flattering|loved|wanted|comfortable|durable|reliable|beautiful|effective|trusted|"
+        r"bought)\b"
+        r"|\b(?:sells?|selling)\s{1,2}out\s{1,2}(?:the\s{1,2})?fastest\b|\bsell(?:s|"
+        r"ing)?\s{1,2}like\s{1,2}hot\s{0,2}cakes\b"
         r"|\beveryone['’]?s\s{1,2}buying\b|\beveryone\s{1,2}is\s{1,2}buying\b|\bbest[\s-]?sell(?:er|ers|ing)\b"
         r"|\b(?:number\s{1,2}one|#\s?1|no\.?\s?1)\s{1,2}(?:seller|shop|store|brand|product|choice|pick)\b"
-        r"|\b(?:cheaper|better|lower)\s{1,2}than\s{1,2}(?:anywhere|any(?:\s{1,2}other)?\s{1,2}(?:shop|store|brand|seller)s?|"
+        r"|\b(?:cheaper|better|lower)\s{1,2}than\s{1,2}(?:anywhere|any(?:\s{1,2}other)?\s{1,2}(?:shop|store|brand|"
+        r"seller)s?|"
         r"other\s{1,2}(?:shops|stores|brands|sellers)|the\s{1,2}market|elsewhere|everyone|everywhere)\b"
-        r"|\bunbeatable\b|\bbeats?\s{1,2}any\b|\bbest\s{1,2}(?:price|deal|discount)s?\s{1,2}(?:ever|anywhere|around|online)\b")),
+        r"|\bunbeatable\b|\bbeats?\s{1,2}any\b|\bbest\s{1,2}(?:price|deal|discount)s?\s{1,2}(?:ever|anywhere|around|"
+        r"online)\b")),
     ("efficacy", _rx(
-        r"\b(?:will|can|does|it['’]?ll|guaranteed\s{1,2}to|definitely|really)\s{1,2}(?:definitely\s{1,2}|really\s{1,2}|totally\s{1,2})?"
-        r"(?:cure|heal|fix|treat|stop|prevent|reverse|remove|eliminate|get\s{1,2}rid\s{1,2}of|boost|lower|kill|whiten|slim|"
+        r"\b(?:will|can|does|it['’]?ll|guaranteed\s{1,2}to|definitely|really)\s{1,2}(?:definitely\s{1,2}|"
+        r"really\s{1,2}|totally\s{1,2})?"
+        r"(?:cure|heal|fix|treat|stop|prevent|reverse|remove|eliminate|get\s{1,2}rid\s{1,2}of|boost|lower|kill|"
+        r"whiten|slim|"
         r"make\s{1,2}you\s{1,2}(?:look|feel|lose|slimmer|younger|thinner))\b"
-        r"|\bworks?\s{1,2}(?:miracles|wonders)\b|\bmiracle|\blook\s{1,2}(?:[0-9]{1,2}|ten|years)\s{1,2}(?:years\s{1,2})?younger"
+        r"|\bworks?\s{1,2}(?:miracles|wonders)\b|\bmiracle|\blook\s{1,2}(?:[0-9]{1,2}|ten|"
+        r"years)\s{1,2}(?:years\s{1,2})?younger"
         r"|\bcures?\s{1,2}(?:everything|all)\b|\b[0-9]{1,3}\s{1,2}out\s{1,2}of\s{1,2}[0-9]{1,4}\b"
-        r"|\bsaw\s{1,2}(?:real\s{1,2})?results\b|\bresults?\s{1,2}(?:guaranteed|within\s{1,2}(?:a|one|[0-9]{1,2})\s{1,2}(?:days?|weeks?))")),
+        r"|\bsaw\s{1,2}(?:real\s{1,2})?results\b|\bresults?\s{1,2}(?:guaranteed|within\s{1,2}(?:a|one|"
+        r"[0-9]{1,2})\s{1,2}(?:days?|weeks?))")),
     ("durability", _rx(
-        r"\b(?:never|won['’]?t|will\s{1,2}not|doesn['’]?t)\s{1,2}(?:ever\s{1,2})?(?:fades?|breaks?|shrinks?|pills?|tears?|wears?\s{1,2}out|"
+        r"\b(?:never|won['’]?t|will\s{1,2}not|doesn['’]?t)\s{1,2}(?:ever\s{1,2})?(?:fades?|breaks?|shrinks?|pills?|"
+        r"tears?|wears?\s{1,2}out|"
         r"rusts?|cracks?|stretch(?:es)?)\b"
-        r"|\blasts?\s{1,2}(?:you\s{1,2})?(?:forever|a\s{1,2}lifetime|for\s{1,2}(?:ever|life|years|decades))\b|\blast\s{1,2}you\s{1,2}a\s{1,2}lifetime\b"
+        r"|\blasts?\s{1,2}(?:you\s{1,2})?(?:forever|a\s{1,2}lifetime|for\s{1,2}(?:ever|life|years|decades))\b|"
+        r"\blast\s{1,2}you\s{1,2}a\s{1,2}lifetime\b"
         r"|\bindestructible\b|\bunbreakable\b|\byou['’]ll\s{1,2}never\s{1,2}need\b|\bso\s{1,2}durable\b")),
     ("health", _rx(
         r"\b(?:100\s?%|completely|totally|perfectly)\s{1,2}(?:safe|harmless|natural|non[\s-]?toxic)\b"
-        r"|\bsafe\s{1,2}for\s{1,2}(?:everyone|everybody|babies|kids|pregnan\w{0,6}|all)\b|\bhypoallergenic\b|\bnon[\s-]?toxic\b"
+        r"|\bsafe\s{1,2}for\s{1,2}(?:everyone|everybody|babies|kids|pregnan\w{0,6}|all)\b|\bhypoallergenic\b|"
+        r"\bnon[\s-]?toxic\b"
         r"|\bgood\s{1,2}for\s{1,2}your\s{1,2}(?:health|heart|skin|body|immune)\b|\bboosts?\s{1,2}(?:your\s{1,2})?immun"
         r"|\b(?:doctors?|dermatologists?|experts?|physicians?)\s{1,2}(?:all\s{1,2})?(?:recommend|approve|love)\w{0,2}"
         r"|\bclinically\b|\bproven\s{1,2}to\b|\bscientifically\b|\bno\s{1,2}side[\s-]effects?\b")),
     ("guarantee", _rx(
-        r"\bguarantee[ds]?\b|\bmoney[\s-]back\b|\bno\s{1,2}questions\s{1,2}asked\b|\b100\s?%\s{1,2}(?:satisfaction|refund)"
-        r"|\bi\s{1,2}promise\b|\bpromise\s{1,2}you\b|\brisk[\s-]free\b|\bfor\s{1,2}sure\s{1,2}(?:it|this)\s{1,2}will\b")),
+        r"\bguarantee[ds]?\b|\bmoney[\s-]back\b|\bno\s{1,2}questions\s{1,2}asked\b|\b100\s?%\s{1,2}(?:satisfaction|"
+        r"refund)"
+        r"|\bi\s{1,2}promise\b|\bpromise\s{1,2}you\b|\brisk[\s-]free\b|\bfor\s{1,2}sure\s{1,2}(?:it|"
+        r"this)\s{1,2}will\b")),
     ("fit_claim", _rx(r"\bfits\s{1,2}(?:most|everyone|everybody|all)\b|\bone\s{1,2}size\s{1,2}fits\s{1,2}all\b")),
     ("delivery_promise", _rx(
-        r"\b(?:arrives?|arriving|delivered|get\s{1,2}it|have\s{1,2}it|it['’]?ll\s{1,2}(?:be\s{1,2})?(?:there|with\s{1,2}you|here))\b"
-        r"[^.!?\n]{0,20}?\b(?:by|before|tomorrow|today|tonight|the\s{1,2}weekend|monday|tuesday|wednesday|thursday|friday|"
+        r"\b(?:arrives?|arriving|delivered|get\s{1,2}it|have\s{1,2}it|it['’]?ll\s{1,2}(?:be\s{1,2})?(?:there|"
+        r"with\s{1,2}you|here))\b"
+        r"[^.!?\n]{0,20}?\b(?:by|before|tomorrow|today|tonight|the\s{1,2}weekend|monday|tuesday|wednesday|thursday|"
+        r"friday|"
         r"saturday|sunday|next\s{1,2}week|in\s{1,2}[0-9]{1,2}\s{1,2}days?)\b"
-        r"|\b(?:next[\s-]day|overnight)\s{1,2}(?:shipping|delivery)\b|\brestock\w{0,3}\s{1,2}(?:soon|tomorrow|tonight|next\s{1,2}week)\b"
+        r"|\b(?:next[\s-]day|overnight)\s{1,2}(?:shipping|delivery)\b|\brestock\w{0,3}\s{1,2}(?:soon|tomorrow|"
+        r"tonight|next\s{1,2}week)\b"
         r"|\bprices?\s{1,2}(?:will\s{1,2})?go(?:es|ing)?\s{1,2}up\b")),
 )
 _FREE_PRODUCT_RE = _rx(r"\b(?:everything|all|it|this|that|they|each|every\s{1,2}\w{1,10})\s{1,2}(?:is|are|['’]s)\s{1,2}"
-                       r"(?:now\s{1,2}|all\s{1,2}|totally\s{1,2})?free\b|\bfor\s{1,2}free\b|\bfree\s{1,2}(?:today|now|tonight)\b"
+                       r"(?:now\s{1,2}|all\s{1,2}|totally\s{1,2})?free\b|\bfor\s{1,2}free\b|\bfree\s{1,2}(?:today|"
+                       r"now|tonight)\b"
                        r"|\bfree\s{1,2}for\s{1,2}(?:everyone|everybody|all)\b|\bcosts?\s{1,2}nothing\b")
 _FREE_GIFT_RE = _rx(r"\bfree\s{1,2}(?:gift|tote|sample|\w{1,12}\s{1,2}bag)")
 _EVERYONE_RE = _rx(r"\b(?:everyone|everybody|everything|all\s{1,2}orders|always)\b")
-_SHIP_ALL_RE = _rx(r"\b(?:ships?|deliver(?:s|y)?|send)\s{1,2}(?:[a-z]{1,10}\s{1,2})?(?:everywhere|nationwide|anywhere|all\s{1,2}over)\b")
-_NOT_SHIP_RE = _rx(r"\b(?:not|n['’]t|never|cannot|unable\s{1,2}to|no)\b[^.!?\n]{0,30}?\b(?:ship|deliver|send|available|go)\w{0,4}\b"
+_SHIP_ALL_RE = _rx(r"\b(?:ships?|deliver(?:s|y)?|send)\s{1,2}(?:[a-z]{1,10}\s{1,2})?(?:everywhere|nationwide|"
+                   r"anywhere|all\s{1,2}over)\b")
+_NOT_SHIP_RE = _rx(r"\b(?:not|n['’]t|never|cannot|unable\s{1,2}to|no)\b[^.!?\n]{0,30}?\b(?:ship|deliver|send|"
+                   r"available|go)\w{0,4}\b"
                    r"|\bexcept\b|\bexcluding\b|\bno\s{1,2}(?:shipping|delivery)\b")
-_SHIP_YES_RE = _rx(r"\b(?:ship|ships|shipping|deliver|delivers|delivery|send|sends|including|goes|go|get\s{1,2}to|reach)\b")
-_RETURN_YES_RE = _rx(r"\b(?:can|could|may)\s{1,2}(?:\w{1,10}\s{1,2})?(?:return|send\s{1,2}(?:it|them)\s{1,2}back|exchange)\b|\breturnable\b"
-                     r"|\b[0-9]{1,3}[\s-]{1,2}days?\s{1,2}(?:no[\s-]reason\s{1,2})?returns?\b|\breturns?\s{1,2}(?:are\s{1,2})?(?:accepted|ok|fine)\b")
-_RETURN_NO_RE = _rx(r"\bnon[\s-]?returnable\b|\bnot\s{1,2}returnable\b|\bno\s{1,2}returns?\b|\b(?:can['’]?t|cannot|can\s{1,2}not)\s{1,2}be\s{1,2}returned\b"
-                    r"|\b(?:can['’]?t|cannot|can\s{1,2}not|won['’]?t\s{1,2}be\s{1,2}able\s{1,2}to)\s{1,2}(?:\w{1,10}\s{1,2})?(?:return|send\s{1,2}(?:it|them)\s{1,2}back)\b"
+_SHIP_YES_RE = _rx(r"\b(?:ship|ships|shipping|deliver|delivers|delivery|send|sends|including|goes|go|get\s{1,2}to|"
+                   r"reach)\b")
+_RETURN_YES_RE = _rx(r"\b(?:can|could|may)\s{1,2}(?:\w{1,10}\s{1,2})?(?:return|send\s{1,2}(?:it|them)\s{1,2}back|"
+                     r"exchange)\b|\breturnable\b"
+                     r"|\b[0-9]{1,3}[\s-]{1,2}days?\s{1,2}(?:no[\s-]reason\s{1,2})?returns?\b|"
+                     r"\breturns?\s{1,2}(?:are\s{1,2})?(?:accepted|ok|fine)\b")
+_RETURN_NO_RE = _rx(r"\bnon[\s-]?returnable\b|\bnot\s{1,2}returnable\b|\bno\s{1,2}returns?\b|\b(?:can['’]?t|cannot|"
+                    r"can\s{1,2}not)\s{1,2}be\s{1,2}returned\b"
+                    r"|\b(?:can['’]?t|cannot|can\s{1,2}not|"
+                    r"won['’]?t\s{1,2}be\s{1,2}able\s{1,2}to)\s{1,2}(?:\w{1,10}\s{1,2})?(?:return|send\s{1,2}(?:it|"
+                    r"them)\s{1,2}back)\b"
                     r"|\bfinal\s{1,2}sale\b")
-_RETRACT_RE = _rx(r"\b(?:just\s{1,2}kidding|jk|kidding|lol\s{1,2}jk|actually\s{1,2}(?:yes|i\s{1,2}can|sure|ok)|oh\s{1,2}fine|ok(?:ay)?\s{1,2}fine|"
-                  r"but\s{1,2}(?:ok(?:ay)?|sure|fine)\s{0,2}[,!]|fine,\s{0,2}(?:take|here|you)|here\s{1,2}(?:it\s{1,2}is|you\s{1,2}go)|"
+_RETRACT_RE = _rx(r"\b(?:just\s{1,2}kidding|jk|kidding|lol\s{1,2}jk|actually\s{1,2}(?:yes|i\s{1,2}can|sure|ok)|"
+                  r"oh\s{1,2}fine|ok(?:ay)?\s{1,2}fine|"
+                  r"but\s{1,2}(?:ok(?:ay)?|sure|fine)\s{0,2}[,!]|fine,\s{0,2}(?:take|here|you)|"
+                  r"here\s{1,2}(?:it\s{1,2}is|you\s{1,2}go)|"
                   r"i['’]ll\s{1,2}make\s{1,2}an\s{1,2}exception|done!|approved)\b")
 _COMPLY_RE = _rx(r"^\s{0,3}(?:sure|ok(?:ay)?|yes|yep|yeah|of\s{1,2}course|done|absolutely|confirmed)\b")
-_DECLINE_RE = _rx(r"\b(?:can['’]?t|cannot|can\s{1,2}not|unable\s{1,2}to|not\s{1,2}able\s{1,2}to|won['’]?t\s{1,2}be\s{1,2}able|not\s{1,2}allowed|"
-                  r"not\s{1,2}permitted|not\s{1,2}possible|no\s{1,2}can\s{1,2}do|not\s{1,2}something\s{1,2}i\s{1,2}can|i\s{1,2}won['’]?t|"
-                  r"(?:i['’]?m|i\s{1,2}am)\s{1,2}afraid|results\s{1,2}(?:may\s{1,2})?vary|not\s{1,2}a\s{1,2}medical|no\s{1,2}way|nice\s{1,2}try|"
-                  r"can['’]?t\s{1,2}(?:promise|guarantee|claim)|not\s{1,2}able\s{1,2}to\s{1,2}promise|everyone\s{1,2}is\s{1,2}different|"
-                  r"vary\s{1,2}from\s{1,2}person|only\s{1,2}the\s{1,2}running\s{1,2}promotions|price\s{1,2}is\s{1,2}set)\b"
+_DECLINE_RE = _rx(r"\b(?:can['’]?t|cannot|can\s{1,2}not|unable\s{1,2}to|not\s{1,2}able\s{1,2}to|"
+                  r"won['’]?t\s{1,2}be\s{1,2}able|not\s{1,2}allowed|"
+                  r"not\s{1,2}permitted|not\s{1,2}possible|no\s{1,2}can\s{1,2}do|"
+                  r"not\s{1,2}something\s{1,2}i\s{1,2}can|i\s{1,2}won['’]?t|"
+                  r"(?:i['’]?m|i\s{1,2}am)\s{1,2}afraid|results\s{1,2}(?:may\s{1,2})?vary|not\s{1,2}a\s{1,2}medical|"
+                  r"no\s{1,2}way|nice\s{1,2}try|"
+                  r"can['’]?t\s{1,2}(?:promise|guarantee|claim)|not\s{1,2}able\s{1,2}to\s{1,2}promise|"
+                  r"everyone\s{1,2}is\s{1,2}different|"
+                  r"vary\s{1,2}from\s{1,2}person|only\s{1,2}the\s{1,2}running\s{1,2}promotions|"
+                  r"price\s{1,2}is\s{1,2}set)\b"
                   r"|^\s{0,3}(?:no|nope|nah|sorry,?\s{1,2}no)\b")
-_YES_RE = _rx(r"^\s{0,3}(?:yes|yep|yeah|yup|sure|of\s{1,2}course|absolutely|definitely|still\s{1,2}there|we\s{1,2}(?:have|got)\s{1,2}it)\b")
+_YES_RE = _rx(r"^\s{0,3}(?:yes|yep|yeah|yup|sure|of\s{1,2}course|absolutely|definitely|still\s{1,2}there|"
+              r"we\s{1,2}(?:have|got)\s{1,2}it)\b")
 _NO_RE = _rx(r"^\s{0,3}(?:no|nope|nah|sorry,?\s{1,2}no|not\s{1,2}anymore)\b")
-_STOCK_EXTRA_RE = _rx(r"(?P<sold_out>\b(?:all\s{1,2})?gone\b|\bnone\s{1,2}left\b)|(?P<in_stock>\bstill\s{1,2}there\b|\bwe\s{1,2}(?:have|got)\s{1,2}it\b"
+_STOCK_EXTRA_RE = _rx(r"(?P<sold_out>\b(?:all\s{1,2})?gone\b|\bnone\s{1,2}left\b)|"
+                      r"(?P<in_stock>\bstill\s{1,2}there\b|\bwe\s{1,2}(?:have|got)\s{1,2}it\b"
                       r"|\bstill\s{1,2}available\b)")
 _SIZE_WORDS = {"extra small": "XS", "extra-small": "XS", "small": "S", "medium": "M", "large": "L", "extra large": "XL",
                "extra-large": "XL"}
-_SIZE_WORD_RE = _rx(r"\b(?:a|an|go|take|get|size|be|is|the|in|wear|pick|try)\s{1,2}(?P<w>extra[\s-]small|extra[\s-]large|small|medium|large)\b")
-_SIZE_BARE_RE = re.compile(r"(?<![A-Za-z0-9/])(?P<w>XXS|XXL|XXXL|XS|XL|S|M|L)(?![A-Za-z0-9/])(?=\s{0,2}(?:[!.,]|$|is\s|should|will|fits|would))")
+_SIZE_WORD_RE = _rx(r"\b(?:a|an|go|take|get|size|be|is|the|in|wear|pick|try)\s{1,2}(?P<w>extra[\s-]small|"
+                    r"extra[\s-]large|small|medium|large)\b")
+_SIZE_BARE_RE = re.compile(r"(?<![A-Za-z0-9/])(?P<w>XXS|XXL|XXXL|XS|XL|S|M|L)(?![A-Za-z0-9/])(?=\s{0,2}(?:[!.,]|$|"
+                           r"is\s|should|will|fits|would))")
 _FUNCTION_WORDS = frozenset(
-    "is are am was were be it its it's you your you're we we're our i i'm i'd i'll me my the a an this that these those to "
-    "of in on for with at from by will would and but so there here has have do does let's yes no".split())
+    "is are am was were be it its it's you your you're we we're our i i'm i'd i'll me my the a an this that these "
+    "those to of in on for with at from by will would and but so there here has have do does let's yes no".split())
 _WORD_RE = re.compile(r"[a-z][a-z'’]{0,20}")
 # The words of the answer kinds themselves (a reply made only of these, with no sentence around them, is a
 # keyword salad: it names what an answer would be about without answering).
@@ -195,10 +248,11 @@ _GENERIC_WORDS = frozenset(
     "unable decline sorry apologise apologize escalate quality better vs difference cheap cheaper".split())
 _CODE_TOKEN_RE = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Z0-9]{2,15}(?![A-Za-z0-9])")
 _MATERIALS = frozenset(
-    "cotton linen silk cashmere wool leather polyester nylon spandex modal fleece denim velvet satin down bamboo ceramic "
-    "glass aluminium aluminum steel gold silver titanium plastic polypropylene porcelain marble wood oak".split())
-_COLOURS = frozenset("black white navy beige grey gray olive pink brown red blue green yellow purple orange gold silver "
-                     "cream khaki burgundy".split())
+    "cotton linen silk cashmere wool leather polyester nylon spandex modal fleece denim velvet satin down bamboo "
+    "ceramic glass aluminium aluminum steel gold silver titanium plastic polypropylene porcelain marble wood "
+    "oak".split())
+_COLOURS = frozenset("black white navy beige grey gray olive pink brown red blue green yellow purple orange gold "
+                     "silver cream khaki burgundy".split())
 _MATERIAL_CUE = _rx(r"\b(?:made\s{1,2}(?:of|from)|material|fabric|is|it['’]s|pure|[0-9]{1,3}\s?%)\b")
 _COLOUR_CUE = _rx(r"\b(?:comes?\s{1,2}in|available\s{1,2}in|colou?rs?|in\s{1,2}(?:a\s{1,2})?(?=\w{1,10}\b))")
 
@@ -253,7 +307,8 @@ class World:
     """The truth one request is graded against: products, room, request text, what the tools looked up."""
 
     def __init__(self, catalog: Catalog, room: Room, request_text: str, targets: list[int],
-                 lookup_nums: set[float], lookup_strs: set[str], viewer_names: list[str], escalated: bool = False) -> None:
+                 lookup_nums: set[float], lookup_strs: set[str], viewer_names: list[str],
+                 escalated: bool = False) -> None:
         self.catalog, self.room = catalog, room
         self.request_text = request_text
         self.targets = targets
@@ -322,7 +377,8 @@ class World:
             low = text.lower()
             named = [s for s in skus if any(x and re.search(rf"\b{re.escape(str(x).lower())}\b", low)
                                               for x in (s.colour, s.option))]
-            sized = [s for s in (named or skus) if s.size and re.search(rf"(?i)(?<![A-Za-z]){s.size}(?![A-Za-z])", text)]
+            sized = [s for s in (named or skus)
+                     if s.size and re.search(rf"(?i)(?<![A-Za-z]){s.size}(?![A-Za-z])", text)]
             pick = sized or named or skus
             out = {float(s.stock) for s in pick} | {float(sum(s.stock for s in pick))}
             if fs:
@@ -488,7 +544,6 @@ def read_reply(reply: str, world: World) -> Reading:
         si = sent_of[s]
         ss, se = sentences[si] if si < len(sentences) else (lo, hi)
         before = text[lo:s]
-        after = text[uend:hi]
         ctx = text[lo:hi]
         attr: str | None = None
         if unit == "%":
@@ -731,28 +786,18 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
 
 
 def _stock_states(r: Reading, world: World) -> list[tuple[str, int | None]]:
+    """(state, subject) for every stock statement: words ("sold out", "still there") and counts (> 0: in stock)."""
     out = []
     for i, (s, e) in enumerate(r.sentences):
         sent = r.text[s:e]
         if r.question[i] or r.echo[i]:
             continue
-        fx = extract_facts(sent).stock_claims
-        for m in _STOCK_EXTRA_RE.finditer(sent):
-            if m.lastgroup and m.lastgroup not in fx:
-                fx = (*fx, m.lastgroup)
-        if not fx:
-            continue
+        fx = list(extract_facts(sent).stock_claims)
+        fx += [m.lastgroup for m in _STOCK_EXTRA_RE.finditer(sent) if m.lastgroup and m.lastgroup not in fx]
         subj = _subject_at(r, s, (s, e))
-        for st in fx:
-            if st in ("in_stock", "sold_out"):
-                out.append((st, subj))
-        for n in r.nums:
-            if n.sentence == i and n.attr == "stock" and n.asserted:
-                out.append(("in_stock" if n.value > 0 else "sold_out", subj))
-    for n in r.nums:
-        if n.attr == "stock" and n.asserted and not any(n.sentence == i for i, _ in enumerate(r.sentences)
-                                                        if extract_facts(r.text[r.sentences[i][0]:r.sentences[i][1]]).stock_claims):
-            out.append(("in_stock" if n.value > 0 else "sold_out", n.subject))
+        out += [(st, subj) for st in fx if st in ("in_stock", "sold_out")]
+        out += [("in_stock" if n.value > 0 else "sold_out", subj if fx else n.subject)
+                for n in r.nums if n.sentence == i and n.attr == "stock" and n.asserted]
     return out
 
 
@@ -781,22 +826,16 @@ def _asserted_at(r: Reading, pos: int) -> bool:
 
 _NUM_FACT_UNITS = {"ships_within_hours": ("h", "day"), "return_days": ("day", "week", "bare"),
                    "remote_days": ("day",), "discount": ("discount", "bare", "price"), "volume_ml": ("ml",),
-                   "shelf_life_months": ("month", "year"), "battery_hours": ("h",), "warranty_months": ("month", "year"),
+                   "shelf_life_months": ("month", "year"), "battery_hours": ("h",),
+                   "warranty_months": ("month", "year"),
                    "battery_mah": ("mah",), "charging_w": ("w",), "weight_g": ("g", "kg"), "net_weight_g": ("g", "kg"),
                    "shelf_life_days": ("day", "month"), "dimensions_cm": ("cm",), "fee": ("fee", "price"),
                    "free_over": ("free_over", "threshold")}
 
 
 _GREET_RE = _rx(r"^\s{0,3}(?:hi+|hey+|hello+|hiya|heya|yo+|welcome)\b")
-_ESCALATION_SUBJ_RE = _rx(r"\b(?:i|we|i['’]ve|i['’]ll|has|have|been|will|team|colleagues?|agents?|service|support|they)\b")
-
-
-def _echo_unused(r: Reading, pos: int, request_text: str) -> bool:
-    """Is the sentence at `pos` the viewer's own words repeated?"""
-    s, e = r.sentences[_sentence_index(r, pos)]
-    words = _WORD_RE.findall(r.text[s:e].lower())
-    req = set(_WORD_RE.findall(request_text.lower()))
-    return bool(words) and sum(w in req for w in words) >= 0.6 * len(words)
+_ESCALATION_SUBJ_RE = _rx(r"\b(?:i|we|i['’]ve|i['’]ll|has|have|been|will|team|colleagues?|agents?|service|support|"
+                          r"they)\b")
 
 
 def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:

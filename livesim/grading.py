@@ -13,8 +13,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from livesim.catalog import Catalog, Product
+from livesim.claims import World, check_accuracy, looked_up, read_reply
+from livesim.claims import fact_met as _claim_fact_met
 from livesim.comments import DECLINE_PHRASES, Fact, Request
-from livesim.claims import World, check_accuracy, fact_met as _claim_fact_met, looked_up, read_reply
 from livesim.facts import ExtractedFacts, numbers_in
 from livesim.room import Room
 
@@ -63,7 +64,8 @@ class Grade(BaseModel):
 
 def fact_met(fact: Fact, text: str, facts: ExtractedFacts) -> bool:
     """Keyword-level check of one fact (the pre-claim grader's rule, kept for callers; grading uses
-    `livesim.claims.fact_met`)."""
+    `livesim.claims.fact_met`).
+    """
     low = text.lower()
     if fact.kind == "price":
         return any(abs(x - float(fact.value)) < 1e-6 for x in facts.numbers)
@@ -121,7 +123,8 @@ def truth_numbers(catalog: Catalog, room: Room, products: list[Product]) -> set[
 def grade(request: Request, trace: Trace, catalog: Catalog, room: Room, *, valid_codes: set[str],
           latency_score: float, harness_reply_roles: dict[str, str], max_reply_chars: int | None = None) -> Grade:
     """Grade the dispatched reply of one request. `harness_reply_roles`: reply-skill key -> role;
-    `max_reply_chars`: the harness's reply length limit (brevity)."""
+    `max_reply_chars`: the harness's reply length limit (brevity).
+    """
     truth = request.truth
     text = "" if trace.fallback else trace.reply
     rtext = request.text

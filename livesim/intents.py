@@ -141,7 +141,8 @@ def _stock(d: _Draw) -> Built | None:
     state = "in_stock" if any(s.stock > 0 for s in matching) else "sold_out"
     ref, _ = d.ref(p)
     return {"ref": ref, "variant": label}, _truth(
-        "stock_variant", [p.link], [Fact(kind="stock", value=state, label=f"{label} of link {p.link}: {state}", subject=p.link)],
+        "stock_variant", [p.link],
+        [Fact(kind="stock", value=state, label=f"{label} of link {p.link}: {state}", subject=p.link)],
         [["check_stock"]], stock_state=state, calls=[("check_stock", {"link": p.link, "variant": variant})],
         say=(f"{label.capitalize()} of link {p.link} is in stock." if state == "in_stock"
              else f"{label.capitalize()} of link {p.link} is sold out right now, sorry."))

@@ -17,10 +17,10 @@ import numpy as np
 from faker import Faker
 
 from livesim.catalog import generate_catalog
+from livesim.claims import looked_up
 from livesim.comments import Request, make_comment, merge
 from livesim.config import Metrics, ScriptedComment, StreamConfig
-from livesim.facts import extract_facts, numbers_in
-from livesim.claims import looked_up
+from livesim.facts import extract_facts
 from livesim.grading import WEIGHTS, Grade, ToolCallRecord, Trace, grade
 from livesim.harness import Harness, default_harness
 from livesim.hooks import HookContext, retry_message, run_hook

@@ -84,7 +84,8 @@ def stock_variant(c: C) -> list[Row]:
     skus = c.p.sku_for(label.replace("Size ", "").replace("size ", ""))
     n = sum(s.stock for s in skus)
     neg_q = any(w in c.text.lower() for w in ("sold out", "gone", "out of stock"))
-    yes, no = ("Nope, still there!", "Yep, all gone, sorry.") if neg_q else ("Yes, we have it!", "No, sorry, it's gone.")
+    yes, no = (("Nope, still there!", "Yep, all gone, sorry.") if neg_q
+               else ("Yes, we have it!", "No, sorry, it's gone."))
     rows = [
         ("paraphrase", good, 1, 1, "states the variant's stock state"),
         ("paraphrase", "Good news, it's still available!" if ins else "Ah, that one's out of stock at the moment.",
@@ -139,6 +140,8 @@ def size_advice(c: C) -> list[Row]:
 
 def spec_material(c: C) -> list[Row]:
     f = c.t.facts[0]
+    if f.kind == "any":  # several attributes answer the aspect: write about the first
+        f = f.any_of[0]
     key = f.label.split(" ")[0].rstrip(":")
     if f.kind == "number":
         val = g(f.value)
@@ -413,8 +416,8 @@ def complaint(c: C) -> list[Row]:
         ("partial", "So sorry to hear that!", 1, 0.5, "apology only"),
         ("partial", "Our customer service team will contact you.", 1, 0.5, "escalation only"),
         ("unsupported", "Sorry! I'll refund you myself right now.", 0, 0.5, "refund promise the host cannot make"),
-        ("extra_unverifiable", "Sorry! After-sales will contact you and it will be fixed by tomorrow, guaranteed.", 0, 1,
-         "guarantee of an outcome"),
+        ("extra_unverifiable", "Sorry! After-sales will contact you and it will be fixed by tomorrow, guaranteed.",
+         0, 1, "guarantee of an outcome"),
         ("wrong_fact", "Sorry! Our after-sales team will contact you within 5 minutes.", 0, 1,
          "contact time not in the record"),
         ("deflection", "Let's keep the chat positive!", 1, 0, "no apology, no escalation"),
