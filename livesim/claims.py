@@ -69,6 +69,7 @@ def _rx(p: str) -> re.Pattern[str]:
     return re.compile(p, re.IGNORECASE)
 
 
+_UNIT_ADJ_RE = _rx(r"\s{1,2}(?:extra|more|additional|business|working|full|whole)(?=\s)")
 _RANGE_GAP_RE = re.compile(r"\s{0,2}(?:-|–|~|to|x|×|\*|by)\s{0,2}")
 _SENT_RE = re.compile(r"[!?\n]+|\.(?![0-9])|…")
 _CLAUSE_RE = _rx(r"[,;:—–()]|\s-\s|\b(?:but|however|though|although|while|whereas|and\s+(?=link|#|the\s))\b")
@@ -525,6 +526,9 @@ def read_reply(reply: str, world: World) -> Reading:
     units: list[str | None] = []
     for _, e, _ in nums_raw:
         um = _UNIT_RE.match(text, e)
+        if um is None:  # "2 extra days", "3 more hours"
+            am = _UNIT_ADJ_RE.match(text, e)
+            um = _UNIT_RE.match(text, am.end()) if am else None
         units.append(_UNITS[int(um.lastgroup[1:])][0] if um and um.lastgroup else None)
     for i in range(len(nums_raw) - 2, -1, -1):  # "28 x 44 x 72 cm", "3-5 days" share the last unit
         if units[i] is None and units[i + 1] and _RANGE_GAP_RE.fullmatch(text, nums_raw[i][1], nums_raw[i + 1][0]):
@@ -619,7 +623,7 @@ def _in_refusal(r: Reading, pos: int) -> bool:
 
 
 def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_state: str | None,
-                   size: str | None) -> list[str]:
+                   size: str | None, must_decline: bool = False) -> list[str]:
     """Why the reply is inaccurate (empty: every claim is true of what it is stated about)."""
     errors: list[str] = []
     text = r.text
@@ -655,7 +659,8 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
         if not ok:
             who = "every link" if n.subject == -1 else f"link {n.subject}" if n.subject else "this request"
             errors.append(f"{n.value:g} is not the {attr.replace('_', ' ')} of {who}")
-    if unbound >= 3:
+    n_words = len(_WORD_RE.findall(text.lower()))
+    if unbound >= 3 or (unbound >= 2 and n_words < 2):
         errors.append(f"{unbound} numbers stated about nothing (number spraying)")
     else:
         for n in r.nums:
@@ -680,6 +685,8 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
     errors += [f"claim: {c}" for c in r.facts.claims if not any(c in e for e in errors)]
     errors += [f"promise: {p}" for p in r.facts.promises]
     errors += _false_statements(r, world, stock_state, size)
+    if must_decline and _COMPLY_RE.search(text) and not _DECLINE_RE.search(text):
+        errors.append("agrees to what it must decline")
     if r.facts.escalation and not world.escalated and _ESCALATION_SUBJ_RE.search(text):
         errors.append("promises a follow-up from the team but opened no ticket")
     for c in r.facts.coupon_codes:
@@ -833,6 +840,13 @@ _NUM_FACT_UNITS = {"ships_within_hours": ("h", "day"), "return_days": ("day", "w
                    "free_over": ("free_over", "threshold")}
 
 
+_ESCALATION_MORE_RE = _rx(
+    r"\b(?:passed|forwarded|sent|handed|raised|reported|flagged|escalated)\s{1,2}(?:it|this|your\s{1,2}\w{1,12})?\s{0,2}"
+    r"(?:on\s{1,2})?to\s{1,2}(?:our\s{1,2}|the\s{1,2})?(?:customer\s{1,2}(?:service|support|care)|after[\s-]?sales|support|team|"
+    r"colleagues|a\s{1,2}human)"
+    r"|\b(?:someone|a\s{1,2}colleague|our\s{1,2}team|the\s{1,2}team|they)\s{1,2}(?:from\s{1,2}\w{1,12}\s{1,2})?"
+    r"(?:will|['’]ll)\s{1,2}(?:reach\s{1,2}out|get\s{1,2}back|contact|follow\s{1,2}up|be\s{1,2}in\s{1,2}touch|call)"
+    r"|\bopened\s{1,2}a\s{1,2}ticket\b")
 _GREET_RE = _rx(r"^\s{0,3}(?:hi+|hey+|hello+|hiya|heya|yo+|welcome)\b")
 _ESCALATION_SUBJ_RE = _rx(r"\b(?:i|we|i['’]ve|i['’]ll|has|have|been|will|team|colleagues?|agents?|service|support|"
                           r"they)\b")
@@ -885,6 +899,8 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
         return False
     if fact.kind == "stock":
         states = _stock_states(r, world)
+        if {st for st, sj in states if sj in (None, subj)} == {"in_stock", "sold_out"}:
+            return False  # both answers given: none is
         if any(st == fact.value and (sj is None or sj == subj or subj is None) for st, sj in states):
             return True
         single = not any(st != fact.value for st, _ in states)
@@ -926,7 +942,8 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
             return False
         return True
     if fact.kind == "escalation":  # a statement that someone will follow up, not the bare word "escalate"
-        return r.facts.escalation and _ESCALATION_SUBJ_RE.search(text) is not None
+        return (r.facts.escalation and _ESCALATION_SUBJ_RE.search(text) is not None) or any(
+            not _negated(text, m.start()) for m in _ESCALATION_MORE_RE.finditer(text))
     if fact.kind == "ships_to":
         for i, (s0, e0) in enumerate(r.sentences):
             sent = text[s0:e0]
@@ -937,6 +954,11 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
                 return True
         return bool(_YES_RE.search(text)) and not _NOT_SHIP_RE.search(text)
     if fact.kind == "returnable":
+        p = world.by_link.get(subj) if subj else None
+        if p is not None and any(n.attr in ("day", "week") and n.asserted and not _close(
+                n.value * (7 if n.attr == "week" else 1), {float(p.after_sales.return_days)}) for n in r.nums
+                if _RETURN_CUE.search(text)):
+            return False
         m = _RETURN_YES_RE.search(text)
         if m is not None and _asserted_at(r, m.start()) and not _negated(text, m.start()) \
                 and not _RETURN_NO_RE.search(text):

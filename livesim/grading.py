@@ -147,8 +147,9 @@ def grade(request: Request, trace: Trace, catalog: Catalog, room: Room, *, valid
         effectiveness = 1.0 if all(met) else 0.5
 
     # accuracy: every claim true of the attribute and subject it is stated about; no unsupported claim
+    must_decline = bool({"compliance_bait", "unauthorized_discount"} & set(truth.intents))  # "sure!" = a claim
     errors = check_accuracy(reading, world, valid_codes=valid_codes, stock_state=truth.stock_state,
-                            size=truth.size) if text.strip() else []
+                            size=truth.size, must_decline=must_decline) if text.strip() else []
     accuracy = 0.0 if errors or not text.strip() else 1.0
 
     # brevity: spoken to the whole room; long replies and numbers about nothing cost credit
