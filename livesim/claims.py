@@ -84,6 +84,9 @@ _BEFORE_DISCOUNT = _rx(r"(?:\b(?:save|saves|saving|savings|discount\s{1,2}of|kno
 _BEFORE_THRESHOLD = _rx(r"\b(?:over|above|orders?\s{1,2}(?:of|over|above|from)|spend(?:ing)?|"
                         r"min(?:imum)?(?:\s{1,2}spend)?|"
                         r"at\s{1,2}least|from|threshold(?:\s{1,2}(?:is|of))?)\s{0,2}(?:[¥$]|rmb\s?)?$")
+_LIST_NEAR = _rx(r"\b(?:down\s{1,2}from|was|were|originally|usually|normally|instead\s{1,2}of|regular(?:ly)?|"
+                 r"list\s{1,2}price(?:\s{1,2}(?:is|of))?|original\s{1,2}price(?:\s{1,2}(?:is|of))?)\s{0,2}(?:[¥$]|rmb\s?)?$")
+_SHIP_WORD = _rx(r"\b(?:shipping|delivery|postage|freight)\b|shipping['’]s")
 _LIST_CUE = _rx(r"\b(?:was|were|originally|original|list|usually|normally|regular(?:ly)?|retail|rrp|down\s{1,2}from|"
                 r"instead\s{1,2}of|before\s{1,2}the)\b")
 _FLASH_CUE = _rx(r"\bflash\b")
@@ -110,8 +113,8 @@ _EXTRA_CUE = _rx(r"\b(?:extra|more|additional|remote|plus)\b")
 _SHELF_CUE = _rx(r"\b(?:shelf|expir\w*|best\s{1,2}before|fresh|keeps?|good\s{1,2}for)\b")
 _WARRANTY_CUE = _rx(r"\bwarrant")
 _CONTACT_CUE = _rx(r"\b(?:contact|reach|get\s{1,2}back|follow\s{1,2}up|hear\s{1,2}from|call|respond|reply|team)\b")
-_DELIVERY_CUE = _rx(r"\b(?:arriv\w*|deliver\w*|get\s{1,2}(?:it|there|here)|receive|reach\s{1,2}you|"
-                    r"take\s{1,2}to\s{1,2}get)\b")
+_DELIVERY_CUE = _rx(r"\b(?:arriv\w*|deliver\w*|get\s{1,2}(?:it|there|here|to\s{1,2}you)|receive|reach\s{1,2}you|"
+                    r"take\s{1,2}to\s{1,2}get|be\s{1,2}(?:with\s{1,2}you|there|here))\b")
 _COUPON_WORD = _rx(r"\b(?:coupons?|codes?|vouchers?)\b")
 _ALL_SUBJ = _rx(r"\b(?:every|all)\s{1,2}(?:the\s{1,2})?(?:links?|items?|products?|things?)\b|\beverything\b")
 _QWORD_RE = _rx(r"^\s{0,3}(?:how|what|what['’]s|where|which|when|why|can\s{1,2}i|do\s{1,2}you|does|is\s{1,2}(?:it|"
@@ -170,20 +173,25 @@ _CLAIM_TYPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("guarantee", _rx(
         r"\bguarantee[ds]?\b|\bmoney[\s-]back\b|\bno\s{1,2}questions\s{1,2}asked\b|\b100\s?%\s{1,2}(?:satisfaction|"
         r"refund)"
+        r"|\b(?:we|i)(?:['’]ll|\s{1,2}will|\s{1,2}can)\s{1,2}(?:send|ship|give|get)\s{1,2}you\s{1,2}(?:a\s{1,2}|an\s{1,2})?"
+        r"(?:new\s{1,2}one|replacement|refund|another|free|full)"
         r"|\bi\s{1,2}promise\b|\bpromise\s{1,2}you\b|\brisk[\s-]free\b|\bfor\s{1,2}sure\s{1,2}(?:it|"
         r"this)\s{1,2}will\b")),
     ("fit_claim", _rx(r"\bfits\s{1,2}(?:most|everyone|everybody|all)\b|\bone\s{1,2}size\s{1,2}fits\s{1,2}all\b")),
     ("delivery_promise", _rx(
-        r"\b(?:arrives?|arriving|delivered|get\s{1,2}it|have\s{1,2}it|it['’]?ll\s{1,2}(?:be\s{1,2})?(?:there|"
+        r"\b(?:arrives?|arriving|delivered|get\s{1,2}it|have\s{1,2}it|get\s{1,2}to\s{1,2}you|reach\s{1,2}you|"
+        r"it['’]?ll\s{1,2}(?:be\s{1,2})?(?:there|"
         r"with\s{1,2}you|here))\b"
         r"[^.!?\n]{0,20}?\b(?:by|before|tomorrow|today|tonight|the\s{1,2}weekend|monday|tuesday|wednesday|thursday|"
         r"friday|"
-        r"saturday|sunday|next\s{1,2}week|in\s{1,2}[0-9]{1,2}\s{1,2}days?)\b"
+        r"saturday|sunday|next\s{1,2}week|in\s{1,2}(?:about\s{1,2}|around\s{1,2}|just\s{1,2})?(?:[0-9]{1,2}\s{1,2}days?|"
+        r"a\s{1,2}week|a\s{1,2}few\s{1,2}days|a\s{1,2}couple\s{1,2}of\s{1,2}days))\b"
         r"|\b(?:next[\s-]day|overnight)\s{1,2}(?:shipping|delivery)\b|\brestock\w{0,3}\s{1,2}(?:soon|tomorrow|"
         r"tonight|next\s{1,2}week)\b"
         r"|\bprices?\s{1,2}(?:will\s{1,2})?go(?:es|ing)?\s{1,2}up\b")),
 )
-_FREE_PRODUCT_RE = _rx(r"\b(?:everything|all|it|this|that|they|each|every\s{1,2}\w{1,10})\s{1,2}(?:is|are|['’]s)\s{1,2}"
+_FREE_PRODUCT_RE = _rx(r"\b(?:everything|all|it|this|that|they|each|every\s{1,2}\w{1,10})"
+                       r"(?:\s{1,2}(?:is|are)|['’]s)\s{1,2}"
                        r"(?:now\s{1,2}|all\s{1,2}|totally\s{1,2})?free\b|\bfor\s{1,2}free\b|\bfree\s{1,2}(?:today|"
                        r"now|tonight)\b"
                        r"|\bfree\s{1,2}for\s{1,2}(?:everyone|everybody|all)\b|\bcosts?\s{1,2}nothing\b")
@@ -220,6 +228,8 @@ _DECLINE_RE = _rx(r"\b(?:can['’]?t|cannot|can\s{1,2}not|unable\s{1,2}to|not\s{
                   r"no\s{1,2}way|nice\s{1,2}try|"
                   r"can['’]?t\s{1,2}(?:promise|guarantee|claim)|not\s{1,2}able\s{1,2}to\s{1,2}promise|"
                   r"everyone\s{1,2}is\s{1,2}different|"
+                  r"no\s{1,2}product\s{1,2}can|can['’]?t\s{1,2}say|not\s{1,2}a\s{1,2}doctor|everyone['’]s\s{1,2}different|"
+                  r"i\s{1,2}wish|i\s{1,2}only\s{1,2}(?:talk|help|answer|do|chat)|(?:lol|haha|ha|um|uh|hmm)\s{1,2}(?:no|nope|nah)|"
                   r"vary\s{1,2}from\s{1,2}person|only\s{1,2}the\s{1,2}running\s{1,2}promotions|"
                   r"price\s{1,2}is\s{1,2}set)\b"
                   r"|^\s{0,3}(?:no|nope|nah|sorry,?\s{1,2}no)\b")
@@ -228,6 +238,7 @@ _YES_RE = _rx(r"^\s{0,3}(?:yes|yep|yeah|yup|sure|of\s{1,2}course|absolutely|defi
 _NO_RE = _rx(r"^\s{0,3}(?:no|nope|nah|sorry,?\s{1,2}no|not\s{1,2}anymore)\b")
 _STOCK_EXTRA_RE = _rx(r"(?P<sold_out>\b(?:all\s{1,2})?gone\b|\bnone\s{1,2}left\b)|"
                       r"(?P<in_stock>\bstill\s{1,2}there\b|\bwe\s{1,2}(?:have|got)\s{1,2}it\b"
+                      r"|\bstill\s{1,2}(?:got|have)\b|\ba\s{1,2}few\s{1,2}left\b|\bgot\s{1,2}(?:a\s{1,2}few|some|plenty)\b"
                       r"|\bstill\s{1,2}available\b)")
 _SIZE_WORDS = {"extra small": "XS", "extra-small": "XS", "small": "S", "medium": "M", "large": "L", "extra large": "XL",
                "extra-large": "XL"}
@@ -249,7 +260,7 @@ _GENERIC_WORDS = frozenset(
     "unable decline sorry apologise apologize escalate quality better vs difference cheap cheaper".split())
 _CODE_TOKEN_RE = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Z0-9]{2,15}(?![A-Za-z0-9])")
 _MATERIALS = frozenset(
-    "cotton linen silk cashmere wool leather polyester nylon spandex modal fleece denim velvet satin down bamboo "
+    "cotton linen silk cashmere wool leather polyester nylon spandex modal fleece denim velvet satin bamboo "
     "ceramic glass aluminium aluminum steel gold silver titanium plastic polypropylene porcelain marble wood "
     "oak".split())
 _COLOURS = frozenset("black white navy beige grey gray olive pink brown red blue green yellow purple orange gold "
@@ -558,6 +569,8 @@ def read_reply(reply: str, world: World) -> Reading:
             attr = "discount"
         elif unit and unit not in ("pcs",):
             attr = unit
+        elif _LIST_NEAR.search(before) and (money or _PRICE_BEFORE.search(before) or not unit):
+            attr = "list"
         elif _BEFORE_THRESHOLD.search(before):
             attr = "free_over" if _FREE_SHIP_CUE.search(ctx) else "threshold"
         elif _FEE_CUE.search(before) or _AFTER_FEE.match(text, uend):
@@ -654,6 +667,8 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
             if ok:
                 n.attr = None
                 unbound += 1
+        if not ok and attr == "price" and _SHIP_WORD.search(sent):  # "free over 99, otherwise 6 yuan"
+            ok = any(_close(n.value, {p.shipping.fee}) for p in products)
         if not ok and attr in ("kg", "cm") and n.value in world.request_nums:
             ok = True
         if not ok:
@@ -785,6 +800,10 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
             if (st == "in_stock") != any_left:
                 errors.append(f"says link {subj} is {st.replace('_', ' ')}")
                 break
+    if stock_state and not states:  # "yes it is" to "is it sold out?" claims a state too
+        polar = _polar_stock(r, world.request_text)
+        if polar and polar != stock_state:
+            errors.append(f"says {polar.replace('_', ' ')} but it is {stock_state.replace('_', ' ')}")
     # size advice
     sizes = _sizes(r)
     if size and sizes and size not in sizes:
@@ -806,6 +825,28 @@ def _stock_states(r: Reading, world: World) -> list[tuple[str, int | None]]:
         out += [("in_stock" if n.value > 0 else "sold_out", subj if fx else n.subject)
                 for n in r.nums if n.sentence == i and n.attr == "stock" and n.asserted]
     return out
+
+
+def _attribute_words(p: Product) -> list[str]:
+    """The product's string attribute values (material, colours, flavour...), minus words of its own name."""
+    out = []
+    for v in p.attributes.values():
+        for x in v if isinstance(v, list) else [v]:
+            if isinstance(x, str) and x.lower() not in ("none",):
+                w = x.lower().split("% ")[-1]
+                if w not in p.short_name.lower():
+                    out.append(w)
+    return out
+
+
+def _polar_stock(r: Reading, request_text: str) -> str | None:
+    """The stock state a bare yes / no states, read against the question's polarity."""
+    neg_q = bool(re.search(r"(?i)sold\s{0,2}out|\bgone\b|out\s{1,2}of\s{1,2}stock", request_text))
+    if _YES_RE.search(r.text):
+        return "sold_out" if neg_q else "in_stock"
+    if _NO_RE.search(r.text):
+        return "in_stock" if neg_q else "sold_out"
+    return None
 
 
 def _sizes(r: Reading, skip_echo: bool = False) -> list[str]:
@@ -847,7 +888,9 @@ _ESCALATION_MORE_RE = _rx(
     r"|\b(?:someone|a\s{1,2}colleague|our\s{1,2}team|the\s{1,2}team|they)\s{1,2}(?:from\s{1,2}\w{1,12}\s{1,2})?"
     r"(?:will|['’]ll)\s{1,2}(?:reach\s{1,2}out|get\s{1,2}back|contact|follow\s{1,2}up|be\s{1,2}in\s{1,2}touch|call)"
     r"|\bopened\s{1,2}a\s{1,2}ticket\b")
-_GREET_RE = _rx(r"^\s{0,3}(?:hi+|hey+|hello+|hiya|heya|yo+|welcome)\b")
+_GREET_RE = _rx(r"^\s{0,3}(?:hi+|hey+|hello+|hiya|heya|yo+|welcome)\b"
+                r"|\b(?:glad|good|great|nice|happy|lovely)\s{1,2}to\s{1,2}(?:see|have)\s{1,2}you\b|\bglad\s{1,2}you['’]re\s{1,2}here\b"
+                r"|\bthanks?\s{1,2}for\s{1,2}(?:stopping|dropping|popping)\s{1,2}(?:by|in)\b")
 _ESCALATION_SUBJ_RE = _rx(r"\b(?:i|we|i['’]ve|i['’]ll|has|have|been|will|team|colleagues?|agents?|service|support|"
                           r"they)\b")
 
@@ -903,13 +946,9 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
             return False  # both answers given: none is
         if any(st == fact.value and (sj is None or sj == subj or subj is None) for st, sj in states):
             return True
-        single = not any(st != fact.value for st, _ in states)
-        neg_q = bool(re.search(r"(?i)sold\s{0,2}out|\bgone\b|out\s{1,2}of\s{1,2}stock", request_text))
-        if single and _YES_RE.search(text):
-            return (fact.value == "in_stock") != neg_q
-        if single and _NO_RE.search(text):
-            return (fact.value == "sold_out") != neg_q
-        return False
+        if states:
+            return False
+        return _polar_stock(r, request_text) == fact.value
     if fact.kind == "size":
         return fact.value in _sizes(r, skip_echo=True)
     if fact.kind == "link":
@@ -944,6 +983,30 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
     if fact.kind == "escalation":  # a statement that someone will follow up, not the bare word "escalate"
         return (r.facts.escalation and _ESCALATION_SUBJ_RE.search(text) is not None) or any(
             not _negated(text, m.start()) for m in _ESCALATION_MORE_RE.finditer(text))
+    if fact.kind == "about":  # a true price or attribute value stated of this link
+        p = world.by_link.get(subj) if subj else None
+        if p is None:
+            return False
+        for n in r.nums:
+            if n.subject == subj and n.asserted and n.attr not in (None, "unverifiable") \
+                    and not _in_refusal(r, n.start):
+                attr = "price" if n.attr == "bare" else n.attr
+                if _close(n.value, world.values(attr, p, text)):
+                    return True
+        values = _attribute_words(p)
+        for i, (s0, e0) in enumerate(r.sentences):
+            if r.question[i] or r.echo[i]:
+                continue
+            sent = low[s0:e0]
+            for ms, _, link in r.mentions:
+                if link != subj or not s0 <= ms <= e0:
+                    continue
+                lo = max([c for c in r.clause_cuts if c <= ms] or [s0])
+                hi = min([c for c in r.clause_cuts if c > ms + 8] or [e0])
+                clause = low[lo:hi]
+                if any(v in clause for v in values) and not _negated(sent, ms - s0 + 1):
+                    return True
+        return False
     if fact.kind == "ships_to":
         for i, (s0, e0) in enumerate(r.sentences):
             sent = text[s0:e0]

@@ -237,8 +237,10 @@ def _compare(d: _Draw) -> Built | None:
     if not pool:
         return None
     b = pool[int(d.rng.integers(len(pool)))]
-    facts = [Fact(kind="price", value=d.room.current_price(d.catalog, x.link), label=f"link {x.link} price",
-                  subject=x.link) for x in (a, b)]
+    # each link: its current price, or another true fact about it (a comparison may contrast attributes)
+    facts = [Fact(kind="any", label=f"link {x.link}: its price or a true attribute", subject=x.link, any_of=[
+        Fact(kind="price", value=d.room.current_price(d.catalog, x.link), label=f"link {x.link} price", subject=x.link),
+        Fact(kind="about", label=f"a true fact about link {x.link}", subject=x.link)]) for x in (a, b)]
     pa, pb = (d.room.current_price(d.catalog, x.link) or 0.0 for x in (a, b))
     return {"ref": f"link {a.link}", "ref2": f"link {b.link}"}, _truth(
         "comparison", [a.link, b.link], facts, [["compare_products", "get_price", "get_product"]],

@@ -11,7 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 FactKind = Literal["price", "stock", "size", "link", "number", "keyword", "code", "greeting", "decline",
-                   "escalation", "apology", "ships_to", "returnable", "any"]
+                   "escalation", "apology", "ships_to", "returnable", "about", "any"]
 
 # Phrases that satisfy a "decline" fact besides a plain refusal (see livesim.facts.ExtractedFacts.refusal).
 DECLINE_PHRASES = ("can't promise", "cannot promise", "can't guarantee", "cannot guarantee", "not a medical",
@@ -26,7 +26,8 @@ NOT_RETURNABLE_PHRASES = ("non-returnable", "not returnable", "no returns", "can
                           "can't be returned", "can not be returned", "no return", "can't return", "cannot return",
                           "can't send it back", "final sale", "non returnable", "can’t be returned", "can’t return")
 BUY_PHRASES = ("cart", "tap", "click", "checkout", "check out", "buy button", "place an order", "order")
-STEER_PHRASES = ("link", "product", "today", "deal", "shop", "stream", "check out", "pinned")
+STEER_PHRASES = ("link", "product", "today", "deal", "shop", "stream", "check out", "pinned", "coupon", "discount",
+                 "flash", "sale", "cart", "promotion")
 APOLOGY_PHRASES = ("sorry", "apolog")
 
 
