@@ -84,6 +84,8 @@ _BEFORE_DISCOUNT = _rx(r"(?:\b(?:save|saves|saving|savings|discount\s{1,2}of|kno
 _BEFORE_THRESHOLD = _rx(r"\b(?:over|above|orders?\s{1,2}(?:of|over|above|from)|spend(?:ing)?|"
                         r"min(?:imum)?(?:\s{1,2}spend)?|"
                         r"at\s{1,2}least|from|threshold(?:\s{1,2}(?:is|of))?)\s{0,2}(?:[¥$]|rmb\s?)?$")
+_ATTR_NOUN_BEFORE = _rx(r"\b(?:weight|weighs|battery|capacity|volume|warranty|shelf\s{1,2}life|dimensions?|power|"
+                        r"charging|wattage)\s{0,2}(?:is|of|:)?\s{0,2}$")
 _LIST_NEAR = _rx(r"\b(?:down\s{1,2}from|was|were|originally|usually|normally|instead\s{1,2}of|regular(?:ly)?|"
                  r"list\s{1,2}price(?:\s{1,2}(?:is|of))?|original\s{1,2}price(?:\s{1,2}(?:is|of))?)\s{0,2}(?:[¥$]|rmb\s?)?$")
 _SHIP_WORD = _rx(r"\b(?:shipping|delivery|postage|freight)\b|shipping['’]s")
@@ -438,7 +440,7 @@ class World:
             return dims | chart | self.request_nums
         if attr == "min":
             return set()
-        if attr == "composition":
+        if attr in ("composition", "spec"):
             return _record_numbers(p)
         # other units (GB, inch, ...): numbers of the product record and of the look-ups
         return _record_numbers(p) | self.lookup_nums
@@ -569,6 +571,8 @@ def read_reply(reply: str, world: World) -> Reading:
             attr = "discount"
         elif unit and unit not in ("pcs",):
             attr = unit
+        elif _ATTR_NOUN_BEFORE.search(before) and not money:
+            attr = "spec"
         elif _LIST_NEAR.search(before) and (money or _PRICE_BEFORE.search(before) or not unit):
             attr = "list"
         elif _BEFORE_THRESHOLD.search(before):
@@ -921,7 +925,7 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
             if units is None:
                 ok_attr = True
             else:
-                ok_attr = n.attr in units or (n.unit in units)
+                ok_attr = n.attr in units or n.unit in units or n.attr == "spec"
             if not ok_attr:
                 continue
             val = n.value

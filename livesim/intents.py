@@ -188,7 +188,8 @@ def aspect_fact(p: Product, aspect: str) -> Fact | None:
 
 
 _UNITS = {"volume_ml": " ml", "shelf_life_months": " months", "battery_hours": " hours", "warranty_months": " months",
-          "battery_mah": " mAh", "net_weight_g": " g", "shelf_life_days": " days", "dimensions_cm": " cm"}
+          "battery_mah": " mAh", "net_weight_g": " g", "weight_g": " g", "shelf_life_days": " days",
+          "dimensions_cm": " cm"}
 
 
 def aspect_sentence(p: Product, aspect: str) -> str:
