@@ -1,10 +1,10 @@
-"""Write livesim/data/calibration.jsonl: 15 labelled replies per intent to real LiveStreamQA-v0 requests.
+"""Write livesim/grading/calibration.jsonl: 15 labelled replies per intent to real LiveStreamQA-v0 requests.
 
 The reply texts are hand-written per intent and kind below, filled from the request's ground truth; each
 carries the label its author gave it from the truth (accuracy 0/1, effectiveness 0/0.5/1, a reason),
 decided when the text was written, never read back from a grader. Items alternate dev/test by position.
 
-Usage: python scripts/make_calibration.py [--out livesim/data/calibration.jsonl]
+Usage: python scripts/make_calibration.py [--out livesim/grading/calibration.jsonl]
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import argparse
 import json
 from typing import Any
 
-from livesim.calibration import CALIBRATION_PATH, build_request
-from livesim.phrasing import INTENTS
+from livesim.runs.calibration import CALIBRATION_PATH, build_request
+from livesim.world.phrasing import INTENTS
 
 
 class C:
