@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from livesim.grading.facts import extract_facts
@@ -69,6 +70,8 @@ def _rx(p: str) -> re.Pattern[str]:
     return re.compile(p, re.IGNORECASE)
 
 
+_REGION_RE = re.compile("(?i)" + "|".join(re.escape(r) for r in sorted(REGIONS, key=len, reverse=True)))
+_REGION_NAME = {r.lower(): r for r in REGIONS}
 _UNIT_ADJ_RE = _rx(r"\s{1,2}(?:extra|more|additional|business|working|full|whole)(?=\s)")
 _RANGE_GAP_RE = re.compile(r"\s{0,2}(?:-|–|~|to|x|×|\*|by)\s{0,2}")
 _SENT_RE = re.compile(r"[!?\n]+|\.(?![0-9])|…")
@@ -299,6 +302,32 @@ class Reading:
     subject_default: int | None
     errors: list[str] = field(default_factory=list)
     noise: int = 0
+    _sent_facts: dict[int, Any] = field(default_factory=dict)
+    _stock: list[tuple[str, int | None]] | None = None
+
+    def sentence_facts(self, i: int) -> Any:
+        """extract_facts of sentence i (computed once)."""
+        if i not in self._sent_facts:
+            s, e = self.sentences[i]
+            self._sent_facts[i] = extract_facts(self.text[s:e])
+        return self._sent_facts[i]
+
+
+def _walk(obj: Any, nums: set[float], strs: set[str]) -> None:
+    if isinstance(obj, bool) or obj is None:
+        return
+    if isinstance(obj, (int, float)):
+        nums.add(float(obj))
+    elif isinstance(obj, str):
+        if any(ch.isdigit() for ch in obj):
+            nums.update(v for _, _, v in _scan_numbers(obj)[0])
+        strs.update(_CODE_TOKEN_RE.findall(obj))
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            _walk(v, nums, strs)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            _walk(v, nums, strs)
 
 
 def looked_up(calls: list[Any]) -> tuple[set[float], set[str]]:
@@ -308,13 +337,21 @@ def looked_up(calls: list[Any]) -> tuple[set[float], set[str]]:
     for c in calls:
         if not c.ok or c.key == "load_skill":
             continue
-        arg_text = json.dumps(c.arguments, default=str)
-        arg_nums = {v for _, _, v in _scan_numbers(arg_text)[0]}
-        arg_strs = set(_CODE_TOKEN_RE.findall(arg_text.upper()))
-        res_text = json.dumps(c.result, default=str)
-        nums |= {v for _, _, v in _scan_numbers(res_text)[0]} - arg_nums
-        strs |= set(_CODE_TOKEN_RE.findall(res_text)) - arg_strs
+        arg_nums: set[float] = set()
+        arg_strs: set[str] = set()
+        _walk(c.arguments, arg_nums, arg_strs)
+        arg_strs |= {x.upper() for x in arg_strs}
+        res_nums: set[float] = set()
+        res_strs: set[str] = set()
+        _walk(c.result, res_nums, res_strs)
+        nums |= res_nums - arg_nums
+        strs |= res_strs - arg_strs
     return nums, strs
+
+
+@lru_cache(maxsize=256)
+def _name_regex(names: tuple[str, ...]) -> re.Pattern[str] | None:
+    return re.compile(r"(?i)\b(" + "|".join(re.escape(n) for n in names) + r")s?\b") if names else None
 
 
 class World:
@@ -333,8 +370,7 @@ class World:
         self.request_trigrams = trigrams(" ".join(line.split("] ", 1)[-1] for line in request_text.splitlines()))
         self.by_link = {p.link: p for p in catalog.products}
         self.coupon_codes = {c.code.upper() for c in room.coupons}
-        names = sorted({p.short_name for p in catalog.products}, key=len, reverse=True)
-        self.name_re = re.compile(r"(?i)\b(" + "|".join(re.escape(n) for n in names) + r")s?\b") if names else None
+        self.name_re = _name_regex(tuple(sorted({p.short_name for p in catalog.products}, key=len, reverse=True)))
         self.name_link = {p.short_name.lower(): p.link for p in catalog.products}
         self._price: dict[int, float] = {}
 
@@ -754,10 +790,8 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
                 g.link in [p.link for p in products] for g in world.room.gifts):
             errors.append("false: a free gift that no promotion gives")
         # regions
-        for region in REGIONS:
-            k = sent.lower().find(region.lower())
-            if k < 0:
-                continue
+        for rm in _REGION_RE.finditer(sent):
+            region, k = _REGION_NAME[rm.group().lower()], rm.start()
             neg = _NOT_SHIP_RE.search(sent[:k + len(region)]) is not None
             yes = _SHIP_YES_RE.search(sent) is not None
             for p in products:
@@ -817,17 +851,20 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
 
 def _stock_states(r: Reading, world: World) -> list[tuple[str, int | None]]:
     """(state, subject) for every stock statement: words ("sold out", "still there") and counts (> 0: in stock)."""
+    if r._stock is not None:
+        return r._stock
     out = []
     for i, (s, e) in enumerate(r.sentences):
         sent = r.text[s:e]
         if r.question[i] or r.echo[i]:
             continue
-        fx = list(extract_facts(sent).stock_claims)
+        fx = list(r.sentence_facts(i).stock_claims)
         fx += [m.lastgroup for m in _STOCK_EXTRA_RE.finditer(sent) if m.lastgroup and m.lastgroup not in fx]
         subj = _subject_at(r, s, (s, e))
         out += [(st, subj) for st in fx if st in ("in_stock", "sold_out")]
         out += [("in_stock" if n.value > 0 else "sold_out", subj if fx else n.subject)
                 for n in r.nums if n.sentence == i and n.attr == "stock" and n.asserted]
+    r._stock = out
     return out
 
 
@@ -859,7 +896,7 @@ def _sizes(r: Reading, skip_echo: bool = False) -> list[str]:
         sent = r.text[s:e]
         if r.question[i] or (skip_echo and r.echo[i]):
             continue
-        found = list(extract_facts(sent).sizes)
+        found = list(r.sentence_facts(i).sizes)
         if re.search(r"(?<![A-Za-z])(?:XXS|XS|S|M|L|XL|XXL)\s?/\s?(?:XS|S|M|L|XL|XXL)\s?/", sent):
             continue  # a list of every size is not advice
         for m in _SIZE_WORD_RE.finditer(sent):
