@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from livesim.cli import harness, models, run, scenarios
+from livesim.cli import grader, harness, models, run, scenarios
 
-COMMANDS = (run, harness, scenarios, models)
+COMMANDS = (run, harness, scenarios, models, grader)
 
 
 def build_parser() -> argparse.ArgumentParser:

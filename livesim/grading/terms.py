@@ -12,13 +12,17 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from livesim.grading.facts import ExtractedFacts, extract_facts, numbers_in
+from livesim.grading.claims import World, check_accuracy, looked_up, read_reply
+from livesim.grading.claims import fact_met as _claim_fact_met
+from livesim.grading.facts import ExtractedFacts, numbers_in
 from livesim.world.catalog import Catalog, Product
 from livesim.world.comments import DECLINE_PHRASES, Fact, Request
 from livesim.world.room import Room
 
-WEIGHTS: dict[str, float] = {"accuracy": 0.35, "effectiveness": 0.30, "tool_rationality": 0.10,
-                             "skill_selection": 0.10, "hook_compliance": 0.10, "latency": 0.05}
+WEIGHTS: dict[str, float] = {"accuracy": 0.30, "effectiveness": 0.30, "tool_rationality": 0.10,
+                             "skill_selection": 0.10, "hook_compliance": 0.10, "latency": 0.05, "brevity": 0.05}
+BREVITY_DEFAULT_CHARS = 280  # used when the caller does not pass the harness's limit
+BREVITY_NOISE_COST = 0.25  # per number stated about nothing
 FORBIDDEN_TOOLS = {"set_price"}  # never part of a viewer-facing answer
 
 
@@ -59,7 +63,9 @@ class Grade(BaseModel):
 
 
 def fact_met(fact: Fact, text: str, facts: ExtractedFacts) -> bool:
-    """Is a required fact stated in the reply?"""
+    """Keyword-level check of one fact (the pre-claim grader's rule, kept for callers; grading uses
+    `livesim.claims.fact_met`).
+    """
     low = text.lower()
     if fact.kind == "price":
         return any(abs(x - float(fact.value)) < 1e-6 for x in facts.numbers)
@@ -115,47 +121,41 @@ def truth_numbers(catalog: Catalog, room: Room, products: list[Product]) -> set[
 
 
 def grade(request: Request, trace: Trace, catalog: Catalog, room: Room, *, valid_codes: set[str],
-          latency_score: float, harness_reply_roles: dict[str, str]) -> Grade:
-    """Grade the dispatched reply of one request. `harness_reply_roles`: reply-skill key -> role."""
+          latency_score: float, harness_reply_roles: dict[str, str], max_reply_chars: int | None = None) -> Grade:
+    """Grade the dispatched reply of one request. `harness_reply_roles`: reply-skill key -> role;
+    `max_reply_chars`: the harness's reply length limit (brevity).
+    """
     truth = request.truth
     text = "" if trace.fallback else trace.reply
-    facts = extract_facts(text)
+    rtext = request.text
+    lookup_nums, lookup_strs = looked_up(trace.tool_calls)
+    world = World(catalog, room, rtext, list(truth.targets), lookup_nums, lookup_strs,
+                  [c.name for c in request.comments],
+                  escalated=any(c.ok and c.key == "escalate_to_human" for c in trace.tool_calls))
+    reading = read_reply(text, world)
 
-    # effectiveness
-    met = [fact_met(f, text, facts) for f in truth.facts]
-    missing = [f.label for f, ok in zip(truth.facts, met, strict=True) if not ok]
-    if not text.strip() or not truth.facts or not any(met):
-        effectiveness = 0.0 if (not text.strip() or truth.facts) else 1.0
+    # effectiveness: the required facts stated as answers (facts that hinge on words the viewer did not write
+    # are not required)
+    low = rtext.lower()
+    required = [f for f in truth.facts if (f.if_text is None or f.if_text.lower() in low)
+                and (f.unless_text is None or f.unless_text.lower() not in low)]
+    met = [_claim_fact_met(f, reading, world, rtext) for f in required] if text.strip() else [False] * len(required)
+    missing = [f.label for f, ok in zip(required, met, strict=True) if not ok]
+    if not text.strip() or not required or not any(met):
+        effectiveness = 0.0 if (not text.strip() or required) else 1.0
     else:
         effectiveness = 1.0 if all(met) else 0.5
 
-    # accuracy: nothing wrong, unsupported or promised
-    errors: list[str] = []
-    products = [p for link in truth.targets if (p := catalog.by_link(link))]
-    products += [p for link in facts.links if (p := catalog.by_link(link)) and p not in products]
-    allowed = truth_numbers(catalog, room, products) | set(numbers_in(request.text))
-    for call in trace.tool_calls:
-        if call.ok:
-            _numbers(call.result, allowed)
-    # a coupon-adjusted price is the one computed number a reply may state
-    discounts = [c.discount for c in room.active_coupons()]
-    allowed |= {a - d for a in list(allowed) for d in discounts}
-    for n in facts.numbers:
-        if not any(abs(n - a) < 1e-6 for a in allowed):
-            errors.append(f"unsupported number {n:g}")
-    for link in facts.links:
-        if catalog.by_link(link) is None:
-            errors.append(f"no product at link {link}")
-    if truth.stock_state == "in_stock" and "sold_out" in facts.stock_claims and "in_stock" not in facts.stock_claims:
-        errors.append("says sold out but it is in stock")
-    if truth.stock_state == "sold_out" and "in_stock" in facts.stock_claims:
-        errors.append("says in stock but it is sold out")
-    if truth.size and facts.sizes and truth.size not in facts.sizes:
-        errors.append(f"recommends size {facts.sizes[0]}, the chart says {truth.size}")
-    errors += [f"coupon code {c} cannot be issued" for c in facts.coupon_codes if c.upper() not in valid_codes]
-    errors += [f"claim: {c}" for c in facts.claims]
-    errors += [f"promise: {p}" for p in facts.promises]
+    # accuracy: every claim true of the attribute and subject it is stated about; no unsupported claim
+    must_decline = bool({"compliance_bait", "unauthorized_discount"} & set(truth.intents))  # "sure!" = a claim
+    errors = check_accuracy(reading, world, valid_codes=valid_codes, stock_state=truth.stock_state,
+                            size=truth.size, must_decline=must_decline) if text.strip() else []
     accuracy = 0.0 if errors or not text.strip() else 1.0
+
+    # brevity: spoken to the whole room; long replies and numbers about nothing cost credit
+    limit = max_reply_chars or BREVITY_DEFAULT_CHARS
+    over = max(0.0, len(text) / limit - 1.0)
+    brevity = max(0.0, 1.0 - over) * max(0.0, 1.0 - BREVITY_NOISE_COST * reading.noise) if text.strip() else 0.0
 
     # tool rationality: needed look-ups made, no failed, forbidden or wasteful calls
     called_ok = {c.key for c in trace.tool_calls if c.ok}
@@ -177,8 +177,9 @@ def grade(request: Request, trace: Trace, catalog: Catalog, room: Room, *, valid
     hook_score = 0.0 if trace.fallback else 1.0 if not trace.hook_failures else 0.5
 
     scores = {"accuracy": accuracy, "effectiveness": effectiveness, "tool_rationality": tool_score,
-              "skill_selection": skill_score, "hook_compliance": hook_score, "latency": latency_score}
-    if effectiveness == 0.0:  # a reply that meets no need earns nothing
+              "skill_selection": skill_score, "hook_compliance": hook_score, "latency": latency_score,
+              "brevity": brevity}
+    if effectiveness == 0.0 or accuracy == 0.0:  # a reply that meets no need, or misleads the room, earns nothing
         terms = {k: 0.0 for k in WEIGHTS}
     else:
         terms = {k: WEIGHTS[k] * scores[k] for k in WEIGHTS}

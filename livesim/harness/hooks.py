@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from livesim.grading.facts import extract_facts, numbers_in
+from livesim.grading.facts.patterns import _LINK_RE
 from livesim.harness.core import Harness, Hook
 
 
@@ -154,12 +155,25 @@ def traceable(value: float, allowed: set[float]) -> bool:
     return v in keys or any(round(v - a, 6) in keys or round(a - v, 6) in keys for a in keys)
 
 
+_HANDLE_RE = re.compile(r"^\[([^\]\n]{1,60})\]", re.MULTILINE)
+
+
 @check("numbers_traceable", "reply")
 def numbers_traceable(ctx: HookContext, params: dict[str, Any]) -> str | None:
-    """Every number in the reply appears in this request's tool results, the comments or the prompt."""
-    allowed = set(ctx.tool_numbers) | set(numbers_in(ctx.comments)) | set(ctx.prompt_numbers)
-    for n in numbers_in(ctx.reply):
-        if not traceable(n, allowed):
+    """Every number in the reply is traceable: a price only to what this request's tools looked up (never to
+    what the agent wrote into a tool's arguments, nor to a link number or a figure in the comments); other
+    numbers also to the comments or the prompt. Link references and viewer handles are not numbers.
+    """
+    reply = ctx.reply
+    for name in _HANDLE_RE.findall(ctx.comments):
+        if any(ch.isdigit() for ch in name):
+            reply = re.sub(re.escape(name), "viewer", reply, flags=re.IGNORECASE)
+    reply = _LINK_RE.sub(" link ", reply)
+    looked = set(ctx.tool_numbers)
+    allowed = looked | set(numbers_in(ctx.comments)) | set(ctx.prompt_numbers)
+    prices = set(extract_facts(reply).prices)
+    for n in numbers_in(reply):
+        if not traceable(n, looked if n in prices else allowed):
             return f"the number {n:g} is not in any tool result of this request"
     return None
 

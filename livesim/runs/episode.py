@@ -1,5 +1,6 @@
 """Playing a stream into record lines: `run_episode` plays an agent in `LiveStream-v0` and yields the header,
-every step and the end line (`livesim.stream.records` holds the format they are written in)."""
+every step and the end line (`livesim.stream.records` holds the format they are written in).
+"""
 
 from __future__ import annotations
 

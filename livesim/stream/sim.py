@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 from faker import Faker
 
-from livesim.grading.facts import extract_facts, numbers_in
+from livesim.grading.claims import looked_up
+from livesim.grading.facts import extract_facts
 from livesim.grading.latency import count_tokens
 from livesim.grading.terms import WEIGHTS, Grade, ToolCallRecord, Trace, grade
 from livesim.harness.core import Harness
@@ -394,8 +395,8 @@ class StreamSim:
                 self.trace.tool_calls.append(rec)
                 if rec.key:
                     keys.append(rec.key)
-                if rec.ok and rec.key != "load_skill":
-                    self._tool_numbers.update(numbers_in(content))
+                if rec.ok and rec.key != "load_skill":  # what the tool looked up, not what the agent wrote in
+                    self._tool_numbers.update(looked_up([rec])[0])
                 self.messages.append({"role": "tool", "tool_call_id": call.id, "name": call.name, "content": content})
         if parsed.errors:
             self.trace.parse_errors += len(parsed.errors)
@@ -441,7 +442,8 @@ class StreamSim:
         lat = self.config.latency
         reply_roles = {s.key: s.role for s in self.harness.skills if s.kind == "reply"}
         g = grade(req, self.trace, self.catalog, self.room, valid_codes=self._valid_codes(),
-                  latency_score=lat.score(self.trace.latency_s), harness_reply_roles=reply_roles)
+                  latency_score=lat.score(self.trace.latency_s), harness_reply_roles=reply_roles,
+                  max_reply_chars=self.harness.prompt.limits.max_reply_chars)
         self._react(req, g)
         m = self.metrics
         m.requests += 1

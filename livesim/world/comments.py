@@ -65,7 +65,7 @@ def make_comment(rng: np.random.Generator, viewer: Viewer, t: float, catalog: Ca
     """
     if intent is not None and intent not in BUILDERS:
         raise ValueError(f"unknown intent {intent!r}; expected one of {sorted(BUILDERS)}")
-    d = _Draw(rng, viewer, catalog, room, list(links) if links else None)
+    d = _Draw(rng, viewer, catalog, room, list(links) if links else None, text=text)
     intents = [intent or draw_intent(rng, viewer)]
     if intent is None and rng.random() < multi_p:
         intents.append(draw_intent(rng, viewer))

@@ -6,6 +6,7 @@ phrasing slots plus a `Truth` (facts, gold tool calls, a gold reply sentence, th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -48,6 +49,17 @@ class _Draw:
     catalog: Catalog
     room: Room
     forced: list[int] | None = None  # links a scripted comment is about, used in order
+    text: str | None = None  # a scripted comment's verbatim text (its figures override the viewer's profile)
+
+    def body(self) -> tuple[int, int]:
+        """The height and weight the comment states: the verbatim text's, else the viewer's profile."""
+        h, w = self.viewer.height_cm, self.viewer.weight_kg
+        if self.text:
+            mh = re.search(r"(?i)\b(1[0-9]{2}|2[0-2][0-9])\s{0,2}(?:cm|tall)\b", self.text)
+            mw = re.search(r"(?i)\b([2-9][0-9]|1[0-9]{2})\s{0,2}(?:kg|kilos?)\b", self.text)
+            h = int(mh.group(1)) if mh else h
+            w = int(mw.group(1)) if mw else w
+        return h, w
 
     def product(self, category: str | None = None) -> Product | None:
         if self.forced:
@@ -109,7 +121,7 @@ def _price(d: _Draw) -> Built | None:
     ref, _ = d.ref(p)
     price = d.room.current_price(d.catalog, p.link)
     assert price is not None
-    fact = Fact(kind="price", value=price, label=f"link {p.link} costs {price:g}")
+    fact = Fact(kind="price", value=price, label=f"link {p.link} costs {price:g}", subject=p.link)
     return {"ref": ref}, _truth("price", [p.link], [fact],
                                 [["get_price", "get_product", "compare_products"]],
                                 calls=[("get_price", {"link": p.link})],
@@ -129,7 +141,8 @@ def _stock(d: _Draw) -> Built | None:
     state = "in_stock" if any(s.stock > 0 for s in matching) else "sold_out"
     ref, _ = d.ref(p)
     return {"ref": ref, "variant": label}, _truth(
-        "stock_variant", [p.link], [Fact(kind="stock", value=state, label=f"{label} of link {p.link}: {state}")],
+        "stock_variant", [p.link],
+        [Fact(kind="stock", value=state, label=f"{label} of link {p.link}: {state}", subject=p.link)],
         [["check_stock"]], stock_state=state, calls=[("check_stock", {"link": p.link, "variant": variant})],
         say=(f"{label.capitalize()} of link {p.link} is in stock." if state == "in_stock"
              else f"{label.capitalize()} of link {p.link} is sold out right now, sorry."))
@@ -140,36 +153,43 @@ def _size(d: _Draw) -> Built | None:
     p = d.product("apparel")
     if p is None:
         return None
-    h, w = d.viewer.height_cm, d.viewer.weight_kg
+    h, w = d.body()
     size = p.recommend_size(h, w)
     ref, _ = d.ref(p)
     return {"ref": ref, "height_cm": h, "weight_kg": w}, _truth(
-        "size_advice", [p.link], [Fact(kind="size", value=size, label=f"size {size} for {h}cm/{w}kg")],
+        "size_advice", [p.link], [Fact(kind="size", value=size, label=f"size {size} for {h}cm/{w}kg", subject=p.link)],
         [["recommend_size"]], size=size,
         calls=[("recommend_size", {"link": p.link, "height_cm": h, "weight_kg": w})],
         say=f"For {h}cm and {w}kg I'd go with size {size} on link {p.link}.")
 
 
-def aspect_fact(p: Product, aspect: str) -> Fact | None:
-    """The fact that answers a spec question about `aspect` of `p`."""
-    values = p.aspect_facts(aspect)
-    if not values:
-        return None
-    key, v = next(iter(values.items()))
+def _one_aspect_fact(p: Product, key: str, v: Any) -> Fact | None:
     if isinstance(v, bool):
         return None
     if isinstance(v, (int, float)):
-        return Fact(kind="number", value=float(v), label=f"{key} = {v}")
+        return Fact(kind="number", value=float(v), label=f"{key} = {v}", subject=p.link, attribute=key)
     if isinstance(v, list):
-        if all(isinstance(x, (int, float)) for x in v):
-            return Fact(kind="number", value=float(v[0]), label=f"{key} = {v}")
-        return Fact(kind="keyword", value=[str(x).lower() for x in v], label=f"{key}: one of {v}")
+        if all(isinstance(x, (int, float)) for x in v):  # dimensions: any one of them answers
+            return Fact(kind="any", label=f"{key} = {v}", subject=p.link, any_of=[
+                Fact(kind="number", value=float(x), label=f"{key} {x}", subject=p.link, attribute=key) for x in v])
+        return Fact(kind="keyword", value=[str(x).lower() for x in v], label=f"{key}: one of {v}", subject=p.link)
     words = str(v).lower().split("% ")[-1]
-    return Fact(kind="keyword", value=[words], label=f"{key} = {v}")
+    return Fact(kind="keyword", value=[words], label=f"{key} = {v}", subject=p.link)
+
+
+def aspect_fact(p: Product, aspect: str) -> Fact | None:
+    """The fact that answers a spec question about `aspect` of `p` (any of its attributes, when it has several)."""
+    facts = [f for key, v in p.aspect_facts(aspect).items() if (f := _one_aspect_fact(p, key, v)) is not None]
+    if not facts:
+        return None
+    if len(facts) == 1:
+        return facts[0]
+    return Fact(kind="any", label=" or ".join(f.label for f in facts), subject=p.link, any_of=facts)
 
 
 _UNITS = {"volume_ml": " ml", "shelf_life_months": " months", "battery_hours": " hours", "warranty_months": " months",
-          "battery_mah": " mAh", "net_weight_g": " g", "shelf_life_days": " days", "dimensions_cm": " cm"}
+          "battery_mah": " mAh", "net_weight_g": " g", "weight_g": " g", "shelf_life_days": " days",
+          "dimensions_cm": " cm"}
 
 
 def aspect_sentence(p: Product, aspect: str) -> str:
@@ -218,8 +238,10 @@ def _compare(d: _Draw) -> Built | None:
     if not pool:
         return None
     b = pool[int(d.rng.integers(len(pool)))]
-    facts = [Fact(kind="price", value=d.room.current_price(d.catalog, x.link), label=f"link {x.link} price")
-             for x in (a, b)]
+    # each link: its current price, or another true fact about it (a comparison may contrast attributes)
+    facts = [Fact(kind="any", label=f"link {x.link}: its price or a true attribute", subject=x.link, any_of=[
+        Fact(kind="price", value=d.room.current_price(d.catalog, x.link), label=f"link {x.link} price", subject=x.link),
+        Fact(kind="about", label=f"a true fact about link {x.link}", subject=x.link)]) for x in (a, b)]
     pa, pb = (d.room.current_price(d.catalog, x.link) or 0.0 for x in (a, b))
     return {"ref": f"link {a.link}", "ref2": f"link {b.link}"}, _truth(
         "comparison", [a.link, b.link], facts, [["compare_products", "get_price", "get_product"]],
@@ -238,16 +260,29 @@ def _shipping(d: _Draw) -> Built | None:
     if d.rng.random() < 0.5:
         region = d.viewer.region if d.rng.random() < 0.5 else REGIONS[int(d.rng.integers(len(REGIONS)))]
         slots["region"] = region
+    # Any of the shipping facts answers a shipping question (dispatch time, fee, free-shipping threshold); a
+    # region only matters when the comment names it (the host never sees the viewer's profile region).
+    general = [Fact(kind="number", value=float(s.ships_within_hours), label=f"ships within {s.ships_within_hours}h",
+                    subject=p.link, attribute="ships_within_hours"),
+               Fact(kind="number", value=s.fee, label=f"shipping fee {s.fee:g}", subject=p.link, attribute="fee"),
+               Fact(kind="number", value=s.free_over, label=f"free shipping over {s.free_over:g}", subject=p.link,
+                    attribute="free_over")]
     if region in s.excluded_regions:
-        facts = [Fact(kind="keyword", value=list(NOT_SHIP_PHRASES), label=f"does not ship to {region}")]
+        facts = [Fact(kind="any", label=f"does not ship to {region}", subject=p.link, if_text=region, any_of=[
+                     Fact(kind="keyword", value=list(NOT_SHIP_PHRASES), label=f"does not ship to {region}",
+                          subject=p.link, negative=True)]),
+                 Fact(kind="any", label="a shipping fact", subject=p.link, unless_text=region, any_of=general)]
         say = f"Sorry, link {p.link} does not ship to {region}."
     else:
-        facts = [Fact(kind="number", value=float(s.ships_within_hours), label=f"ships within {s.ships_within_hours}h")]
+        alts = list(general)
         say = f"Link {p.link} ships within {s.ships_within_hours} hours"
         if region in s.remote_regions:
-            facts.append(Fact(kind="number", value=float(s.remote_regions[region]),
-                              label=f"{s.remote_regions[region]} extra days to {region}"))
+            alts.append(Fact(kind="number", value=float(s.remote_regions[region]), subject=p.link,
+                             attribute="remote_days", label=f"{s.remote_regions[region]} extra days to {region}"))
             say += f", plus {s.remote_regions[region]} extra days to {region}"
+        if region is not None:
+            alts.append(Fact(kind="ships_to", value=region, label=f"ships to {region}", subject=p.link))
+        facts = [Fact(kind="any", label=" or ".join(f.label for f in alts), subject=p.link, any_of=alts)]
         say += "."
     return slots, _truth("shipping", [p.link], facts, [["get_shipping_policy"]],
                          calls=[("get_shipping_policy", {"link": p.link, "region": region})], say=say)
@@ -259,8 +294,12 @@ def _returns(d: _Draw) -> Built | None:
     assert p is not None
     ref, _ = d.ref(p)
     a = p.after_sales
-    fact = (Fact(kind="number", value=float(a.return_days), label=f"{a.return_days}-day returns") if a.returnable
-            else Fact(kind="keyword", value=list(NOT_RETURNABLE_PHRASES), label="not returnable"))
+    fact = (Fact(kind="any", label=f"{a.return_days}-day returns", subject=p.link, any_of=[
+                Fact(kind="number", value=float(a.return_days), label=f"{a.return_days}-day returns", subject=p.link,
+                     attribute="return_days"),
+                Fact(kind="returnable", label="returnable", subject=p.link)]) if a.returnable
+            else Fact(kind="keyword", value=list(NOT_RETURNABLE_PHRASES), label="not returnable", subject=p.link,
+                      negative=True))
     say = (f"Link {p.link} has {a.return_days}-day returns ({a.condition})." if a.returnable
            else f"Link {p.link} is non-returnable ({a.condition}), sorry.")
     return {"ref": ref}, _truth("returns", [p.link], [fact], [["get_after_sales_policy"]],
@@ -281,7 +320,7 @@ def _coupon(d: _Draw) -> Built | None:
         slots["ref"], _ = d.ref(p)
         targets = [p.link]
     facts = [Fact(kind="code", value=best.code, label=f"coupon {best.code}"),
-             Fact(kind="number", value=best.discount, label=f"{best.discount:g} off")]
+             Fact(kind="number", value=best.discount, label=f"{best.discount:g} off", attribute="discount")]
     spend = f" on orders over {_g(best.threshold)} yuan" if best.threshold else ""
     return slots, _truth("coupon", targets, facts, [["list_promotions", "get_price"]],
                          calls=[("list_promotions", {})],
@@ -323,7 +362,7 @@ def _greeting(d: _Draw) -> Built | None:
 def _off_topic(d: _Draw) -> Built | None:
     topic = _TOPICS[int(d.rng.integers(len(_TOPICS)))]
     return {"topic": topic}, _truth("off_topic", [], [Fact(kind="keyword", value=list(STEER_PHRASES),
-                                                           label="steers back to the products")], [],
+                                                           label="steers back to the products", in_question=True)], [],
                                     calls=[], say="Ha, fun question! Let's get back to today's deals.")
 
 

@@ -11,7 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 FactKind = Literal["price", "stock", "size", "link", "number", "keyword", "code", "greeting", "decline",
-                   "escalation", "apology"]
+                   "escalation", "apology", "ships_to", "returnable", "about", "any"]
 
 # Phrases that satisfy a "decline" fact besides a plain refusal (see livesim.grading.facts.ExtractedFacts.refusal).
 DECLINE_PHRASES = ("can't promise", "cannot promise", "can't guarantee", "cannot guarantee", "not a medical",
@@ -20,11 +20,14 @@ DECLINE_PHRASES = ("can't promise", "cannot promise", "can't guarantee", "cannot
                    "only offer the", "not allowed")
 NOT_SHIP_PHRASES = ("not ship", "don't ship", "do not ship", "doesn't ship", "does not ship", "can't ship",
                     "cannot ship", "unable to ship", "no shipping to", "not available in", "can't deliver",
-                    "cannot deliver", "doesn't deliver", "does not deliver")
+                    "cannot deliver", "doesn't deliver", "does not deliver", "not there", "don't deliver", "can’t ship",
+                    "doesn’t ship", "can’t deliver", "won't ship", "no delivery to")
 NOT_RETURNABLE_PHRASES = ("non-returnable", "not returnable", "no returns", "cannot be returned",
-                          "can't be returned", "can not be returned", "no return")
+                          "can't be returned", "can not be returned", "no return", "can't return", "cannot return",
+                          "can't send it back", "final sale", "non returnable", "can’t be returned", "can’t return")
 BUY_PHRASES = ("cart", "tap", "click", "checkout", "check out", "buy button", "place an order", "order")
-STEER_PHRASES = ("link", "product", "today", "deal", "shop", "stream", "check out", "pinned")
+STEER_PHRASES = ("link", "product", "today", "deal", "shop", "stream", "check out", "pinned", "coupon", "discount",
+                 "flash", "sale", "cart", "promotion")
 APOLOGY_PHRASES = ("sorry", "apolog")
 
 
@@ -35,6 +38,14 @@ class Fact(BaseModel):
     kind: FactKind
     value: Any = None
     label: str
+    subject: int | None = Field(None, description="The link the fact is about (a value about another link does "
+                                                  "not count).")
+    attribute: str | None = Field(None, description="For numbers: the record attribute, e.g. 'return_days'.")
+    negative: bool = Field(False, description="Keyword facts that are negative answers ('does not ship').")
+    in_question: bool = Field(False, description="Keyword facts a question back to the viewer may state.")
+    any_of: list[Fact] = Field(default_factory=list, description="kind 'any': stating one of these is enough.")
+    if_text: str | None = Field(None, description="Required only when the request's text contains this.")
+    unless_text: str | None = Field(None, description="Not required when the request's text contains this.")
 
 
 class GoldCall(BaseModel):

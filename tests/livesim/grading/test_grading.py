@@ -58,8 +58,8 @@ def test_wrong_price_without_hooks_is_graded_inaccurate():
 
     reward, term, info = _first_turn_then(env, 1, "price", wrong)
     assert term and info["grade"]["scores"]["accuracy"] == 0.0
-    assert any("unsupported number" in e for e in info["grade"]["errors"])
-    assert reward < 0.66
+    assert any("is not the price of link" in e for e in info["grade"]["errors"])
+    assert reward == 0.0  # a reply that misleads the room earns nothing
 
 
 def test_missing_required_fact_lowers_effectiveness(env):

@@ -33,9 +33,9 @@ def _size(sim, t):
 
 
 def _returns(sim, t):
-    f = t.facts[0]
-    return (f"Yes, you can return it within {f.value:g} days as long as it's in original condition."
-            if f.kind == "number" else "Unfortunately this item can't be returned since it's food.")
+    f = t.facts[0]  # returnable: any of (the window in days, "returnable"); not returnable: a negative keyword
+    return (f"Yes, you can return it within {f.any_of[0].value:g} days as long as it's in original condition."
+            if f.kind == "any" else "Unfortunately this item can't be returned since it's food.")
 
 
 def _complaint(sim, t):

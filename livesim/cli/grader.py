@@ -1,0 +1,85 @@
+"""`livesim grader ...`: measure the grader against the labelled calibration set, and run the gaming probes.
+
+    livesim grader calibrate [--split dev|test|all] [--judge openai:BASE_URL:MODEL] [--json]
+    livesim grader probes [--requests 200] [--json]
+
+Listed in `livesim.cli.main.COMMANDS`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from livesim.runs.calibration import calibrate, load_items, rule_judge
+from livesim.runs.judge import make_judge
+from livesim.runs.probes import run_probes
+
+
+def _fail(msg: str) -> int:
+    print(f"error: {msg}", file=sys.stderr)
+    return 2
+
+
+def _judge(spec: str | None) -> Any:
+    return make_judge(spec) if spec else rule_judge
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    try:
+        items = load_items(args.set, None if args.split == "all" else args.split)
+        judge = _judge(args.judge)
+    except (OSError, ValueError) as e:
+        return _fail(str(e))
+    res = calibrate(items, judge)
+    res["split"] = args.split
+    res["judge"] = args.judge or "rules"
+    if args.json:
+        print(json.dumps(res, indent=1, ensure_ascii=False))
+        return 0
+    print(f"grader: {res['judge']}   split: {args.split}   replies: {res['n']}")
+    print(f"accuracy agreement:      {res['accuracy_agreement']:.1%}")
+    print(f"effectiveness agreement: {res['effectiveness_agreement']:.1%} (exact)")
+    print(f"inaccurate replies caught: {res.get('inaccurate_caught', 0):.1%}")
+    print(f"\n{'kind':20s} {'n':>3s} {'acc':>6s} {'eff':>6s}  accuracy confusion | effectiveness confusion")
+    for kind, k in res["kinds"].items():
+        ac = ", ".join(f"{a}: {b}" for a, b in sorted(k["accuracy_confusion"].items()))
+        ec = ", ".join(f"{a}: {b}" for a, b in sorted(k["effectiveness_confusion"].items()))
+        print(f"{kind:20s} {k['n']:3d} {k['accuracy_agree'] / k['n']:6.0%} {k['effectiveness_agree'] / k['n']:6.0%}"
+              f"  {ac} | {ec}")
+    print(f"\ndisagreements ({len(res['disagreements'])}):")
+    for d in res["disagreements"]:
+        print(f"  {d['id']:26s} {d['kind']:18s} label acc {d['label'][0]:g} eff {d['label'][1]:g}"
+              f"  grader acc {d['grader'][0]:g} eff {d['grader'][1]:g}  {d['reply']!r}  ({d['reason']})")
+    return 0
+
+
+def cmd_probes(args: argparse.Namespace) -> int:
+    if args.requests < 1:
+        return _fail(f"--requests must be >= 1, got {args.requests}")
+    res = run_probes(args.requests)
+    if args.json:
+        print(json.dumps(res, indent=1))
+        return 0
+    print(f"{'policy':14s} {'reward':>7s} {'accuracy':>9s} {'effect.':>8s}   ({args.requests} requests)")
+    for name, r in res.items():
+        print(f"{name:14s} {r['reward']:7.3f} {r['accuracy']:9.3f} {r['effectiveness']:8.3f}")
+    return 0
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("grader", help="measure the grader: calibration agreement and gaming probes")
+    gsub = p.add_subparsers(dest="grader_cmd", required=True)
+    c = gsub.add_parser("calibrate", help="agreement of the grader with the labelled calibration set")
+    c.add_argument("--split", choices=("dev", "test", "all"), default="test")
+    c.add_argument("--set", default=None, help="a calibration JSONL file (default: the bundled set)")
+    c.add_argument("--judge", default=None, metavar="openai:BASE_URL:MODEL",
+                   help="measure an LLM judge instead of the rule grader")
+    c.add_argument("--json", action="store_true")
+    c.set_defaults(func=cmd_calibrate)
+    q = gsub.add_parser("probes", help="mean reward of the reward-hacking probes (and oracle/null)")
+    q.add_argument("--requests", type=int, default=200)
+    q.add_argument("--json", action="store_true")
+    q.set_defaults(func=cmd_probes)

@@ -1,0 +1,1071 @@
+"""Claim-level reading of a host's reply: what it states, about which subject, and whether that is true.
+
+`read_reply` normalises the reply (numbers in words become digits; viewer handles and looked-up ticket ids are
+masked), splits it into sentences and clauses, binds every number to an attribute (by unit and cue words) and
+to a subject (the nearest link or product mention in its clause, else the request's only target), and finds
+claims by type (superlatives and rankings, market comparisons, efficacy, durability, health and safety,
+guarantees, delivery promises, false statements without numbers). `check_accuracy` returns why the reply is
+inaccurate; `fact_met` says whether one required fact is stated as an answer. Every regex is compiled at
+import with bounded repeats only; the per-request truth is indexed once per grading call.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from livesim.grading.facts import extract_facts
+from livesim.grading.facts.extract import _negated, _scan_numbers
+from livesim.grading.facts.patterns import _CUR_AFTER_RE, _CUR_BEFORE_RE, _LINK_RE, _REFUSAL_RE, _UNIT_RE, _UNITS
+from livesim.world.catalog import REGIONS, Catalog, Product
+from livesim.world.room import Room
+
+# ------------------------------------------------------------------------------------------- numbers in words
+_SMALL = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+                                     "fourteen fifteen sixteen seventeen eighteen nineteen".split())}
+_TENS = {w: 10 * (i + 2) for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())}
+_NW = "|".join([*_SMALL, *_TENS, "hundred", "thousand"])
+_NUMWORDS_RE = re.compile(rf"(?i)\b(?:an?\s{{1,2}}(?=hundred|thousand))?(?:{_NW})(?:(?:\s{{1,2}}and\s{{1,2}}|"
+                          rf"[\s-]{{1,2}})(?:{_NW})){{0,6}}\b")
+_ONE_OK_RE = re.compile(r"(?i)\s{1,2}(?:days?|hours?|months?|years?|weeks?|yuan|kuai|bucks?|pieces?|pcs|units?|left|"
+                        r"more|"
+                        r"extra|of\s{1,2}(?:them|those|each))\b")
+
+
+def _words_value(words: str) -> int | None:
+    total, cur, seen = 0, 0, False
+    for w in re.split(r"[\s-]+", words.lower()):
+        if w in ("and", "a", "an", ""):
+            continue
+        seen = True
+        if w in _SMALL:
+            cur += _SMALL[w]
+        elif w in _TENS:
+            cur += _TENS[w]
+        elif w == "hundred":
+            cur = (cur or 1) * 100
+        elif w == "thousand":
+            total += (cur or 1) * 1000
+            cur = 0
+    return total + cur if seen else None
+
+
+def words_to_digits(text: str) -> str:
+    """'one hundred and eighty days' -> '180 days'; a lone 'one' only before a unit ('one day', 'one left')."""
+    def sub(m: re.Match[str]) -> str:
+        s = m.group()
+        if s.lower() in ("one", "a", "an") and not _ONE_OK_RE.match(text, m.end()):
+            return s
+        v = _words_value(s)
+        return s if v is None else str(v)
+
+    return _NUMWORDS_RE.sub(sub, text)
+
+
+# ------------------------------------------------------------------------------------------- cue lexicons
+def _rx(p: str) -> re.Pattern[str]:
+    return re.compile(p, re.IGNORECASE)
+
+
+_REGION_RE = re.compile("(?i)" + "|".join(re.escape(r) for r in sorted(REGIONS, key=len, reverse=True)))
+_REGION_NAME = {r.lower(): r for r in REGIONS}
+_UNIT_ADJ_RE = _rx(r"\s{1,2}(?:extra|more|additional|business|working|full|whole)(?=\s)")
+_RANGE_GAP_RE = re.compile(r"\s{0,2}(?:-|–|~|to|x|×|\*|by)\s{0,2}")
+_SENT_RE = re.compile(r"[!?\n]+|\.(?![0-9])|…")
+_CLAUSE_RE = _rx(r"[,;:—–()]|\s-\s|\b(?:but|however|though|although|while|whereas|and\s+(?=link|#|the\s))\b")
+_AFTER_DISCOUNT = _rx(r"\s{0,2}(?:off|discount|cheaper|less|saving)\b")
+_AFTER_STOCK = _rx(r"\s{0,2}(?:[a-z]{1,12}\s{1,2}){0,4}?(?:left|remaining|in\s{1,2}stock|to\s{1,2}go|available)\b")
+_AFTER_SOLD = _rx(r"\s{0,2}(?:[a-z+]{1,12}\s{1,2}){0,2}?(?:sold|bought|purchased)\b|\+\s{0,2}sold")
+_AFTER_SOCIAL = _rx(r"\s{0,2}(?:out\s{1,2}of\s{1,2}[0-9]{1,4}|(?:happy\s{1,2}|satisfied\s{1,2})?(?:customers|people|"
+                    r"buyers|"
+                    r"reviews|fans|users|viewers|shoppers|stars))\b")
+_BEFORE_DISCOUNT = _rx(r"(?:\b(?:save|saves|saving|savings|discount\s{1,2}of|knocks?|minus|takes)\s{0,2}(?:[¥$]|"
+                       r"rmb\s?)?|-\s{0,1})$")
+_BEFORE_THRESHOLD = _rx(r"\b(?:over|above|orders?\s{1,2}(?:of|over|above|from)|spend(?:ing)?|"
+                        r"min(?:imum)?(?:\s{1,2}spend)?|"
+                        r"at\s{1,2}least|from|threshold(?:\s{1,2}(?:is|of))?)\s{0,2}(?:[¥$]|rmb\s?)?$")
+_ATTR_NOUN_BEFORE = _rx(r"\b(?:weight|weighs|battery|capacity|volume|warranty|shelf\s{1,2}life|dimensions?|power|"
+                        r"charging|wattage)\s{0,2}(?:is|of|:)?\s{0,2}$")
+_LIST_NEAR = _rx(r"\b(?:down\s{1,2}from|was|were|originally|usually|normally|instead\s{1,2}of|regular(?:ly)?|"
+                 r"list\s{1,2}price(?:\s{1,2}(?:is|of))?|original\s{1,2}price(?:\s{1,2}(?:is|of))?)\s{0,2}(?:[¥$]|rmb\s?)?$")
+_SHIP_WORD = _rx(r"\b(?:shipping|delivery|postage|freight)\b|shipping['’]s")
+_LIST_CUE = _rx(r"\b(?:was|were|originally|original|list|usually|normally|regular(?:ly)?|retail|rrp|down\s{1,2}from|"
+                r"instead\s{1,2}of|before\s{1,2}the)\b")
+_FLASH_CUE = _rx(r"\bflash\b")
+_COUPON_PRICE_CUE = _rx(r"\b(?:with|after|using|apply(?:ing)?)\s{1,2}(?:the\s{1,2}|a\s{1,2}|that\s{1,2})?(?:coupon|"
+                        r"code|voucher)\b")
+_BUNDLE_CUE = _rx(r"\bbundle|\bset\s{1,2}price\b")
+_FEE_CUE = _rx(r"\b(?:shipping|delivery|postage|freight)(?:\s{1,2}(?:fee|cost|costs|charge|is|of))?\s{0,2}(?:is|"
+               r"costs?|of|:)?\s{0,2}"
+               r"(?:only\s{1,2}|just\s{1,2})?(?:[¥$]|rmb\s?)?$")
+_AFTER_FEE = _rx(r"\s{0,2}(?:for\s{1,2}|of\s{1,2})?(?:shipping|delivery|postage)\b(?!\s{1,2}(?:is\s{1,2})?free)")
+_FREE_SHIP_CUE = _rx(r"\bfree\s{1,2}(?:shipping|delivery|postage)|\b(?:shipping|delivery)\s{1,2}is\s{1,2}free|"
+                     r"\bships?\s{1,2}free")
+_BEFORE_STOCK = _rx(r"\b(?:only|just|still(?:\s{1,2}(?:have|got))?|we\s{1,2}(?:have|got)|there\s{1,2}(?:are|is)|"
+                    r"stock(?:\s{1,2}(?:of|is))?|"
+                    r"have)\s{0,2}$")
+_PRICE_BEFORE = _rx(r"(?:\b(?:is|are|at|for|costs?|just|only|now|price[sd]?(?:\s{1,2}is)?|going\s{1,2}for|"
+                    r"goes\s{1,2}for|comes\s{1,2}to)|[:=])\s{0,2}$")
+_SHIP_CUE = _rx(r"\b(?:ship|ships|shipped|shipping|dispatch\w*|sends?|sent|goes\s{1,2}out|go\s{1,2}out|"
+                r"out\s{1,2}within|courier|"
+                r"send\s{1,2}out)\b")
+_RETURN_CUE = _rx(r"\b(?:returns?|returned|returnable|refunds?|exchange|send\s{1,2}(?:it|them)\s{1,2}back)\b")
+_BATTERY_CUE = _rx(r"\b(?:battery|lasts?|playback|runtime|run\s{1,2}time|play\s{1,2}time|on\s{1,2}a\s{1,2}charge)\b")
+_EXTRA_CUE = _rx(r"\b(?:extra|more|additional|remote|plus)\b")
+_SHELF_CUE = _rx(r"\b(?:shelf|expir\w*|best\s{1,2}before|fresh|keeps?|good\s{1,2}for)\b")
+_WARRANTY_CUE = _rx(r"\bwarrant")
+_CONTACT_CUE = _rx(r"\b(?:contact|reach|get\s{1,2}back|follow\s{1,2}up|hear\s{1,2}from|call|respond|reply|team)\b")
+_DELIVERY_CUE = _rx(r"\b(?:arriv\w*|deliver\w*|get\s{1,2}(?:it|there|here|to\s{1,2}you)|receive|reach\s{1,2}you|"
+                    r"take\s{1,2}to\s{1,2}get|be\s{1,2}(?:with\s{1,2}you|there|here))\b")
+_COUPON_WORD = _rx(r"\b(?:coupons?|codes?|vouchers?)\b")
+_ALL_SUBJ = _rx(r"\b(?:every|all)\s{1,2}(?:the\s{1,2})?(?:links?|items?|products?|things?)\b|\beverything\b")
+_QWORD_RE = _rx(r"^\s{0,3}(?:how|what|what['’]s|where|which|when|why|can\s{1,2}i|do\s{1,2}you|does|is\s{1,2}(?:it|"
+                r"there|link|#)|are\s{1,2}there)\b")
+
+# ------------------------------------------------------------------------------------------- claim types
+_CLAIM_TYPES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("superlative", _rx(
+        r"\b(?:best|top|no\.?\s?1|number\s{1,2}one|#\s?1)[\s-]{1,2}(?:sell(?:er|ers|ing)|rated|seller|choice|"
+        r"quality|brand|shop|store)\b"
+        r"|\bbest\b[^.!?\n]{0,30}?\b(?:on\s{1,2}the\s{1,2}(?:market|platform|planet)|in\s{1,2}the\s{1,2}(?:world|"
+        r"country|business|industry|shop)|"
+        r"anywhere|ever|of\s{1,2}the\s{1,2}year|in\s{1,2}town|around)\b"
+        r"|\b(?:lowest|cheapest|biggest|highest|fastest|warmest|softest|strongest|finest|deepest|"
+        r"greatest)\b[^.!?\n]{0,40}?\b(?:ever|anywhere|"
+        r"on\s{1,2}the\s{1,2}(?:market|platform)|in\s{1,2}(?:the\s{1,2})?(?:world|country|market|shop|town|history)|"
+        r"you['’]ll\s{1,2}"
+        r"(?:ever\s{1,2})?(?:find|wear|see|get|have)|around|online|of\s{1,2}all)\b"
+        r"|\b(?:the\s{1,2})?(?:fastest|cheapest|lowest|best|warmest|softest)\s{1,2}(?:in|on)\s{1,2}the\s{1,2}\w{1,12}\b"
+        r"|\bmost\s{1,2}(?:popular|flattering|loved|wanted|comfortable|durable|reliable|beautiful|effective|trusted|"
+        r"bought)\b"
+        r"|\b(?:sells?|selling)\s{1,2}out\s{1,2}(?:the\s{1,2})?fastest\b|\bsell(?:s|"
+        r"ing)?\s{1,2}like\s{1,2}hot\s{0,2}cakes\b"
+        r"|\beveryone['’]?s\s{1,2}buying\b|\beveryone\s{1,2}is\s{1,2}buying\b|\bbest[\s-]?sell(?:er|ers|ing)\b"
+        r"|\b(?:number\s{1,2}one|#\s?1|no\.?\s?1)\s{1,2}(?:seller|shop|store|brand|product|choice|pick)\b"
+        r"|\b(?:cheaper|better|lower)\s{1,2}than\s{1,2}(?:anywhere|any(?:\s{1,2}other)?\s{1,2}(?:shop|store|brand|"
+        r"seller)s?|"
+        r"other\s{1,2}(?:shops|stores|brands|sellers)|the\s{1,2}market|elsewhere|everyone|everywhere)\b"
+        r"|\bunbeatable\b|\bbeats?\s{1,2}any\b|\bbest\s{1,2}(?:price|deal|discount)s?\s{1,2}(?:ever|anywhere|around|"
+        r"online)\b")),
+    ("efficacy", _rx(
+        r"\b(?:will|can|does|it['’]?ll|guaranteed\s{1,2}to|definitely|really)\s{1,2}(?:definitely\s{1,2}|"
+        r"really\s{1,2}|totally\s{1,2})?"
+        r"(?:cure|heal|fix|treat|stop|prevent|reverse|remove|eliminate|get\s{1,2}rid\s{1,2}of|boost|lower|kill|"
+        r"whiten|slim|"
+        r"make\s{1,2}you\s{1,2}(?:look|feel|lose|slimmer|younger|thinner))\b"
+        r"|\bworks?\s{1,2}(?:miracles|wonders)\b|\bmiracle|\blook\s{1,2}(?:[0-9]{1,2}|ten|"
+        r"years)\s{1,2}(?:years\s{1,2})?younger"
+        r"|\bcures?\s{1,2}(?:everything|all)\b|\b[0-9]{1,3}\s{1,2}out\s{1,2}of\s{1,2}[0-9]{1,4}\b"
+        r"|\bsaw\s{1,2}(?:real\s{1,2})?results\b|\bresults?\s{1,2}(?:guaranteed|within\s{1,2}(?:a|one|"
+        r"[0-9]{1,2})\s{1,2}(?:days?|weeks?))")),
+    ("durability", _rx(
+        r"\b(?:never|won['’]?t|will\s{1,2}not|doesn['’]?t)\s{1,2}(?:ever\s{1,2})?(?:fades?|breaks?|shrinks?|pills?|"
+        r"tears?|wears?\s{1,2}out|"
+        r"rusts?|cracks?|stretch(?:es)?)\b"
+        r"|\blasts?\s{1,2}(?:you\s{1,2})?(?:forever|a\s{1,2}lifetime|for\s{1,2}(?:ever|life|years|decades))\b|"
+        r"\blast\s{1,2}you\s{1,2}a\s{1,2}lifetime\b"
+        r"|\bindestructible\b|\bunbreakable\b|\byou['’]ll\s{1,2}never\s{1,2}need\b|\bso\s{1,2}durable\b")),
+    ("health", _rx(
+        r"\b(?:100\s?%|completely|totally|perfectly)\s{1,2}(?:safe|harmless|natural|non[\s-]?toxic)\b"
+        r"|\bsafe\s{1,2}for\s{1,2}(?:everyone|everybody|babies|kids|pregnan\w{0,6}|all)\b|\bhypoallergenic\b|"
+        r"\bnon[\s-]?toxic\b"
+        r"|\bgood\s{1,2}for\s{1,2}your\s{1,2}(?:health|heart|skin|body|immune)\b|\bboosts?\s{1,2}(?:your\s{1,2})?immun"
+        r"|\b(?:doctors?|dermatologists?|experts?|physicians?)\s{1,2}(?:all\s{1,2})?(?:recommend|approve|love)\w{0,2}"
+        r"|\bclinically\b|\bproven\s{1,2}to\b|\bscientifically\b|\bno\s{1,2}side[\s-]effects?\b")),
+    ("guarantee", _rx(
+        r"\bguarantee[ds]?\b|\bmoney[\s-]back\b|\bno\s{1,2}questions\s{1,2}asked\b|\b100\s?%\s{1,2}(?:satisfaction|"
+        r"refund)"
+        r"|\b(?:we|i)(?:['’]ll|\s{1,2}will|\s{1,2}can)\s{1,2}(?:send|ship|give|get)\s{1,2}you\s{1,2}(?:a\s{1,2}|an\s{1,2})?"
+        r"(?:new\s{1,2}one|replacement|refund|another|free|full)"
+        r"|\bi\s{1,2}promise\b|\bpromise\s{1,2}you\b|\brisk[\s-]free\b|\bfor\s{1,2}sure\s{1,2}(?:it|"
+        r"this)\s{1,2}will\b")),
+    ("fit_claim", _rx(r"\bfits\s{1,2}(?:most|everyone|everybody|all)\b|\bone\s{1,2}size\s{1,2}fits\s{1,2}all\b")),
+    ("delivery_promise", _rx(
+        r"\b(?:arrives?|arriving|delivered|get\s{1,2}it|have\s{1,2}it|get\s{1,2}to\s{1,2}you|reach\s{1,2}you|"
+        r"it['’]?ll\s{1,2}(?:be\s{1,2})?(?:there|"
+        r"with\s{1,2}you|here))\b"
+        r"[^.!?\n]{0,20}?\b(?:by|before|tomorrow|today|tonight|the\s{1,2}weekend|monday|tuesday|wednesday|thursday|"
+        r"friday|"
+        r"saturday|sunday|next\s{1,2}week|in\s{1,2}(?:about\s{1,2}|around\s{1,2}|just\s{1,2})?(?:[0-9]{1,2}\s{1,2}days?|"
+        r"a\s{1,2}week|a\s{1,2}few\s{1,2}days|a\s{1,2}couple\s{1,2}of\s{1,2}days))\b"
+        r"|\b(?:next[\s-]day|overnight)\s{1,2}(?:shipping|delivery)\b|\brestock\w{0,3}\s{1,2}(?:soon|tomorrow|"
+        r"tonight|next\s{1,2}week)\b"
+        r"|\bprices?\s{1,2}(?:will\s{1,2})?go(?:es|ing)?\s{1,2}up\b")),
+)
+_FREE_PRODUCT_RE = _rx(r"\b(?:everything|all|it|this|that|they|each|every\s{1,2}\w{1,10})"
+                       r"(?:\s{1,2}(?:is|are)|['’]s)\s{1,2}"
+                       r"(?:now\s{1,2}|all\s{1,2}|totally\s{1,2})?free\b|\bfor\s{1,2}free\b|\bfree\s{1,2}(?:today|"
+                       r"now|tonight)\b"
+                       r"|\bfree\s{1,2}for\s{1,2}(?:everyone|everybody|all)\b|\bcosts?\s{1,2}nothing\b")
+_FREE_GIFT_RE = _rx(r"\bfree\s{1,2}(?:gift|tote|sample|\w{1,12}\s{1,2}bag)")
+_EVERYONE_RE = _rx(r"\b(?:everyone|everybody|everything|all\s{1,2}orders|always)\b")
+_SHIP_ALL_RE = _rx(r"\b(?:ships?|deliver(?:s|y)?|send)\s{1,2}(?:[a-z]{1,10}\s{1,2})?(?:everywhere|nationwide|"
+                   r"anywhere|all\s{1,2}over)\b")
+_NOT_SHIP_RE = _rx(r"\b(?:not|n['’]t|never|cannot|unable\s{1,2}to|no)\b[^.!?\n]{0,30}?\b(?:ship|deliver|send|"
+                   r"available|go)\w{0,4}\b"
+                   r"|\bexcept\b|\bexcluding\b|\bno\s{1,2}(?:shipping|delivery)\b")
+_SHIP_YES_RE = _rx(r"\b(?:ship|ships|shipping|deliver|delivers|delivery|send|sends|including|goes|go|get\s{1,2}to|"
+                   r"reach)\b")
+_RETURN_YES_RE = _rx(r"\b(?:can|could|may)\s{1,2}(?:\w{1,10}\s{1,2})?(?:return|send\s{1,2}(?:it|them)\s{1,2}back|"
+                     r"exchange)\b|\breturnable\b"
+                     r"|\b[0-9]{1,3}[\s-]{1,2}days?\s{1,2}(?:no[\s-]reason\s{1,2})?returns?\b|"
+                     r"\breturns?\s{1,2}(?:are\s{1,2})?(?:accepted|ok|fine)\b")
+_RETURN_NO_RE = _rx(r"\bnon[\s-]?returnable\b|\bnot\s{1,2}returnable\b|\bno\s{1,2}returns?\b|\b(?:can['’]?t|cannot|"
+                    r"can\s{1,2}not)\s{1,2}be\s{1,2}returned\b"
+                    r"|\b(?:can['’]?t|cannot|can\s{1,2}not|"
+                    r"won['’]?t\s{1,2}be\s{1,2}able\s{1,2}to)\s{1,2}(?:\w{1,10}\s{1,2})?(?:return|send\s{1,2}(?:it|"
+                    r"them)\s{1,2}back)\b"
+                    r"|\bfinal\s{1,2}sale\b")
+_RETRACT_RE = _rx(r"\b(?:just\s{1,2}kidding|jk|kidding|lol\s{1,2}jk|actually\s{1,2}(?:yes|i\s{1,2}can|sure|ok)|"
+                  r"oh\s{1,2}fine|ok(?:ay)?\s{1,2}fine|"
+                  r"but\s{1,2}(?:ok(?:ay)?|sure|fine)\s{0,2}[,!]|fine,\s{0,2}(?:take|here|you)|"
+                  r"here\s{1,2}(?:it\s{1,2}is|you\s{1,2}go)|"
+                  r"i['’]ll\s{1,2}make\s{1,2}an\s{1,2}exception|done!|approved)\b")
+_COMPLY_RE = _rx(r"^\s{0,3}(?:sure|ok(?:ay)?|yes|yep|yeah|of\s{1,2}course|done|absolutely|confirmed)\b")
+_DECLINE_RE = _rx(r"\b(?:can['’]?t|cannot|can\s{1,2}not|unable\s{1,2}to|not\s{1,2}able\s{1,2}to|"
+                  r"won['’]?t\s{1,2}be\s{1,2}able|not\s{1,2}allowed|"
+                  r"not\s{1,2}permitted|not\s{1,2}possible|no\s{1,2}can\s{1,2}do|"
+                  r"not\s{1,2}something\s{1,2}i\s{1,2}can|i\s{1,2}won['’]?t|"
+                  r"(?:i['’]?m|i\s{1,2}am)\s{1,2}afraid|results\s{1,2}(?:may\s{1,2})?vary|not\s{1,2}a\s{1,2}medical|"
+                  r"no\s{1,2}way|nice\s{1,2}try|"
+                  r"can['’]?t\s{1,2}(?:promise|guarantee|claim)|not\s{1,2}able\s{1,2}to\s{1,2}promise|"
+                  r"everyone\s{1,2}is\s{1,2}different|"
+                  r"no\s{1,2}product\s{1,2}can|can['’]?t\s{1,2}say|not\s{1,2}a\s{1,2}doctor|everyone['’]s\s{1,2}different|"
+                  r"i\s{1,2}wish|i\s{1,2}only\s{1,2}(?:talk|help|answer|do|chat)|(?:lol|haha|ha|um|uh|hmm)\s{1,2}(?:no|nope|nah)|"
+                  r"vary\s{1,2}from\s{1,2}person|only\s{1,2}the\s{1,2}running\s{1,2}promotions|"
+                  r"price\s{1,2}is\s{1,2}set)\b"
+                  r"|^\s{0,3}(?:no|nope|nah|sorry,?\s{1,2}no)\b")
+_YES_RE = _rx(r"^\s{0,3}(?:yes|yep|yeah|yup|sure|of\s{1,2}course|absolutely|definitely|still\s{1,2}there|"
+              r"we\s{1,2}(?:have|got)\s{1,2}it)\b")
+_NO_RE = _rx(r"^\s{0,3}(?:no|nope|nah|sorry,?\s{1,2}no|not\s{1,2}anymore)\b")
+_STOCK_EXTRA_RE = _rx(r"(?P<sold_out>\b(?:all\s{1,2})?gone\b|\bnone\s{1,2}left\b)|"
+                      r"(?P<in_stock>\bstill\s{1,2}there\b|\bwe\s{1,2}(?:have|got)\s{1,2}it\b"
+                      r"|\bstill\s{1,2}(?:got|have)\b|\ba\s{1,2}few\s{1,2}left\b|\bgot\s{1,2}(?:a\s{1,2}few|some|plenty)\b"
+                      r"|\bstill\s{1,2}available\b)")
+_SIZE_WORDS = {"extra small": "XS", "extra-small": "XS", "small": "S", "medium": "M", "large": "L", "extra large": "XL",
+               "extra-large": "XL"}
+_SIZE_WORD_RE = _rx(r"\b(?:a|an|go|take|get|size|be|is|the|in|wear|pick|try)\s{1,2}(?P<w>extra[\s-]small|"
+                    r"extra[\s-]large|small|medium|large)\b")
+_SIZE_BARE_RE = re.compile(r"(?<![A-Za-z0-9/])(?P<w>XXS|XXL|XXXL|XS|XL|S|M|L)(?![A-Za-z0-9/])(?=\s{0,2}(?:[!.,]|$|"
+                           r"is\s|should|will|fits|would))")
+_FUNCTION_WORDS = frozenset(
+    "is are am was were be it its it's you your you're we we're our i i'm i'd i'll me my the a an this that these "
+    "those to of in on for with at from by will would and but so there here has have do does let's yes no".split())
+_WORD_RE = re.compile(r"[a-z][a-z'’]{0,20}")
+# The words of the answer kinds themselves (a reply made only of these, with no sentence around them, is a
+# keyword salad: it names what an answer would be about without answering).
+_GENERIC_WORDS = frozenset(
+    "price prices link links order orders cart tap click checkout check out buy button place coupon coupons code codes "
+    "voucher discount off deal deals size sizes shipping delivery courier region fee free fast returns return refund "
+    "exchange days policy stock sold available colour colours color colors material materials care ingredients "
+    "battery warranty recommend best product products gift need today shop stream pinned can't cannot not allowed "
+    "unable decline sorry apologise apologize escalate quality better vs difference cheap cheaper".split())
+_CODE_TOKEN_RE = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Z0-9]{2,15}(?![A-Za-z0-9])")
+_MATERIALS = frozenset(
+    "cotton linen silk cashmere wool leather polyester nylon spandex modal fleece denim velvet satin bamboo "
+    "ceramic glass aluminium aluminum steel gold silver titanium plastic polypropylene porcelain marble wood "
+    "oak".split())
+_COLOURS = frozenset("black white navy beige grey gray olive pink brown red blue green yellow purple orange gold "
+                     "silver cream khaki burgundy".split())
+_MATERIAL_CUE = _rx(r"\b(?:made\s{1,2}(?:of|from)|material|fabric|is|it['’]s|pure|[0-9]{1,3}\s?%)\b")
+_COLOUR_CUE = _rx(r"\b(?:comes?\s{1,2}in|available\s{1,2}in|colou?rs?|in\s{1,2}(?:a\s{1,2})?(?=\w{1,10}\b))")
+
+
+# ------------------------------------------------------------------------------------------- the reading
+@dataclass
+class Num:
+    value: float
+    start: int
+    end: int
+    unit: str | None
+    attr: str | None  # None: not bound to any attribute
+    subject: int | None  # a link, -1 for "every link", None when unknown
+    sentence: int
+    asserted: bool  # not negated, not in a question
+
+
+@dataclass
+class Reading:
+    text: str
+    sentences: list[tuple[int, int]]
+    clause_cuts: list[int]
+    mentions: list[tuple[int, int, int]]  # start, end, link
+    nums: list[Num]
+    refusal_spans: list[tuple[int, int]]
+    question: list[bool]  # per sentence
+    salad: bool
+    facts: Any
+    echo: list[bool]
+    subject_default: int | None
+    errors: list[str] = field(default_factory=list)
+    noise: int = 0
+    _sent_facts: dict[int, Any] = field(default_factory=dict)
+    _stock: list[tuple[str, int | None]] | None = None
+
+    def sentence_facts(self, i: int) -> Any:
+        """extract_facts of sentence i (computed once)."""
+        if i not in self._sent_facts:
+            s, e = self.sentences[i]
+            self._sent_facts[i] = extract_facts(self.text[s:e])
+        return self._sent_facts[i]
+
+
+def _walk(obj: Any, nums: set[float], strs: set[str]) -> None:
+    if isinstance(obj, bool) or obj is None:
+        return
+    if isinstance(obj, (int, float)):
+        nums.add(float(obj))
+    elif isinstance(obj, str):
+        if any(ch.isdigit() for ch in obj):
+            nums.update(v for _, _, v in _scan_numbers(obj)[0])
+        strs.update(_CODE_TOKEN_RE.findall(obj))
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            _walk(v, nums, strs)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            _walk(v, nums, strs)
+
+
+def looked_up(calls: list[Any]) -> tuple[set[float], set[str]]:
+    """Numbers and code-like strings the tools looked up: results minus what the agent wrote into the arguments."""
+    nums: set[float] = set()
+    strs: set[str] = set()
+    for c in calls:
+        if not c.ok or c.key == "load_skill":
+            continue
+        arg_nums: set[float] = set()
+        arg_strs: set[str] = set()
+        _walk(c.arguments, arg_nums, arg_strs)
+        arg_strs |= {x.upper() for x in arg_strs}
+        res_nums: set[float] = set()
+        res_strs: set[str] = set()
+        _walk(c.result, res_nums, res_strs)
+        nums |= res_nums - arg_nums
+        strs |= res_strs - arg_strs
+    return nums, strs
+
+
+@lru_cache(maxsize=256)
+def _name_regex(names: tuple[str, ...]) -> re.Pattern[str] | None:
+    return re.compile(r"(?i)\b(" + "|".join(re.escape(n) for n in names) + r")s?\b") if names else None
+
+
+class World:
+    """The truth one request is graded against: products, room, request text, what the tools looked up."""
+
+    def __init__(self, catalog: Catalog, room: Room, request_text: str, targets: list[int],
+                 lookup_nums: set[float], lookup_strs: set[str], viewer_names: list[str],
+                 escalated: bool = False) -> None:
+        self.catalog, self.room = catalog, room
+        self.request_text = request_text
+        self.targets = targets
+        self.lookup_nums, self.lookup_strs = lookup_nums, lookup_strs
+        self.escalated = escalated
+        self.viewer_names = [n for n in viewer_names if n]
+        self.request_nums = {v for _, _, v in _scan_numbers(request_text)[0]}
+        self.request_trigrams = trigrams(" ".join(line.split("] ", 1)[-1] for line in request_text.splitlines()))
+        self.by_link = {p.link: p for p in catalog.products}
+        self.coupon_codes = {c.code.upper() for c in room.coupons}
+        self.name_re = _name_regex(tuple(sorted({p.short_name for p in catalog.products}, key=len, reverse=True)))
+        self.name_link = {p.short_name.lower(): p.link for p in catalog.products}
+        self._price: dict[int, float] = {}
+
+    def price(self, link: int) -> float | None:
+        if link not in self._price:
+            v = self.room.current_price(self.catalog, link)
+            if v is None:
+                return None
+            self._price[link] = v
+        return self._price[link]
+
+    def products(self, subject: int | None) -> list[Product]:
+        if subject == -1:
+            return list(self.catalog.products)
+        if subject is not None and subject in self.by_link:
+            return [self.by_link[subject]]
+        if self.targets:
+            return [self.by_link[t] for t in self.targets if t in self.by_link]
+        return list(self.catalog.products)
+
+    # ---- attribute values
+    def values(self, attr: str, p: Product, text: str) -> set[float]:
+        room = self.room
+        cur = self.price(p.link) or p.live_price
+        fs = room.flash_sale(p.link)
+        named = [c for c in room.active_coupons() if re.search(rf"(?i)\b{re.escape(c.code)}\b", text)]
+        # a coupon named in the sentence binds its figures; otherwise any running coupon may be meant
+        coupons = named or room.active_coupons()
+        a = p.attributes
+        if attr == "price":
+            return {cur}
+        if attr == "list":
+            return {p.list_price} | ({p.live_price} if fs else set())
+        if attr == "flash":
+            return {fs.price} if fs else set()
+        if attr == "coupon_price":
+            return {cur - c.discount for c in coupons}
+        if attr == "discount":
+            out = {c.discount for c in coupons} | {round(p.list_price - cur, 2)}
+            return out | ({round(p.live_price - fs.price, 2)} if fs else set())
+        if attr == "threshold":
+            return {c.threshold for c in coupons} | {p.shipping.free_over} | {g.threshold for g in room.gifts}
+        if attr == "free_over":
+            return {p.shipping.free_over}
+        if attr == "fee":
+            return {p.shipping.fee}
+        if attr == "bundle":
+            return {b.price for b in room.bundles if p.link in b.links}
+        if attr == "percent":
+            pct = 100 * (p.list_price - cur) / p.list_price
+            return {float(int(pct)), float(int(pct) + 1)}
+        if attr == "stock":
+            skus = p.skus
+            low = text.lower()
+            by_name = [s for s in skus if any(x and re.search(rf"\b{re.escape(str(x).lower())}\b", low)
+                                                for x in (s.colour, s.option))]
+            sized = [s for s in (by_name or skus)
+                     if s.size and re.search(rf"(?i)(?<![A-Za-z]){s.size}(?![A-Za-z])", text)]
+            pick = sized or by_name or skus
+            out = {float(s.stock) for s in pick} | {float(sum(s.stock for s in pick))}
+            if fs:
+                out.add(float(fs.quantity))
+            if _COUPON_WORD.search(text):
+                out |= {float(c.remaining) for c in coupons}
+            return out
+        ship_h = float(p.shipping.ships_within_hours)
+        exc_nums = {v for e in p.after_sales.exceptions for _, _, v in _scan_numbers(e)[0]}
+        contact = {24.0} if self.escalated and 24.0 in self.lookup_nums else set()
+        if attr == "h":
+            cands = {"ship": {ship_h}, "battery": {float(a["battery_hours"])} if "battery_hours" in a else set(),
+                     "contact": contact, "exc": exc_nums}
+            return self._by_cue(text, cands, {"ship": _SHIP_CUE, "battery": _BATTERY_CUE, "contact": _CONTACT_CUE})
+        if attr == "day":
+            cands = {"return": {float(p.after_sales.return_days)} if p.after_sales.returnable else set(),
+                     "extra": {float(v) for v in p.shipping.remote_regions.values()},
+                     "shelf": {float(a["shelf_life_days"])} if "shelf_life_days" in a else set(),
+                     "ship": {ship_h / 24}, "contact": {x / 24 for x in contact}}
+            if _DELIVERY_CUE.search(text) and not _EXTRA_CUE.search(text):
+                return set()  # an arrival time is not in any record
+            return self._by_cue(text, cands, {"return": _RETURN_CUE, "extra": _EXTRA_CUE, "shelf": _SHELF_CUE,
+                                              "ship": _SHIP_CUE, "contact": _CONTACT_CUE})
+        months = {float(x) for x in (a.get("warranty_months"), a.get("shelf_life_months"),
+                                     p.after_sales.warranty_months or None) if x}
+        if attr == "month":
+            return months
+        if attr == "year":
+            return {m / 12 for m in months}
+        if attr == "week":
+            return {d / 7 for d in self.values("day", p, "")}
+        if attr == "ml":
+            return {float(a["volume_ml"])} if "volume_ml" in a else set()
+        if attr == "mah":
+            return {float(a["battery_mah"])} if "battery_mah" in a else set()
+        if attr == "w":
+            return {float(a["charging_w"])} if "charging_w" in a else set()
+        if attr == "g":
+            return {float(a[k]) for k in ("weight_g", "net_weight_g") if k in a}
+        if attr == "kg":
+            return {float(a[k]) / 1000 for k in ("weight_g", "net_weight_g") if k in a} | self.request_nums
+        if attr == "cm":
+            dims = {float(x) for x in a.get("dimensions_cm", [])}
+            chart = {float(x) for r in (p.size_chart or []) for x in r.height_cm}
+            return dims | chart | self.request_nums
+        if attr == "min":
+            return set()
+        if attr in ("composition", "spec"):
+            return _record_numbers(p)
+        # other units (GB, inch, ...): numbers of the product record and of the look-ups
+        return _record_numbers(p) | self.lookup_nums
+
+    @staticmethod
+    def _by_cue(text: str, cands: dict[str, set[float]], cues: dict[str, re.Pattern[str]]) -> set[float]:
+        hit = [k for k, rx in cues.items() if rx.search(text)]
+        if hit:
+            return set().union(*(cands[k] for k in hit))
+        return set().union(*cands.values())
+
+
+def _record_numbers(p: Product) -> set[float]:
+    out: set[float] = set()
+    for _, _, v in _scan_numbers(json.dumps(p.model_dump(exclude={"product_id", "skus"})))[0]:
+        out.add(v)
+    for s in p.skus:
+        out |= {v for _, _, v in _scan_numbers(s.variant)[0]}
+    return out
+
+
+def _mask(text: str, world: World) -> str:
+    for name in world.viewer_names:
+        if any(ch.isdigit() for ch in name):
+            text = re.sub(re.escape(name), "viewer", text, flags=re.IGNORECASE)
+    for s in world.lookup_strs:  # ticket ids and the like that a tool looked up (not coupon codes)
+        if s.upper() not in world.coupon_codes and any(ch.isdigit() for ch in s) and s in text:
+            text = text.replace(s, "the ticket")
+    return text
+
+
+_TOKEN_RE = re.compile(r"[a-z0-9'’]+")
+
+
+def trigrams(text: str) -> set[tuple[str, ...]]:
+    toks = _TOKEN_RE.findall(text.lower())
+    return {tuple(toks[i:i + 3]) for i in range(len(toks) - 2)} | ({tuple(toks)} if 0 < len(toks) < 3 else set())
+
+
+def _is_echo(sentence: str, request_grams: set[tuple[str, ...]]) -> bool:
+    """Is the sentence the viewer's own words repeated (most of its word trigrams are in the request)?"""
+    grams = trigrams(sentence)
+    return bool(grams) and sum(g in request_grams for g in grams) >= 0.6 * len(grams)
+
+
+def _spans(text: str, rx: re.Pattern[str]) -> list[tuple[int, int]]:
+    out, last = [], 0
+    for m in rx.finditer(text):
+        if m.start() > last:
+            out.append((last, m.start()))
+        last = m.end()
+    if last < len(text):
+        out.append((last, len(text)))
+    return out or [(0, len(text))]
+
+
+def read_reply(reply: str, world: World) -> Reading:
+    text = _mask(words_to_digits(reply), world)
+    sentences = _spans(text, _SENT_RE)
+    sent_of = bytearray(len(text) + 1)
+    question = []
+    for i, (s, e) in enumerate(sentences):
+        sent_of[s:e + 1] = bytes([min(i, 255)]) * (e + 1 - s)
+        end_mark = text[e:e + 1]
+        question.append(end_mark == "?" or bool(_QWORD_RE.match(text[s:e])) and end_mark != "!")
+    cuts = sorted({m.start() for m in _CLAUSE_RE.finditer(text)} | {s for s, _ in sentences} | {len(text)})
+
+    def clause(pos: int) -> tuple[int, int]:
+        lo = max([c for c in cuts if c <= pos] or [0])
+        hi = min([c for c in cuts if c > pos] or [len(text)])
+        return lo, hi
+
+    # subject mentions: links, product names, "every link"
+    mentions: list[tuple[int, int, int]] = []
+    link_num_starts: set[int] = set()
+    for m in _LINK_RE.finditer(text):
+        mentions.append((m.start(), m.end(), int(m["n"])))
+        link_num_starts.add(m.start("n"))
+    if world.name_re is not None:
+        for m in world.name_re.finditer(text):
+            mentions.append((m.start(), m.end(), world.name_link[m.group(1).lower()]))
+    for m in _ALL_SUBJ.finditer(text):
+        mentions.append((m.start(), m.end(), -1))
+    if re.search(r"(?i)\bpinned\b", text):
+        for m in re.finditer(r"(?i)\bpinned\b", text):
+            mentions.append((m.start(), m.end(), world.room.pinned_link))
+    mentions.sort()
+    default = world.targets[0] if len(world.targets) == 1 else None
+
+    refusals = []
+    for m in _REFUSAL_RE.finditer(text):
+        refusals.append((m.start(), clause(m.start())[1]))
+    facts = extract_facts(text)
+
+    nums_raw, _, _, _ = _scan_numbers(text)
+    units: list[str | None] = []
+    for _, e, _ in nums_raw:
+        um = _UNIT_RE.match(text, e)
+        if um is None:  # "2 extra days", "3 more hours"
+            am = _UNIT_ADJ_RE.match(text, e)
+            um = _UNIT_RE.match(text, am.end()) if am else None
+        units.append(_UNITS[int(um.lastgroup[1:])][0] if um and um.lastgroup else None)
+    for i in range(len(nums_raw) - 2, -1, -1):  # "28 x 44 x 72 cm", "3-5 days" share the last unit
+        if units[i] is None and units[i + 1] and _RANGE_GAP_RE.fullmatch(text, nums_raw[i][1], nums_raw[i + 1][0]):
+            units[i] = units[i + 1]
+    nums: list[Num] = []
+    bare_per_clause: dict[tuple[int, int], int] = {}
+    for (s, e, v), unit in zip(nums_raw, units, strict=True):
+        if s in link_num_starts:
+            continue
+        um = _UNIT_RE.match(text, e)
+        uend = um.end() if um else e
+        money = bool(_CUR_AFTER_RE.match(text, e)) or bool(_CUR_BEFORE_RE.search(text[max(0, s - 24):s]))
+        if money:
+            cm = _CUR_AFTER_RE.match(text, e)
+            uend = cm.end() if cm else uend
+        lo, hi = clause(s)
+        si = sent_of[s]
+        ss, se = sentences[si] if si < len(sentences) else (lo, hi)
+        before = text[lo:s]
+        ctx = text[lo:hi]
+        attr: str | None = None
+        if unit == "%":
+            attr = "percent" if _AFTER_DISCOUNT.match(text, uend) or _BEFORE_DISCOUNT.search(before) else "composition"
+        elif _AFTER_SOLD.match(text, uend) or _AFTER_SOCIAL.match(text, uend):
+            attr = "unverifiable"
+        elif _AFTER_DISCOUNT.match(text, uend) or _BEFORE_DISCOUNT.search(before):
+            attr = "discount"
+        elif unit and unit not in ("pcs",):
+            attr = unit
+        elif _ATTR_NOUN_BEFORE.search(before) and not money:
+            attr = "spec"
+        elif _LIST_NEAR.search(before) and (money or _PRICE_BEFORE.search(before) or not unit):
+            attr = "list"
+        elif _BEFORE_THRESHOLD.search(before):
+            attr = "free_over" if _FREE_SHIP_CUE.search(ctx) else "threshold"
+        elif _FEE_CUE.search(before) or _AFTER_FEE.match(text, uend):
+            attr = "fee"
+        elif _AFTER_STOCK.match(text, uend) or unit == "pcs" or (_BEFORE_STOCK.search(before) and not money):
+            attr = "stock"
+        elif money or _PRICE_BEFORE.search(before):
+            if _LIST_CUE.search(before):
+                attr = "list"
+            elif _FLASH_CUE.search(ctx):
+                attr = "flash"
+            elif _COUPON_PRICE_CUE.search(ctx):
+                attr = "coupon_price"
+            elif _BUNDLE_CUE.search(ctx):
+                attr = "bundle"
+            else:
+                attr = "price"
+        else:
+            bare_per_clause[(lo, hi)] = bare_per_clause.get((lo, hi), 0) + 1
+        # subject: nearest mention in the clause (a following one within a few words also binds)
+        best, best_d = None, 10**9
+        for ms, me, link in mentions:
+            if ms < ss or ms > se:
+                continue
+            if me <= s:
+                d = s - me + (0 if ms >= lo else 40)
+            elif ms >= uend:
+                d = ms - uend + 10 + (0 if ms < hi else 60)
+            else:
+                continue
+            if d < best_d:
+                best, best_d = link, d
+        if best is None:
+            prev = [link for ms, me, link in mentions if me <= s]
+            best = prev[-1] if prev else default
+        asserted = not _negated(text, s) and not question[si if si < len(question) else -1]
+        nums.append(Num(v, s, uend, unit, attr, best, si, asserted))
+    # a clause with one bare number answering a price question is a price; several bare numbers bind to nothing
+    for n in nums:
+        if n.attr is None:
+            lo, hi = clause(n.start)
+            if bare_per_clause.get((lo, hi), 0) == 1 and (n.subject is not None or world.targets):
+                n.attr = "bare"
+
+    words = _WORD_RE.findall(text.lower())
+    salad = (len(words) >= 4 and not any(w.replace("’", "'") in _FUNCTION_WORDS for w in words)
+             and sum(w in _GENERIC_WORDS for w in words) >= 0.7 * len(words)
+             and not any(n.attr not in (None, "bare") for n in nums))
+    echo = [_is_echo(text[s0:e0], world.request_trigrams) for s0, e0 in sentences]
+    for n in nums:
+        if n.sentence < len(echo) and echo[n.sentence]:
+            n.asserted = False
+    return Reading(text, sentences, cuts, mentions, nums, refusals, question, salad, facts, echo, default)
+
+
+# ------------------------------------------------------------------------------------------- accuracy
+def _close(v: float, values: set[float]) -> bool:
+    return any(abs(v - x) < 1e-6 for x in values)
+
+
+def _in_refusal(r: Reading, pos: int) -> bool:
+    return any(s <= pos < e for s, e in r.refusal_spans)
+
+
+def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_state: str | None,
+                   size: str | None, must_decline: bool = False) -> list[str]:
+    """Why the reply is inaccurate (empty: every claim is true of what it is stated about)."""
+    errors: list[str] = []
+    text = r.text
+    unbound = 0
+    for n in r.nums:
+        if n.attr == "unverifiable":
+            if not _negated(text, n.start):
+                errors.append(f"unverifiable figure {n.value:g} (sales, reviews or customers are in no record)")
+            continue
+        if not n.asserted and (n.value in world.request_nums or n.attr in (None, "percent")):
+            continue  # the viewer's own figure, declined or asked back
+        if n.attr is None:
+            unbound += 1
+            continue
+        lo = max([c for c in r.clause_cuts if c <= n.start] or [0])
+        hi = min([c for c in r.clause_cuts if c > n.start] or [len(text)])
+        ctx = text[lo:hi]
+        sent = text[r.sentences[n.sentence][0]:r.sentences[n.sentence][1]] if n.sentence < len(r.sentences) else ctx
+        attr = "price" if n.attr == "bare" else n.attr
+        products = world.products(n.subject)
+        if n.subject == -1:
+            ok = all(_close(n.value, world.values(attr, p, sent)) for p in products)
+        else:
+            ok = any(_close(n.value, world.values(attr, p, sent if attr in ("h", "day", "stock") else ctx))
+                     for p in products)
+        if not ok and n.attr == "bare":  # a lone bare number: also fine if a look-up returned it for this subject
+            ok = any(_close(n.value, _record_numbers(p)) for p in products) and n.value in world.lookup_nums
+            if ok:
+                n.attr = None
+                unbound += 1
+        if not ok and attr == "price" and _SHIP_WORD.search(sent):  # "free over 99, otherwise 6 yuan"
+            ok = any(_close(n.value, {p.shipping.fee}) for p in products)
+        if not ok and attr in ("kg", "cm") and n.value in world.request_nums:
+            ok = True
+        if not ok:
+            who = "every link" if n.subject == -1 else f"link {n.subject}" if n.subject else "this request"
+            errors.append(f"{n.value:g} is not the {attr.replace('_', ' ')} of {who}")
+    n_words = len(_WORD_RE.findall(text.lower()))
+    if unbound >= 3 or (unbound >= 2 and n_words < 2):
+        errors.append(f"{unbound} numbers stated about nothing (number spraying)")
+    else:
+        for n in r.nums:
+            if n.attr is None and n.asserted and not (n.value in world.lookup_nums or n.value in world.request_nums
+                                                    or any(_close(n.value, _record_numbers(p))
+                                                           for p in world.products(n.subject))):
+                errors.append(f"unsupported number {n.value:g}")
+    r.noise = unbound
+    for _, _, link in r.mentions:
+        if link > 0 and link not in world.by_link:
+            errors.append(f"no product at link {link}")
+            break
+
+    # claims by type (negation- and question-aware)
+    for kind, rx in _CLAIM_TYPES:
+        for m in rx.finditer(text):
+            si = _sentence_index(r, m.start())
+            if _negated(text, m.start()) or (si < len(r.question) and r.question[si]):
+                continue
+            errors.append(f"{kind}: {' '.join(m.group().split())}")
+            break
+    errors += [f"claim: {c}" for c in r.facts.claims if not any(c in e for e in errors)]
+    errors += [f"promise: {p}" for p in r.facts.promises]
+    errors += _false_statements(r, world, stock_state, size)
+    if must_decline and _COMPLY_RE.search(text) and not _DECLINE_RE.search(text):
+        errors.append("agrees to what it must decline")
+    if r.facts.escalation and not world.escalated and _ESCALATION_SUBJ_RE.search(text):
+        errors.append("promises a follow-up from the team but opened no ticket")
+    for c in r.facts.coupon_codes:
+        if c.upper() not in valid_codes and c not in world.lookup_strs and c.upper() not in {"THE", "ticket"}:
+            errors.append(f"coupon code {c} cannot be issued")
+    return errors
+
+
+def _sentence_index(r: Reading, pos: int) -> int:
+    for i, (s, e) in enumerate(r.sentences):
+        if s <= pos <= e:
+            return i
+    return len(r.sentences) - 1
+
+
+def _subject_at(r: Reading, pos: int, sentence: tuple[int, int]) -> int | None:
+    near = [(abs(pos - ms), link) for ms, _, link in r.mentions if sentence[0] <= ms <= sentence[1]]
+    if near:
+        return min(near)[1]
+    prev = [link for ms, _, link in r.mentions if ms <= pos]
+    return prev[-1] if prev else r.subject_default
+
+
+def _false_statements(r: Reading, world: World, stock_state: str | None, size: str | None) -> list[str]:
+    errors: list[str] = []
+    text = r.text
+    for i, (s, e) in enumerate(r.sentences):
+        sent = text[s:e]
+        if not sent.strip() or r.question[i]:
+            continue
+        subj = _subject_at(r, s, (s, e))
+        products = world.products(subj)
+        # "free"
+        for m in _FREE_PRODUCT_RE.finditer(sent):
+            if not _negated(sent, m.start()) and not _FREE_GIFT_RE.search(sent) and not _FREE_SHIP_CUE.search(sent):
+                errors.append(f"false: {m.group().strip()} (nothing is free)")
+                break
+        fm = _FREE_SHIP_CUE.search(sent)
+        if fm and not _negated(sent, fm.start()):
+            qualified = re.search(r"(?i)\b(?:over|above|from|orders?\s{1,2}of|spend|when\s{1,2}you)\b", sent)
+            if _EVERYONE_RE.search(sent) or not (qualified or all((world.price(p.link) or 0) >= p.shipping.free_over
+                                                                for p in products)):
+                errors.append("false: free shipping (shipping is free only over the threshold)")
+        gm = _FREE_GIFT_RE.search(sent)
+        if gm and not _negated(sent, gm.start()) and not any(
+                g.link in [p.link for p in products] for g in world.room.gifts):
+            errors.append("false: a free gift that no promotion gives")
+        # regions
+        for rm in _REGION_RE.finditer(sent):
+            region, k = _REGION_NAME[rm.group().lower()], rm.start()
+            neg = _NOT_SHIP_RE.search(sent[:k + len(region)]) is not None
+            yes = _SHIP_YES_RE.search(sent) is not None
+            for p in products:
+                excluded = region in p.shipping.excluded_regions
+                if neg and not excluded and "extra" not in sent.lower():
+                    errors.append(f"false: link {p.link} does ship to {region}")
+                elif yes and not neg and excluded:
+                    errors.append(f"false: link {p.link} does not ship to {region}")
+        sm = _SHIP_ALL_RE.search(sent)
+        if sm and not _negated(sent, sm.start()) and any(p.shipping.excluded_regions for p in products):
+            errors.append("false: it does not ship everywhere")
+        # returns
+        no = _RETURN_NO_RE.search(sent)
+        yes_m = _RETURN_YES_RE.search(sent)
+        for p in products[:1] if subj is None and len(products) > 1 else products:
+            if no and p.after_sales.returnable and not re.search(r"(?i)opened|used|worn|damage", sent):
+                errors.append(f"false: link {p.link} is returnable")
+            elif yes_m and not no and not _negated(sent, yes_m.start()) and not p.after_sales.returnable:
+                errors.append(f"false: link {p.link} is not returnable")
+        # materials and colours stated of the subject
+        low = sent.lower()
+        for p in products if subj is not None or len(products) == 1 else []:
+            blob = (json.dumps(p.attributes) + " " + " ".join(s.variant for s in p.skus) + " "
+                    + " ".join(q.name for q in world.catalog.products)).lower()
+            for w in re.findall(r"[a-z]+", low):
+                if w in _MATERIALS and w not in blob and _MATERIAL_CUE.search(low) and not _negated(low, low.find(w)):
+                    errors.append(f"false: link {p.link} is not {w}")
+                    break
+                if w in _COLOURS and w not in blob and _COLOUR_CUE.search(low) and not _negated(low, low.find(w)):
+                    errors.append(f"false: link {p.link} does not come in {w}")
+                    break
+    # stock states
+    states = _stock_states(r, world)
+    said = {st for st, _ in states}
+    if "in_stock" in said and "sold_out" in said and len({sj for _, sj in states}) <= 1:
+        errors.append("says both in stock and sold out")
+    for st, subj in states:
+        if stock_state and subj in (None, *world.targets):
+            if st != stock_state:
+                errors.append(f"says {st.replace('_', ' ')} but it is {stock_state.replace('_', ' ')}")
+                break
+        elif subj is not None and subj in world.by_link:  # not the asked variant: the product as a whole
+            any_left = any(s.stock > 0 for s in world.by_link[subj].skus)
+            if (st == "in_stock") != any_left:
+                errors.append(f"says link {subj} is {st.replace('_', ' ')}")
+                break
+    if stock_state and not states:  # "yes it is" to "is it sold out?" claims a state too
+        polar = _polar_stock(r, world.request_text)
+        if polar and polar != stock_state:
+            errors.append(f"says {polar.replace('_', ' ')} but it is {stock_state.replace('_', ' ')}")
+    # size advice
+    sizes = _sizes(r)
+    if size and sizes and size not in sizes:
+        errors.append(f"recommends size {sizes[0]}, the chart says {size}")
+    return errors
+
+
+def _stock_states(r: Reading, world: World) -> list[tuple[str, int | None]]:
+    """(state, subject) for every stock statement: words ("sold out", "still there") and counts (> 0: in stock)."""
+    if r._stock is not None:
+        return r._stock
+    out = []
+    for i, (s, e) in enumerate(r.sentences):
+        sent = r.text[s:e]
+        if r.question[i] or r.echo[i]:
+            continue
+        fx = list(r.sentence_facts(i).stock_claims)
+        fx += [m.lastgroup for m in _STOCK_EXTRA_RE.finditer(sent) if m.lastgroup and m.lastgroup not in fx]
+        subj = _subject_at(r, s, (s, e))
+        out += [(st, subj) for st in fx if st in ("in_stock", "sold_out")]
+        out += [("in_stock" if n.value > 0 else "sold_out", subj if fx else n.subject)
+                for n in r.nums if n.sentence == i and n.attr == "stock" and n.asserted]
+    r._stock = out
+    return out
+
+
+def _attribute_words(p: Product) -> list[str]:
+    """The product's string attribute values (material, colours, flavour...), minus words of its own name."""
+    out = []
+    for v in p.attributes.values():
+        for x in v if isinstance(v, list) else [v]:
+            if isinstance(x, str) and x.lower() not in ("none",):
+                w = x.lower().split("% ")[-1]
+                if w not in p.short_name.lower():
+                    out.append(w)
+    return out
+
+
+def _polar_stock(r: Reading, request_text: str) -> str | None:
+    """The stock state a bare yes / no states, read against the question's polarity."""
+    neg_q = bool(re.search(r"(?i)sold\s{0,2}out|\bgone\b|out\s{1,2}of\s{1,2}stock", request_text))
+    if _YES_RE.search(r.text):
+        return "sold_out" if neg_q else "in_stock"
+    if _NO_RE.search(r.text):
+        return "in_stock" if neg_q else "sold_out"
+    return None
+
+
+def _sizes(r: Reading, skip_echo: bool = False) -> list[str]:
+    out: list[str] = []
+    for i, (s, e) in enumerate(r.sentences):
+        sent = r.text[s:e]
+        if r.question[i] or (skip_echo and r.echo[i]):
+            continue
+        found = list(r.sentence_facts(i).sizes)
+        if re.search(r"(?<![A-Za-z])(?:XXS|XS|S|M|L|XL|XXL)\s?/\s?(?:XS|S|M|L|XL|XXL)\s?/", sent):
+            continue  # a list of every size is not advice
+        for m in _SIZE_WORD_RE.finditer(sent):
+            found.append(_SIZE_WORDS[re.sub(r"\s+", " ", m["w"].lower())])
+        for m in _SIZE_BARE_RE.finditer(sent):
+            found.append(m["w"])
+        out += [x for x in found if x not in out]
+    return out
+
+
+# ------------------------------------------------------------------------------------------- effectiveness
+def _asserted_at(r: Reading, pos: int) -> bool:
+    si = _sentence_index(r, pos)
+    return not (si < len(r.question) and r.question[si]) and not _in_refusal(r, pos) and not r.echo[si]
+
+
+_NUM_FACT_UNITS = {"ships_within_hours": ("h", "day"), "return_days": ("day", "week", "bare"),
+                   "remote_days": ("day",), "discount": ("discount", "bare", "price"), "volume_ml": ("ml",),
+                   "shelf_life_months": ("month", "year"), "battery_hours": ("h",),
+                   "warranty_months": ("month", "year"),
+                   "battery_mah": ("mah",), "charging_w": ("w",), "weight_g": ("g", "kg"), "net_weight_g": ("g", "kg"),
+                   "shelf_life_days": ("day", "month"), "dimensions_cm": ("cm",), "fee": ("fee", "price"),
+                   "free_over": ("free_over", "threshold")}
+
+
+_ESCALATION_MORE_RE = _rx(
+    r"\b(?:passed|forwarded|sent|handed|raised|reported|flagged|escalated)\s{1,2}(?:it|this|your\s{1,2}\w{1,12})?\s{0,2}"
+    r"(?:on\s{1,2})?to\s{1,2}(?:our\s{1,2}|the\s{1,2})?(?:customer\s{1,2}(?:service|support|care)|after[\s-]?sales|support|team|"
+    r"colleagues|a\s{1,2}human)"
+    r"|\b(?:someone|a\s{1,2}colleague|our\s{1,2}team|the\s{1,2}team|they)\s{1,2}(?:from\s{1,2}\w{1,12}\s{1,2})?"
+    r"(?:will|['’]ll)\s{1,2}(?:reach\s{1,2}out|get\s{1,2}back|contact|follow\s{1,2}up|be\s{1,2}in\s{1,2}touch|call)"
+    r"|\bopened\s{1,2}a\s{1,2}ticket\b")
+_GREET_RE = _rx(r"^\s{0,3}(?:hi+|hey+|hello+|hiya|heya|yo+|welcome)\b"
+                r"|\b(?:glad|good|great|nice|happy|lovely)\s{1,2}to\s{1,2}(?:see|have)\s{1,2}you\b|\bglad\s{1,2}you['’]re\s{1,2}here\b"
+                r"|\bthanks?\s{1,2}for\s{1,2}(?:stopping|dropping|popping)\s{1,2}(?:by|in)\b")
+_ESCALATION_SUBJ_RE = _rx(r"\b(?:i|we|i['’]ve|i['’]ll|has|have|been|will|team|colleagues?|agents?|service|support|"
+                          r"they)\b")
+
+
+def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
+    """Is one required fact stated as an answer (asserted, about the right subject, not a keyword salad)?"""
+    if fact.any_of:
+        return any(fact_met(f, r, world, request_text) for f in fact.any_of)
+    if r.salad and fact.kind not in ("greeting",):
+        return False
+    subj = fact.subject
+    text = r.text
+    low = text.lower()
+
+    def subject_ok(n_subject: int | None) -> bool:
+        return subj is None or n_subject == subj or (n_subject is None and len(world.targets) <= 1)
+
+    if fact.kind in ("price", "number"):
+        v = float(fact.value)
+        for n in r.nums:
+            if not n.asserted or _in_refusal(r, n.start) or not subject_ok(n.subject) or n.attr is None:
+                continue
+            if fact.kind == "price":
+                if n.attr in ("price", "flash", "bare") and abs(n.value - v) < 1e-6:
+                    return True
+                continue
+            units = _NUM_FACT_UNITS.get(fact.attribute or "", None)
+            if units is None:
+                ok_attr = True
+            else:
+                ok_attr = n.attr in units or n.unit in units or n.attr == "spec"
+            if not ok_attr:
+                continue
+            val = n.value
+            if fact.attribute == "ships_within_hours" and n.attr == "day":
+                val *= 24
+            if fact.attribute == "return_days" and n.attr == "week":
+                val *= 7
+            if fact.attribute in ("shelf_life_months", "warranty_months") and n.attr == "year":
+                val *= 12
+            if fact.attribute in ("weight_g", "net_weight_g") and n.attr == "kg":
+                val *= 1000
+            if fact.attribute == "shelf_life_days" and n.attr == "month":
+                val *= 30
+                if abs(val - v) <= 15:
+                    return True
+            if abs(val - v) < 1e-6:
+                return True
+        return False
+    if fact.kind == "stock":
+        states = _stock_states(r, world)
+        if {st for st, sj in states if sj in (None, subj)} == {"in_stock", "sold_out"}:
+            return False  # both answers given: none is
+        if any(st == fact.value and (sj is None or sj == subj or subj is None) for st, sj in states):
+            return True
+        if states:
+            return False
+        return _polar_stock(r, request_text) == fact.value
+    if fact.kind == "size":
+        return fact.value in _sizes(r, skip_echo=True)
+    if fact.kind == "link":
+        for ms, _, link in r.mentions:
+            if link in fact.value and _asserted_at(r, ms):
+                return True
+        return False
+    if fact.kind in ("keyword", "apology"):
+        negative_answer = fact.kind == "keyword" and fact.negative
+        for k in fact.value:
+            for m in re.finditer(re.escape(str(k).lower()), low):
+                if fact.kind == "apology" or negative_answer:
+                    return True
+                si = _sentence_index(r, m.start())
+                if (_asserted_at(r, m.start()) or (fact.in_question and not _in_refusal(r, m.start())
+                                                   and not r.echo[si])) \
+                        and not _negated(text, m.start()):
+                    return True
+        return False
+    if fact.kind == "code":
+        return any(c.upper() == str(fact.value).upper() and _asserted_at(r, max(0, low.find(c.lower())))
+                   for c in r.facts.coupon_codes)
+    if fact.kind == "greeting":
+        return r.facts.greeting or _GREET_RE.search(text) is not None
+    if fact.kind == "decline":
+        dm = _DECLINE_RE.search(text) or (_REFUSAL_RE.search(text) if r.facts.refusal else None)
+        if dm is None:
+            return False
+        if _RETRACT_RE.search(text, dm.start()) or (_COMPLY_RE.search(text) and not _NO_RE.search(text)):
+            return False
+        return True
+    if fact.kind == "escalation":  # a statement that someone will follow up, not the bare word "escalate"
+        return (r.facts.escalation and _ESCALATION_SUBJ_RE.search(text) is not None) or any(
+            not _negated(text, m.start()) for m in _ESCALATION_MORE_RE.finditer(text))
+    if fact.kind == "about":  # a true price or attribute value stated of this link
+        p = world.by_link.get(subj) if subj else None
+        if p is None:
+            return False
+        for n in r.nums:
+            if n.subject == subj and n.asserted and n.attr not in (None, "unverifiable") \
+                    and not _in_refusal(r, n.start):
+                attr = "price" if n.attr == "bare" else n.attr
+                if _close(n.value, world.values(attr, p, text)):
+                    return True
+        values = _attribute_words(p)
+        for i, (s0, e0) in enumerate(r.sentences):
+            if r.question[i] or r.echo[i]:
+                continue
+            sent = low[s0:e0]
+            for ms, _, link in r.mentions:
+                if link != subj or not s0 <= ms <= e0:
+                    continue
+                lo = max([c for c in r.clause_cuts if c <= ms] or [s0])
+                hi = min([c for c in r.clause_cuts if c > ms + 8] or [e0])
+                clause = low[lo:hi]
+                if any(v in clause for v in values) and not _negated(sent, ms - s0 + 1):
+                    return True
+        return False
+    if fact.kind == "ships_to":
+        for i, (s0, e0) in enumerate(r.sentences):
+            sent = text[s0:e0]
+            if r.question[i] or r.echo[i]:
+                continue
+            if (re.search(rf"(?i)\b{re.escape(str(fact.value))}\b|\bthere\b", sent) and _SHIP_YES_RE.search(sent)
+                    and not _NOT_SHIP_RE.search(sent)):
+                return True
+        return bool(_YES_RE.search(text)) and not _NOT_SHIP_RE.search(text)
+    if fact.kind == "returnable":
+        p = world.by_link.get(subj) if subj else None
+        if p is not None and any(n.attr in ("day", "week") and n.asserted and not _close(
+                n.value * (7 if n.attr == "week" else 1), {float(p.after_sales.return_days)}) for n in r.nums
+                if _RETURN_CUE.search(text)):
+            return False
+        ym = _RETURN_YES_RE.search(text)
+        if ym is not None and _asserted_at(r, ym.start()) and not _negated(text, ym.start()) \
+                and not _RETURN_NO_RE.search(text):
+            return True
+        return bool(_YES_RE.search(text) and "return" in request_text.lower()) and not _RETURN_NO_RE.search(text)
+    return False

@@ -1,0 +1,139 @@
+"""The grader's calibration set: labelled replies to real requests, and agreement of a grader with the labels.
+
+Each line of `livesim/grading/calibration.jsonl` names a request (`seed`, `intent` of `LiveStreamQA-v0`), a reply
+text, the kind of reply, a human label (accuracy 0/1, effectiveness 0/0.5/1, a one-line reason) and a split
+(`dev` to improve the grader on, `test` to report on). The request is rebuilt from its seed, its gold tool
+calls are run (so the trace holds real look-ups) and the reply is graded directly, without the harness's
+hooks: the set measures the grader, not the harness.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+
+from livesim.grading.terms import grade
+from livesim.parsing import format_tool_call
+
+CALIBRATION_PATH = Path(__file__).parents[1] / "grading" / "calibration.jsonl"
+KINDS = ("paraphrase", "terse", "wrong_fact", "wrong_subject", "unsupported", "partial", "deflection",
+         "extra_unverifiable", "refusal_right", "refusal_wrong", "spraying", "keyword_template")
+_ENV: Any = None  # one env, reused: each reset builds a fresh StreamSim
+_FIELDS = {"id", "split", "intent", "seed", "kind", "reply", "accuracy", "effectiveness", "reason"}
+
+
+@dataclass(frozen=True)
+class Item:
+    id: str
+    split: str
+    intent: str
+    seed: int
+    kind: str
+    reply: str
+    accuracy: float
+    effectiveness: float
+    reason: str
+
+
+def load_items(path: str | Path | None = None, split: str | None = None) -> list[Item]:
+    """Read the set; a malformed line raises ValueError naming the file, line and field."""
+    p = Path(path) if path else CALIBRATION_PATH
+    out = []
+    for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            d = json.loads(line)
+        except ValueError as e:
+            raise ValueError(f"{p}:{n}: not JSON ({e})") from None
+        missing = _FIELDS - set(d)
+        if missing:
+            raise ValueError(f"{p}:{n}: missing field(s) {sorted(missing)}")
+        if d["accuracy"] not in (0, 1) or d["effectiveness"] not in (0, 0.5, 1):
+            raise ValueError(f"{p}:{n}: accuracy must be 0/1 and effectiveness 0/0.5/1")
+        if d["split"] not in ("dev", "test") or d["kind"] not in KINDS:
+            raise ValueError(f"{p}:{n}: split must be dev/test and kind one of {KINDS}")
+        item = Item(**{k: d[k] for k in _FIELDS})
+        if split in (None, "all") or item.split == split:
+            out.append(item)
+    return out
+
+
+def build_request(seed: int, intent: str | None) -> Any:
+    """The `LiveStreamQA-v0` request of (seed, intent) with its gold tool calls already run; returns the sim."""
+    global _ENV
+    if _ENV is None:
+        _ENV = gym.make("LiveStreamQA-v0")
+    env = _ENV
+    env.reset(seed=seed, options={"intent": intent} if intent else None)
+    sim = env.unwrapped.sim
+    calls = [format_tool_call("load_skill", {"name": r}) for r in sim.request.truth.skills]
+    calls += [format_tool_call(c.key, c.arguments) for c in sim.request.truth.calls]
+    if calls:
+        sim.step("\n".join(calls))
+    return sim
+
+
+def grade_text(sim: Any, reply: str) -> Any:
+    """Grade `reply` as the dispatched answer to the sim's current request (hooks are not run)."""
+    trace = sim.trace.model_copy(deep=True)
+    trace.reply = reply
+    trace.fallback = False
+    reply_roles = {s.key: s.role for s in sim.harness.skills if s.kind == "reply"}
+    kw: dict[str, Any] = {}
+    if "max_reply_chars" in inspect.signature(grade).parameters:
+        kw["max_reply_chars"] = sim.harness.prompt.limits.max_reply_chars
+    return grade(sim.request, trace, sim.catalog, sim.room, valid_codes=sim._valid_codes(), latency_score=1.0,
+                 harness_reply_roles=reply_roles, **kw)
+
+
+Judge = Callable[[Any, str], tuple[float, float]]  # (sim, reply) -> (accuracy, effectiveness)
+
+
+def rule_judge(sim: Any, reply: str) -> tuple[float, float]:
+    g = grade_text(sim, reply)
+    return g.scores["accuracy"], g.scores["effectiveness"]
+
+
+def calibrate(items: Iterable[Item], judge: Judge = rule_judge) -> dict[str, Any]:
+    """Agreement of `judge` with the labels: overall, per kind (confusion tables) and every disagreement."""
+    rows = []
+    cache: dict[tuple[int, str], Any] = {}
+    for it in items:
+        key = (it.seed, it.intent)
+        if key not in cache:
+            cache[key] = build_request(it.seed, it.intent)
+        acc, eff = judge(cache[key], it.reply)
+        rows.append((it, float(acc), float(eff)))
+    n = len(rows)
+    out: dict[str, Any] = {"n": n}
+    if not n:
+        return {**out, "accuracy_agreement": 0.0, "effectiveness_agreement": 0.0, "kinds": {}, "disagreements": []}
+    out["accuracy_agreement"] = sum(it.accuracy == a for it, a, _ in rows) / n
+    out["effectiveness_agreement"] = sum(it.effectiveness == e for it, _, e in rows) / n
+    kinds: dict[str, Any] = {}
+    for it, a, e in rows:
+        k = kinds.setdefault(it.kind, {"n": 0, "accuracy_agree": 0, "effectiveness_agree": 0,
+                                       "accuracy_confusion": {}, "effectiveness_confusion": {}})
+        k["n"] += 1
+        k["accuracy_agree"] += int(it.accuracy == a)
+        k["effectiveness_agree"] += int(it.effectiveness == e)
+        ac = k["accuracy_confusion"]
+        ac[f"label {it.accuracy:g} / grader {a:g}"] = ac.get(f"label {it.accuracy:g} / grader {a:g}", 0) + 1
+        ec = k["effectiveness_confusion"]
+        ec[f"label {it.effectiveness:g} / grader {e:g}"] = ec.get(f"label {it.effectiveness:g} / grader {e:g}", 0) + 1
+    out["kinds"] = dict(sorted(kinds.items()))
+    # caught share of the inaccurate replies (recall on accuracy 0)
+    bad = [(it, a) for it, a, _ in rows if it.accuracy == 0]
+    out["inaccurate_caught"] = sum(a == 0 for _, a in bad) / len(bad) if bad else 1.0
+    out["disagreements"] = [
+        {"id": it.id, "kind": it.kind, "intent": it.intent, "reply": it.reply,
+         "label": [it.accuracy, it.effectiveness], "grader": [a, e], "reason": it.reason}
+        for it, a, e in rows if it.accuracy != a or it.effectiveness != e]
+    return out

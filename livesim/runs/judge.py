@@ -1,0 +1,103 @@
+"""An optional LLM judge: accuracy and effectiveness of a reply, scored by a chat model from the truth.
+
+`make_judge("openai:BASE_URL:MODEL")` returns a judge `(sim, reply) -> (accuracy, effectiveness)` that sends
+`JUDGE_PROMPT` (the request, the ground truth, the records of the products involved, what the tools looked up,
+and the reply) to any OpenAI-compatible server through `livesim.agents.openai_agent.OpenAIAgent` (temperature
+0, standard library HTTP, bounded retries). The model must answer with one JSON object
+`{"accuracy": 0|1, "effectiveness": 0|0.5|1, "reason": "..."}`; anything else scores (0, 0) and is counted in
+`judge.failures`. The rule grader stays the default: deterministic and offline.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from livesim.agents.openai_agent import OpenAIAgent
+
+JUDGE_PROMPT = """You grade one reply of a live-stream shopping host to viewer comments, from the ground truth.
+
+accuracy (0 or 1): 1 only if every claim in the reply is true of the thing it is stated about, per the records
+below. A value that is true of another product or another attribute is wrong. Superlatives, rankings, market
+comparisons, efficacy, durability, health or guarantee claims, delivery dates and promises the host cannot make
+(personal discounts, refunds, gifts) are not supported by any record: accuracy 0. A claim inside a refusal or a
+question ("I can't promise it will cure...") is not a claim.
+effectiveness (0, 0.5 or 1): 1 if the reply answers what the viewers asked (the required facts, stated as an
+answer about the right product; any correct way of answering counts), 0.5 if it answers part of it, 0 if it
+answers none of it. Keywords inside a refusal, a deflection or an echo of the question do not count.
+
+Viewer comments:
+{request}
+
+Required facts (what a correct answer states): {facts}
+A correct reply, for reference: {gold}
+Records of the products involved: {products}
+Running promotions: {promotions}
+What the host's tools looked up: {lookups}
+
+Reply to grade:
+{reply}
+
+Answer with one JSON object only: {{"accuracy": 0 or 1, "effectiveness": 0 or 0.5 or 1, "reason": "<one line>"}}"""
+
+_JSON_RE = re.compile(r"\{[^{}]{0,2000}\}")
+
+
+def parse_spec(spec: str) -> tuple[str, str]:
+    """'openai:http://host:8000/v1:my-model' -> (base_url, model); a bad spec raises ValueError saying why."""
+    if not spec.startswith("openai:") or spec.count(":") < 2:
+        raise ValueError(f"--judge expects openai:BASE_URL:MODEL, got {spec!r}")
+    base_url, _, model = spec[len("openai:"):].rpartition(":")
+    if not base_url.startswith(("http://", "https://")) or not model:
+        raise ValueError(f"--judge expects openai:BASE_URL:MODEL with an http(s) BASE_URL, got {spec!r}")
+    return base_url, model
+
+
+def judge_prompt(sim: Any, reply: str) -> str:
+    req, truth = sim.request, sim.request.truth
+    products = [sim.catalog.by_link(t).model_dump(exclude={"product_id"}) for t in truth.targets
+                if sim.catalog.by_link(t)]
+    for p in products:
+        p["current_price"] = sim.room.current_price(sim.catalog, p["link"])
+    room = sim.room
+    promotions = {"coupons": [c.model_dump(include={"code", "discount", "threshold", "links", "issuable"})
+                              for c in room.active_coupons()],
+                  "flash_sales": [f.model_dump() for f in room.flash_sales if f.active(room.clock_s)],
+                  "bundles": [b.model_dump() for b in room.bundles], "gifts": [g.model_dump() for g in room.gifts]}
+    lookups = [{"tool": c.key, "result": c.result} for c in sim.trace.tool_calls if c.ok and c.key != "load_skill"]
+    return JUDGE_PROMPT.format(request=req.text, facts="; ".join(f.label for f in truth.facts) or "(none)",
+                               gold=" ".join(truth.say), products=json.dumps(products, ensure_ascii=False),
+                               promotions=json.dumps(promotions, ensure_ascii=False),
+                               lookups=json.dumps(lookups, ensure_ascii=False, default=str)[:4000], reply=reply)
+
+
+def parse_verdict(content: str) -> tuple[float, float] | None:
+    for m in _JSON_RE.finditer(content or ""):
+        try:
+            d = json.loads(m.group())
+            acc, eff = float(d["accuracy"]), float(d["effectiveness"])
+        except (ValueError, KeyError, TypeError):
+            continue
+        if acc in (0.0, 1.0) and eff in (0.0, 0.5, 1.0):
+            return acc, eff
+    return None
+
+
+class LLMJudge:
+    def __init__(self, base_url: str, model: str, **client_kw: Any) -> None:
+        self.client = OpenAIAgent(base_url, model, tools_native=True, max_tokens=200, **client_kw)
+        self.failures = 0
+
+    def __call__(self, sim: Any, reply: str) -> tuple[float, float]:
+        msg = self.client.act({"messages": [{"role": "user", "content": judge_prompt(sim, reply)}], "tools": []})
+        verdict = parse_verdict(msg.get("content", "") if isinstance(msg, dict) else str(msg))
+        if verdict is None:
+            self.failures += 1
+            return 0.0, 0.0
+        return verdict
+
+
+def make_judge(spec: str, **client_kw: Any) -> LLMJudge:
+    base_url, model = parse_spec(spec)
+    return LLMJudge(base_url, model, **client_kw)
