@@ -27,7 +27,7 @@ from livesim.latency import count_tokens
 from livesim.parsing import ParsedAction, parse_action, tool_calls_to_openai
 from livesim.patches import apply_patch
 from livesim.phrasing import INTENTS
-from livesim.prompt import render_prompt
+from livesim.prompt import is_compact, render_prompt
 from livesim.room import Room, generate_strategy
 from livesim.tools import ToolContext, ToolError, run_tool, validate_args
 from livesim.viewers import Viewer, generate_viewers, react
@@ -114,6 +114,7 @@ class StreamSim:
         self.trace = Trace()
         self._hook_attempts: dict[str, int] = {}
         self._prompt_tokens_seen = 0
+        self._terse_tools = False
         self.done = False
         self.advance_to(0.0)
 
@@ -241,6 +242,7 @@ class StreamSim:
         self.tool_ctx.request_index = request.index
         self._tool_numbers: set[float] = set()
         system = render_prompt(self.harness, self.room, self.catalog)
+        self._terse_tools = is_compact(self.harness, self.room, self.catalog)
         self.messages = [{"role": "system", "content": system}, {"role": "user", "content": request.text}]
         self._prompt_tokens_seen = 0
         for hook in self.harness.hooks:
@@ -251,7 +253,7 @@ class StreamSim:
 
     def observation(self) -> dict[str, Any]:
         """A fresh copy of the conversation and the presented tool schemas."""
-        return {"messages": copy.deepcopy(self.messages), "tools": self.harness.tool_schemas()}
+        return {"messages": copy.deepcopy(self.messages), "tools": self.harness.tool_schemas(terse=self._terse_tools)}
 
     def _new_prompt_tokens(self) -> int:
         total = sum(count_tokens(str(m.get("content") or "")) for m in self.messages)
