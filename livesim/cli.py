@@ -33,8 +33,8 @@ def _parse_seeds(text: str) -> list[int]:
 def _agent_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     kwargs: dict[str, Any] = {}
     for item in args.agent_arg or []:
-        if "=" not in item:
-            raise SystemExit(f"error: --agent-arg expects KEY=VALUE, got {item!r}")
+        if "=" not in item or not item.split("=", 1)[0].strip():
+            raise SystemExit(f"error: --agent-arg expects KEY=VALUE (the value as JSON or text), got {item!r}")
         k, v = item.split("=", 1)
         try:
             kwargs[k] = json.loads(v)
@@ -47,12 +47,16 @@ def _agent_kwargs(args: argparse.Namespace) -> dict[str, Any]:
 
 def build_agent(name: str, env: Any, kwargs: dict[str, Any]) -> Any:
     from livesim.agents import AGENT_REGISTRY, make_agent
-    from livesim.envs.rollout import PRIVILEGED_AGENTS
+    from livesim.cli_eval import is_privileged
 
-    if name not in AGENT_REGISTRY:
-        raise SystemExit(f"error: unknown agent {name!r}; choose from {', '.join(sorted(AGENT_REGISTRY))}")
-    if name in PRIVILEGED_AGENTS:
-        kwargs = {**kwargs, "env": env}
+    if name not in AGENT_REGISTRY and ":" not in name:
+        raise SystemExit(f"error: unknown agent {name!r}; choose from {', '.join(sorted(AGENT_REGISTRY))} "
+                         "or give module:Class")
+    try:
+        if is_privileged(name):
+            kwargs = {**kwargs, "env": env}
+    except ValueError as e:  # module:Class that cannot be imported
+        raise SystemExit(f"error: {e}") from None
     try:
         return make_agent(name, **kwargs)
     except TypeError as e:
@@ -73,6 +77,8 @@ def make_env(env_id: str, args: argparse.Namespace) -> Any:
     kwargs: dict[str, Any] = {}
     if env_id == "LiveStreamQA-v0" and getattr(args, "split", None):
         kwargs["split"] = args.split
+    if getattr(args, "harness_obj", None) is not None:
+        kwargs["harness"] = args.harness_obj
     if getattr(args, "render_mode", None):
         kwargs["render_mode"] = args.render_mode
     env = gym.make(env_id, **kwargs)
@@ -81,48 +87,29 @@ def make_env(env_id: str, args: argparse.Namespace) -> Any:
         from livesim.envs.hsa import make_wrappers
 
         try:
-            env = make_wrappers(env, wrappers, split=getattr(args, "hsa_split", None) or "train")
+            p = getattr(args, "hsa_p", None)
+            env = make_wrappers(env, wrappers, split=getattr(args, "hsa_split", None) or "train",
+                                **({} if p is None else {"p": p}))
         except ValueError as e:
             raise SystemExit(f"error: --wrappers: {e}") from None
     return env
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from livesim.envs.rollout import PRIVILEGED_AGENTS, episode_requests, run_batched, summarize, timed
+    from livesim.cli_eval import cmd_eval as run
 
-    seeds = [args.seed + i for i in range(args.episodes)]
-    env = make_env(args.env, args)
-    agent = build_agent(args.agent, env, _agent_kwargs(args))
-    progress = _progress(args, total=len(seeds))
-
-    def collect() -> list[dict[str, Any]]:
-        records: list[dict[str, Any]] = []
-        batch = args.batch_size
-        if batch > 1 and args.env == "LiveStreamQA-v0" and args.agent not in PRIVILEGED_AGENTS:
-            for rec in run_batched(lambda: make_env(args.env, args), agent, seeds, batch):
-                records.append(rec)
-                progress(1)
-            return records
-        for s in seeds:
-            records.extend(episode_requests(env, agent, s))
-            progress(1)
-        return records
-
-    records, wall = timed(collect)
-    progress(None)
-    summary = summarize(records, len(seeds), wall, agent)
-    summary.update({"env": args.env, "agent": args.agent, "seed": args.seed,
-                    "wrappers": args.wrappers or None, "split": getattr(args, "split", None)})
-    if args.json:
-        print(json.dumps(summary, sort_keys=True))
-    else:
-        _print_table(f"{args.agent} on {args.env}", summary)
-    return 0
+    return run(args)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from livesim.cli_eval import resolve_harness
     from livesim.envs.rollout import episode_requests, summarize, timed
+    from livesim.scenario import DataFileError
 
+    try:
+        args.harness_obj = resolve_harness(args)
+    except DataFileError as e:
+        raise SystemExit(f"error: {e}") from None
     env = make_env("LiveStream-v0", args)
     agent = build_agent(args.agent, env, _agent_kwargs(args))
     records, wall = timed(lambda: list(episode_requests(env, agent, args.seed)))
@@ -159,58 +146,107 @@ def _progress(args: argparse.Namespace, total: int) -> Any:
 
 
 def summary_rows(summary: dict[str, Any]) -> list[tuple[str, Any]]:
-    """The (metric, value) rows of a run summary, as `eval` and `run` print them."""
-    rows = [("requests", summary["requests"]), ("mean reward", f"{summary['mean_reward']:.3f}"),
-            ("accuracy", f"{summary['accuracy']:.3f}"), ("effectiveness", f"{summary['effectiveness']:.3f}")]
-    rows += [(f"  {k}", f"{v:.3f}") for k, v in summary["scores"].items() if k not in ("accuracy", "effectiveness")]
-    business = summary.get("business", {})
-    rows += [("GMV", f"{business.get('gmv', 0):.0f}"), ("IPV", f"{business.get('ipv', 0):.0f}"),
-             ("orders", f"{business.get('orders', 0):.0f}"), ("viewers lost", f"{business.get('churned', 0):.0f}")]
-    rows += [("latency P50 (s)", f"{summary['latency_p50']:.2f}"), ("latency P95 (s)", f"{summary['latency_p95']:.2f}"),
-             ("parse failures / turn", f"{summary['parse_failure_rate']:.3f}")]
-    if "tokens_per_s" in summary:
-        rows.append(("tokens/s", f"{summary['tokens_per_s']:.1f}"))
+    """The (metric, value) rows of a run summary, as `eval` and `run` print them.
+
+    Reward terms (weighted, they sum to the reward) and raw scores (0-1 per rubric) are separate sections;
+    stream metrics (GMV, viewers lost) appear only for whole streams.
+    """
+    rows: list[tuple[str, Any]] = [("requests", summary["requests"]), ("mean reward", f"{summary['mean_reward']:.3f}"),
+                                   ("pass rate (reward >= 0.99)", f"{summary.get('pass_rate', 0):.3f}")]
+    rows.append(("reward terms (weighted, sum = reward)", ""))
+    rows += [(f"  {k}", f"{v:.3f}") for k, v in summary.get("terms", {}).items()]
+    rows.append(("raw scores (0-1)", ""))
+    rows += [(f"  {k}", f"{v:.3f}") for k, v in summary["scores"].items()]
+    business = summary.get("business")
+    if business:
+        rows.append(("stream", ""))
+        rows += [("  GMV", f"{business.get('gmv', 0):.0f}"), ("  IPV", f"{business.get('ipv', 0):.0f}"),
+                 ("  orders", f"{business.get('orders', 0):.0f}"),
+                 ("  viewers lost", f"{business.get('churned', 0):.0f}")]
+    rows.append(("behaviour", ""))
+    rows += [("  latency P50 / P95 (s, simulated)", f"{summary['latency_p50']:.2f} / {summary['latency_p95']:.2f}"),
+             ("  turns per request", f"{summary.get('turns_mean', 0):.2f}"),
+             ("  tool calls per request", f"{summary.get('tool_calls_per_request', 0):.2f}"),
+             ("  fallback rate", f"{summary.get('fallback_rate', 0):.3f}"),
+             ("  parse failures (per turn)", f"{summary.get('parse_failures', 0)} "
+                                             f"({summary['parse_failure_rate']:.3f})")]
+    if "agent_errors" in summary:
+        rows.append(("  agent errors", summary["agent_errors"]))
+    if "completion_tokens" in summary:
+        rows.append(("model", ""))
+        rows += [("  prompt tokens (prefilled)", f"{summary.get('prompt_tokens', 0)} "
+                                                f"({summary.get('prefill_tokens', summary.get('prompt_tokens', 0))})"),
+                 ("  completion tokens", summary["completion_tokens"]),
+                 ("  completion tokens/s", f"{summary.get('tokens_per_s', 0):.1f}")]
+    if "wall_s" in summary:
+        rows += [("wall time (s)", f"{summary['wall_s']:.1f}"), ("requests/s", f"{summary['requests_per_s']:.3f}")]
     if "harness" in summary:
         rows.append(("harness", summary["harness"]))
     return rows
 
 
 def _print_table(title: str, summary: dict[str, Any]) -> None:
+    """A two-column table; plain aligned text when stdout is not a terminal (piped, redirected)."""
+    rows = summary_rows(summary)
+    if not sys.stdout.isatty():
+        width = max(len(k) for k, _ in rows)
+        print(title)
+        for k, v in rows:
+            print(f"{k:<{width}}  {v}".rstrip())
+        return
     from rich.console import Console
     from rich.table import Table
 
     table = Table(title=title)
-    table.add_column("metric")
-    table.add_column("value", justify="right")
-    for k, v in summary_rows(summary):
+    table.add_column("metric", overflow="fold")
+    table.add_column("value", justify="right", overflow="fold")
+    for k, v in rows:
         table.add_row(k, str(v))
     Console().print(table)
 
 
 def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--agent", default="oracle", help="agent name (oracle, memorizer, null, random, transformers, "
-                                                    "openai, vllm)")
+                                                    "openai, vllm) or module:Class of your own")
     p.add_argument("--model", default=None, help="model for LLM agents: tiny, smollm2-135m or a local path")
     p.add_argument("--agent-arg", action="append", metavar="KEY=VALUE",
                    help="extra agent argument (JSON value), repeatable, e.g. --agent-arg error_rate=0.2")
     p.add_argument("--seed", type=int, default=0, help="first seed")
     p.add_argument("--wrappers", default=None, help="HSA wrappers: 'hsa' or a comma-separated list of names")
+    p.add_argument("--hsa-p", type=float, default=None, metavar="P",
+                   help="probability of each HSA transform (default: 2/3)")
+    p.add_argument("--harness", default=None, metavar="FILE",
+                   help="a harness file (YAML/JSON; docs/harness-files.md) instead of the canonical harness")
+    p.add_argument("--prompt-style", choices=["markdown", "xml", "json", "compact"], default=None,
+                   help="present the system prompt in this style (default: the harness's own, markdown)")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="livesim", description="A simulated live-stream shop with an AI host.")
+    import livesim
+
+    parser = argparse.ArgumentParser(prog="livesim", description="A simulated live-stream shop with an AI host.",
+                                     epilog="example: livesim eval --agent oracle --episodes 20")
+    parser.add_argument("--version", action="version", version=f"livesim {livesim.__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("eval", help="evaluate an agent over many episodes")
+    fmt = argparse.ArgumentDefaultsHelpFormatter
+    p = sub.add_parser("eval", help="evaluate an agent over many episodes", formatter_class=fmt,
+                       epilog="example: livesim eval --agent transformers --model smollm2-135m --episodes 20 "
+                              "--record runs/smol")
     p.add_argument("--env", default="LiveStreamQA-v0", help="LiveStreamQA-v0 (one request) or LiveStream-v0")
     p.add_argument("--episodes", type=int, default=50, help="number of episodes (seeds seed..seed+N-1)")
     p.add_argument("--split", choices=["train", "test"], default=None, help="request split (LiveStreamQA-v0)")
     p.add_argument("--hsa-split", choices=["train", "heldout"], default=None, help="transform split for --wrappers")
-    p.add_argument("--batch-size", type=int, default=1, help="batch requests through act_batch (LLM agents)")
+    p.add_argument("--batch-size", type=int, default=None,
+                   help="episodes acted on at once through act_batch (default: the agent's batch_size, else 1)")
+    p.add_argument("--record", default=None, metavar="DIR",
+                   help="write one record per episode (DIR/seed-NNNNN.jsonl) and DIR/summary.json")
+    p.add_argument("--force", action="store_true", help="with --record: reuse a folder that is not empty")
     _add_common(p)
     p.set_defaults(func=cmd_eval)
-    p = sub.add_parser("run", help="play one stream (LiveStream-v0) and print a summary table")
+    p = sub.add_parser("run", help="play one stream (LiveStream-v0) and print a summary table", formatter_class=fmt,
+                       epilog="example: livesim run --scenario flash-sale-rush --agent oracle --record runs/r.jsonl")
     p.add_argument("--hsa-split", choices=["train", "heldout"], default=None, help="transform split for --wrappers")
     _add_common(p)
     p.set_defaults(func=cmd_run)

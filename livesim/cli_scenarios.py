@@ -58,22 +58,25 @@ def cmd_run(args: argparse.Namespace, fallback: Any) -> int:
         return int(fallback(args) or 0)
     import livesim
     from livesim.cli import _agent_kwargs, _print_table, build_agent
+    from livesim.cli_eval import resolve_harness
     from livesim.config import StreamConfig
     from livesim.records import RecordHeader, make_stream_env, run_episode
     from livesim.scenario import DataFileError, load_scenario
 
     try:
         sc = load_scenario(args.scenario) if args.scenario else None
+        harness = resolve_harness(args)
     except (DataFileError, FileNotFoundError) as e:
         return _fail(str(e))
-    env = make_stream_env(args.wrappers, getattr(args, "hsa_split", None))
+    env = make_stream_env(args.wrappers, getattr(args, "hsa_split", None), hsa_p=args.hsa_p, harness=harness)
     kwargs = _agent_kwargs(args)
     agent = build_agent(args.agent, env, kwargs)
     seed = args.seed if args.seed is not None else (sc.seed if sc else 0)
     header = RecordHeader(livesim_version=livesim.__version__, scenario=sc.name if sc else None,
                           purpose=sc.purpose if sc else None, seed=seed,
                           config=sc.to_config() if sc else StreamConfig(), agent=args.agent, agent_kwargs=kwargs,
-                          wrappers=args.wrappers, hsa_split=getattr(args, "hsa_split", None))
+                          wrappers=args.wrappers, hsa_split=getattr(args, "hsa_split", None), hsa_p=args.hsa_p,
+                          harness=harness)
     lines = _tee(run_episode(env, agent, header), args.record)
     if args.dashboard and not args.json:
         _show(lines, args)

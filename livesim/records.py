@@ -19,10 +19,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from livesim.config import StreamConfig
 from livesim.grading import Grade, ToolCallRecord
+from livesim.harness import Harness
 from livesim.scenario import DataFileError, Problem, field_path
 
 FORMAT_VERSION = 1
 ENV_ID = "LiveStream-v0"
+ENV_IDS = ("LiveStream-v0", "LiveStreamQA-v0")
+# Header fields added after format 1 was published: written only when set, so older records stay byte-equal.
+_OPTIONAL_HEADER = ("split", "hsa_p", "harness")
 
 
 class _Line(BaseModel):
@@ -35,7 +39,7 @@ class RecordHeader(_Line):
     kind: Literal["header"] = "header"
     format_version: int = Field(FORMAT_VERSION, description="Record format; readers refuse newer ones.")
     livesim_version: str = Field(description="The livesim that wrote the record.")
-    env_id: Literal["LiveStream-v0"] = ENV_ID
+    env_id: Literal["LiveStream-v0", "LiveStreamQA-v0"] = ENV_ID
     scenario: str | None = Field(None, description="Scenario name, if the run came from one.")
     purpose: str | None = None
     seed: int = Field(description="The seed passed to env.reset.")
@@ -44,6 +48,9 @@ class RecordHeader(_Line):
     agent_kwargs: dict[str, Any] = Field(default_factory=dict)
     wrappers: str | None = Field(None, description="HSA wrappers around the env, as for `livesim run --wrappers`.")
     hsa_split: str | None = None
+    hsa_p: float | None = Field(None, description="Probability of each HSA transform (None: the default 2/3).")
+    split: str | None = Field(None, description="Request split of LiveStreamQA-v0 (None: the env's default).")
+    harness: Harness | None = Field(None, description="The canonical harness given to the env (None: the default).")
     harness_fingerprint: str = Field("", description="Presented harness at reset.")
     harness_version: int = 0
 
@@ -129,7 +136,7 @@ _KINDS: dict[str, type[_Line]] = {"header": RecordHeader, "step": StepRecord, "e
 def dump_line(line: RecordLine) -> str:
     """One JSON line; steps omit fields at their defaults, the header is written in full."""
     if isinstance(line, RecordHeader):
-        return line.model_dump_json()
+        return line.model_dump_json(exclude={k for k in _OPTIONAL_HEADER if getattr(line, k) is None})
     return json.dumps({"kind": line.kind, **line.model_dump(mode="json", exclude_defaults=True)},
                       ensure_ascii=False, separators=(",", ":"))
 
@@ -169,6 +176,8 @@ def parse_record(text: str, source: str = "<record>") -> Record:
         if len(problems) >= 10:
             break
         line, probs = _parse_line(raw, n, expect_header=n == 1)
+        if n == 1 and probs:  # not a record at all: one line, not a list of every line's problems
+            raise RecordError(source, [Problem(probs[0].field, 1, "not a livesim record: " + probs[0].message)])
         problems += probs
         if line is None:
             continue
@@ -211,6 +220,8 @@ def _parse_line(raw: str, n: int, expect_header: bool) -> tuple[RecordLine | Non
 
 def read_record(path: str | Path) -> Record:
     """Read and validate a record file."""
+    if Path(path).is_dir():
+        raise RecordError(str(path), [Problem("", None, "is a directory; expected one record file (.jsonl)")])
     try:
         text = Path(path).read_text(encoding="utf-8")
     except UnicodeDecodeError as e:
@@ -347,13 +358,21 @@ def observations(record: Record) -> Iterator[dict[str, Any]]:
 
 
 # --- playing ----------------------------------------------------------------------------------------------
-def make_stream_env(wrappers: str | None = None, hsa_split: str | None = None) -> Any:
-    """A `LiveStream-v0` env with the HSA wrappers named as on the command line."""
+def make_stream_env(wrappers: str | None = None, hsa_split: str | None = None, *, env_id: str = ENV_ID,
+                    split: str | None = None, hsa_p: float | None = None, harness: Harness | None = None) -> Any:
+    """A `LiveStream-v0` (or `env_id`) env with the HSA wrappers named as on the command line."""
     from argparse import Namespace
 
     from livesim.cli import make_env
 
-    return make_env(ENV_ID, Namespace(wrappers=wrappers, hsa_split=hsa_split, render_mode=None))
+    return make_env(env_id, Namespace(wrappers=wrappers, hsa_split=hsa_split, render_mode=None, split=split,
+                                      hsa_p=hsa_p, harness_obj=harness))
+
+
+def header_env(header: RecordHeader) -> Any:
+    """The env a record's header describes."""
+    return make_stream_env(header.wrappers, header.hsa_split, env_id=header.env_id, split=header.split,
+                           hsa_p=header.hsa_p, harness=header.harness)
 
 
 def episode_summary(infos: list[dict[str, Any]]) -> dict[str, Any]:
@@ -366,35 +385,71 @@ def episode_summary(infos: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def run_episode(env: Any, agent: Any, header: RecordHeader) -> Iterator[RecordLine]:
-    """Reset `env` from `header`, play `agent`; yield the header, every step, then the end line."""
-    obs, _ = env.reset(seed=header.seed, options={"config": header.config})
-    agent.reset()
-    sim = env.unwrapped.sim
-    yield header.model_copy(update={"harness_fingerprint": sim.harness.fingerprint,
-                                    "harness_version": sim.harness.version})
-    observe, infos, step = _Observer(), [], 0
-    while True:
-        seen = observe(obs, sim)
-        trace, clock, index = sim.trace, sim.room.clock_s, sim.request.index
-        n_calls, n_hooks = len(trace.tool_calls), len(trace.hook_failures)
-        action = agent.act(obs)
-        obs, reward, terminated, truncated, info = env.step(action)
+class EpisodeRecorder:
+    """Turns one env's steps into record lines: call `before(obs)` before the agent acts, then `after(...)`."""
+
+    def __init__(self, env: Any, seed: int) -> None:
+        self.sim = env.unwrapped.sim
+        self.seed = seed
+        self.observe = _Observer()
+        self.infos: list[dict[str, Any]] = []
+        self.step = 0
+        self._pre: tuple[dict[str, Any], Any, float, int, int, int] | None = None
+
+    def before(self, obs: dict[str, Any]) -> None:
+        sim = self.sim
+        trace = sim.trace
+        self._pre = (self.observe(obs, sim), trace, sim.room.clock_s, sim.request.index, len(trace.tool_calls),
+                     len(trace.hook_failures))
+
+    def after(self, action: Any, reward: float, terminated: bool, truncated: bool, info: dict[str, Any]
+              ) -> StepRecord:
+        assert self._pre is not None, "call before() first"
+        seen, trace, clock, index, n_calls, n_hooks = self._pre
         done = info["dispatched"]
         if done:
-            infos.append({**info, "reward": reward, "episode_seed": header.seed})
-        yield StepRecord(
-            step=step, clock_s=clock, request_index=index, **seen, action=action,
+            self.infos.append({**info, "reward": reward, "episode_seed": self.seed})
+        line = StepRecord(
+            step=self.step, clock_s=clock, request_index=index, **seen, action=action,
             tool_calls=[c.model_copy(update={"result": None}) for c in trace.tool_calls[n_calls:]],
             hooks=trace.hook_failures[n_hooks:], dispatched=done,
             reward=float(reward), grade=info.get("grade"), reply=trace.reply if done else None,
             fallback=trace.fallback, latency_s=trace.latency_s if done else None, metrics=info.get("metrics"),
             harness_fingerprint=info["harness_fingerprint"], harness_version=info["harness_version"],
             terminated=terminated, truncated=truncated)
-        step += 1
+        self.step += 1
+        self._pre = None
+        return line
+
+    def end(self) -> RecordEnd:
+        return RecordEnd(steps=self.step, summary=episode_summary(self.infos))
+
+
+def reset_from_header(env: Any, header: RecordHeader) -> tuple[Any, RecordHeader]:
+    """Reset `env` as `header` says; return the first observation and the header with the harness in force."""
+    options: dict[str, Any] = {"config": header.config}
+    if header.harness is not None:
+        options["harness"] = header.harness
+    obs, _ = env.reset(seed=header.seed, options=options)
+    sim = env.unwrapped.sim
+    return obs, header.model_copy(update={"harness_fingerprint": sim.harness.fingerprint,
+                                          "harness_version": sim.harness.version})
+
+
+def run_episode(env: Any, agent: Any, header: RecordHeader) -> Iterator[RecordLine]:
+    """Reset `env` from `header`, play `agent`; yield the header, every step, then the end line."""
+    obs, first = reset_from_header(env, header)
+    agent.reset()
+    yield first
+    rec = EpisodeRecorder(env, header.seed)
+    while True:
+        rec.before(obs)
+        action = agent.act(obs)
+        obs, reward, terminated, truncated, info = env.step(action)
+        yield rec.after(action, reward, terminated, truncated, info)
         if terminated or truncated:
             break
-    yield RecordEnd(steps=step, summary=episode_summary(infos))
+    yield rec.end()
 
 
 def write_lines(lines: Iterable[RecordLine], path: str | Path) -> None:

@@ -22,6 +22,7 @@ from livesim.records import (
     RecordLine,
     StepRecord,
     dump_line,
+    header_env,
     make_stream_env,
     parse_record,
     run_episode,
@@ -88,8 +89,8 @@ def _short(x: Any) -> str:
 
 def replay_lines(record: Record) -> Iterator[RecordLine]:
     """Re-execute the record's actions in a fresh env built from its header; yield the new lines."""
+    env = header_env(record.header)
     h = record.header
-    env = make_stream_env(h.wrappers, h.hsa_split)
     agent = _Actions([s.action for s in record.steps])
     lines = run_episode(env, agent, h)
     try:

@@ -112,8 +112,10 @@ class DataFileError(ValueError):
         self.source = source
         self.problems = problems
         lines = [p.format(source) for p in problems]
-        super().__init__(f"invalid {self.kind} {source} ({len(problems)} problem"
-                         f"{'s' if len(problems) != 1 else ''}):\n  " + "\n  ".join(lines))
+        if len(lines) == 1:  # one problem, one line
+            super().__init__(f"invalid {self.kind} {lines[0]}")
+            return
+        super().__init__(f"invalid {self.kind} {source} ({len(problems)} problems):\n  " + "\n  ".join(lines))
 
 
 class ScenarioError(DataFileError):
