@@ -176,7 +176,7 @@ def parse_record(text: str, source: str = "<record>") -> Record:
         if len(problems) >= 10:
             break
         line, probs = _parse_line(raw, n, expect_header=n == 1)
-        if n == 1 and probs:  # not a record at all: one line, not a list of every line's problems
+        if n == 1 and probs and probs[0].field in ("", "kind"):  # not a record at all: say so once
             raise RecordError(source, [Problem(probs[0].field, 1, "not a livesim record: " + probs[0].message)])
         problems += probs
         if line is None:
