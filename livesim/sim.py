@@ -442,6 +442,7 @@ class StreamSim:
             "harness_canonical_fingerprint": self.canonical_fingerprint,
             "harness_last_patch": self.harness.last_patch,
             "request_index": req.index if req else None,
+            "sim_seed": self.seed,
             "reward_terms": dict(g.terms) if g else {k: 0.0 for k in WEIGHTS},
         }
         if g is not None and req is not None:
