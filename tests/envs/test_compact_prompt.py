@@ -10,8 +10,8 @@ import livesim  # noqa: F401
 from livesim.agents.oracle import OracleAgent
 from livesim.envs.hsa import make_wrappers
 from livesim.envs.rollout import episode_requests
-from livesim.harness import default_harness, terse_text
-from livesim.latency import count_tokens
+from livesim.grading.latency import count_tokens
+from livesim.harness.core import default_harness, terse_text
 
 
 def _harness(style: str = "markdown", budget: int | None = None):

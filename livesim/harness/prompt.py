@@ -1,0 +1,114 @@
+"""The system-prompt pipeline: ordered blocks rendered from the harness and the room in one of four styles.
+
+Blocks: persona, rules, room_context, product_context, strategy, skill_index, tools, output_format. Styles:
+Markdown headers, XML tags, one JSON object, or compact (short titles, terse lines, and no Tools block: the
+schemas travel in the observation's `tools`, which every chat template renders, so listing them again in
+the system prompt only doubles them). A token budget (`PromptSpec.token_budget`) switches a prompt that
+would exceed it to the compact style. Limits (reply length, turn cap) are rendered from the harness, so the
+prompt never states a number the harness does not hold.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from livesim.grading.latency import count_tokens
+from livesim.harness.core import Harness, terse_text
+from livesim.world.catalog import Catalog
+from livesim.world.room import Room
+
+# Block titles of the compact style (HSA's prompt_titles and `PromptSpec.titles` still override them).
+COMPACT_TITLES = {"persona": "Role", "rules": "Rules", "room_context": "Room", "product_context": "Links",
+                  "strategy": "Strategy", "skill_index": "Skills", "tools": "Tools", "output_format": "Format"}
+
+
+def _clock(t: float) -> str:
+    return f"{int(t) // 60:02d}:{int(t) % 60:02d}"
+
+
+def block_contents(harness: Harness, room: Room, catalog: Catalog) -> dict[str, Any]:
+    """Each block's content as a string or a list of lines (style-independent)."""
+    limits = harness.prompt.limits
+    by_role = {s.key: s for s in harness.skills}
+    strategy = [f"{s.name}: {s.content}" for key in room.active_strategy_skills if (s := by_role.get(key))]
+    call = json.dumps({"name": "<tool name>", "arguments": {"<parameter>": "<value>"}})
+    return {
+        "persona": harness.prompt.persona + f" Tone: {room.tone}.",
+        "rules": [harness.resolve_refs(r) for r in harness.prompt.rules],
+        "room_context": [f"Stream time: {_clock(room.clock_s)}", f"Viewers online: {room.viewers_online}",
+                         f"Pinned: link {room.pinned_link}"],
+        "product_context": [f"link {p.link}: {p.name} ({p.category})" for p in catalog.products],
+        "strategy": strategy or ["No special strategy right now."],
+        "skill_index": [f"{s.name}: {s.description}" for s in harness.skills if s.kind in ("reply", "distractor")]
+        + [f"{s.name} (strategy, active when listed above): {s.description}" for s in harness.skills
+           if s.kind == "strategy"],
+        "tools": [f"{t.name}({', '.join(p.name for p in t.params)}): {t.description}" for t in harness.tools],
+        "output_format": [
+            f"To call tools, write one or more blocks <tool_call>{call}</tool_call>; you may call up to "
+            f"{limits.max_tool_calls} tools in one turn.",
+            "A message without tool calls is sent to the viewers as your reply.",
+            f"Replies are plain chat text of at most {limits.max_reply_chars} characters.",
+            f"You have at most {limits.turn_cap} turns per request.",
+        ],
+    }
+
+
+def compact_contents(harness: Harness, room: Room, catalog: Catalog) -> dict[str, Any]:
+    """The blocks in the compact style: the same facts, limits and names in fewer words."""
+    limits = harness.prompt.limits
+    full = block_contents(harness, room, catalog)
+    call = json.dumps({"name": "<tool>", "arguments": {"<param>": "<value>"}})
+    strategy_names = [s.name for s in harness.skills if s.kind == "strategy"]
+    return {
+        **full,
+        "room_context": [f"time {_clock(room.clock_s)}, {room.viewers_online} viewers online, "
+                         f"pinned link {room.pinned_link}"],
+        "skill_index": [f"{s.name}: {terse_text(s.description)}" for s in harness.skills
+                        if s.kind in ("reply", "distractor")]
+        + ([f"strategy skills (active when listed above): {', '.join(strategy_names)}"] if strategy_names else []),
+        "output_format": [
+            f"Tool calls: <tool_call>{call}</tool_call>, up to {limits.max_tool_calls} per turn.",
+            f"A message without tool calls is your reply: plain text, at most {limits.max_reply_chars} characters.",
+            f"At most {limits.turn_cap} turns per request.",
+        ],
+    }
+
+
+def is_compact(harness: Harness, room: Room, catalog: Catalog) -> bool:
+    """Whether the prompt is presented compact: the compact style, or a full prompt over the token budget."""
+    spec = harness.prompt
+    if spec.style == "compact":
+        return True
+    if spec.token_budget is None:
+        return False
+    full = _render(harness, room, catalog, compact=False)
+    return count_tokens(full) + count_tokens(json.dumps(harness.tool_schemas(terse=False))) > spec.token_budget
+
+
+def render_prompt(harness: Harness, room: Room, catalog: Catalog) -> str:
+    """Render the system prompt in the harness's style and block order (compact if over the token budget)."""
+    return _render(harness, room, catalog, compact=is_compact(harness, room, catalog))
+
+
+def _render(harness: Harness, room: Room, catalog: Catalog, compact: bool) -> str:
+    spec = harness.prompt
+    if compact:
+        contents = compact_contents(harness, room, catalog)
+        titles = {b: spec.titles.get(b, COMPACT_TITLES[b]) for b in spec.blocks if b != "tools"}
+        return "\n".join(f"# {titles[b]}\n" + ("\n".join(f"- {x}" for x in c) if isinstance(c, list) else c)
+                         for b in spec.blocks if b in titles and (c := contents[b]))
+    contents = block_contents(harness, room, catalog)
+    titles = {b: spec.titles.get(b, b.replace("_", " ").title()) for b in spec.blocks}
+    if spec.style == "json":
+        return json.dumps({titles[b]: contents[b] for b in spec.blocks}, indent=1, ensure_ascii=False)
+    parts = []
+    for b in spec.blocks:
+        c = contents[b]
+        body = "\n".join(f"- {line}" for line in c) if isinstance(c, list) else c
+        if spec.style == "xml":
+            tag = titles[b].lower().replace(" ", "_")
+            parts.append(f"<{tag}>\n{body}\n</{tag}>")
+        else:
+            parts.append(f"## {titles[b]}\n{body}")
+    return "\n\n".join(parts)
