@@ -37,7 +37,8 @@ def build_agent(name: str, env: Any, kwargs: dict[str, Any]) -> Any:
     try:
         return make_agent(name, **kwargs)
     except TypeError as e:
-        raise SystemExit(f"error: agent {name!r} does not accept these arguments: {e}") from None
+        given = ", ".join(f"{k}={v!r}" for k, v in kwargs.items() if k != "env")
+        raise SystemExit(f"error: agent {name!r} refused its arguments ({given}): {e}") from None
     except (FileNotFoundError, ImportError, ValueError) as e:  # a missing model or backend: say how to get it
         raise SystemExit(f"error: {e}") from None
 

@@ -192,6 +192,9 @@ def test_version_help_and_one_line_errors(tmp_path, capsys) -> None:
         assert err.count("\n") == 1 and str(target) in err, err
     with pytest.raises(SystemExit, match="expects KEY=VALUE"):
         main(["eval", "--agent-arg", "oops"])
+    with pytest.raises(SystemExit, match=r"refused its arguments \(error_rate='high'\)") as exit_:
+        main(["eval", "--quiet", "--agent-arg", "error_rate=high"])
+    assert "\n" not in str(exit_.value)
 
 
 def test_summary_labels_terms_apart_from_scores_and_hides_stream_metrics_for_one_request(capsys) -> None:
