@@ -27,19 +27,12 @@ def _clock(t: float) -> str:
     return f"{int(t) // 60:02d}:{int(t) % 60:02d}"
 
 
-def block_contents(harness: Harness, room: Room, catalog: Catalog) -> dict[str, Any]:
-    """Each block's content as a string or a list of lines (style-independent)."""
+def harness_blocks(harness: Harness) -> dict[str, Any]:
+    """The blocks that depend on the harness alone (a stream computes them once per harness version)."""
     limits = harness.prompt.limits
-    by_role = {s.key: s for s in harness.skills}
-    strategy = [f"{s.name}: {s.content}" for key in room.active_strategy_skills if (s := by_role.get(key))]
     call = json.dumps({"name": "<tool name>", "arguments": {"<parameter>": "<value>"}})
     return {
-        "persona": harness.prompt.persona + f" Tone: {room.tone}.",
         "rules": [harness.resolve_refs(r) for r in harness.prompt.rules],
-        "room_context": [f"Stream time: {_clock(room.clock_s)}", f"Viewers online: {room.viewers_online}",
-                         f"Pinned: link {room.pinned_link}"],
-        "product_context": [f"link {p.link}: {p.name} ({p.category})" for p in catalog.products],
-        "strategy": strategy or ["No special strategy right now."],
         "skill_index": [f"{s.name}: {s.description}" for s in harness.skills if s.kind in ("reply", "distractor")]
         + [f"{s.name} (strategy, active when listed above): {s.description}" for s in harness.skills
            if s.kind == "strategy"],
@@ -54,10 +47,32 @@ def block_contents(harness: Harness, room: Room, catalog: Catalog) -> dict[str, 
     }
 
 
-def compact_contents(harness: Harness, room: Room, catalog: Catalog) -> dict[str, Any]:
+def block_contents(harness: Harness, room: Room, catalog: Catalog,
+                   static: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Each block's content as a string or a list of lines (style-independent). `static`: the harness's
+    `harness_blocks`, if already computed for this harness.
+    """
+    by_role = {s.key: s for s in harness.skills}
+    strategy = [f"{s.name}: {s.content}" for key in room.active_strategy_skills if (s := by_role.get(key))]
+    fixed = static if static is not None else harness_blocks(harness)
+    return {
+        "persona": harness.prompt.persona + f" Tone: {room.tone}.",
+        "rules": fixed["rules"],
+        "room_context": [f"Stream time: {_clock(room.clock_s)}", f"Viewers online: {room.viewers_online}",
+                         f"Pinned: link {room.pinned_link}"],
+        "product_context": [f"link {p.link}: {p.name} ({p.category})" for p in catalog.products],
+        "strategy": strategy or ["No special strategy right now."],
+        "skill_index": fixed["skill_index"],
+        "tools": fixed["tools"],
+        "output_format": fixed["output_format"],
+    }
+
+
+def compact_contents(harness: Harness, room: Room, catalog: Catalog,
+                     static: dict[str, Any] | None = None) -> dict[str, Any]:
     """The blocks in the compact style: the same facts, limits and names in fewer words."""
     limits = harness.prompt.limits
-    full = block_contents(harness, room, catalog)
+    full = block_contents(harness, room, catalog, static)
     call = json.dumps({"name": "<tool>", "arguments": {"<param>": "<value>"}})
     strategy_names = [s.name for s in harness.skills if s.kind == "strategy"]
     return {
@@ -75,30 +90,32 @@ def compact_contents(harness: Harness, room: Room, catalog: Catalog) -> dict[str
     }
 
 
-def is_compact(harness: Harness, room: Room, catalog: Catalog) -> bool:
+def is_compact(harness: Harness, room: Room, catalog: Catalog, static: dict[str, Any] | None = None) -> bool:
     """Whether the prompt is presented compact: the compact style, or a full prompt over the token budget."""
     spec = harness.prompt
     if spec.style == "compact":
         return True
     if spec.token_budget is None:
         return False
-    full = _render(harness, room, catalog, compact=False)
+    full = _render(harness, room, catalog, False, static)
     return count_tokens(full) + count_tokens(json.dumps(harness.tool_schemas(terse=False))) > spec.token_budget
 
 
-def render_prompt(harness: Harness, room: Room, catalog: Catalog) -> str:
-    """Render the system prompt in the harness's style and block order (compact if over the token budget)."""
-    return _render(harness, room, catalog, compact=is_compact(harness, room, catalog))
+def render_prompt(harness: Harness, room: Room, catalog: Catalog, static: dict[str, Any] | None = None) -> str:
+    """Render the system prompt in the harness's style and block order (`static`: see `block_contents`);
+    compact when the style says so or the prompt would exceed the token budget.
+    """
+    return _render(harness, room, catalog, is_compact(harness, room, catalog, static), static)
 
 
-def _render(harness: Harness, room: Room, catalog: Catalog, compact: bool) -> str:
+def _render(harness: Harness, room: Room, catalog: Catalog, compact: bool, static: dict[str, Any] | None) -> str:
     spec = harness.prompt
     if compact:
-        contents = compact_contents(harness, room, catalog)
-        titles = {b: spec.titles.get(b, COMPACT_TITLES[b]) for b in spec.blocks if b != "tools"}
-        return "\n".join(f"# {titles[b]}\n" + ("\n".join(f"- {x}" for x in c) if isinstance(c, list) else c)
-                         for b in spec.blocks if b in titles and (c := contents[b]))
-    contents = block_contents(harness, room, catalog)
+        contents = compact_contents(harness, room, catalog, static)
+        short = {b: spec.titles.get(b, COMPACT_TITLES[b]) for b in spec.blocks if b != "tools"}
+        return "\n".join(f"# {short[b]}\n" + ("\n".join(f"- {x}" for x in c) if isinstance(c, list) else c)
+                         for b in spec.blocks if b in short and (c := contents[b]))
+    contents = block_contents(harness, room, catalog, static)
     titles = {b: spec.titles.get(b, b.replace("_", " ").title()) for b in spec.blocks}
     if spec.style == "json":
         return json.dumps({titles[b]: contents[b] for b in spec.blocks}, indent=1, ensure_ascii=False)
