@@ -20,12 +20,29 @@ AGENT_REGISTRY: dict[str, str] = {
 }
 
 
+def agent_class(name: str) -> type:
+    """The class of a registered agent name, or of ``"package.module:Class"`` (any importable module)."""
+    if name in AGENT_REGISTRY:
+        module, cls = AGENT_REGISTRY[name].split(":")
+        return getattr(importlib.import_module(module), cls)  # type: ignore[no-any-return]
+    if ":" not in name:
+        raise ValueError(f"unknown agent {name!r}; expected one of {sorted(AGENT_REGISTRY)} or module:Class")
+    module, _, cls = name.partition(":")
+    try:
+        mod = importlib.import_module(module)
+    except ModuleNotFoundError as e:
+        raise ValueError(f"agent {name!r}: cannot import module {module!r} ({e.msg})") from None
+    obj = getattr(mod, cls, None)
+    if not isinstance(obj, type):
+        raise ValueError(f"agent {name!r}: module {module!r} has no class {cls!r}")
+    if not callable(getattr(obj, "act", None)):
+        raise ValueError(f"agent {name!r}: {cls} has no act(observation) method")
+    return obj
+
+
 def make_agent(name: str, **kwargs: Any) -> Agent:
-    """Build an agent from the registry by name."""
-    if name not in AGENT_REGISTRY:
-        raise ValueError(f"unknown agent {name!r}; expected one of {sorted(AGENT_REGISTRY)}")
-    module, cls = AGENT_REGISTRY[name].split(":")
-    return getattr(importlib.import_module(module), cls)(**kwargs)
+    """Build an agent by registry name or ``"module:Class"`` (the class is called with ``kwargs``)."""
+    return agent_class(name)(**kwargs)  # type: ignore[no-any-return]
 
 
-__all__ = ["AGENT_REGISTRY", "Action", "Agent", "BaseAgent", "Observation", "make_agent"]
+__all__ = ["AGENT_REGISTRY", "Action", "Agent", "BaseAgent", "Observation", "agent_class", "make_agent"]

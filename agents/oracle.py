@@ -147,3 +147,40 @@ class MemorizerAgent(OracleAgent):
 
     name = "memorizer"
     memorize = True
+
+
+def with_oracle(env: Any, agent: str = "oracle", **kwargs: Any) -> Any:
+    """Wrap `env` so the oracle (or memorizer) acts inside it: `env.oracle_action()` answers the current
+    observation. In an `AsyncVectorEnv`, whose envs live in worker processes the oracle cannot reach from
+    outside, build each env with this and ask every worker at once with `venv.call("oracle_action")`::
+
+        venv = AsyncVectorEnv([lambda: with_oracle(gym.make("LiveStreamQA-v0")) for _ in range(4)])
+        obs, info = venv.reset(seed=0)
+        obs, reward, terminated, truncated, info = venv.step(venv.call("oracle_action"))
+    """
+    import gymnasium as gym
+
+    cls = MemorizerAgent if agent == "memorizer" else OracleAgent
+
+    class _WithOracle(gym.Wrapper[Any, Any, Any, Any]):
+        def __init__(self, inner: Any) -> None:
+            super().__init__(inner)
+            self.oracle = cls(self, **kwargs)
+            self._obs: Any = None
+
+        def reset(self, **kw: Any) -> Any:
+            obs, info = self.env.reset(**kw)
+            self.oracle.reset()
+            self._obs = obs
+            return obs, info
+
+        def step(self, action: Any) -> Any:
+            out = self.env.step(action)
+            self._obs = out[0]
+            return out
+
+        def oracle_action(self) -> Any:
+            """The oracle's action for the current observation."""
+            return self.oracle.act(self._obs)
+
+    return _WithOracle(env)

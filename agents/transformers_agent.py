@@ -1,7 +1,9 @@
 """A local Hugging Face causal LM as a livesim agent.
 
-Renders the observation with the tokenizer's chat template (tools included), generates in left-padded
-batches, and returns the decoded completion with tool-call tags kept, for the env to parse.
+Renders the observation with the tokenizer's chat template (tools included), generates in batches, and
+returns the decoded completion with tool-call tags kept, for the env to parse. By default each
+conversation's KV cache is kept between turns and only the new tokens are prefilled
+(`livesim.agents.kv_cache`); `kv_cache=False` is the full-prefill `model.generate` path.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from livesim.agents.base import Action, BaseAgent, Observation
+from livesim.agents.kv_cache import GenStats, PrefixCache, TurnEnd, generate_cached, stopping_criteria
 from livesim.models.zoo import resolve_model_source
 
 # Tags a completion must keep even when a tokenizer marks them special.
@@ -72,6 +75,9 @@ class TransformersAgent(BaseAgent):
         tokenizer: Any = None,
         cache_dir: str | Path | None = None,
         chat_template_kwargs: dict[str, Any] | None = None,
+        kv_cache: bool = True,
+        stop_after_tool_call: bool = True,
+        cache_entries: int | None = None,
     ) -> None:
         super().__init__()
         import torch
@@ -101,11 +107,17 @@ class TransformersAgent(BaseAgent):
         self._eos_ids = sorted(eos)
         pad = self.tokenizer.pad_token_id
         self._pad_id = pad if pad is not None else (self._eos_ids[0] if self._eos_ids else 0)
+        vocab_ids = self.tokenizer.get_vocab()
+        self.turn_end = TurnEnd(frozenset(self._eos_ids), vocab_ids.get("<tool_call>"), vocab_ids.get("</tool_call>"),
+                                after_tool_call=stop_after_tool_call)
+        self.kv_cache = kv_cache
+        self.cache = PrefixCache(max_entries=cache_entries or max(16, 2 * batch_size))
+        self.gen_stats = GenStats()
         self._calls = 0
         self.last_latencies: list[float] = []
         self.latency_log: list[float] = []  # every turn's measured seconds (batched turns share the batch time)
         self.stats.update(prompt_tokens=0, completion_tokens=0, generate_seconds=0.0, calls=0, observations=0,
-                          truncated_prompts=0)
+                          truncated_prompts=0, prefill_tokens=0, reused_tokens=0)
 
     def _load(self, model: Any, tokenizer: Any, dtype: str, cache_dir: str | Path | None) -> tuple[Any, Any]:
         import torch
@@ -183,7 +195,8 @@ class TransformersAgent(BaseAgent):
         for start in range(0, len(order), self.batch_size):
             idx = order[start : start + self.batch_size]
             t0 = time.perf_counter()
-            outs = self._generate([prompts[i] for i in idx])
+            batch = [prompts[i] for i in idx]
+            outs = self._generate_cached(batch) if self.kv_cache else self._generate(batch)
             elapsed = time.perf_counter() - t0
             for i, text in zip(idx, outs, strict=True):
                 texts[i] = text
@@ -205,6 +218,8 @@ class TransformersAgent(BaseAgent):
                 attention[row, width - len(ids) :] = 1
         kwargs: dict[str, Any] = dict(max_new_tokens=self.max_new_tokens, pad_token_id=self._pad_id,
                                       eos_token_id=self._eos_ids or None)
+        if self.turn_end.after_tool_call:
+            kwargs["stopping_criteria"] = [stopping_criteria(self.turn_end, width)]
         if self.temperature > 0:
             kwargs.update(do_sample=True, temperature=self.temperature, top_p=self.top_p, top_k=0)
         else:
@@ -224,13 +239,42 @@ class TransformersAgent(BaseAgent):
         self.stats["generate_seconds"] += time.perf_counter() - t0
         self._calls += 1
         self.stats["calls"] += 1
-        completions = out[:, width:].tolist()  # (B, new_tokens)
+        self.stats["prefill_tokens"] += sum(len(ids) for ids in batch)
+        return self._decode(batch, [self.turn_end.cut(ids) for ids in out[:, width:].tolist()])
+
+    def _decode(self, batch: list[list[int]], completions: list[list[int]]) -> list[str]:
         texts = []
         for ids in completions:
-            end = next((k for k, tok in enumerate(ids) if tok in self._eos_ids), None)
-            ids = ids if end is None else ids[: end + 1]
             self.stats["completion_tokens"] += len(ids)
             kept = [tok for tok in ids if tok not in self._skip_ids]
             texts.append(self.tokenizer.decode(kept, skip_special_tokens=False))
         self.stats["prompt_tokens"] += sum(len(ids) for ids in batch)
         return texts
+
+    def _generate_cached(self, batch: list[list[int]]) -> list[str]:
+        """Generate with the prefix cache: only the tokens no cached sequence starts with are prefilled."""
+        import torch
+
+        devices = [self.device.index or 0] if self.device.type == "cuda" else []
+        t0 = time.perf_counter()
+        was_training = self.model.training
+        self.model.eval()
+        before = (self.gen_stats.prefill_tokens, self.gen_stats.reused_tokens)
+        try:
+            with torch.random.fork_rng(devices=devices):
+                gen = None
+                if self.temperature > 0:
+                    gen = torch.Generator(device=self.device)
+                    gen.manual_seed(self.seed * 1_000_003 + self._calls)  # reproducible per (seed, call index)
+                completions = generate_cached(
+                    self.model, batch, self.cache, self.turn_end, max_new_tokens=self.max_new_tokens,
+                    pad_id=self._pad_id, temperature=self.temperature, top_p=self.top_p, generator=gen,
+                    stats=self.gen_stats)
+        finally:
+            self.model.train(was_training)
+        self.stats["generate_seconds"] += time.perf_counter() - t0
+        self.stats["prefill_tokens"] += self.gen_stats.prefill_tokens - before[0]
+        self.stats["reused_tokens"] += self.gen_stats.reused_tokens - before[1]
+        self._calls += 1
+        self.stats["calls"] += 1
+        return self._decode(batch, completions)

@@ -76,6 +76,8 @@ def summarize(records: list[dict[str, Any]], episodes: int, wall_s: float, agent
         "turns_mean": float(np.mean([r["trace"]["turns"] for r in records])) if n else 0.0,
         "parse_failure_rate": (float(sum(r["trace"]["parse_errors"] for r in records)
                                      / max(1, sum(r["trace"]["turns"] for r in records)))),
+        "parse_failures": int(sum(r["trace"]["parse_errors"] for r in records)),
+        "tool_calls_per_request": float(np.mean([len(r["trace"]["tool_calls"]) for r in records])) if n else 0.0,
         "wall_s": wall_s,
         "requests_per_s": n / wall_s if wall_s > 0 else 0.0,
     }
@@ -85,9 +87,15 @@ def summarize(records: list[dict[str, Any]], episodes: int, wall_s: float, agent
             intents.setdefault(it, []).append(r["reward"])
     out["by_intent"] = {k: float(np.mean(v)) for k, v in sorted(intents.items())}
     stats = getattr(agent, "stats", None) or {}
-    if stats.get("completion_tokens") and stats.get("generate_seconds"):
+    if "completion_tokens" in stats:  # a model-backed agent: its token counts and speed
         out["completion_tokens"] = int(stats["completion_tokens"])
-        out["tokens_per_s"] = float(stats["completion_tokens"] / stats["generate_seconds"])
+        out["prompt_tokens"] = int(stats.get("prompt_tokens", 0))
+        if "prefill_tokens" in stats:
+            out["prefill_tokens"] = int(stats["prefill_tokens"])
+        secs = stats.get("generate_seconds") or 0.0
+        out["tokens_per_s"] = float(stats["completion_tokens"] / secs) if secs else 0.0
+    if "errors" in stats:
+        out["agent_errors"] = int(stats["errors"])
     measured = getattr(agent, "latency_log", None)
     if measured:  # wall-clock seconds per model turn, as the agent measured them
         out["turn_seconds_p50"] = float(np.percentile(measured, 50))

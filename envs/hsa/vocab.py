@@ -187,7 +187,7 @@ TRAIN = Vocab(
     },
     tool_frames=["{d}", "Use this to {lc}"],
     content_formats=["star", "numbered"],
-    styles=["xml"],
+    styles=["xml", "compact"],
     titles={
         "persona": ["Who You Are", "Host Persona", "Your Role"],
         "rules": ["House Rules", "Ground Rules", "Policies"],

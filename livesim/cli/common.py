@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from rich.console import Console
@@ -14,6 +15,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from livesim.render.dashboard import summary_rows
+
+EXAMPLE_EPILOG = "example: {}"
 
 
 def parse_seeds(text: str) -> list[int]:
@@ -35,8 +38,8 @@ def agent_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     """The `--agent-arg KEY=VALUE` items (JSON values) and `--model`, as agent keyword arguments."""
     kwargs: dict[str, Any] = {}
     for item in args.agent_arg or []:
-        if "=" not in item:
-            raise SystemExit(f"error: --agent-arg expects KEY=VALUE, got {item!r}")
+        if "=" not in item or not item.split("=", 1)[0].strip():
+            raise SystemExit(f"error: --agent-arg expects KEY=VALUE (the value as JSON or text), got {item!r}")
         k, v = item.split("=", 1)
         try:
             kwargs[k] = json.loads(v)
@@ -66,11 +69,18 @@ def progress(args: argparse.Namespace, total: int) -> Any:
 
 
 def print_table(title: str, summary: dict[str, Any]) -> None:
-    """Print a run summary as a table on stdout."""
+    """Print a run summary as a table on stdout; plain aligned text when stdout is not a terminal."""
+    rows = summary_rows(summary)
+    if not sys.stdout.isatty():
+        width = max(len(k) for k, _ in rows)
+        print(title)
+        for k, v in rows:
+            print(f"{k:<{width}}  {v}".rstrip())
+        return
     table = Table(title=title)
-    table.add_column("metric")
-    table.add_column("value", justify="right")
-    for k, v in summary_rows(summary):
+    table.add_column("metric", overflow="fold")
+    table.add_column("value", justify="right", overflow="fold")
+    for k, v in rows:
         table.add_row(k, str(v))
     Console().print(table)
 
@@ -78,11 +88,17 @@ def print_table(title: str, summary: dict[str, Any]) -> None:
 def add_common(p: argparse.ArgumentParser) -> None:
     """The agent, seed, wrapper and output flags that `eval` and `run` share."""
     p.add_argument("--agent", default="oracle", help="agent name (oracle, memorizer, null, random, transformers, "
-                                                    "openai, vllm)")
+                                                    "openai, vllm) or module:Class of your own")
     p.add_argument("--model", default=None, help="model for LLM agents: tiny, smollm2-135m or a local path")
     p.add_argument("--agent-arg", action="append", metavar="KEY=VALUE",
                    help="extra agent argument (JSON value), repeatable, e.g. --agent-arg error_rate=0.2")
     p.add_argument("--seed", type=int, default=0, help="first seed")
     p.add_argument("--wrappers", default=None, help="HSA wrappers: 'hsa' or a comma-separated list of names")
+    p.add_argument("--hsa-p", type=float, default=None, metavar="P",
+                   help="probability of each HSA transform (default: 2/3)")
+    p.add_argument("--harness", default=None, metavar="FILE",
+                   help="a harness file (YAML/JSON; docs/harness-files.md) instead of the canonical harness")
+    p.add_argument("--prompt-style", choices=["markdown", "xml", "json", "compact"], default=None,
+                   help="present the system prompt in this style (default: the harness's own, markdown)")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.add_argument("--quiet", action="store_true", help="no progress bar")

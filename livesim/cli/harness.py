@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
-import yaml
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
 from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
@@ -25,39 +25,56 @@ from livesim.envs.hsa.wrappers import DEFAULT_P
 from livesim.harness.core import Harness, default_harness
 from livesim.harness.patches import HarnessPatch, PatchError, apply_patch
 from livesim.harness.prompt import render_prompt
-from livesim.stream.yaml_safe import FileProblem, compose_bounded, read_text_file
+from livesim.stream.harness_file import load_harness_file
+from livesim.stream.scenario import DataFileError, Problem, field_path, locate, parse_yaml, pydantic_problems
 
 Row = dict[str, str]
 
 
 # --- loading -------------------------------------------------------------------------------------------------
 def load_harness(path: str) -> Harness:
-    """A harness from JSON: a bare harness or the output of `livesim harness show --format json`."""
+    """A harness file (YAML/JSON): a whole harness, `livesim harness show --format json` output, or the parts
+    that differ from the canonical harness (livesim.stream.harness_file).
+    """
     try:
-        data = json.loads(read_text_file(path))
-    except (OSError, FileProblem, ValueError, RecursionError) as e:
-        msg = "nested too deeply" if isinstance(e, RecursionError) else " ".join(str(e).split())[:200]
-        raise SystemExit(f"error: cannot read harness {path}: {msg}") from None
-    if isinstance(data, dict) and isinstance(data.get("harness"), dict):
-        data = data["harness"]
-    try:
-        return Harness.model_validate(data)
-    except ValueError as e:
-        raise SystemExit(f"error: {path} is not a valid harness: {e}") from None
+        return load_harness_file(path)
+    except DataFileError as e:
+        raise SystemExit(f"error: {e}") from None
 
 
 def load_patches(path: str) -> list[Any]:
-    """Patches from a JSON or YAML file: a list, one patch, or a mapping with a `patches` list."""
-    try:  # aliases, depth and size bounded: an alias bomb is refused in milliseconds
-        _, data = compose_bounded(read_text_file(path))
-    except (OSError, FileProblem, yaml.YAMLError) as e:
-        raise SystemExit(f"error: cannot read patches {path}: {' '.join(str(e).split())[:200]}") from None
-    if isinstance(data, dict):
-        data = data.get("patches", [data])
+    """Patches from a JSON or YAML file: a list, one patch, or a mapping with a `patches` list.
+
+    A malformed file exits with one line per problem naming the file, line and field.
+    """
+
+    class _Error(DataFileError):
+        kind = "patch file"
+
     try:
-        return TypeAdapter(list[HarnessPatch]).validate_python(data or [])
-    except ValueError as e:
-        raise SystemExit(f"error: {path}: invalid patch: {e}") from None
+        if Path(path).is_dir():
+            raise _Error(path, [Problem("", None, "is a directory; expected a YAML or JSON file of patches")])
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise _Error(path, [Problem("", None, f"cannot read: {e}")]) from None
+        data, node = parse_yaml(text, path, _Error)
+        prefix: tuple[str | int, ...] = ()
+        single = False
+        if isinstance(data, dict) and "patches" in data:
+            data, prefix = data["patches"], ("patches",)
+        elif isinstance(data, dict):
+            data, single = [data], True
+        try:
+            return TypeAdapter(list[HarnessPatch]).validate_python(data or [])
+        except ValidationError as e:
+            problems = pydantic_problems(e, node, prefix)
+            if single:  # the errors' first location component is the index 0 we added
+                problems = [Problem(field_path(locate(node, tuple(x["loc"][1:]))[0]),
+                                    locate(node, tuple(x["loc"][1:]))[1], x["msg"]) for x in e.errors()]
+            raise _Error(path, problems) from None
+    except DataFileError as e:
+        raise SystemExit(f"error: {e}") from None
 
 
 def env_harness(args: argparse.Namespace) -> tuple[Harness, Harness, Any]:

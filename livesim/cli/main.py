@@ -8,18 +8,50 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
+import livesim
 from livesim.cli import grader, harness, models, run, scenarios
 
 COMMANDS = (run, harness, scenarios, models, grader)
 
 
+EXAMPLES = {
+    "replay": "livesim replay runs/r.jsonl",
+    "regrade": "livesim regrade runs/r.jsonl --fail-on-change",
+    "view": "livesim view runs/r.jsonl --speed 10",
+    "compare": "livesim compare --agent oracle --agent memorizer --scenario tool-rename-skill-rewrite --seeds 0-19",
+    "golden": "livesim golden",
+    "scenarios": "livesim scenarios --check scenarios/flash-sale-rush.yaml",
+    "harness": "livesim harness show --prompt",
+    "models": "livesim models prepare smollm2-135m",
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="livesim", description="A simulated live-stream shop with an AI host.")
+    parser = argparse.ArgumentParser(prog="livesim", description="A simulated live-stream shop with an AI host.",
+                                     epilog="example: livesim eval --agent oracle --episodes 20")
+    parser.add_argument("--version", action="version", version=f"livesim {livesim.__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     for module in COMMANDS:
         module.register(sub)
+    _defaults_and_examples(sub)
     return parser
+
+
+def _defaults_and_examples(sub: Any) -> None:
+    """Every subcommand's --help shows its defaults and one example."""
+    for name, p in sub.choices.items():
+        if p.formatter_class is argparse.HelpFormatter:
+            p.formatter_class = argparse.ArgumentDefaultsHelpFormatter
+        if not p.epilog and name in EXAMPLES:
+            p.epilog = f"example: {EXAMPLES[name]}"
+        for action in p._actions:  # nested subcommands (harness show/diff, models list/prepare)
+            if isinstance(action, argparse._SubParsersAction):
+                for child_name, child in action.choices.items():
+                    if child.formatter_class is argparse.HelpFormatter:
+                        child.formatter_class = argparse.ArgumentDefaultsHelpFormatter
+                    child.epilog = child.epilog or f"example: livesim {name} {child_name}"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,6 +20,7 @@ from rich.table import Table
 
 import livesim
 from livesim.cli.common import agent_kwargs, parse_seeds, print_table
+from livesim.cli.evaluation import resolve_harness
 from livesim.envs.hsa.wrappers import parse_spec
 from livesim.render.dashboard import example_state, frame_text
 from livesim.runs.build import build_agent
@@ -105,6 +106,7 @@ def cmd_run(args: argparse.Namespace, fallback: Any) -> int:
 
     try:
         sc = load_scenario(args.scenario) if args.scenario else None
+        harness = resolve_harness(args)
     except (DataFileError, FileNotFoundError) as e:
         return _fail(e.first if isinstance(e, DataFileError) else str(e))
     if args.seed is not None and not 0 <= args.seed < 2**63:
@@ -113,14 +115,15 @@ def cmd_run(args: argparse.Namespace, fallback: Any) -> int:
         inputs = [resolve_scenario(args.scenario)] if args.scenario else []
         if (problem := record_target_problem(args.record, inputs, args.force)) is not None:
             return _fail(problem)
-    env = make_stream_env(args.wrappers, getattr(args, "hsa_split", None))
+    env = make_stream_env(args.wrappers, getattr(args, "hsa_split", None), hsa_p=args.hsa_p, harness=harness)
     kwargs = agent_kwargs(args)
     agent = build_agent(args.agent, env, kwargs)
     seed = args.seed if args.seed is not None else (sc.seed if sc else 0)
     header = RecordHeader(livesim_version=livesim.__version__, scenario=sc.name if sc else None,
                           purpose=sc.purpose if sc else None, seed=seed,
                           config=sc.to_config() if sc else StreamConfig(), agent=args.agent, agent_kwargs=kwargs,
-                          wrappers=args.wrappers, hsa_split=getattr(args, "hsa_split", None))
+                          wrappers=args.wrappers, hsa_split=getattr(args, "hsa_split", None), hsa_p=args.hsa_p,
+                          harness=harness)
     lines = _tee(run_episode(env, agent, header), args.record, args.force)
     try:
         if args.dashboard and not args.json:

@@ -22,7 +22,7 @@ from livesim.harness.tools import TOOL_IMPLS
 SKILL_NAME_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 BLOCKS: tuple[str, ...] = ("persona", "rules", "room_context", "product_context", "strategy", "skill_index",
                            "tools", "output_format")
-STYLES: tuple[str, ...] = ("markdown", "xml", "json")
+STYLES: tuple[str, ...] = ("markdown", "xml", "json", "compact")
 _TOOL_REF = re.compile(r"\{tool:([A-Za-z0-9_.-]+)\}")
 
 
@@ -72,7 +72,10 @@ class Limits(_Model):
 
 
 class PromptSpec(_Model):
-    style: Literal["markdown", "xml", "json"] = "markdown"
+    style: Literal["markdown", "xml", "json", "compact"] = Field("markdown", description=(
+        "markdown: '## Title' headers; xml: <title> tags; json: one JSON object; compact: short titles, no "
+        "Tools block (the schemas travel in the observation's `tools`, which chat templates render) and terse "
+        "tool schemas."))
     blocks: list[str] = Field(default_factory=lambda: list(BLOCKS))
     titles: dict[str, str] = Field(default_factory=dict, description="Presented block titles (default: names).")
     persona: str = ("You are Mia, the AI host of a live-stream shop. You answer viewers' comments in real "
@@ -86,6 +89,9 @@ class PromptSpec(_Model):
         "Answer every question in the merged comments in one reply.",
     ])
     limits: Limits = Field(default_factory=Limits)
+    token_budget: int | None = Field(None, ge=100, description=(
+        "Estimated tokens (livesim.grading.latency.count_tokens) the system prompt and tool schemas may take together; "
+        "a prompt over it is presented in the compact style instead. None: no budget."))
 
     @field_validator("blocks")
     @classmethod
@@ -175,8 +181,14 @@ class Harness(_Model):
             out[by_key[key].name] = value
         return out
 
-    def tool_schemas(self) -> list[dict[str, Any]]:
-        """The presented tools in OpenAI format, in presented order."""
+    def tool_schemas(self, terse: bool | None = None) -> list[dict[str, Any]]:
+        """The presented tools in OpenAI format, in presented order.
+
+        `terse` (default: the compact style) keeps a description's first clause, drops parameter
+        descriptions and writes optional parameters as their plain type; names, types, required parameters
+        and presented defaults are kept.
+        """
+        terse = self.prompt.style == "compact" if terse is None else terse
         out = []
         for t in self.tools:
             canonical = _canonical_schema(t.key)
@@ -184,7 +196,10 @@ class Harness(_Model):
             presented_props = {}
             for p in t.params:
                 prop = fresh(props[p.key])
-                prop["description"] = p.description
+                if terse:
+                    prop = _terse_property(prop)
+                else:
+                    prop["description"] = p.description
                 if p.default is not None:
                     prop["default"] = p.default
                 presented_props[p.name] = prop
@@ -192,9 +207,31 @@ class Harness(_Model):
             params: dict[str, Any] = {"type": "object", "properties": presented_props}
             if required:
                 params["required"] = required
+            description = terse_text(t.description) if terse else t.description
             out.append({"type": "function",
-                        "function": {"name": t.name, "description": t.description, "parameters": params}})
+                        "function": {"name": t.name, "description": description, "parameters": params}})
         return out
+
+
+_CLAUSE = re.compile(r"(?<=[a-z0-9)'])(?::|;|\. | \(| - |,? if |,? unless |,? so that )")
+
+
+def terse_text(text: str) -> str:
+    """A description's first clause (up to a colon, semicolon, sentence end or condition), without the period."""
+    head = _CLAUSE.split(text, maxsplit=1)[0].strip().rstrip(".")
+    return head if len(head) >= 12 else text.rstrip(".")
+
+
+def _terse_property(prop: dict[str, Any]) -> dict[str, Any]:
+    """A JSON-schema property without its description; `anyOf [T, null]` (an optional argument) becomes T."""
+    out = {k: v for k, v in prop.items() if k not in ("description", "title")}
+    options = out.pop("anyOf", None)
+    if options is not None:
+        typed = [o for o in options if o.get("type") != "null"]
+        out.update(typed[0] if len(typed) == 1 else {"anyOf": typed})
+    if out.get("default", 0) is None:
+        del out["default"]
+    return out
 
 
 @functools.cache

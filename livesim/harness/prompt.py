@@ -1,8 +1,11 @@
-"""The system-prompt pipeline: ordered blocks rendered from the harness and the room in one of three styles.
+"""The system-prompt pipeline: ordered blocks rendered from the harness and the room in one of four styles.
 
 Blocks: persona, rules, room_context, product_context, strategy, skill_index, tools, output_format. Styles:
-Markdown headers, XML tags, or one JSON object. Limits (reply length, turn cap) are rendered from the
-harness, so the prompt never states a number the harness does not hold.
+Markdown headers, XML tags, one JSON object, or compact (short titles, terse lines, and no Tools block: the
+schemas travel in the observation's `tools`, which every chat template renders, so listing them again in
+the system prompt only doubles them). A token budget (`PromptSpec.token_budget`) switches a prompt that
+would exceed it to the compact style. Limits (reply length, turn cap) are rendered from the harness, so the
+prompt never states a number the harness does not hold.
 """
 
 from __future__ import annotations
@@ -10,9 +13,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from livesim.harness.core import Harness
+from livesim.grading.latency import count_tokens
+from livesim.harness.core import Harness, terse_text
 from livesim.world.catalog import Catalog
 from livesim.world.room import Room
+
+# Block titles of the compact style (HSA's prompt_titles and `PromptSpec.titles` still override them).
+COMPACT_TITLES = {"persona": "Role", "rules": "Rules", "room_context": "Room", "product_context": "Links",
+                  "strategy": "Strategy", "skill_index": "Skills", "tools": "Tools", "output_format": "Format"}
 
 
 def _clock(t: float) -> str:
@@ -60,9 +68,53 @@ def block_contents(harness: Harness, room: Room, catalog: Catalog,
     }
 
 
-def render_prompt(harness: Harness, room: Room, catalog: Catalog, static: dict[str, Any] | None = None) -> str:
-    """Render the system prompt in the harness's style and block order (`static`: see `block_contents`)."""
+def compact_contents(harness: Harness, room: Room, catalog: Catalog,
+                     static: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The blocks in the compact style: the same facts, limits and names in fewer words."""
+    limits = harness.prompt.limits
+    full = block_contents(harness, room, catalog, static)
+    call = json.dumps({"name": "<tool>", "arguments": {"<param>": "<value>"}})
+    strategy_names = [s.name for s in harness.skills if s.kind == "strategy"]
+    return {
+        **full,
+        "room_context": [f"time {_clock(room.clock_s)}, {room.viewers_online} viewers online, "
+                         f"pinned link {room.pinned_link}"],
+        "skill_index": [f"{s.name}: {terse_text(s.description)}" for s in harness.skills
+                        if s.kind in ("reply", "distractor")]
+        + ([f"strategy skills (active when listed above): {', '.join(strategy_names)}"] if strategy_names else []),
+        "output_format": [
+            f"Tool calls: <tool_call>{call}</tool_call>, up to {limits.max_tool_calls} per turn.",
+            f"A message without tool calls is your reply: plain text, at most {limits.max_reply_chars} characters.",
+            f"At most {limits.turn_cap} turns per request.",
+        ],
+    }
+
+
+def is_compact(harness: Harness, room: Room, catalog: Catalog, static: dict[str, Any] | None = None) -> bool:
+    """Whether the prompt is presented compact: the compact style, or a full prompt over the token budget."""
     spec = harness.prompt
+    if spec.style == "compact":
+        return True
+    if spec.token_budget is None:
+        return False
+    full = _render(harness, room, catalog, False, static)
+    return count_tokens(full) + count_tokens(json.dumps(harness.tool_schemas(terse=False))) > spec.token_budget
+
+
+def render_prompt(harness: Harness, room: Room, catalog: Catalog, static: dict[str, Any] | None = None) -> str:
+    """Render the system prompt in the harness's style and block order (`static`: see `block_contents`);
+    compact when the style says so or the prompt would exceed the token budget.
+    """
+    return _render(harness, room, catalog, is_compact(harness, room, catalog, static), static)
+
+
+def _render(harness: Harness, room: Room, catalog: Catalog, compact: bool, static: dict[str, Any] | None) -> str:
+    spec = harness.prompt
+    if compact:
+        contents = compact_contents(harness, room, catalog, static)
+        short = {b: spec.titles.get(b, COMPACT_TITLES[b]) for b in spec.blocks if b != "tools"}
+        return "\n".join(f"# {short[b]}\n" + ("\n".join(f"- {x}" for x in c) if isinstance(c, list) else c)
+                         for b in spec.blocks if b in short and (c := contents[b]))
     contents = block_contents(harness, room, catalog, static)
     titles = {b: spec.titles.get(b, b.replace("_", " ").title()) for b in spec.blocks}
     if spec.style == "json":

@@ -150,17 +150,43 @@ def render(state: DashboardState) -> RenderableType:
 
 
 def summary_rows(summary: dict[str, Any]) -> list[tuple[str, Any]]:
-    """The (metric, value) rows of a run summary, as `eval` and `run` print them."""
-    rows = [("requests", summary["requests"]), ("mean reward", f"{summary['mean_reward']:.3f}"),
-            ("accuracy", f"{summary['accuracy']:.3f}"), ("effectiveness", f"{summary['effectiveness']:.3f}")]
-    rows += [(f"  {k}", f"{v:.3f}") for k, v in summary["scores"].items() if k not in ("accuracy", "effectiveness")]
-    business = summary.get("business", {})
-    rows += [("GMV", f"{business.get('gmv', 0):.0f}"), ("IPV", f"{business.get('ipv', 0):.0f}"),
-             ("orders", f"{business.get('orders', 0):.0f}"), ("viewers lost", f"{business.get('churned', 0):.0f}")]
-    rows += [("latency P50 (s)", f"{summary['latency_p50']:.2f}"), ("latency P95 (s)", f"{summary['latency_p95']:.2f}"),
-             ("parse failures / turn", f"{summary['parse_failure_rate']:.3f}")]
-    if "tokens_per_s" in summary:
-        rows.append(("tokens/s", f"{summary['tokens_per_s']:.1f}"))
+    """The (metric, value) rows of a run summary, as `eval` and `run` print them.
+
+    Reward terms (weighted, they sum to the reward) and raw scores (0-1 per rubric) are separate sections;
+    stream metrics (GMV, viewers lost) appear only for whole streams.
+    """
+    rows: list[tuple[str, Any]] = [("requests", summary["requests"]), ("mean reward", f"{summary['mean_reward']:.3f}"),
+                                   ("pass rate (reward >= 0.99)", f"{summary.get('pass_rate', 0):.3f}")]
+    rows.append(("reward terms (weighted, sum = reward)", ""))
+    rows += [(f"  {k}", f"{v:.3f}") for k, v in summary.get("terms", {}).items()]
+    rows.append(("raw scores (0-1)", ""))
+    rows += [(f"  {k}", f"{v:.3f}") for k, v in summary["scores"].items()]
+    business = summary.get("business")
+    if business:
+        rows.append(("stream", ""))
+        rows += [("  GMV", f"{business.get('gmv', 0):.0f}"), ("  IPV", f"{business.get('ipv', 0):.0f}"),
+                 ("  orders", f"{business.get('orders', 0):.0f}"),
+                 ("  viewers lost", f"{business.get('churned', 0):.0f}")]
+    rows.append(("behaviour", ""))
+    rows += [("  latency P50 (s)", f"{summary['latency_p50']:.2f}"),
+             ("  latency P95 (s)", f"{summary['latency_p95']:.2f}"),
+             ("  turns per request", f"{summary.get('turns_mean', 0):.2f}")]
+    if "tool_calls_per_request" in summary:
+        rows.append(("  tool calls per request", f"{summary['tool_calls_per_request']:.2f}"))
+    rows += [("  fallback rate", f"{summary.get('fallback_rate', 0):.3f}"),
+             ("  parse failures per turn", f"{summary['parse_failure_rate']:.3f}"
+                                           + (f" ({summary['parse_failures']} in all)" if "parse_failures" in summary
+                                              else ""))]
+    if "agent_errors" in summary:
+        rows.append(("  agent errors", summary["agent_errors"]))
+    if "completion_tokens" in summary:
+        rows.append(("model", ""))
+        rows += [("  prompt tokens (prefilled)", f"{summary.get('prompt_tokens', 0)} "
+                                                f"({summary.get('prefill_tokens', summary.get('prompt_tokens', 0))})"),
+                 ("  completion tokens", summary["completion_tokens"]),
+                 ("  completion tokens/s", f"{summary.get('tokens_per_s', 0):.1f}")]
+    if "wall_s" in summary:
+        rows += [("wall time (s)", f"{summary['wall_s']:.1f}"), ("requests/s", f"{summary['requests_per_s']:.3f}")]
     if "harness" in summary:
         rows.append(("harness", summary["harness"]))
     return rows

@@ -2,25 +2,43 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import gymnasium as gym
 
-from livesim.agents import AGENT_REGISTRY, make_agent
+from livesim.agents import AGENT_REGISTRY, agent_class, make_agent
 from livesim.envs import ENV_IDS
 from livesim.envs.hsa import make_wrappers
 from livesim.envs.rollout import PRIVILEGED_AGENTS
 
 
-def build_agent(name: str, env: Any, kwargs: dict[str, Any]) -> Any:
-    if name not in AGENT_REGISTRY:
-        raise SystemExit(f"error: unknown agent {name!r}; choose from {', '.join(sorted(AGENT_REGISTRY))}")
+def is_privileged(name: str) -> bool:
+    """Agents that read the env (oracle, memorizer, a module:Class taking `env`) play one episode at a time."""
     if name in PRIVILEGED_AGENTS:
+        return True
+    try:
+        return "env" in inspect.signature(agent_class(name)).parameters
+    except (ValueError, TypeError):
+        return False
+
+
+def build_agent(name: str, env: Any, kwargs: dict[str, Any]) -> Any:
+    """An agent by registry name or module:Class; privileged ones get `env`. Bad names exit with one line."""
+    if name not in AGENT_REGISTRY and ":" not in name:
+        raise SystemExit(f"error: unknown agent {name!r}; choose from {', '.join(sorted(AGENT_REGISTRY))} "
+                         "or give module:Class")
+    try:
+        agent_class(name)
+    except ValueError as e:  # module:Class that cannot be imported
+        raise SystemExit(f"error: {e}") from None
+    if is_privileged(name):
         kwargs = {**kwargs, "env": env}
     try:
         return make_agent(name, **kwargs)
     except TypeError as e:
-        raise SystemExit(f"error: agent {name!r} does not accept these arguments: {e}") from None
+        given = ", ".join(f"{k}={v!r}" for k, v in kwargs.items() if k != "env")
+        raise SystemExit(f"error: agent {name!r} refused its arguments ({given}): {e}") from None
     except (FileNotFoundError, ImportError, ValueError) as e:  # a missing model or backend: say how to get it
         raise SystemExit(f"error: {e}") from None
 
@@ -34,11 +52,15 @@ def make_env(env_id: str, args: Any) -> Any:
         kwargs["split"] = args.split
     if getattr(args, "render_mode", None):
         kwargs["render_mode"] = args.render_mode
+    if getattr(args, "harness_obj", None) is not None:
+        kwargs["harness"] = args.harness_obj
     env = gym.make(env_id, **kwargs)
     wrappers = getattr(args, "wrappers", None)
     if wrappers:
         try:
-            env = make_wrappers(env, wrappers, split=getattr(args, "hsa_split", None) or "train")
+            p = getattr(args, "hsa_p", None)
+            env = make_wrappers(env, wrappers, split=getattr(args, "hsa_split", None) or "train",
+                                **({} if p is None else {"p": p}))
         except ValueError as e:
             raise SystemExit(f"error: --wrappers: {e}") from None
     return env

@@ -18,7 +18,7 @@ from pydantic import BaseModel
 import livesim
 from livesim.agents import make_agent
 from livesim.envs.rollout import PRIVILEGED_AGENTS
-from livesim.runs.episode import make_stream_env, run_episode
+from livesim.runs.episode import header_env, make_stream_env, run_episode
 from livesim.stream.integrity import HASH_KEY
 from livesim.stream.records import (
     Record,
@@ -91,8 +91,8 @@ def _short(x: Any) -> str:
 
 def replay_lines(record: Record) -> Iterator[RecordLine]:
     """Re-execute the record's actions in a fresh env built from its header; yield the new lines."""
+    env = header_env(record.header)
     h = record.header
-    env = make_stream_env(h.wrappers, h.hsa_split)
     agent = _Actions([s.action for s in record.steps])
     lines = run_episode(env, agent, h)
     try:

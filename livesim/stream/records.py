@@ -18,6 +18,7 @@ from typing import IO, Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from livesim.grading.terms import Grade, ToolCallRecord
+from livesim.harness.core import Harness
 from livesim.parsing.safety import clean_text, lone_surrogate, sanitize_action
 from livesim.stream.config import StreamConfig
 from livesim.stream.integrity import HASH_KEY, ChainBreak, HashChain, verify_chain
@@ -26,6 +27,9 @@ from livesim.stream.yaml_safe import FileProblem, read_text_file
 
 FORMAT_VERSION = 1
 ENV_ID: Final = "LiveStream-v0"
+ENV_IDS = ("LiveStream-v0", "LiveStreamQA-v0")
+# Header fields added after format 1 was published: written only when set, so older records stay byte-equal.
+_OPTIONAL_HEADER = ("split", "hsa_p", "harness")
 
 
 class _Line(BaseModel):
@@ -38,7 +42,7 @@ class RecordHeader(_Line):
     kind: Literal["header"] = "header"
     format_version: int = Field(FORMAT_VERSION, description="Record format; readers refuse newer ones.")
     livesim_version: str = Field(description="The livesim that wrote the record.")
-    env_id: Literal["LiveStream-v0"] = ENV_ID
+    env_id: Literal["LiveStream-v0", "LiveStreamQA-v0"] = ENV_ID
     scenario: str | None = Field(None, description="Scenario name, if the run came from one.")
     purpose: str | None = None
     seed: int = Field(ge=0, lt=2**63, description="The seed passed to env.reset.")
@@ -48,6 +52,11 @@ class RecordHeader(_Line):
     wrappers: str | None = Field(None, max_length=1000,
                                  description="HSA wrappers around the env, as for `livesim run --wrappers`.")
     hsa_split: Literal["train", "heldout"] | None = None
+    hsa_p: float | None = Field(None, ge=0.0, le=1.0,
+                                description="Probability of each HSA transform (None: the default 2/3).")
+    split: str | None = Field(None, max_length=100,
+                              description="Request split of LiveStreamQA-v0 (None: the env's default).")
+    harness: Harness | None = Field(None, description="The canonical harness given to the env (None: the default).")
     harness_fingerprint: str = Field("", description="Presented harness at reset.")
     harness_version: int = 0
 
@@ -133,7 +142,7 @@ _KINDS: dict[str, type[_Line]] = {"header": RecordHeader, "step": StepRecord, "e
 def dump_line(line: RecordLine) -> str:
     """One JSON line; steps omit fields at their defaults, the header is written in full. Always valid UTF-8."""
     if isinstance(line, RecordHeader):
-        return clean_text(line.model_dump_json())
+        return clean_text(line.model_dump_json(exclude={k for k in _OPTIONAL_HEADER if getattr(line, k) is None}))
     return clean_text(json.dumps({"kind": line.kind, **line.model_dump(mode="json", exclude_defaults=True)},
                                  ensure_ascii=False, separators=(",", ":"), allow_nan=False))
 
@@ -184,6 +193,8 @@ def parse_record(text: str, source: str = "<record>") -> Record:
         if len(problems) >= 10:
             break
         line, probs = _parse_line(raw, n, expect_header=n == 1)
+        if n == 1 and probs and probs[0].field in ("", "kind"):  # not a record at all: say so once
+            raise RecordError(source, [Problem(probs[0].field, 1, "not a livesim record: " + probs[0].message)])
         problems += probs
         if line is None:
             continue
@@ -265,6 +276,8 @@ MAX_RECORD_BYTES = 512 << 20
 
 def read_record(path: str | Path) -> Record:
     """Read and validate a record file (`FileNotFoundError` if there is none; `RecordError` otherwise)."""
+    if Path(path).is_dir():
+        raise RecordError(str(path), [Problem("", None, "is a directory; expected one record file (.jsonl)")])
     try:
         text = read_text_file(path, MAX_RECORD_BYTES)
     except FileProblem as e:

@@ -120,6 +120,9 @@ class DataFileError(ValueError):
         self.source = source
         self.problems = problems
         lines = [p.format(source) for p in problems[:MAX_PROBLEMS]]
+        if len(lines) == 1:  # one problem, one line
+            super().__init__(f"invalid {self.kind} {lines[0]}")
+            return
         if len(problems) > MAX_PROBLEMS:
             lines.append(f"... and {len(problems) - MAX_PROBLEMS} more")
         super().__init__(f"invalid {self.kind} {source} ({len(problems)} problem"

@@ -28,7 +28,7 @@ from livesim.harness.core import Harness
 from livesim.harness.fastcopy import fresh
 from livesim.harness.hooks import HookContext, retry_message, run_hook
 from livesim.harness.patches import apply_patch
-from livesim.harness.prompt import harness_blocks, render_prompt
+from livesim.harness.prompt import harness_blocks, is_compact, render_prompt
 from livesim.harness.shared import pickled_schemas, shared_default_harness
 from livesim.harness.tools import ToolContext, ToolError, run_tool, validate_args
 from livesim.parsing import ParsedAction, parse_action, tool_calls_to_openai
@@ -137,6 +137,7 @@ class StreamSim:
         self.trace = Trace()
         self._hook_attempts: dict[str, int] = {}
         self._prompt_tokens_seen = 0
+        self._terse_tools = False
         self.done = False
         self.advance_to(0.0)
 
@@ -278,6 +279,7 @@ class StreamSim:
         self.tool_ctx.request_index = request.index
         self._tool_numbers: set[float] = set()
         system = render_prompt(self.harness, self.room, self.catalog, self._harness_blocks)
+        self._terse_tools = is_compact(self.harness, self.room, self.catalog, self._harness_blocks)
         self.messages = [{"role": "system", "content": system}, {"role": "user", "content": request.text}]
         self._prompt_tokens_seen = 0
         for hook in self.harness.hooks:
@@ -289,6 +291,8 @@ class StreamSim:
     def observation(self) -> dict[str, Any]:
         """A fresh copy of the conversation and the presented tool schemas."""
         # the schemas change only with the harness: kept pickled, unpickled into new objects (3x faster than a copy)
+        if self._terse_tools and self.harness.prompt.style != "compact":  # over the token budget: terse schemas
+            return {"messages": fresh(self.messages), "tools": self.harness.tool_schemas(terse=True)}
         return {"messages": fresh(self.messages), "tools": pickle.loads(self._schemas)}
 
     def _new_prompt_tokens(self) -> int:
@@ -488,6 +492,7 @@ class StreamSim:
             "harness_canonical_fingerprint": self.canonical_fingerprint,
             "harness_last_patch": self.harness.last_patch,
             "request_index": req.index if req else None,
+            "sim_seed": self.seed,
             "reward_terms": dict(g.terms) if g else {k: 0.0 for k in WEIGHTS},
         }
         if g is not None and req is not None:

@@ -1,0 +1,263 @@
+"""Incremental generation for the `transformers` agent: a per-conversation KV cache and an end-of-turn rule.
+
+Within a request the conversation only grows, so the tokens of turn k are a prefix of those of turn k+1
+(up to how the chat template re-renders the model's own output). `PrefixCache` keeps the key/value states
+of recent token sequences; a new prompt reuses the longest common prefix it finds there and only the rest
+is prefilled (tool results, hook messages). `generate_cached` runs one batch of such prompts through a
+manual decode loop: per-row caches of different lengths are left-padded into one `DynamicCache`, the
+new tokens are left-padded after them (the padding in between is masked out, and position ids count only
+real tokens), and finished rows leave the batch. Greedy decoding gives the tokens a full prefill with
+`model.generate` gives on the same prompts (`tests/agents/test_kv_cache.py`).
+
+`turn_end` is the end-of-turn rule both paths share: an end-of-sequence token, or a closed tool call that
+is not followed by another `<tool_call>` within `TOOL_CALL_GRACE` tokens (several calls per turn stay
+possible; trailing chatter after the last call is dropped).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+TOOL_CALL_GRACE = 3  # tokens after `</tool_call>` in which another `<tool_call>` may start
+
+
+@dataclass
+class TurnEnd:
+    """Token ids that end a turn: end-of-sequence ids and the tool-call tags (None when the tokenizer has none)."""
+
+    eos: frozenset[int]
+    call_start: int | None = None
+    call_end: int | None = None
+    after_tool_call: bool = True
+
+    def end(self, ids: list[int]) -> int | None:
+        """Length of the completion `ids` once the turn has ended (the cut point), else None."""
+        last_close = None
+        for k, tok in enumerate(ids):
+            if tok in self.eos:
+                return k + 1
+            if not self.after_tool_call:
+                continue
+            if tok == self.call_start:
+                last_close = None
+            elif tok == self.call_end:
+                last_close = k
+            elif last_close is not None and k - last_close >= TOOL_CALL_GRACE:
+                return last_close + 1
+        return None
+
+    def cut(self, ids: list[int]) -> list[int]:
+        end = self.end(ids)
+        return ids if end is None else ids[:end]
+
+
+def stopping_criteria(rule: TurnEnd, prompt_width: int) -> Any:
+    """The rule as a `transformers` `StoppingCriteria` (per row) for `model.generate` (the full-prefill path)."""
+    import torch
+    from transformers import StoppingCriteria
+
+    class _Stop(StoppingCriteria):
+        def __call__(self, input_ids: torch.LongTensor, scores: Any, **kwargs: Any) -> torch.BoolTensor:
+            done = [rule.end(row[prompt_width:].tolist()) is not None for row in input_ids]
+            return torch.tensor(done, dtype=torch.bool, device=input_ids.device)
+
+    return _Stop()
+
+
+@dataclass
+class _Entry:
+    ids: list[int]
+    kv: list[tuple[Any, Any]]  # per layer (keys, values), each (1, heads, len(ids), head_dim)
+
+
+@dataclass
+class PrefixCache:
+    """Key/value states of recent token sequences, reused for any prompt that starts with (part of) them.
+
+    `max_entries` bounds memory (least recently used first out); `min_prefix` is the shortest prefix worth
+    reusing (shorter matches are prefilled from scratch).
+    """
+
+    max_entries: int = 16
+    min_prefix: int = 16
+    entries: OrderedDict[int, _Entry] = field(default_factory=OrderedDict)
+    _next: int = 0
+
+    def match(self, ids: list[int]) -> tuple[int | None, int]:
+        """(entry key, common prefix length) of the entry sharing the longest prefix with `ids`."""
+        best, best_n = None, 0
+        for key, e in self.entries.items():
+            n = _common_prefix(e.ids, ids)
+            if n > best_n:
+                best, best_n = key, n
+        if best_n < self.min_prefix:
+            return None, 0
+        return best, best_n
+
+    def take(self, key: int, n: int, consume: bool) -> list[tuple[Any, Any]]:
+        """The first `n` positions of an entry's states; `consume` drops the entry (its owner moved on)."""
+        e = self.entries[key]
+        kv = [(k[:, :, :n], v[:, :, :n]) for k, v in e.kv]
+        if consume:
+            del self.entries[key]
+        else:
+            self.entries.move_to_end(key)
+        return kv
+
+    def put(self, ids: list[int], kv: list[tuple[Any, Any]]) -> None:
+        self.entries[self._next] = _Entry(list(ids), kv)
+        self._next += 1
+        while len(self.entries) > self.max_entries:
+            self.entries.popitem(last=False)
+
+    def clear(self) -> None:
+        self.entries.clear()
+
+    @property
+    def tokens(self) -> int:
+        return sum(len(e.ids) for e in self.entries.values())
+
+
+def _common_prefix(a: list[int], b: list[int]) -> int:
+    n = min(len(a), len(b))
+    if a[:n] == b[:n]:
+        return n
+    lo, hi = 0, n  # a[:lo] == b[:lo], a[:hi] != b[:hi]
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+@dataclass
+class GenStats:
+    prefill_tokens: int = 0
+    reused_tokens: int = 0
+    prefill_seconds: float = 0.0
+    decode_seconds: float = 0.0
+    forward_calls: int = 0
+
+
+def generate_cached(model: Any, prompts: list[list[int]], cache: PrefixCache, rule: TurnEnd, *,
+                    max_new_tokens: int, pad_id: int, temperature: float = 0.0, top_p: float = 1.0,
+                    generator: Any = None, stats: GenStats | None = None) -> list[list[int]]:
+    """Complete every prompt (one batch), reusing and refilling `cache`; returns each completion's token ids.
+
+    Completions are cut by `rule` (the end-of-turn token is kept, as `model.generate` keeps its EOS).
+    """
+    import torch
+    from transformers import DynamicCache
+
+    stats = stats if stats is not None else GenStats()
+    device = next(model.parameters()).device
+    n_layers = model.config.get_text_config(decoder=True).num_hidden_layers
+    B = len(prompts)
+    # 1. per row: reused states and the tokens still to prefill (at least one, whose logits start decoding)
+    past: list[list[tuple[Any, Any]] | None] = []
+    fresh: list[list[int]] = []
+    for ids in prompts:
+        key, n = cache.match(ids)
+        n = min(n, len(ids) - 1)
+        if key is None or n <= 0:
+            past.append(None)
+            fresh.append(list(ids))
+            continue
+        consume = n == len(cache.entries[key].ids)  # the whole entry is a prefix: this row supersedes it
+        past.append(cache.take(key, n, consume))
+        fresh.append(list(ids[n:]))
+        stats.reused_tokens += n
+    past_len = [0 if p is None else int(p[0][0].shape[2]) for p in past]
+    C, N = max(past_len), max(len(f) for f in fresh)
+    stats.prefill_tokens += sum(len(f) for f in fresh)
+
+    # 2. one batch: [pad | cached_i] in the cache, [pad | new_i] as input; padding masked, positions real
+    mask = torch.zeros((B, C + N), dtype=torch.long)
+    input_ids = torch.full((B, N), pad_id, dtype=torch.long)
+    for i in range(B):
+        mask[i, C - past_len[i] : C] = 1
+        mask[i, C + N - len(fresh[i]) :] = 1
+        input_ids[i, N - len(fresh[i]) :] = torch.tensor(fresh[i], dtype=torch.long)
+    kv = None
+    if C > 0:
+        ref = next(p for p in past if p is not None)
+        layers = []
+        for layer in range(n_layers):
+            k0, v0 = ref[layer]
+            shape = (B, k0.shape[1], C, k0.shape[3])
+            ks, vs = k0.new_zeros(shape), v0.new_zeros((B, v0.shape[1], C, v0.shape[3]))
+            for i, p in enumerate(past):
+                if p is not None:
+                    ks[i, :, C - past_len[i] :] = p[layer][0][0]
+                    vs[i, :, C - past_len[i] :] = p[layer][1][0]
+            layers.append((ks, vs))
+        kv = DynamicCache(ddp_cache_data=layers)
+    else:
+        kv = DynamicCache()
+    positions = (mask.cumsum(-1) - 1).clamp(min=0)[:, C:]
+
+    rows = list(range(B))  # batch row -> prompt index, for rows still decoding
+    outputs: list[list[int]] = [[] for _ in range(B)]
+    spans = [[(C - past_len[i], C), (C + N - len(fresh[i]), C + N)] for i in range(B)]
+    mask_d, input_d, pos_d = mask.to(device), input_ids.to(device), positions.to(device)
+    t0 = time.perf_counter()
+    with torch.inference_mode():
+        logits = model(input_ids=input_d, attention_mask=mask_d, position_ids=pos_d, cache=kv, use_cache=True,
+                       logits_to_keep=1).logits[:, -1, :]
+        stats.forward_calls += 1
+        stats.prefill_seconds += time.perf_counter() - t0
+        t0 = time.perf_counter()
+        next_pos = pos_d[:, -1:] + 1
+        width = C + N  # cache length so far (all rows)
+        for step in range(max_new_tokens):
+            tokens = _pick(logits, temperature, top_p, generator)  # (B',)
+            done_rows: list[int] = []
+            for j, i in enumerate(rows):
+                outputs[i].append(int(tokens[j]))
+                if rule.end(outputs[i]) is not None or step == max_new_tokens - 1:
+                    done_rows.append(j)
+            fed = step  # decode tokens already in the cache for every live row
+            for j in done_rows:
+                i = rows[j]
+                idx = torch.cat([torch.arange(a, b) for a, b in spans[i]] + [torch.arange(C + N, C + N + fed)])
+                idx = idx.to(device)
+                row_kv = [(layer.keys[j : j + 1].index_select(2, idx), layer.values[j : j + 1].index_select(2, idx))
+                          for layer in kv.layers]
+                cache.put(prompts[i] + outputs[i][:fed], row_kv)
+            if len(done_rows) == len(rows):
+                break
+            if done_rows:
+                keep = [j for j in range(len(rows)) if j not in done_rows]
+                sel = torch.tensor(keep, device=device)
+                for layer in kv.layers:
+                    layer.keys = layer.keys.index_select(0, sel)
+                    layer.values = layer.values.index_select(0, sel)
+                rows = [rows[j] for j in keep]
+                tokens, mask_d, next_pos = tokens[sel], mask_d.index_select(0, sel), next_pos.index_select(0, sel)
+            mask_d = torch.cat([mask_d, mask_d.new_ones((len(rows), 1))], dim=1)
+            width += 1
+            logits = model(input_ids=tokens.view(-1, 1), attention_mask=mask_d, position_ids=next_pos, cache=kv,
+                           use_cache=True, logits_to_keep=1).logits[:, -1, :]
+            stats.forward_calls += 1
+            next_pos = next_pos + 1
+        stats.decode_seconds += time.perf_counter() - t0
+    return [rule.cut(out) for out in outputs]
+
+
+def _pick(logits: Any, temperature: float, top_p: float, generator: Any) -> Any:
+    import torch
+
+    if temperature <= 0:
+        return logits.argmax(dim=-1)
+    probs = torch.softmax(logits.float() / temperature, dim=-1)
+    if top_p < 1.0:
+        sorted_p, order = probs.sort(dim=-1, descending=True)
+        drop = sorted_p.cumsum(-1) - sorted_p > top_p
+        sorted_p = sorted_p.masked_fill(drop, 0.0)
+        probs = torch.zeros_like(probs).scatter(-1, order, sorted_p)
+    return torch.multinomial(probs, 1, generator=generator).view(-1)

@@ -1,0 +1,101 @@
+"""Benchmark: the `transformers` agent's old path against the new one, on the same requests, in one run.
+
+Paths (each plays the same LiveStreamQA-v0 seeds to the end of every request, `--batch-size` at a time):
+- old:     the canonical (markdown) prompt, the whole conversation prefilled on every turn
+           (`model.generate`), a turn ends at EOS or the token budget (the agent before issue 9)
+- kv:      the same prompt, each conversation's KV cache kept between turns (only new tokens prefilled), a
+           turn also ends after a closed tool call
+- kv+compact: as kv, with the prompt presented in the compact style (`--prompt-style compact`)
+
+Prints requests/s, completion tokens/s, prompt tokens (rendered / actually prefilled), turns and mean reward
+per model and path, and the new/old requests/s ratio. Greedy; same per-turn token budget everywhere.
+
+    python bench/bench_llm.py --models tiny,smollm2-135m --requests 16 --batch-size 8 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from typing import Any
+
+import gymnasium as gym
+
+import livesim  # noqa: F401
+from livesim.agents.transformers_agent import TransformersAgent
+from livesim.envs.rollout import run_batched
+from livesim.harness import default_harness
+
+PATHS = {
+    "old": {"kv_cache": False, "stop_after_tool_call": False, "style": None},
+    "kv": {"kv_cache": True, "stop_after_tool_call": True, "style": None},
+    "kv+compact": {"kv_cache": True, "stop_after_tool_call": True, "style": "compact"},
+}
+
+
+def run_path(model: str, path: str, seeds: list[int], batch_size: int, max_new_tokens: int,
+             loaded: Any = None) -> dict[str, Any]:
+    cfg = PATHS[path]
+    harness = None
+    if cfg["style"]:
+        harness = default_harness()
+        harness.prompt.style = cfg["style"]
+
+    def make_env() -> gym.Env:
+        return gym.make("LiveStreamQA-v0", **({"harness": harness} if harness else {}))
+
+    kwargs = {"max_new_tokens": max_new_tokens, "batch_size": batch_size, "kv_cache": cfg["kv_cache"],
+              "stop_after_tool_call": cfg["stop_after_tool_call"]}
+    if loaded is None:
+        agent = TransformersAgent(model, device="cpu", **kwargs)
+    else:
+        agent = TransformersAgent(loaded[0], tokenizer=loaded[1], **kwargs)
+    t0 = time.perf_counter()
+    records = list(run_batched(make_env, agent, seeds, batch_size))
+    wall = time.perf_counter() - t0
+    s = agent.stats
+    return {"model": model, "path": path, "requests": len(records), "wall_s": wall,
+            "requests_per_s": len(records) / wall, "completion_tokens": int(s["completion_tokens"]),
+            "completion_tokens_per_s": s["completion_tokens"] / wall, "prompt_tokens": int(s["prompt_tokens"]),
+            "prefill_tokens": int(s["prefill_tokens"]), "turns": int(s["observations"]),
+            "mean_reward": sum(r["reward"] for r in records) / max(1, len(records)),
+            "actions": None, "_agent": agent}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--models", default="tiny,smollm2-135m", help="comma-separated zoo names or paths")
+    p.add_argument("--paths", default="old,kv,kv+compact", help=f"comma-separated, from {list(PATHS)}")
+    p.add_argument("--requests", type=int, default=16, help="LiveStreamQA-v0 seeds 0..N-1")
+    p.add_argument("--batch-size", type=int, default=8)
+    p.add_argument("--max-new-tokens", type=int, default=128, help="per-turn token budget (all paths)")
+    p.add_argument("--json", action="store_true", help="one JSON object per line instead of a table")
+    args = p.parse_args()
+    seeds = list(range(args.requests))
+    rows = []
+    print(f"# {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start", flush=True)
+    for model in args.models.split(","):
+        loaded = None
+        for path in args.paths.split(","):
+            row = run_path(model, path, seeds, args.batch_size, args.max_new_tokens, loaded)
+            agent = row.pop("_agent")
+            loaded = (agent.model, agent.tokenizer)
+            rows.append(row)
+            row.pop("actions")
+            print(json.dumps(row) if args.json else
+                  f"{model:14s} {path:11s} {row['requests']:3d} req  {row['wall_s']:8.1f} s  "
+                  f"{row['requests_per_s']:7.3f} req/s  {row['completion_tokens_per_s']:7.2f} tok/s  "
+                  f"prompt {row['prompt_tokens']:7d} prefilled {row['prefill_tokens']:7d}  turns {row['turns']:3d}  "
+                  f"reward {row['mean_reward']:.3f}", flush=True)
+        base = next((r for r in rows if r["model"] == model and r["path"] == "old"), None)
+        for r in rows:
+            if base and r["model"] == model and r["path"] != "old":
+                print(f"{model:14s} {r['path']:11s} requests/s x{r['requests_per_s'] / base['requests_per_s']:.1f} "
+                      f"vs old", flush=True)
+    print(f"# load average {os.getloadavg()[0]:.2f} at end", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,139 @@
+"""`livesim eval`: play an agent over many episodes, batched, with a per-request progress bar and records.
+
+`--record DIR` writes one record per episode (`DIR/seed-00007.jsonl`, the format of `livesim run --record`,
+so `view`, `replay` and `regrade` read them) and `DIR/summary.json`. An agent that failed on every request
+(an OpenAI-compatible server that cannot be reached) is an error on stderr and exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import Progress as Bar
+
+import livesim
+from livesim.cli.common import agent_kwargs, print_table
+from livesim.envs.rollout import summarize
+from livesim.harness.core import Harness
+from livesim.runs.build import build_agent, is_privileged, make_env
+from livesim.runs.play import agent_failures, play
+from livesim.stream.config import StreamConfig
+from livesim.stream.harness_file import harness_with_style, load_harness_file
+from livesim.stream.records import RecordHeader
+from livesim.stream.scenario import DataFileError
+
+
+def resolve_harness(args: argparse.Namespace) -> Harness | None:
+    """The canonical harness named by `--harness FILE` and `--prompt-style` (None: the default one)."""
+    path = getattr(args, "harness", None)
+    harness = load_harness_file(path) if path else None
+    return harness_with_style(harness, getattr(args, "prompt_style", None))
+
+
+class Progress:
+    """A rich progress bar on stderr that advances per request, with tokens/s and an ETA (silent if quiet)."""
+
+    def __init__(self, total: int, unit: str, agent: Any, quiet: bool) -> None:
+        self.agent, self.bar, self.done = agent, None, 0
+        if quiet:
+            return
+        self.bar = Bar(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                       TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("eta"),
+                       TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+        self.task = self.bar.add_task(unit, total=total, rate="")
+        self.bar.start()
+
+    def advance(self, n: int = 1) -> None:
+        self.done += n
+        if self.bar is None:
+            return
+        stats = getattr(self.agent, "stats", None) or {}
+        secs = stats.get("generate_seconds") or 0
+        rate = f"{stats.get('completion_tokens', 0) / secs:.1f} tok/s" if secs else ""
+        self.bar.update(self.task, advance=n, rate=rate)
+
+    def stop(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def _prepare_record_dir(path: str, force: bool) -> Path:
+    out = Path(path)
+    if out.exists() and not out.is_dir():
+        raise SystemExit(f"error: --record {path}: exists and is not a directory; eval writes a folder of records")
+    if out.is_dir() and any(out.iterdir()) and not force:
+        raise SystemExit(f"error: --record {path}: the folder is not empty; choose another or pass --force")
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("seed-*.jsonl"):
+        old.unlink()
+    return out
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    try:
+        args.harness_obj = resolve_harness(args)
+    except DataFileError as e:
+        raise SystemExit(f"error: {e}") from None
+    seeds = [args.seed + i for i in range(args.episodes)]
+    record_dir = _prepare_record_dir(args.record, args.force) if getattr(args, "record", None) else None
+    env = make_env(args.env, args)
+    kwargs = agent_kwargs(args)
+    agent = build_agent(args.agent, env, kwargs)
+    privileged = is_privileged(args.agent)
+    batch = args.batch_size
+    if batch is None:
+        batch = int(getattr(agent, "batch_size", None) or getattr(agent, "concurrency", None) or 1)
+    header = None
+    if record_dir is not None:
+        def header(seed: int) -> RecordHeader:
+            return RecordHeader(livesim_version=livesim.__version__, env_id=args.env, seed=seed,
+                                config=StreamConfig(), agent=args.agent,
+                                agent_kwargs={k: v for k, v in kwargs.items() if _jsonable(v)},
+                                wrappers=args.wrappers, hsa_split=args.hsa_split, hsa_p=args.hsa_p,
+                                split=getattr(args, "split", None), harness=args.harness_obj)
+    qa = args.env == "LiveStreamQA-v0"
+    progress = Progress(len(seeds), "requests" if qa else "episodes", agent, args.quiet)
+    t0 = time.perf_counter()
+    records: list[dict[str, Any]] = []
+    try:
+        for info in play(lambda: make_env(args.env, args), agent, seeds, batch, privileged, header, record_dir,
+                         on_request=(lambda _: progress.advance()) if qa else None,
+                         on_episode=None if qa else (lambda _: progress.advance()), first_env=env):
+            records.append(info)
+    finally:
+        progress.stop()
+    wall = time.perf_counter() - t0
+    summary = summarize(records, len(seeds), wall, agent)
+    if qa:
+        summary.pop("business", None)  # one request per episode: no stream to measure
+    summary.update({"env": args.env, "agent": args.agent, "seed": args.seed, "batch_size": batch,
+                    "wrappers": args.wrappers or None, "split": getattr(args, "split", None),
+                    "hsa_split": args.hsa_split, "hsa_p": args.hsa_p,
+                    "prompt_style": getattr(args, "prompt_style", None), "harness_file": getattr(args, "harness", None),
+                    "record": str(record_dir) if record_dir else None})
+    if record_dir is not None:
+        (record_dir / "summary.json").write_text(json.dumps(summary, sort_keys=True, indent=1) + "\n")
+    errors, calls, reason = agent_failures(agent)
+    if errors:
+        print(f"{'error' if errors >= calls else 'warning'}: the agent failed on {errors} of {calls} calls"
+              + (f"; first: {reason}" if reason else ""), file=sys.stderr)
+    if args.json:
+        print(json.dumps(summary, sort_keys=True))
+    else:
+        print_table(f"{args.agent} on {args.env}", summary)
+    return 1 if errors and errors >= calls else 0
+
+
+def _jsonable(v: Any) -> bool:
+    try:
+        json.dumps(v)
+        return True
+    except (TypeError, ValueError):
+        return False

@@ -1,0 +1,137 @@
+"""Harness files: a harness of one's own in YAML or JSON, validated like scenarios (errors name line and field).
+
+It sits in `livesim.stream` beside the scenario format, whose YAML loader and error types it shares.
+
+A file holds either a whole harness (what `livesim harness show --format json` prints, with or without its
+`{"harness": ...}` wrapper) or only the parts that differ from the canonical harness: every top-level field
+is optional; a missing one is the canonical one, `prompt` is merged field by field, and a given `skills`,
+`tools` or `hooks` list replaces the canonical list. Fields (see docs/harness-files.md):
+
+- `skills`: list of {key, role, kind (reply|strategy|distractor), name, description, content}
+- `tools`: list of {key (an implementation: load_skill or a key of livesim.tools.TOOL_IMPLS), name,
+  description, params: [{key (the implementation's parameter), name, description, default?}]}
+- `hooks`: list of {key, check (a name in livesim.hooks.CHECKS), event (request|tool|reply), params,
+  retry_template, retry_limit, enabled}
+- `prompt`: {style (markdown|xml|json|compact), blocks, titles, persona, rules, limits {max_reply_chars,
+  turn_cap, max_tool_calls}, token_budget}
+- `fallback_reply`: the reply sent when hook retries or the turn cap run out
+
+No code is loaded from a harness file: checks come from the hook registry, tools from the implementations.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from livesim.harness.core import Harness, default_harness
+from livesim.harness.hooks import CHECKS
+from livesim.harness.skills import REPLY_SKILLS
+from livesim.harness.tools import TOOL_IMPLS
+from livesim.stream.scenario import DataFileError, Problem, field_path, locate, parse_yaml, pydantic_problems
+
+TOP_LEVEL = ("version", "skills", "tools", "hooks", "prompt", "fallback_reply", "last_patch")
+
+
+class HarnessFileError(DataFileError):
+    kind = "harness file"
+
+
+def parse_harness(text: str, source: str = "<string>") -> Harness:
+    """Validate a harness file's text; raise `HarnessFileError` naming the line and field of each problem."""
+    data, node = parse_yaml(text, source, HarnessFileError)  # JSON is YAML: one parser, line numbers for both
+    prefix: tuple[str | int, ...] = ()
+    if isinstance(data, dict) and isinstance(data.get("harness"), dict):
+        data, prefix = data["harness"], ("harness",)
+    if not isinstance(data, dict):
+        raise HarnessFileError(source, [Problem("", 1, f"expected a mapping of harness fields, got "
+                                                      f"{type(data).__name__}")])
+    unknown = [k for k in data if k not in TOP_LEVEL]
+    if unknown:
+        raise HarnessFileError(source, [Problem(str(k), locate(node, (*prefix, k))[1],
+                                                f"unknown field; expected one of {list(TOP_LEVEL)}")
+                                        for k in unknown])
+    base = default_harness().model_dump(mode="json")
+    merged = {**base, **data}
+    if isinstance(data.get("prompt"), dict):
+        merged["prompt"] = {**base["prompt"], **data["prompt"]}
+    try:
+        harness = Harness.model_validate(merged)
+    except ValidationError as e:
+        raise HarnessFileError(source, pydantic_problems(e, node, prefix)) from None
+    problems = [Problem(field_path(path), locate(node, (*prefix, *path))[1], msg)
+                for path, msg in semantic_problems(harness)]
+    if problems:
+        raise HarnessFileError(source, problems)
+    return harness
+
+
+def semantic_problems(h: Harness) -> list[tuple[tuple[str | int, ...], str]]:
+    """What a harness must hold beyond its field types: known implementations, checks and unique names."""
+    out: list[tuple[tuple[str | int, ...], str]] = []
+    for kind, items in (("skills", h.skills), ("tools", h.tools), ("hooks", h.hooks)):
+        for field in ("name", "key") if kind != "hooks" else ("key",):
+            seen: set[str] = set()
+            for i, x in enumerate(items):
+                value = getattr(x, field)
+                if value in seen:
+                    out.append(((kind, i, field), f"duplicate {field} {value!r}"))
+                seen.add(value)
+    if not any(s.kind == "reply" for s in h.skills):
+        out.append((("skills",), "expected at least one skill of kind 'reply'"))
+    for i, s in enumerate(h.skills):
+        if s.kind == "reply" and s.role not in REPLY_SKILLS:
+            out.append((("skills", i, "role"), f"unknown reply role {s.role!r}; expected one of "
+                                               f"{sorted(REPLY_SKILLS)}"))
+    for i, t in enumerate(h.tools):
+        if t.key == "load_skill":
+            params = ["name"]
+        elif t.key in TOOL_IMPLS:
+            params = list(TOOL_IMPLS[t.key].params)
+        else:
+            out.append((("tools", i, "key"), f"unknown tool implementation {t.key!r}; expected load_skill or one "
+                                             f"of {sorted(TOOL_IMPLS)}"))
+            continue
+        for j, p in enumerate(t.params):
+            if p.key not in params:
+                out.append((("tools", i, "params", j, "key"), f"{t.key} has no parameter {p.key!r}; it takes "
+                                                              f"{params}"))
+    for i, hk in enumerate(h.hooks):
+        if hk.check not in CHECKS:
+            out.append((("hooks", i, "check"), f"unknown check {hk.check!r}; expected one of {sorted(CHECKS)}"))
+    return out
+
+
+def load_harness_file(path: str | Path) -> Harness:
+    """Read and validate a harness file (YAML or JSON)."""
+    p = Path(path)
+    if p.is_dir():
+        raise HarnessFileError(str(path), [Problem("", None, "is a directory; expected a YAML or JSON file")])
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise HarnessFileError(str(path), [Problem("", None, "no such file")]) from None
+    except UnicodeDecodeError as e:
+        raise HarnessFileError(str(path), [Problem("", None, f"not UTF-8 text: {e.reason}")]) from None
+    return parse_harness(text, str(path))
+
+
+def dump_harness(h: Harness) -> str:
+    """A harness as the JSON a harness file may hold (`parse_harness(dump_harness(h)) == h`)."""
+    return json.dumps(h.model_dump(mode="json", exclude_none=True), indent=1, ensure_ascii=False)
+
+
+def harness_with_style(h: Harness | None, style: str | None) -> Harness | None:
+    """`h` (or the canonical harness) presented in `style`; None when neither is given."""
+    if style is None:
+        return h
+    out = (h or default_harness()).model_copy(deep=True)
+    out.prompt.style = style  # type: ignore[assignment]
+    return out
+
+
+def as_data(h: Harness) -> dict[str, Any]:
+    return h.model_dump(mode="json", exclude_none=True)

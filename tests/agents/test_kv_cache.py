@@ -1,0 +1,68 @@
+"""The KV-cached decode loop: greedy actions identical to a fresh full-prefill `generate`, less prefill."""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import gymnasium as gym  # noqa: E402
+
+import livesim  # noqa: E402,F401
+from livesim.agents.kv_cache import PrefixCache, TurnEnd, _common_prefix  # noqa: E402
+from livesim.agents.transformers_agent import TransformersAgent  # noqa: E402
+from livesim.envs.rollout import run_batched  # noqa: E402
+from livesim.harness import default_harness  # noqa: E402
+
+
+class _Recording(TransformersAgent):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.seen: list[tuple[dict, str]] = []
+
+    def act_batch(self, observations):
+        actions = super().act_batch(observations)
+        self.seen += list(zip(observations, actions, strict=True))
+        return actions
+
+
+@pytest.mark.parametrize("style", ["markdown", "compact"])
+def test_cached_greedy_actions_equal_a_fresh_full_prefill_generate(tiny_model_dir, style) -> None:
+    harness = default_harness()
+    harness.prompt.style = style  # type: ignore[assignment]
+    agent = _Recording(str(tiny_model_dir), device="cpu", max_new_tokens=20, batch_size=3)
+    records = list(run_batched(lambda: gym.make("LiveStreamQA-v0", harness=harness), agent, [0, 1, 2, 3, 4], 3))
+    assert len(records) == 5
+    multi_turn = [obs for obs, _ in agent.seen if len(obs["messages"]) > 2]
+    assert multi_turn, "some requests go on after the first turn (hook messages), so caches are reused"
+    assert agent.stats["reused_tokens"] > 0
+    assert agent.stats["prefill_tokens"] < agent.stats["prompt_tokens"] / 2
+    reference = TransformersAgent(agent.model, tokenizer=agent.tokenizer, max_new_tokens=20, batch_size=1,
+                                  kv_cache=False)
+    for obs, action in agent.seen:
+        assert reference.act(obs) == action  # model.generate on the whole prompt, one at a time
+    assert reference.stats["prefill_tokens"] == reference.stats["prompt_tokens"]
+
+
+def test_turn_end_rule() -> None:
+    rule = TurnEnd(frozenset({0}), call_start=1, call_end=2)
+    assert rule.end([5, 6, 0, 7]) == 3  # EOS kept, the rest cut
+    assert rule.end([1, 5, 2, 9, 9]) is None  # a closed call: wait for another <tool_call>
+    assert rule.end([1, 5, 2, 9, 9, 9]) == 3  # ...which did not come: cut after </tool_call>
+    assert rule.end([1, 5, 2, 9, 1, 5, 2, 9, 9, 9]) == 7  # two calls in one turn
+    assert TurnEnd(frozenset({0}), 1, 2, after_tool_call=False).end([1, 5, 2, 9, 9, 9]) is None
+
+
+def test_prefix_cache_matches_longest_prefix_and_evicts() -> None:
+    t = torch.zeros(1, 1, 4, 2)
+    cache = PrefixCache(max_entries=2, min_prefix=2)
+    cache.put([1, 2, 3, 4], [(t, t)])
+    cache.put([1, 2, 9, 9], [(t, t)])
+    assert cache.match([1, 2, 3, 4, 5]) == (0, 4)
+    assert cache.match([7, 7]) == (None, 0)
+    kv = cache.take(0, 3, consume=True)
+    assert kv[0][0].shape[2] == 3 and 0 not in cache.entries
+    cache.put([5], [(t, t)])
+    cache.put([6], [(t, t)])
+    assert len(cache.entries) == 2
+    assert _common_prefix([1, 2, 3], [1, 2, 4, 5]) == 2 and _common_prefix([], [1]) == 0

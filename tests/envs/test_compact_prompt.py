@@ -1,0 +1,82 @@
+"""The compact prompt: one presented form that drops the duplicated Tools block and keeps the task intact."""
+
+from __future__ import annotations
+
+import json
+
+import gymnasium as gym
+
+import livesim  # noqa: F401
+from livesim.agents.oracle import OracleAgent
+from livesim.envs.hsa import make_wrappers
+from livesim.envs.rollout import episode_requests
+from livesim.grading.latency import count_tokens
+from livesim.harness.core import default_harness, terse_text
+
+
+def _harness(style: str = "markdown", budget: int | None = None):
+    h = default_harness()
+    h.prompt.style = style  # type: ignore[assignment]
+    h.prompt.token_budget = budget
+    return h
+
+
+def _size(obs: dict) -> int:
+    return count_tokens(obs["messages"][0]["content"]) + count_tokens(json.dumps(obs["tools"]))
+
+
+def test_compact_drops_the_tools_block_and_keeps_names_limits_and_types() -> None:
+    full, _ = gym.make("LiveStreamQA-v0").reset(seed=3)
+    small, _ = gym.make("LiveStreamQA-v0", harness=_harness("compact")).reset(seed=3)
+    system = small["messages"][0]["content"]
+    assert "## Tools" in full["messages"][0]["content"] and "# Tools" not in system
+    assert "# Rules" in system and "# Skills" in system and "at most 320 characters" in system
+    assert _size(small) < 0.7 * _size(full)
+    assert [t["function"]["name"] for t in small["tools"]] == [t["function"]["name"] for t in full["tools"]]
+    for a, b in zip(full["tools"], small["tools"], strict=True):
+        pa, pb = a["function"]["parameters"], b["function"]["parameters"]
+        assert list(pa["properties"]) == list(pb["properties"]) and pa.get("required") == pb.get("required")
+        assert all("description" not in p for p in pb["properties"].values())
+        assert len(b["function"]["description"]) <= len(a["function"]["description"])
+    assert {"type": "string"} == small["tools"][1]["function"]["parameters"]["properties"]["category"]
+
+
+def test_terse_text_keeps_the_first_clause() -> None:
+    assert terse_text("Get a product's details: name, category.") == "Get a product's details"
+    assert terse_text("Issue a coupon to a viewer, if the current strategy allows it.") == "Issue a coupon to a viewer"
+    assert terse_text("Short: x") == "Short: x"  # too short a head keeps the whole text
+
+
+def test_token_budget_switches_an_oversized_prompt_to_compact() -> None:
+    big, _ = gym.make("LiveStreamQA-v0", harness=_harness(budget=100_000)).reset(seed=1)
+    cut, _ = gym.make("LiveStreamQA-v0", harness=_harness(budget=400)).reset(seed=1)
+    small, _ = gym.make("LiveStreamQA-v0", harness=_harness("compact")).reset(seed=1)
+    full, _ = gym.make("LiveStreamQA-v0").reset(seed=1)
+    assert big == full and cut == small
+
+
+def test_fingerprint_of_the_default_harness_is_unchanged_by_the_new_fields() -> None:
+    assert default_harness().model_dump(exclude_none=True)["prompt"].keys() >= {"style", "limits"}
+    assert "token_budget" not in default_harness().model_dump(exclude_none=True)["prompt"]
+
+
+def test_oracle_reward_per_request_is_unchanged_under_compact() -> None:
+    # Per request (LiveStreamQA-v0). In a whole stream a shorter prompt costs less simulated prefill time,
+    # so the clock, and which comments arrive when, shift: as under every HSA prompt transform.
+    env_id = "LiveStreamQA-v0"
+
+    def rewards(harness, wrappers=None):
+        kwargs = {"harness": harness} if harness else {}
+        env = gym.make(env_id, **kwargs)
+        if wrappers:
+            env = make_wrappers(env, wrappers, split="train", p=1.0)
+        agent = OracleAgent(env=env)
+        seeds = range(60)
+        return [r["reward"] for s in seeds for r in episode_requests(env, agent, s)]
+
+    base = rewards(None)
+    assert len(base) >= 20 and max(base) > 0.9
+    assert rewards(_harness("compact")) == base
+    assert rewards(_harness(budget=400)) == base
+    # under HSA's prompt-structure dimension compact is one more presented form (train split)
+    assert rewards(_harness("compact"), "hsa_prompt") == rewards(None, "hsa_prompt")
