@@ -47,7 +47,7 @@ def prompt_rows(cfg: DistillStageConfig) -> list[dict[str, Any]]:
 
 
 def run(cfg: DistillStageConfig, student_dir: str | Path, teacher_dir: str | Path, out_dir: str | Path,
-        work_dir: str | Path | None = None, show_progress: bool = True) -> dict[str, Any]:
+        work_dir: str | Path | None = None, show_progress: bool = True, callbacks: list[Any] | None = None) -> dict[str, Any]:
     """Distil ``teacher_dir`` (the pre-SFT base) into ``student_dir`` on general prompts; save to ``out_dir``."""
     import torch
     from datasets import Dataset
@@ -69,7 +69,7 @@ def run(cfg: DistillStageConfig, student_dir: str | Path, teacher_dir: str | Pat
                               chat_template_kwargs={"enable_thinking": False})
     args.disable_tqdm = not show_progress
     trainer = DistillationTrainer(model=student, teacher_model=teacher, args=args, train_dataset=dataset,
-                                  processing_class=tokenizer)
+                                  processing_class=tokenizer, callbacks=callbacks)
     trainer.train(resume_from_checkpoint=last_checkpoint(work))
     history = log_history(trainer)
     losses = [r["loss"] for r in history if "loss" in r]

@@ -329,7 +329,7 @@ def _segment_trainer_class() -> Any:
 
 
 def run(cfg: RLStageConfig, model_dir: str | Path, out_dir: str | Path, work_dir: str | Path | None = None,
-        show_progress: bool = True) -> dict[str, Any]:
+        show_progress: bool = True, callbacks: list[Any] | None = None) -> dict[str, Any]:
     """GRPO on ``model_dir`` in the env; save the policy to ``out_dir``; return stats (per-term rewards)."""
     import torch
     from datasets import Dataset
@@ -361,7 +361,7 @@ def run(cfg: RLStageConfig, model_dir: str | Path, out_dir: str | Path, work_dir
     rollout = EnvRollout(cfg, tokenizer)
     cls = _segment_trainer_class() if cfg.segment_advantages else GRPOTrainer
     trainer = cls(model=model, reward_funcs=reward_functions(cfg), args=args, train_dataset=dataset,
-                  processing_class=tokenizer, rollout_func=rollout)
+                  processing_class=tokenizer, rollout_func=rollout, callbacks=callbacks)
     trainer._livesim_cfg = cfg
     trainer.train(resume_from_checkpoint=last_checkpoint(work))
     history = log_history(trainer)

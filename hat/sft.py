@@ -55,7 +55,7 @@ def measure_lengths(dataset: Any, tokenizer: Any, template: str) -> list[int]:
 
 
 def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_dir: str | Path,
-        work_dir: str | Path | None = None, show_progress: bool = True) -> dict[str, Any]:
+        work_dir: str | Path | None = None, show_progress: bool = True, callbacks: list[Any] | None = None) -> dict[str, Any]:
     """Fine-tune ``model_dir`` on the collected dataset at ``data_dir``; write the model to ``out_dir``.
 
     ``work_dir`` holds trainer checkpoints (default ``out_dir`` + ``.work``); a killed run resumes there.
@@ -105,7 +105,7 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
     )
     args.disable_tqdm = not show_progress
     trainer = SFTTrainer(model=model, args=args, train_dataset=train, eval_dataset=val, processing_class=tokenizer,
-                         peft_config=peft_config)
+                         peft_config=peft_config, callbacks=callbacks)
     check_no_truncation(trainer.train_dataset, max_length)
     eval_before = trainer.evaluate()["eval_loss"] if val is not None and len(val) else None
     trainer.train(resume_from_checkpoint=last_checkpoint(work))
