@@ -47,7 +47,8 @@ def prompt_rows(cfg: DistillStageConfig) -> list[dict[str, Any]]:
 
 
 def run(cfg: DistillStageConfig, student_dir: str | Path, teacher_dir: str | Path, out_dir: str | Path,
-        work_dir: str | Path | None = None, show_progress: bool = True, callbacks: list[Any] | None = None) -> dict[str, Any]:
+        work_dir: str | Path | None = None, show_progress: bool = True,
+        callbacks: list[Any] | None = None) -> dict[str, Any]:
     """Distil ``teacher_dir`` (the pre-SFT base) into ``student_dir`` on general prompts; save to ``out_dir``."""
     import torch
     from datasets import Dataset
@@ -70,14 +71,16 @@ def run(cfg: DistillStageConfig, student_dir: str | Path, teacher_dir: str | Pat
     args.disable_tqdm = not show_progress
     trainer = DistillationTrainer(model=student, teacher_model=teacher, args=args, train_dataset=dataset,
                                   processing_class=tokenizer, callbacks=callbacks)
-    trainer.train(resume_from_checkpoint=last_checkpoint(work))
+    resumed_from = last_checkpoint(work)
+    trainer.train(resume_from_checkpoint=resumed_from)
     history = log_history(trainer)
     losses = [r["loss"] for r in history if "loss" in r]
     stats = {
         "stage": "distill", "config": cfg.model_dump(), "student": str(student_dir), "teacher": str(teacher_dir),
         "prompts": len(rows), "prompt_family": FAMILY if not cfg.prompts_path else cfg.prompts_path,
         "loss_start": losses[0] if losses else None, "loss_end": losses[-1] if losses else None,
-        "steps": trainer.state.global_step, "wall_s": time.perf_counter() - t0, "history": history,
+        "steps": trainer.state.global_step, "resumed_from": resumed_from,
+        "wall_s": time.perf_counter() - t0, "history": history,
     }
     with atomic_dir(out) as tmp:
         trainer.model.save_pretrained(tmp)

@@ -363,13 +363,15 @@ def run(cfg: RLStageConfig, model_dir: str | Path, out_dir: str | Path, work_dir
     trainer = cls(model=model, reward_funcs=reward_functions(cfg), args=args, train_dataset=dataset,
                   processing_class=tokenizer, rollout_func=rollout, callbacks=callbacks)
     trainer._livesim_cfg = cfg
-    trainer.train(resume_from_checkpoint=last_checkpoint(work))
+    resumed_from = last_checkpoint(work)
+    trainer.train(resume_from_checkpoint=resumed_from)
     history = log_history(trainer)
     rewards = [r["reward"] for r in history if "reward" in r]
     per_term = {t: [r.get(f"rewards/{t}/mean") for r in history if f"rewards/{t}/mean" in r]
                 for t in (*TERMS, "length_penalty")}
     stats = {
         "stage": "rl", "config": cfg.model_dump(), "model": str(model_dir), "steps": trainer.state.global_step,
+        "resumed_from": resumed_from,
         "reward_start": rewards[0] if rewards else None, "reward_end": rewards[-1] if rewards else None,
         "per_term_start": {k: v[0] for k, v in per_term.items() if v},
         "per_term_end": {k: v[-1] for k, v in per_term.items() if v},

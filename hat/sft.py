@@ -55,7 +55,8 @@ def measure_lengths(dataset: Any, tokenizer: Any, template: str) -> list[int]:
 
 
 def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_dir: str | Path,
-        work_dir: str | Path | None = None, show_progress: bool = True, callbacks: list[Any] | None = None) -> dict[str, Any]:
+        work_dir: str | Path | None = None, show_progress: bool = True,
+        callbacks: list[Any] | None = None) -> dict[str, Any]:
     """Fine-tune ``model_dir`` on the collected dataset at ``data_dir``; write the model to ``out_dir``.
 
     ``work_dir`` holds trainer checkpoints (default ``out_dir`` + ``.work``); a killed run resumes there.
@@ -108,7 +109,8 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
                          peft_config=peft_config, callbacks=callbacks)
     check_no_truncation(trainer.train_dataset, max_length)
     eval_before = trainer.evaluate()["eval_loss"] if val is not None and len(val) else None
-    trainer.train(resume_from_checkpoint=last_checkpoint(work))
+    resumed_from = last_checkpoint(work)
+    trainer.train(resume_from_checkpoint=resumed_from)
     eval_after = trainer.evaluate()["eval_loss"] if val is not None and len(val) else None
     history = log_history(trainer)
     losses = [r["loss"] for r in history if "loss" in r]
@@ -121,7 +123,7 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
         "dropped_lengths": [lengths[i] for i in too_long], "lengths_mean": sum(kept_lengths) / len(kept_lengths),
         "loss_start": losses[0] if losses else None, "loss_end": losses[-1] if losses else None,
         "eval_loss_before": eval_before, "eval_loss_after": eval_after, "steps": trainer.state.global_step,
-        "wall_s": time.perf_counter() - t0, "history": history,
+        "resumed_from": resumed_from, "wall_s": time.perf_counter() - t0, "history": history,
     }
     with atomic_dir(out) as tmp:
         final.save_pretrained(tmp)

@@ -61,7 +61,7 @@ class TrainConfig(BaseModel):
     sft: SFTStageConfig = Field(default_factory=SFTStageConfig)
     distill: DistillStageConfig = Field(default_factory=DistillStageConfig)
     rl: RLStageConfig = Field(default_factory=RLStageConfig)
-    dev_requests: int = Field(50, ge=0, description="Dev-set requests per variant evaluated after each stage (0: none).")
+    dev_requests: int = Field(50, ge=0, description="Dev-set requests per variant after each stage (0: none).")
     dev_max_new_tokens: int = Field(128, ge=1, description="Generation cap per turn in the dev evaluation.")
     eval_base: bool = Field(True, description="Also evaluate the base model on the dev set.")
     out_dir: Path | None = Field(None, description="Run directory (default runs/hat-<preset>-<key>).")
@@ -98,13 +98,13 @@ class TrainConfig(BaseModel):
 def _tiny_preset() -> TrainConfig:
     return TrainConfig(
         preset="tiny", base_model="tiny",
-        collect=CollectConfig(episodes=400, seed=0),
-        sft=SFTStageConfig(steps=300, lr=3e-3, batch_size=4, save_steps=50),
+        collect=CollectConfig(episodes=300, seed=0),
+        sft=SFTStageConfig(steps=150, lr=3e-3, batch_size=4, save_steps=25),
         distill=DistillStageConfig(steps=10, lr=1e-5, batch_size=4, prompts=64, max_completion_length=32,
                                    save_steps=10),
         rl=RLStageConfig(steps=8, lr=2e-5, num_generations=4, episodes_per_step=2, episodes=32,
                          max_new_tokens=96, max_turns=3, save_steps=4),
-        dev_requests=50, dev_max_new_tokens=96,
+        dev_requests=50, dev_max_new_tokens=64,
     )
 
 
@@ -319,7 +319,8 @@ def write_report(result: TrainResult, cfg: TrainConfig) -> Path:
                  f"| checkpoints/collect |")
     for stage in cfg.stages:
         s = result.stats.get(stage, {})
-        a, b = (s.get("reward_start"), s.get("reward_end")) if stage == "rl" else (s.get("loss_start"), s.get("loss_end"))
+        rl = stage == "rl"
+        a, b = (s.get("reward_start"), s.get("reward_end")) if rl else (s.get("loss_start"), s.get("loss_end"))
         what = "reward" if stage == "rl" else "loss"
         lines.append(f"| {stage} | {s.get('steps')} | {result.wall_s.get(stage, 0):.1f} | {what} {_f(a)} | "
                      f"{what} {_f(b)} | checkpoints/{stage} |")
