@@ -181,7 +181,7 @@ def build_tiny_model(
     kv_heads: int = 2,
     max_position_embeddings: int = 8192,
     initializer_range: float = 0.2,
-    corpus_episodes: int = 120,
+    corpus_episodes: int = 24,
     corpus_seed: int = 0,
     force: bool = False,
 ) -> Path:

@@ -148,5 +148,7 @@ def check_no_truncation(dataset: Any, max_length: int) -> None:
         if n > max_length:
             raise RuntimeError(f"example {i} has {n} tokens > max_length {max_length}: it would be truncated")
         mask = ex.get("assistant_masks")
+        if mask is None and ex.get("labels") is not None:
+            mask = [int(t != -100) for t in ex["labels"]]
         if mask is not None and 1 not in mask:
             raise RuntimeError(f"example {i} has no assistant tokens to train on")

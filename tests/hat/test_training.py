@@ -87,7 +87,8 @@ def test_dataset_round_trips_through_sft_trainer_untruncated(data_dir, tiny_mode
     check_no_truncation(trainer.train_dataset, max(lengths))
     for ex, raw, n in zip(trainer.train_dataset, train, lengths, strict=True):
         assert len(ex["input_ids"]) == n
-        trained = tok.decode([t for t, m in zip(ex["input_ids"], ex["assistant_masks"], strict=True) if m])
+        assert "labels" in ex  # TRL turns the assistant mask into labels (-100 = not trained)
+        trained = tok.decode([t for t, lab in zip(ex["input_ids"], ex["labels"], strict=True) if lab != -100])
         last = [m for m in raw["messages"] if m["role"] == "assistant"][-1]
         assert trained.rstrip().endswith(last["content"] + "<|im_end|>")  # the final reply is trained, whole
         for m in raw["messages"]:
