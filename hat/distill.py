@@ -82,14 +82,16 @@ def run(cfg: DistillStageConfig, student_dir: str | Path, teacher_dir: str | Pat
         "steps": trainer.state.global_step, "resumed_from": resumed_from,
         "wall_s": time.perf_counter() - t0, "history": history,
     }
-    with atomic_dir(out) as tmp:
-        trainer.model.save_pretrained(tmp)
-        tokenizer.save_pretrained(tmp)
-        write_model_card(tmp, "livesim distilled model", [
-            f"On-policy distillation (TRL `DistillationTrainer`, beta={cfg.beta}: "
-            f"{'reverse KL' if cfg.beta == 1.0 else 'generalised JSD'}) of `{student_dir}` toward `{teacher_dir}` "
-            f"on {len(rows)} general instruction prompts ({stats['prompt_family']}), {stats['steps']} steps, "
-            f"loss {stats['loss_start']} -> {stats['loss_end']}.",
-        ])
-        (tmp / "distill_stats.json").write_text(json.dumps(stats, indent=2, default=str) + "\n")
+    if trainer.accelerator.is_main_process:  # under accelerate launch only rank 0 writes
+        with atomic_dir(out) as tmp:
+            trainer.model.save_pretrained(tmp)
+            tokenizer.save_pretrained(tmp)
+            write_model_card(tmp, "livesim distilled model", [
+                f"On-policy distillation (TRL `DistillationTrainer`, beta={cfg.beta}: "
+                f"{'reverse KL' if cfg.beta == 1.0 else 'generalised JSD'}) of `{student_dir}` toward `{teacher_dir}` "
+                f"on {len(rows)} general instruction prompts ({stats['prompt_family']}), {stats['steps']} steps, "
+                f"loss {stats['loss_start']} -> {stats['loss_end']}.",
+            ])
+            (tmp / "distill_stats.json").write_text(json.dumps(stats, indent=2, default=str) + "\n")
+    trainer.accelerator.wait_for_everyone()
     return stats

@@ -377,15 +377,18 @@ def run(cfg: RLStageConfig, model_dir: str | Path, out_dir: str | Path, work_dir
         "per_term_end": {k: v[-1] for k, v in per_term.items() if v},
         "wall_s": time.perf_counter() - t0, "history": history,
     }
-    with atomic_dir(out) as tmp:
-        trainer.model.save_pretrained(tmp)
-        tokenizer.save_pretrained(tmp)
-        write_model_card(tmp, "livesim HSA-RL model", [
-            f"GRPO (TRL `GRPOTrainer`, rollout_func playing LiveStreamQA-v0, "
-            f"{'canonical harness' if cfg.fixed_harness else 'HSA train vocabulary'}"
-            f"{', ToolFaults' if cfg.tool_faults else ''}) from `{model_dir}`: {stats['steps']} steps, "
-            f"aggregation {cfg.multi_objective_aggregation}, importance sampling {cfg.importance_sampling_level}, "
-            f"segment advantages {cfg.segment_advantages}; reward {stats['reward_start']} -> {stats['reward_end']}.",
-        ])
-        (tmp / "rl_stats.json").write_text(json.dumps(stats, indent=2, default=str) + "\n")
+    if trainer.accelerator.is_main_process:  # under accelerate launch only rank 0 writes
+        with atomic_dir(out) as tmp:
+            trainer.model.save_pretrained(tmp)
+            tokenizer.save_pretrained(tmp)
+            write_model_card(tmp, "livesim HSA-RL model", [
+                f"GRPO (TRL `GRPOTrainer`, rollout_func playing LiveStreamQA-v0, "
+                f"{'canonical harness' if cfg.fixed_harness else 'HSA train vocabulary'}"
+                f"{', ToolFaults' if cfg.tool_faults else ''}) from `{model_dir}`: {stats['steps']} steps, "
+                f"aggregation {cfg.multi_objective_aggregation}, importance sampling "
+                f"{cfg.importance_sampling_level}, segment advantages {cfg.segment_advantages}; reward "
+                f"{stats['reward_start']} -> {stats['reward_end']}.",
+            ])
+            (tmp / "rl_stats.json").write_text(json.dumps(stats, indent=2, default=str) + "\n")
+    trainer.accelerator.wait_for_everyone()
     return stats

@@ -125,19 +125,21 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
         "eval_loss_before": eval_before, "eval_loss_after": eval_after, "steps": trainer.state.global_step,
         "resumed_from": resumed_from, "wall_s": time.perf_counter() - t0, "history": history,
     }
-    with atomic_dir(out) as tmp:
-        final.save_pretrained(tmp)
-        tokenizer.save_pretrained(tmp)
-        write_model_card(tmp, "livesim SFT model", [
-            f"Fine-tuned from `{model_dir}` with TRL `SFTTrainer` (assistant-only loss"
-            f"{', LoRA merged' if cfg.lora else ', full fine-tuning'}) on the livesim dataset `{data_dir}`.",
-            f"{stats['examples']} conversations, max_length {max_length} (measured; {len(too_long)} dropped as too "
-            f"long), {stats['steps']} steps, loss {stats['loss_start']} -> {stats['loss_end']}, validation loss "
-            f"{eval_before} -> {eval_after}.",
-            "Load with `make_agent('transformers', model=PATH)`; serve with `vllm serve PATH "
-            "--enable-auto-tool-choice --tool-call-parser hermes`.",
-        ])
-        (tmp / "sft_stats.json").write_text(json.dumps(stats, indent=2, default=str) + "\n")
+    if trainer.accelerator.is_main_process:  # under accelerate launch only rank 0 writes
+        with atomic_dir(out) as tmp:
+            final.save_pretrained(tmp)
+            tokenizer.save_pretrained(tmp)
+            write_model_card(tmp, "livesim SFT model", [
+                f"Fine-tuned from `{model_dir}` with TRL `SFTTrainer` (assistant-only loss"
+                f"{', LoRA merged' if cfg.lora else ', full fine-tuning'}) on the livesim dataset `{data_dir}`.",
+                f"{stats['examples']} conversations, max_length {max_length} (measured; {len(too_long)} dropped as too "
+                f"long), {stats['steps']} steps, loss {stats['loss_start']} -> {stats['loss_end']}, validation loss "
+                f"{eval_before} -> {eval_after}.",
+                "Load with `make_agent('transformers', model=PATH)`; serve with `vllm serve PATH "
+                "--enable-auto-tool-choice --tool-call-parser hermes`.",
+            ])
+            (tmp / "sft_stats.json").write_text(json.dumps(stats, indent=2, default=str) + "\n")
+    trainer.accelerator.wait_for_everyone()
     return stats
 
 

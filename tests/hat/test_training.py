@@ -256,3 +256,22 @@ def test_killed_train_resumes_from_cache(tmp_path, monkeypatch):
     assert (tmp_path / "run" / "config.yaml").is_file()
     rows = [json.loads(x) for x in (tmp_path / "run" / "metrics.jsonl").read_text().splitlines()]
     assert {r["stage"] for r in rows} >= {"sft", "distill"}
+
+
+@pytest.mark.slow
+def test_sft_under_two_process_cpu_accelerate_launch(data_dir, tiny_model_dir, tmp_path):
+    """DDP on CPU (gloo): `accelerate launch --cpu --num_processes 2` of `livesim hat sft`."""
+    import os
+    import subprocess
+    import sys
+
+    out = tmp_path / "sft-ddp"
+    cmd = [sys.executable, "-m", "accelerate.commands.launch", "--cpu", "--num_processes", "2", "--num_machines", "1",
+           "--mixed_precision", "no", "--dynamo_backend", "no", "-m", "livesim.cli", "hat", "sft",
+           "--model", str(tiny_model_dir), "--data", str(data_dir), "--out", str(out), "--steps", "2",
+           "--batch-size", "1", "--quiet"]
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    stats = json.loads((out / "sft_stats.json").read_text())
+    assert stats["steps"] == 2 and (out / "config.json").is_file()
