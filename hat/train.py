@@ -35,9 +35,9 @@ class TinyArch(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     vocab_size: int = Field(2048, description="BPE target size (trained on simulator text).")
-    hidden_size: int = Field(128, description="Model width.")
-    intermediate_size: int = Field(384, description="MLP width.")
-    layers: int = Field(3, description="Transformer layers.")
+    hidden_size: int = Field(64, description="Model width.")
+    intermediate_size: int = Field(192, description="MLP width.")
+    layers: int = Field(2, description="Transformer layers.")
     heads: int = Field(4, description="Attention heads.")
     kv_heads: int = Field(2, description="Key/value heads.")
     initializer_range: float = Field(0.02, description="Init std (0.02 for training from scratch).")

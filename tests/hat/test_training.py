@@ -102,9 +102,9 @@ def test_sft_lowers_loss_and_changes_parameters(data_dir, tiny_model_dir, tmp_pa
 
     from livesim.hat.sft import SFTStageConfig, run
 
-    stats = run(SFTStageConfig(steps=4, lr=1e-2, batch_size=2, save_steps=2), tiny_model_dir, data_dir,
+    stats = run(SFTStageConfig(steps=2, lr=1e-2, batch_size=1, save_steps=2), tiny_model_dir, data_dir,
                 tmp_path / "sft", show_progress=False)
-    assert stats["steps"] == 4 and stats["dropped_too_long"] == 0
+    assert stats["steps"] == 2 and stats["dropped_too_long"] == 0
     assert stats["loss_end"] < stats["loss_start"]
     assert stats["eval_loss_after"] < stats["eval_loss_before"]
     before = AutoModelForCausalLM.from_pretrained(tiny_model_dir).state_dict()
@@ -124,16 +124,16 @@ def test_killed_sft_resumes_from_checkpoint(data_dir, tiny_model_dir, tmp_path):
 
     class Kill(TrainerCallback):
         def on_step_end(self, args, state, control, **kw):
-            if state.global_step == 3:
+            if state.global_step == 2:  # before step 2's checkpoint is written
                 raise KeyboardInterrupt
 
-    cfg = SFTStageConfig(steps=4, lr=1e-2, batch_size=2, save_steps=2)
+    cfg = SFTStageConfig(steps=3, lr=1e-2, batch_size=1, save_steps=1)
     with pytest.raises(KeyboardInterrupt):
         run(cfg, tiny_model_dir, data_dir, tmp_path / "sft", tmp_path / "work", show_progress=False, callbacks=[Kill()])
-    assert (tmp_path / "work" / "checkpoint-2").is_dir() and not (tmp_path / "sft").exists()
+    assert (tmp_path / "work" / "checkpoint-1").is_dir() and not (tmp_path / "sft").exists()
     stats = run(cfg, tiny_model_dir, data_dir, tmp_path / "sft", tmp_path / "work", show_progress=False)
-    assert stats["resumed_from"].endswith("checkpoint-2") and stats["steps"] == 4
-    assert [r["step"] for r in stats["history"] if "loss" in r] == [1, 2, 3, 4]  # steps 1-2 restored, 3-4 run
+    assert stats["resumed_from"].endswith("checkpoint-1") and stats["steps"] == 3
+    assert [r["step"] for r in stats["history"] if "loss" in r] == [1, 2, 3]  # step 1 restored, 2-3 run again
 
 
 THINK = "<think>\n\n</think>\n\n"  # what Qwen3's training template writes before every assistant turn
