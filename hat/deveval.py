@@ -16,7 +16,8 @@ DEV_SEED0 = 900_000
 
 
 def evaluate_model(model_dir: str | Path, n: int = 50, max_new_tokens: int = 128, batch_size: int = 8,
-                   variants: tuple[str, ...] = ("canonical", "heldout_hsa")) -> dict[str, Any]:
+                   variants: tuple[str, ...] = ("canonical", "heldout_hsa"), show_progress: bool = True
+                   ) -> dict[str, Any]:
     """Mean reward (and per-term scores) of a model directory on the dev set, per harness variant."""
     import gymnasium as gym
 
@@ -24,6 +25,7 @@ def evaluate_model(model_dir: str | Path, n: int = 50, max_new_tokens: int = 128
     from livesim.agents import make_agent
     from livesim.envs.hsa import make_wrappers
     from livesim.envs.rollout import run_batched, summarize
+    from livesim.hat.common import progress
 
     agent = make_agent("transformers", model=str(model_dir), device="cpu", max_new_tokens=max_new_tokens,
                        temperature=0.0, batch_size=batch_size)
@@ -35,7 +37,12 @@ def evaluate_model(model_dir: str | Path, n: int = 50, max_new_tokens: int = 128
             return make_wrappers(env, "hsa", split="heldout") if variant == "heldout_hsa" else env
 
         t0 = time.perf_counter()
-        records = list(run_batched(make_env, agent, seeds, batch_size))
+        bar = progress(total=n, desc=f"dev {variant}", disable=not show_progress)
+        records = []
+        for rec in run_batched(make_env, agent, seeds, batch_size):
+            records.append(rec)
+            bar.update(1)
+        bar.close()
         summary = summarize(records, len(seeds), time.perf_counter() - t0)
         out[variant] = {k: summary[k] for k in ("mean_reward", "accuracy", "effectiveness", "pass_rate",
                                                 "fallback_rate", "parse_failure_rate", "turns_mean", "scores",

@@ -187,7 +187,8 @@ class _Run:
         if cache.is_file():
             result = json.loads(cache.read_text())
         else:
-            result = evaluate_model(model_dir, n=self.cfg.dev_requests, max_new_tokens=self.cfg.dev_max_new_tokens)
+            result = evaluate_model(model_dir, n=self.cfg.dev_requests, max_new_tokens=self.cfg.dev_max_new_tokens,
+                                    show_progress=self.cfg.show_progress)
             cache.write_text(json.dumps(result, indent=2) + "\n")
         self.log({"stage": stage, "kind": "dev_eval", **result})
         return result
