@@ -319,8 +319,11 @@ def run(cfg: CollectConfig, out_dir: str | Path, show_progress: bool = True) -> 
 
     An existing complete output (``stats.json`` with the same key) is returned as is.
     """
+    import datasets
     from datasets import Dataset, DatasetDict
 
+    if not show_progress:
+        datasets.disable_progress_bars()
     out = Path(out_dir)
     done = out / "stats.json"
     if done.is_file() and json.loads(done.read_text()).get("key") == cfg.key():
