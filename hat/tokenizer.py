@@ -1,4 +1,7 @@
-"""The domain tokenizer of ``tiny``: a byte-level BPE trained on simulator text, seeded and offline.
+"""The domain tokenizer of the ``tiny`` training preset: a byte-level BPE trained on simulator text, seeded.
+
+(The zoo's own ``tiny`` trains a smaller one on canonical-harness text from the bare simulator, since the zoo
+sits below the envs; this one also sees HSA's train vocabulary, through the envs and the oracle.)
 
 The corpus is what a model meets in training: oracle conversations played in ``LiveStreamQA-v0`` on the
 canonical harness and under HSA's *train* vocabulary (never the held-out one), rendered with TRL's Qwen3
@@ -19,6 +22,13 @@ CORPUS_VERSION = "sim-v1"
 SPECIAL_TOKENS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
 # Added but not special, as in Qwen3: decoding with skip_special_tokens=True keeps them.
 TAG_TOKENS = ["<tool_call>", "</tool_call>", "<tool_response>", "</tool_response>", "<think>", "</think>"]
+
+
+def preset_tokenizer(vocab_size: int, episodes: int, seed: int) -> Any:
+    """The tokenizer of the ``tiny`` training preset: BPE on :func:`simulator_corpus` plus generic lines."""
+    from livesim.hat.models import _TINY_CORPUS, trl_chat_template
+
+    return train_bpe(simulator_corpus(episodes, seed) + _TINY_CORPUS * 4, vocab_size, trl_chat_template("qwen3"))
 
 
 def simulator_corpus(episodes: int = 120, seed: int = 0) -> list[str]:

@@ -25,6 +25,7 @@ from livesim.hat.common import content_key, stages_dir
 from livesim.hat.distill import DistillStageConfig
 from livesim.hat.rl import RLStageConfig
 from livesim.hat.sft import SFTStageConfig
+from livesim.hat.tokenizer import CORPUS_VERSION, preset_tokenizer
 
 STAGES = ("sft", "distill", "rl")
 
@@ -149,7 +150,8 @@ def _base(cfg: TrainConfig) -> tuple[Path, str]:
         path = build_tiny_model(stages_dir() / f"base-{key}", seed=a.seed, vocab_size=a.vocab_size,
                                 hidden_size=a.hidden_size, intermediate_size=a.intermediate_size, layers=a.layers,
                                 heads=a.heads, kv_heads=a.kv_heads, initializer_range=a.initializer_range,
-                                corpus_episodes=a.corpus_episodes, corpus_seed=a.seed)
+                                corpus_episodes=a.corpus_episodes, corpus_seed=a.seed, corpus_version=CORPUS_VERSION,
+                                tokenizer_fn=lambda v: preset_tokenizer(v, a.corpus_episodes, a.seed))
         return path, key
     path = resolve_model(cfg.base_model)
     marker = path / "livesim_model.json"
