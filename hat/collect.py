@@ -24,10 +24,16 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Literal
 
+import gymnasium as gym
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+import livesim.envs  # noqa: F401  (registers the envs)
+from livesim.agents import make_agent
+from livesim.envs.hsa import ToolFaults, make_wrappers
+from livesim.envs.rollout import PRIVILEGED_AGENTS
 from livesim.hat.common import atomic_dir, progress
+from livesim.models.zoo import resolve_model
 
 SCHEMA_VERSION = "livesim-sft-v1"
 
@@ -131,11 +137,6 @@ def cut_retries(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _make_envs(cfg: CollectConfig, n: int, split: str = "train") -> tuple[list[Any], list[Any]]:
     """``n`` canonical envs and ``n`` augmented ones (empty when fixed_harness)."""
-    import gymnasium as gym
-
-    import livesim.envs  # noqa: F401
-    from livesim.envs.hsa import ToolFaults, make_wrappers
-
     if cfg.prompt_style != "full":
         raise ValueError(f"prompt_style {cfg.prompt_style!r} is not available in this livesim build; "
                          "expected 'full'")
@@ -153,9 +154,6 @@ def _make_envs(cfg: CollectConfig, n: int, split: str = "train") -> tuple[list[A
 
 def play(cfg: CollectConfig, show_progress: bool = True) -> list[dict[str, Any]]:
     """Play the teacher; return one raw candidate per dispatched request (messages, tools, grade, trace)."""
-    from livesim.agents import make_agent
-    from livesim.envs.rollout import PRIVILEGED_AGENTS
-
     n = min(cfg.batch_size, cfg.episodes)
     canon, aug = _make_envs(cfg, n)
     rng = np.random.default_rng([cfg.seed, 1])
@@ -342,8 +340,6 @@ def run(cfg: CollectConfig, out_dir: str | Path, show_progress: bool = True) -> 
     lengths = None
     if cfg.tokenizer:
         from transformers import AutoTokenizer
-
-        from livesim.hat.models import resolve_model
 
         lengths = token_lengths(records, AutoTokenizer.from_pretrained(resolve_model(cfg.tokenizer)))
     feats = features()

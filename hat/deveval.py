@@ -12,6 +12,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+import gymnasium as gym
+
+import livesim.envs  # noqa: F401  (registers the envs)
+from livesim.agents import make_agent
+from livesim.envs.hsa import make_wrappers
+from livesim.envs.rollout import run_batched, summarize
+from livesim.hat.common import progress
+
 DEV_SEED0 = 900_000
 
 
@@ -19,14 +27,6 @@ def evaluate_model(model_dir: str | Path, n: int = 50, max_new_tokens: int = 128
                    variants: tuple[str, ...] = ("canonical", "heldout_hsa"), show_progress: bool = True
                    ) -> dict[str, Any]:
     """Mean reward (and per-term scores) of a model directory on the dev set, per harness variant."""
-    import gymnasium as gym
-
-    import livesim.envs  # noqa: F401
-    from livesim.agents import make_agent
-    from livesim.envs.hsa import make_wrappers
-    from livesim.envs.rollout import run_batched, summarize
-    from livesim.hat.common import progress
-
     agent = make_agent("transformers", model=str(model_dir), device="cpu", max_new_tokens=max_new_tokens,
                        temperature=0.0, batch_size=batch_size)
     seeds = [DEV_SEED0 + i for i in range(n)]

@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from livesim.hat import instructions
 from livesim.hat.common import atomic_dir, last_checkpoint, log_history, trainer_common, write_model_card
 from livesim.hat.instructions import DISTILL_SEED0, FAMILY
 
@@ -39,8 +40,6 @@ class DistillStageConfig(BaseModel):
 
 
 def prompt_rows(cfg: DistillStageConfig) -> list[dict[str, Any]]:
-    from livesim.hat import instructions
-
     if cfg.prompts_path:
         return instructions.load_jsonl(cfg.prompts_path)
     return instructions.generate(cfg.prompts, seed=cfg.prompt_seed, family=FAMILY)

@@ -22,6 +22,12 @@ import inspect
 import json
 from typing import Any
 
+import gymnasium as gym
+
+import livesim.envs  # noqa: F401  (registers the envs)
+from livesim.envs.hsa import ToolFaults
+from livesim.harness import default_harness
+
 _JSON_TYPES = {"integer": int, "number": float, "string": str, "boolean": bool, "array": list, "object": dict}
 
 
@@ -55,14 +61,7 @@ def _tool_method(schema: dict[str, Any]) -> Any:
 
 def canonical_environment_class(tool_faults: bool = False) -> type:
     """A class whose methods are the canonical harness's tools, backed by one ``LiveStreamQA-v0`` episode."""
-    from livesim.harness import default_harness
-
     def reset(self: Any, **row: Any) -> None:
-        import gymnasium as gym
-
-        import livesim.envs  # noqa: F401
-        from livesim.envs.hsa import ToolFaults
-
         if self.env is None:
             env = gym.make("LiveStreamQA-v0", split="train")
             self.env = ToolFaults(env) if tool_faults else env
@@ -109,10 +108,6 @@ def reply_reward(completions: list[Any], environments: list[Any], **_: Any) -> l
 
 def episode_dataset(n: int, seed: int = 0) -> list[dict[str, Any]]:
     """Rows ``{"prompt": [system, comments...], "episode_seed": s}`` on the canonical harness (train split)."""
-    import gymnasium as gym
-
-    import livesim.envs  # noqa: F401
-
     env = gym.make("LiveStreamQA-v0", split="train")
     rows = []
     for i in range(n):

@@ -30,10 +30,16 @@ import time
 from pathlib import Path
 from typing import Any
 
+import gymnasium as gym
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+import livesim.envs  # noqa: F401  (registers the envs)
+from livesim.agents.transformers_agent import normalize_messages
+from livesim.envs.hsa import ToolFaults, make_wrappers
+from livesim.grading import WEIGHTS
 from livesim.hat.common import atomic_dir, last_checkpoint, log_history, trainer_common, write_model_card
+from livesim.hat.sft import training_template
 
 TERMS = ("accuracy", "effectiveness", "tool_rationality", "skill_selection")
 SEG_ENV, SEG_TOOL, SEG_REPLY = 0, 1, 2
@@ -72,8 +78,6 @@ class RLStageConfig(BaseModel):
     save_steps: int = Field(10, ge=1, description="Checkpoint every N steps.")
 
     def weights(self) -> list[float]:
-        from livesim.grading import WEIGHTS
-
         return [WEIGHTS[t] for t in TERMS] + [self.length_penalty]
 
 
@@ -117,11 +121,6 @@ class EnvRollout:
 
     # --- envs -----------------------------------------------------------------------------------------
     def _env(self, variant: str, k: int) -> Any:
-        import gymnasium as gym
-
-        import livesim.envs  # noqa: F401
-        from livesim.envs.hsa import ToolFaults, make_wrappers
-
         pool = self._pool[variant]
         while len(pool) <= k:
             env = gym.make("LiveStreamQA-v0", split="train")
@@ -134,8 +133,6 @@ class EnvRollout:
 
     # --- rendering ------------------------------------------------------------------------------------
     def render(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], generation_prompt: bool) -> str:
-        from livesim.agents.transformers_agent import normalize_messages
-
         return self.tokenizer.apply_chat_template(normalize_messages(messages), tools=tools, tokenize=False,
                                                   add_generation_prompt=generation_prompt,
                                                   chat_template=self.template)
@@ -238,8 +235,6 @@ class EnvRollout:
                 s["segments"] += [SEG_ENV] * len(env_ids)
         self.last_transcripts = [list(e.unwrapped.sim.messages) for e in envs]
         terms, dispatched = [], []
-        from livesim.grading import WEIGHTS
-
         for s in state:
             info = s["info"] or {}
             ok = bool(info.get("dispatched"))
@@ -288,8 +283,6 @@ def segment_advantages(segments: list[list[int]], terms: list[dict[str, float]],
     """(B, T) advantages: group-normalised tool terms on tool-call tokens, reply terms on reply tokens."""
     import torch
 
-    from livesim.grading import WEIGHTS
-
     tool = np.array([WEIGHTS["tool_rationality"] * t["tool_rationality"] + WEIGHTS["skill_selection"]
                      * t["skill_selection"] for t in terms])
     pen = np.array([-min(1.0, max(0, n - cfg.length_target) / cfg.length_target) for n in model_tokens])
@@ -335,8 +328,6 @@ def run(cfg: RLStageConfig, model_dir: str | Path, out_dir: str | Path, work_dir
     from datasets import Dataset
     from transformers import AutoModelForCausalLM, AutoTokenizer
     from trl import GRPOConfig, GRPOTrainer
-
-    from livesim.hat.sft import training_template
 
     out = Path(out_dir)
     work = Path(work_dir) if work_dir else out.with_name(out.name + ".work")

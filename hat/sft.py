@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from livesim.hat import collect
 from livesim.hat.common import atomic_dir, last_checkpoint, log_history, trainer_common, write_model_card
 
 
@@ -65,8 +66,6 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
     from trl import SFTConfig, SFTTrainer
-
-    from livesim.hat import collect
 
     out = Path(out_dir)
     work = Path(work_dir) if work_dir else out.with_name(out.name + ".work")

@@ -16,6 +16,13 @@ import hashlib
 import json
 from typing import Any
 
+import gymnasium as gym
+
+import livesim.envs  # noqa: F401  (registers the envs)
+from livesim.agents.oracle import OracleAgent
+from livesim.envs.hsa import make_wrappers
+from livesim.models.zoo import _TINY_CORPUS, trl_chat_template
+
 CORPUS_VERSION = "sim-v1"
 """Bumped whenever the corpus recipe changes (it is part of the tiny build hash)."""
 
@@ -26,8 +33,6 @@ TAG_TOKENS = ["<tool_call>", "</tool_call>", "<tool_response>", "</tool_response
 
 def preset_tokenizer(vocab_size: int, episodes: int, seed: int) -> Any:
     """The tokenizer of the ``tiny`` training preset: BPE on :func:`simulator_corpus` plus generic lines."""
-    from livesim.hat.models import _TINY_CORPUS, trl_chat_template
-
     return train_bpe(simulator_corpus(episodes, seed) + _TINY_CORPUS * 4, vocab_size, trl_chat_template("qwen3"))
 
 
@@ -36,13 +41,7 @@ def simulator_corpus(episodes: int = 120, seed: int = 0) -> list[str]:
 
     Deterministic: the same ``episodes`` and ``seed`` give the same texts in any process.
     """
-    import gymnasium as gym
     from jinja2 import Environment
-
-    import livesim.envs  # noqa: F401  (registers the envs)
-    from livesim.agents.oracle import OracleAgent
-    from livesim.envs.hsa import make_wrappers
-    from livesim.hat.models import trl_chat_template
 
     template = Environment(trim_blocks=False, lstrip_blocks=False).from_string(trl_chat_template("qwen3"))
     texts: list[str] = []

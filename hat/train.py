@@ -20,18 +20,24 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from livesim.hat import collect as collect_mod
+from livesim.hat import distill as distill_mod
+from livesim.hat import rl as rl_mod
+from livesim.hat import sft as sft_mod
 from livesim.hat.collect import CollectConfig
 from livesim.hat.common import content_key, stages_dir
+from livesim.hat.deveval import evaluate_model
 from livesim.hat.distill import DistillStageConfig
 from livesim.hat.rl import RLStageConfig
 from livesim.hat.sft import SFTStageConfig
 from livesim.hat.tokenizer import CORPUS_VERSION, preset_tokenizer
+from livesim.models.zoo import build_tiny_model, resolve_model
 
 STAGES = ("sft", "distill", "rl")
 
 
 class TinyArch(BaseModel):
-    """Architecture of the ``tiny`` base model trained from scratch (see ``livesim.hat.models.build_tiny_model``)."""
+    """Architecture of the ``tiny`` base model trained from scratch (``livesim.models.zoo.build_tiny_model``)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -142,8 +148,6 @@ class TrainResult(BaseModel):
 
 # ---------------------------------------------------------------------------------------------- the stages
 def _base(cfg: TrainConfig) -> tuple[Path, str]:
-    from livesim.hat.models import build_tiny_model, resolve_model
-
     if cfg.base_model == "tiny":
         key = content_key("base-tiny", cfg.tiny_arch.model_dump())
         a = cfg.tiny_arch
@@ -183,8 +187,6 @@ class _Run:
     def dev_eval(self, stage: str, model_dir: Path) -> dict[str, Any] | None:
         if self.cfg.dev_requests <= 0:
             return None
-        from livesim.hat.deveval import evaluate_model
-
         cache = model_dir.parent / f"{model_dir.name}.dev-{self.cfg.dev_requests}-{self.cfg.dev_max_new_tokens}.json"
         if cache.is_file():
             result = json.loads(cache.read_text())
@@ -198,11 +200,6 @@ class _Run:
 
 def train(cfg: TrainConfig) -> TrainResult:
     """Run (or resume, or serve from cache) every stage of ``cfg``; see the module docstring."""
-    from livesim.hat import collect as collect_mod
-    from livesim.hat import distill as distill_mod
-    from livesim.hat import rl as rl_mod
-    from livesim.hat import sft as sft_mod
-
     unknown = [s for s in cfg.stages if s not in STAGES]
     if unknown:
         raise ValueError(f"unknown stage(s) {unknown}; expected a subset of {list(STAGES)}")
