@@ -105,7 +105,8 @@ def test_sft_lowers_loss_and_changes_parameters(data_dir, tiny_model_dir, tmp_pa
     stats = run(SFTStageConfig(steps=2, lr=1e-2, batch_size=1, save_steps=2), tiny_model_dir, data_dir,
                 tmp_path / "sft", show_progress=False)
     assert stats["steps"] == 2 and stats["dropped_too_long"] == 0
-    assert stats["loss_end"] < stats["loss_start"]
+    # the same held-out conversation, scored before and after (the per-step training loss is on different
+    # conversations each step, so it is too noisy to compare over two steps)
     assert stats["eval_loss_after"] < stats["eval_loss_before"]
     before = AutoModelForCausalLM.from_pretrained(tiny_model_dir).state_dict()
     after = AutoModelForCausalLM.from_pretrained(tmp_path / "sft").state_dict()
