@@ -142,7 +142,7 @@ def _make_envs(cfg: CollectConfig, n: int, split: str = "train") -> tuple[list[A
                          "expected 'full'")
 
     def base() -> Any:
-        kwargs = {"split": split} if cfg.env_id == "LiveStreamQA-v0" else {}
+        kwargs: dict[str, Any] = {"split": split} if cfg.env_id == "LiveStreamQA-v0" else {}
         env = gym.make(cfg.env_id, **kwargs)
         return ToolFaults(env) if cfg.tool_faults else env
 
@@ -160,6 +160,8 @@ def play(cfg: CollectConfig, show_progress: bool = True) -> list[dict[str, Any]]
     plan = [(cfg.seed * 1_000_003 + i, bool(aug) and bool(rng.random() >= cfg.canonical_fraction))
             for i in range(cfg.episodes)]
     privileged = cfg.teacher in PRIVILEGED_AGENTS
+    agents: list[Any] = []
+    shared: Any = None
     if privileged:
         agents = [make_agent(cfg.teacher, error_rate=cfg.oracle_error_rate, seed=cfg.seed * 7919 + k,
                              **cfg.teacher_args) for k in range(n)]
@@ -213,7 +215,7 @@ def play(cfg: CollectConfig, show_progress: bool = True) -> list[dict[str, Any]]
 def build_records(cfg: CollectConfig, raw: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Judge filter, retry cutting, dedup; returns the records and the filter counts."""
     rng = np.random.default_rng([cfg.seed, 2])
-    counts = Counter()
+    counts: Counter[str] = Counter()
     seen: set[str] = set()
     records = []
     for cand in raw:

@@ -83,7 +83,8 @@ def run(cfg: DistillStageConfig, student_dir: str | Path, teacher_dir: str | Pat
     }
     if trainer.accelerator.is_main_process:  # under accelerate launch only rank 0 writes
         with atomic_dir(out) as tmp:
-            trainer.model.save_pretrained(tmp)
+            model_out: Any = trainer.model
+            model_out.save_pretrained(tmp)
             tokenizer.save_pretrained(tmp)
             write_model_card(tmp, "livesim distilled model", [
                 f"On-policy distillation (TRL `DistillationTrainer`, beta={cfg.beta}: "

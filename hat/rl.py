@@ -311,9 +311,10 @@ def _segment_trainer_class() -> Any:
             out = super()._generate_and_score_completions(inputs)
             if self.accelerator.num_processes != 1:
                 raise RuntimeError("segment_advantages needs a single process (groups span ranks otherwise)")
-            cfg = self._livesim_cfg
+            cfg: RLStageConfig = getattr(self, "_livesim_cfg")  # noqa: B009
+            group = int(self.num_generations or cfg.num_generations)
             adv = segment_advantages([x["livesim_segments"] for x in inputs], [x["livesim_terms"] for x in inputs],
-                                     [x["livesim_model_tokens"] for x in inputs], cfg, self.num_generations,
+                                     [x["livesim_model_tokens"] for x in inputs], cfg, group,
                                      out["completion_ids"].shape[1])
             out["advantages"] = adv.to(out["completion_ids"].device)
             return out
@@ -353,7 +354,7 @@ def run(cfg: RLStageConfig, model_dir: str | Path, out_dir: str | Path, work_dir
     cls = _segment_trainer_class() if cfg.segment_advantages else GRPOTrainer
     trainer = cls(model=model, reward_funcs=reward_functions(cfg), args=args, train_dataset=dataset,
                   processing_class=tokenizer, rollout_func=rollout, callbacks=callbacks)
-    trainer._livesim_cfg = cfg
+    setattr(trainer, "_livesim_cfg", cfg)  # noqa: B010  (read by SegmentGRPOTrainer)
     resumed_from = last_checkpoint(work)
     trainer.train(resume_from_checkpoint=resumed_from)
     history = log_history(trainer)
@@ -370,7 +371,8 @@ def run(cfg: RLStageConfig, model_dir: str | Path, out_dir: str | Path, work_dir
     }
     if trainer.accelerator.is_main_process:  # under accelerate launch only rank 0 writes
         with atomic_dir(out) as tmp:
-            trainer.model.save_pretrained(tmp)
+            model_out: Any = trainer.model
+            model_out.save_pretrained(tmp)
             tokenizer.save_pretrained(tmp)
             write_model_card(tmp, "livesim HSA-RL model", [
                 f"GRPO (TRL `GRPOTrainer`, rollout_func playing LiveStreamQA-v0, "

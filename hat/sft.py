@@ -113,7 +113,7 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
     eval_after = trainer.evaluate()["eval_loss"] if val is not None and len(val) else None
     history = log_history(trainer)
     losses = [r["loss"] for r in history if "loss" in r]
-    final = trainer.model
+    final: Any = trainer.model
     if cfg.lora:
         final = final.merge_and_unload()
     stats = {

@@ -216,6 +216,11 @@ def test_distill_and_rl_run_and_log_per_term_rewards(tiny_model_dir, tmp_path):
     for term in ("accuracy", "effectiveness", "tool_rationality", "skill_selection", "length_penalty"):
         assert f"rewards/{term}/mean" in row
     assert (tmp_path / "rl" / "config.json").is_file()
+    seg = rl(RLStageConfig(steps=1, num_generations=2, episodes_per_step=1, episodes=2, max_new_tokens=6,
+                           max_turns=2, segment_advantages=True, multi_objective_aggregation="sum_then_normalize",
+                           importance_sampling_level="token"), tmp_path / "distill", tmp_path / "rl-seg",
+             show_progress=False)
+    assert seg["steps"] == 1 and (tmp_path / "rl-seg" / "config.json").is_file()
 
 
 def test_instruction_generator_is_seeded_and_tagged(tmp_path):
