@@ -26,6 +26,18 @@ from livesim.hat.train import TrainConfig, train
 from livesim.models.zoo import resolve_model
 
 
+def _one_line_errors(fn: Any) -> Any:
+    """Bad input (missing model or data, invalid config) ends in one line naming the problem, not a traceback."""
+
+    def wrapped(args: argparse.Namespace) -> int:
+        try:
+            return int(fn(args) or 0)
+        except (FileNotFoundError, ValueError) as e:
+            raise SystemExit(f"error: {e}") from None
+
+    return wrapped
+
+
 def _flag(name: str) -> str:
     return "--" + name.replace("_", "-")
 
@@ -172,7 +184,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--out", required=True, help="output folder (DatasetDict, stats.json, README.md)")
     _add_model_flags(p, CollectConfig)
     common(p)
-    p.set_defaults(func=_cmd_collect)
+    p.set_defaults(func=_one_line_errors(_cmd_collect))
 
     p = hs.add_parser("sft", help="TRL SFTTrainer, assistant-only loss, on a collected dataset")
     p.add_argument("--model", required=True, help="zoo name or HF model dir")
@@ -180,7 +192,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--out", required=True, help="output model folder")
     _add_model_flags(p, SFTStageConfig)
     common(p)
-    p.set_defaults(func=_cmd_sft)
+    p.set_defaults(func=_one_line_errors(_cmd_sft))
 
     p = hs.add_parser("distill", help="on-policy distillation toward the base on general prompts")
     p.add_argument("--student", required=True, help="the SFT model (zoo name or HF dir)")
@@ -188,14 +200,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--out", required=True, help="output model folder")
     _add_model_flags(p, DistillStageConfig)
     common(p)
-    p.set_defaults(func=_cmd_distill)
+    p.set_defaults(func=_one_line_errors(_cmd_distill))
 
     p = hs.add_parser("rl", help="GRPO in LiveStreamQA-v0 with a multi-turn rollout_func")
     p.add_argument("--model", required=True, help="policy to start from (zoo name or HF dir)")
     p.add_argument("--out", required=True, help="output model folder")
     _add_model_flags(p, RLStageConfig)
     common(p)
-    p.set_defaults(func=_cmd_rl)
+    p.set_defaults(func=_one_line_errors(_cmd_rl))
 
     p = hs.add_parser("train", help="all stages into one run dir (cached, resumable)")
     p.add_argument("--preset", required=True, choices=["tiny", "smollm2-135m"], help="preset")
@@ -208,7 +220,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--set", action="append", metavar="SECTION.FIELD=VALUE",
                    help="override a config field, e.g. --set sft.steps=50 --set collect.episodes=100")
     common(p)
-    p.set_defaults(func=_cmd_train)
+    p.set_defaults(func=_one_line_errors(_cmd_train))
 
 
 if __name__ == "__main__":  # pragma: no cover

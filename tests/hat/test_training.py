@@ -281,3 +281,16 @@ def test_sft_under_two_process_cpu_accelerate_launch(data_dir, tiny_model_dir, t
     assert proc.returncode == 0, proc.stderr[-2000:]
     stats = json.loads((out / "sft_stats.json").read_text())
     assert stats["steps"] == 2 and (out / "config.json").is_file()
+
+
+def test_cli_bad_input_is_one_line(tiny_model_dir, tmp_path):
+    from livesim.cli import main
+
+    with pytest.raises(SystemExit, match="error: .*neither a zoo model"):
+        main(["hat", "sft", "--model", str(tmp_path / "none"), "--data", "x", "--out", str(tmp_path / "o")])
+    with pytest.raises(SystemExit, match="not a collected livesim dataset"):
+        main(["hat", "sft", "--model", str(tiny_model_dir), "--data", str(tmp_path), "--out", str(tmp_path / "o")])
+    with pytest.raises(SystemExit, match="unknown field 'nope'"):
+        main(["hat", "train", "--preset", "tiny", "--set", "sft.nope=1"])
+    with pytest.raises(SystemExit, match="unknown stage"):
+        main(["hat", "train", "--preset", "tiny", "--ci", "--stages", "sft,foo"])
