@@ -11,9 +11,9 @@ import sys
 from typing import Any
 
 import livesim
-from livesim.cli import grader, harness, models, run, scenarios
+from livesim.cli import grader, harness, hat, models, run, scenarios
 
-COMMANDS = (run, harness, scenarios, models, grader)
+COMMANDS = (run, harness, scenarios, models, grader, hat)
 
 
 EXAMPLES = {

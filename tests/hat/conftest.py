@@ -14,3 +14,14 @@ def tiny_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     # Same path as tests/agents' fixture: whichever runs second finds the build cached.
     return build_tiny_model(tmp_path_factory.getbasetemp() / "livesim-models" / "tiny")
+
+
+@pytest.fixture(autouse=True)
+def _no_stand_in_vllm(monkeypatch: pytest.MonkeyPatch) -> None:
+    """tests/agents' stand-in ``vllm`` can outlive its test in ``sys.modules``; TRL would then read its version
+    ('N/A') and fail to import its trainers. Training tests see the real environment (no vllm here)."""
+    import sys
+
+    mod = sys.modules.get("vllm")
+    if mod is not None and "fake_vllm" in str(getattr(mod, "__file__", "")):
+        monkeypatch.delitem(sys.modules, "vllm")

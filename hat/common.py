@@ -1,0 +1,101 @@
+"""Shared helpers of the training stages: atomic output folders, progress bars, the stage cache, CPU defaults."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+
+def cache_root() -> Path:
+    """``$LIVESIM_CACHE`` or ``~/.cache/livesim``."""
+    root = os.environ.get("LIVESIM_CACHE")
+    return Path(root).expanduser() if root else Path.home() / ".cache" / "livesim"
+
+
+def stages_dir() -> Path:
+    """Where stage outputs are cached by content key: ``<cache>/stages/<key>/``."""
+    return cache_root() / "stages"
+
+
+def content_key(*parts: Any) -> str:
+    """A short hash of JSON-serialisable parts (configs, input keys)."""
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+@contextlib.contextmanager
+def atomic_dir(out: Path) -> Iterator[Path]:
+    """Yield a temp folder beside ``out``; on success it replaces ``out`` in one rename (readers never see half)."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
+    try:
+        yield tmp
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    os.chmod(tmp, 0o755)
+    if out.exists():
+        shutil.rmtree(out)
+    os.replace(tmp, out)
+
+
+def progress(total: int, desc: str, disable: bool = False) -> Any:
+    """A tqdm bar (tqdm ships with datasets/transformers); a no-op object when tqdm is missing."""
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # pragma: no cover
+        class _Null:
+            def update(self, n: int = 1) -> None: ...
+            def close(self) -> None: ...
+            def set_postfix(self, **kw: Any) -> None: ...
+        return _Null()
+    return tqdm(total=total, desc=desc, disable=disable, leave=False)
+
+
+def on_cpu() -> bool:
+    import torch
+
+    return not torch.cuda.is_available()
+
+
+def trainer_common(output_dir: Path, *, steps: int, lr: float, batch_size: int, grad_accum: int, seed: int,
+                   logging_steps: int = 1, save_steps: int | None = None) -> dict[str, Any]:
+    """TrainingArguments shared by the stages: CPU-safe precision, seeded, logs every step, no hub, no wandb."""
+    cpu = on_cpu()
+    return dict(
+        output_dir=str(output_dir), max_steps=steps, learning_rate=lr, per_device_train_batch_size=batch_size,
+        gradient_accumulation_steps=grad_accum, seed=seed, data_seed=seed, logging_steps=logging_steps,
+        save_strategy="steps" if save_steps else "no", save_steps=save_steps or 500, save_total_limit=1,
+        report_to=[], bf16=False if cpu else None, fp16=False, use_cpu=cpu, dataloader_num_workers=0,
+        disable_tqdm=False, gradient_checkpointing=False, lr_scheduler_type="cosine", warmup_steps=0.05,
+    )
+
+
+def last_checkpoint(output_dir: Path) -> str | None:
+    """The newest ``checkpoint-N`` folder in a trainer's output dir (to resume a killed stage), or None."""
+    if not output_dir.is_dir():
+        return None
+    ckpts = sorted((p for p in output_dir.glob("checkpoint-*") if p.name.split("-")[-1].isdigit()),
+                   key=lambda p: int(p.name.split("-")[-1]))
+    return str(ckpts[-1]) if ckpts else None
+
+
+def log_history(trainer: Any) -> list[dict[str, Any]]:
+    """The trainer's logged rows (loss, reward, ...), JSON-clean."""
+    rows = []
+    for row in trainer.state.log_history:
+        rows.append({k: (float(v) if isinstance(v, (int, float)) else v) for k, v in row.items()})
+    return rows
+
+
+def write_model_card(model_dir: Path, title: str, body: list[str]) -> None:
+    text = "\n".join(["---", "library_name: transformers", "tags: [livesim, trl]", "license: apache-2.0", "---",
+                      "", f"# {title}", "", *body, ""])
+    (model_dir / "README.md").write_text(text)

@@ -1,0 +1,50 @@
+"""The small dev-set evaluation run after each training stage: mean reward, canonical and held-out HSA.
+
+``n`` ``LiveStreamQA-v0`` requests from the *test* split (seeds from ``DEV_SEED0``; training uses the train
+split, so no request is shared), once on the canonical harness and once under HSA with the *held-out*
+vocabulary (p = 2/3), played greedily by the ``transformers`` agent. This is a training-time check, not the
+paper's suites (those are ``livesim.hat.suites`` / ``evaluate``).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+
+import livesim.envs  # noqa: F401  (registers the envs)
+from livesim.agents import make_agent
+from livesim.envs.hsa import make_wrappers
+from livesim.envs.rollout import run_batched, summarize
+from livesim.hat.common import progress
+
+DEV_SEED0 = 900_000
+
+
+def evaluate_model(model_dir: str | Path, n: int = 50, max_new_tokens: int = 128, batch_size: int = 8,
+                   variants: tuple[str, ...] = ("canonical", "heldout_hsa"), show_progress: bool = True
+                   ) -> dict[str, Any]:
+    """Mean reward (and per-term scores) of a model directory on the dev set, per harness variant."""
+    agent = make_agent("transformers", model=str(model_dir), device="cpu", max_new_tokens=max_new_tokens,
+                       temperature=0.0, batch_size=batch_size)
+    seeds = [DEV_SEED0 + i for i in range(n)]
+    out: dict[str, Any] = {"n": n, "max_new_tokens": max_new_tokens}
+    for variant in variants:
+        def make_env(variant: str = variant) -> Any:
+            env = gym.make("LiveStreamQA-v0", split="test")
+            return make_wrappers(env, "hsa", split="heldout") if variant == "heldout_hsa" else env
+
+        t0 = time.perf_counter()
+        bar = progress(total=n, desc=f"dev {variant}", disable=not show_progress)
+        records = []
+        for rec in run_batched(make_env, agent, seeds, batch_size):
+            records.append(rec)
+            bar.update(1)
+        bar.close()
+        summary = summarize(records, len(seeds), time.perf_counter() - t0)
+        out[variant] = {k: summary[k] for k in ("mean_reward", "accuracy", "effectiveness", "pass_rate",
+                                                "fallback_rate", "parse_failure_rate", "turns_mean", "scores",
+                                                "wall_s")}
+    return out

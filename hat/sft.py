@@ -1,0 +1,155 @@
+"""Stage 1, (HSA-)SFT: TRL ``SFTTrainer`` on collected conversations, assistant-only loss, no silent truncation.
+
+``max_length`` comes from the data: every conversation is rendered with the training chat template (the one
+with ``{% generation %}`` markers that TRL would use) and measured; ``max_length`` is the longest, or, with
+``max_length_cap``, conversations longer than the cap are *dropped and reported* (``sft_stats.json``) instead of
+being cut. The output is a plain Hugging Face model directory (LoRA adapters are merged) with a model card;
+its tokenizer carries the training chat template, so inference renders turns exactly as training did.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from livesim.hat import collect
+from livesim.hat.common import atomic_dir, last_checkpoint, log_history, trainer_common, write_model_card
+
+
+class SFTStageConfig(BaseModel):
+    """The SFT stage's own settings (model and data paths are passed to :func:`run`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    steps: int = Field(200, ge=1, description="Optimizer steps (max_steps).")
+    lr: float = Field(1e-3, gt=0, description="Peak learning rate (cosine schedule, 5% warmup).")
+    batch_size: int = Field(4, ge=1, description="Per-device batch size.")
+    grad_accum: int = Field(1, ge=1, description="Gradient accumulation steps.")
+    seed: int = Field(0, ge=0, description="Trainer seed (init of LoRA, data order).")
+    lora: bool = Field(False, description="Train LoRA adapters (peft) instead of all weights; merged on save.")
+    lora_r: int = Field(16, ge=1, description="LoRA rank.")
+    lora_alpha: int = Field(32, ge=1, description="LoRA alpha.")
+    max_length_cap: int | None = Field(None, ge=16, description="Drop (and report) conversations longer than this.")
+    weight_decay: float = Field(0.0, ge=0, description="AdamW weight decay.")
+    save_steps: int = Field(50, ge=1, description="Checkpoint every N steps (a killed stage resumes from the last).")
+
+
+def training_template(tokenizer: Any) -> str:
+    """The chat template TRL trains with: the tokenizer's own if it has generation markers, else TRL's patch."""
+    from trl.chat_template_utils import get_training_chat_template
+
+    return get_training_chat_template(tokenizer) or tokenizer.chat_template
+
+
+def measure_lengths(dataset: Any, tokenizer: Any, template: str) -> list[int]:
+    """Tokens of each conversation as SFTTrainer will tokenize it (same template, tools decoded)."""
+    out = []
+    for ex in dataset:
+        ids = tokenizer.apply_chat_template(ex["messages"], tools=json.loads(ex["tools"]), chat_template=template,
+                                            tokenize=True, return_dict=True)["input_ids"]
+        out.append(len(ids))
+    return out
+
+
+def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_dir: str | Path,
+        work_dir: str | Path | None = None, show_progress: bool = True,
+        callbacks: list[Any] | None = None) -> dict[str, Any]:
+    """Fine-tune ``model_dir`` on the collected dataset at ``data_dir``; write the model to ``out_dir``.
+
+    ``work_dir`` holds trainer checkpoints (default ``out_dir`` + ``.work``); a killed run resumes there.
+    Returns the stage's stats (also in ``out_dir/sft_stats.json``).
+    """
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from trl import SFTConfig, SFTTrainer
+
+    out = Path(out_dir)
+    work = Path(work_dir) if work_dir else out.with_name(out.name + ".work")
+    t0 = time.perf_counter()
+    tokenizer = AutoTokenizer.from_pretrained(model_dir)
+    template = training_template(tokenizer)
+    tokenizer.chat_template = template  # saved with the model: inference renders as training did
+    data = collect.load(data_dir)
+    keep_cols = ["messages", "tools"]
+    train = data["train"].select_columns(keep_cols)
+    val = data["validation"].select_columns(keep_cols) if len(data["validation"]) else None
+    lengths = measure_lengths(train, tokenizer, template)
+    too_long = [i for i, n in enumerate(lengths) if cfg.max_length_cap and n > cfg.max_length_cap]
+    if too_long:
+        train = train.select([i for i in range(len(train)) if i not in set(too_long)])
+    if len(train) == 0:
+        raise RuntimeError(f"every training conversation is longer than max_length_cap={cfg.max_length_cap}")
+    val_lengths = measure_lengths(val, tokenizer, template) if val is not None else []
+    if val is not None and cfg.max_length_cap:
+        val = val.select([i for i, n in enumerate(val_lengths) if n <= cfg.max_length_cap])
+    kept_lengths = [n for i, n in enumerate(lengths) if i not in set(too_long)]
+    max_length = max(kept_lengths + [n for n in val_lengths if not cfg.max_length_cap or n <= cfg.max_length_cap])
+
+    model = AutoModelForCausalLM.from_pretrained(model_dir, dtype=torch.float32)
+    peft_config = None
+    if cfg.lora:
+        from peft import LoraConfig
+
+        peft_config = LoraConfig(r=cfg.lora_r, lora_alpha=cfg.lora_alpha, lora_dropout=0.0, task_type="CAUSAL_LM",
+                                 target_modules="all-linear")
+    args = SFTConfig(
+        **trainer_common(work, steps=cfg.steps, lr=cfg.lr, batch_size=cfg.batch_size, grad_accum=cfg.grad_accum,
+                         seed=cfg.seed, save_steps=cfg.save_steps),
+        max_length=max_length, assistant_only_loss=True, packing=False, padding_free=False,
+        weight_decay=cfg.weight_decay, eval_strategy="no", per_device_eval_batch_size=cfg.batch_size,
+        dataset_num_proc=None,
+    )
+    args.disable_tqdm = not show_progress
+    trainer = SFTTrainer(model=model, args=args, train_dataset=train, eval_dataset=val, processing_class=tokenizer,
+                         peft_config=peft_config, callbacks=callbacks)
+    check_no_truncation(trainer.train_dataset, max_length)
+    eval_before = trainer.evaluate()["eval_loss"] if val is not None and len(val) else None
+    resumed_from = last_checkpoint(work)
+    trainer.train(resume_from_checkpoint=resumed_from)
+    eval_after = trainer.evaluate()["eval_loss"] if val is not None and len(val) else None
+    history = log_history(trainer)
+    losses = [r["loss"] for r in history if "loss" in r]
+    final: Any = trainer.model
+    if cfg.lora:
+        final = final.merge_and_unload()
+    stats = {
+        "stage": "sft", "config": cfg.model_dump(), "model": str(model_dir), "data": str(data_dir),
+        "examples": len(train), "max_length": max_length, "dropped_too_long": len(too_long),
+        "dropped_lengths": [lengths[i] for i in too_long], "lengths_mean": sum(kept_lengths) / len(kept_lengths),
+        "loss_start": losses[0] if losses else None, "loss_end": losses[-1] if losses else None,
+        "eval_loss_before": eval_before, "eval_loss_after": eval_after, "steps": trainer.state.global_step,
+        "resumed_from": resumed_from, "wall_s": time.perf_counter() - t0, "history": history,
+    }
+    if trainer.accelerator.is_main_process:  # under accelerate launch only rank 0 writes
+        with atomic_dir(out) as tmp:
+            final.save_pretrained(tmp)
+            tokenizer.save_pretrained(tmp)
+            write_model_card(tmp, "livesim SFT model", [
+                f"Fine-tuned from `{model_dir}` with TRL `SFTTrainer` (assistant-only loss"
+                f"{', LoRA merged' if cfg.lora else ', full fine-tuning'}) on the livesim dataset `{data_dir}`.",
+                f"{stats['examples']} conversations, max_length {max_length} (measured; {len(too_long)} dropped as too "
+                f"long), {stats['steps']} steps, loss {stats['loss_start']} -> {stats['loss_end']}, validation loss "
+                f"{eval_before} -> {eval_after}.",
+                "Load with `make_agent('transformers', model=PATH)`; serve with `vllm serve PATH "
+                "--enable-auto-tool-choice --tool-call-parser hermes`.",
+            ])
+            (tmp / "sft_stats.json").write_text(json.dumps(stats, indent=2, default=str) + "\n")
+    trainer.accelerator.wait_for_everyone()
+    return stats
+
+
+def check_no_truncation(dataset: Any, max_length: int) -> None:
+    """Fail loudly if any tokenized example would be cut or has no trainable (assistant) token."""
+    for i, ex in enumerate(dataset):
+        n = len(ex["input_ids"])
+        if n > max_length:
+            raise RuntimeError(f"example {i} has {n} tokens > max_length {max_length}: it would be truncated")
+        mask = ex.get("assistant_masks")
+        if mask is None and ex.get("labels") is not None:
+            mask = [int(t != -100) for t in ex["labels"]]
+        if mask is not None and 1 not in mask:
+            raise RuntimeError(f"example {i} has no assistant tokens to train on")

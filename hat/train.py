@@ -1,0 +1,344 @@
+"""Harness-Aware Training end to end: base -> collect -> (HSA-)SFT -> distill -> (HSA-)RL, cached and resumable.
+
+``train(TrainConfig.from_preset("tiny"))`` (or ``livesim hat train --preset tiny``) runs the stages into one run
+directory: ``config.yaml`` (the resolved config), ``checkpoints/<stage>`` (links to the cached stage outputs),
+``metrics.jsonl`` (every logged trainer row and every dev-set evaluation), ``report.md`` with loss and
+reward curves (PNG) and the dev-set table.
+
+Every stage output is cached by a content key (the stage's own config plus the key of its input model and
+data) under ``$LIVESIM_CACHE/stages/<stage>-<key>/`` (default ``~/.cache/livesim/stages``): a stage whose output
+exists is skipped (``wall_s`` 0.0), two runs sharing a prefix train it once, and a killed stage resumes from
+its last trainer checkpoint (``<stage>-<key>.work/checkpoint-N``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from livesim.hat import collect as collect_mod
+from livesim.hat import distill as distill_mod
+from livesim.hat import rl as rl_mod
+from livesim.hat import sft as sft_mod
+from livesim.hat.collect import CollectConfig
+from livesim.hat.common import content_key, stages_dir
+from livesim.hat.deveval import evaluate_model
+from livesim.hat.distill import DistillStageConfig
+from livesim.hat.rl import RLStageConfig
+from livesim.hat.sft import SFTStageConfig
+from livesim.hat.tokenizer import CORPUS_VERSION, preset_tokenizer
+from livesim.models.zoo import build_tiny_model, resolve_model
+
+STAGES = ("sft", "distill", "rl")
+
+
+class TinyArch(BaseModel):
+    """Architecture of the ``tiny`` base model trained from scratch (``livesim.models.zoo.build_tiny_model``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    vocab_size: int = Field(2048, description="BPE target size (trained on simulator text).")
+    hidden_size: int = Field(64, description="Model width.")
+    intermediate_size: int = Field(192, description="MLP width.")
+    layers: int = Field(2, description="Transformer layers.")
+    heads: int = Field(4, description="Attention heads.")
+    kv_heads: int = Field(2, description="Key/value heads.")
+    initializer_range: float = Field(0.02, description="Init std (0.02 for training from scratch).")
+    corpus_episodes: int = Field(120, description="Oracle conversations the tokenizer is trained on.")
+    seed: int = Field(0, description="Init and corpus seed.")
+
+
+class TrainConfig(BaseModel):
+    """One HAT run. ``from_preset`` fills every field; ``model_copy(update=...)`` changes some."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
+
+    preset: str = Field("custom", description="Preset it came from (informational).")
+    base_model: str = Field("tiny", description="'tiny' (built from scratch with `tiny_arch`), a zoo name or a "
+                                                "local HF model dir: the pre-SFT base (and the distill teacher).")
+    tiny_arch: TinyArch = Field(default_factory=TinyArch, description="Used when base_model is 'tiny'.")
+    fixed_harness: bool = Field(False, description="Collect and RL on the canonical harness only (the baseline).")
+    rl_fixed_harness: bool | None = Field(None, description="RL on the canonical harness (None: = fixed_harness).")
+    stages: tuple[str, ...] = Field(STAGES, description="Stages after collect, in order (subset of sft, distill, rl).")
+    collect: CollectConfig = Field(default_factory=CollectConfig)
+    sft: SFTStageConfig = Field(default_factory=SFTStageConfig)
+    distill: DistillStageConfig = Field(default_factory=DistillStageConfig)
+    rl: RLStageConfig = Field(default_factory=RLStageConfig)
+    dev_requests: int = Field(50, ge=0, description="Dev-set requests per variant after each stage (0: none).")
+    dev_max_new_tokens: int = Field(128, ge=1, description="Generation cap per turn in the dev evaluation.")
+    eval_base: bool = Field(True, description="Also evaluate the base model on the dev set.")
+    out_dir: Path | None = Field(None, description="Run directory (default runs/hat-<preset>-<key>).")
+    show_progress: bool = Field(True, description="Progress bars.")
+
+    @classmethod
+    def from_preset(cls, name: str, ci: bool = False) -> TrainConfig:
+        """``tiny`` (from scratch, <= 15 min on a quiet 2-core CPU) or ``smollm2-135m``; ``ci`` shrinks it."""
+        if name not in PRESETS:
+            raise ValueError(f"unknown preset {name!r}; expected one of {sorted(PRESETS)}")
+        cfg = PRESETS[name]()
+        if ci:
+            cfg = cfg.model_copy(update={
+                "preset": f"{name}-ci",
+                "tiny_arch": cfg.tiny_arch.model_copy(update={"corpus_episodes": 8, "vocab_size": 512,
+                                                              "hidden_size": 32, "intermediate_size": 64,
+                                                              "layers": 1, "heads": 2, "kv_heads": 1}),
+                "collect": cfg.collect.model_copy(update={"episodes": 6, "batch_size": 6}),
+                "sft": cfg.sft.model_copy(update={"steps": 2, "batch_size": 2, "save_steps": 1}),
+                "distill": cfg.distill.model_copy(update={"steps": 1, "batch_size": 2, "prompts": 4,
+                                                          "max_completion_length": 8, "save_steps": 1}),
+                "rl": cfg.rl.model_copy(update={"steps": 1, "num_generations": 2, "episodes_per_step": 1,
+                                                "episodes": 2, "max_new_tokens": 8, "max_turns": 2,
+                                                "save_steps": 1}),
+                "dev_requests": 2, "dev_max_new_tokens": 8,
+            })
+        return cfg
+
+    @property
+    def rl_fixed(self) -> bool:
+        return self.fixed_harness if self.rl_fixed_harness is None else self.rl_fixed_harness
+
+
+def _tiny_preset() -> TrainConfig:
+    return TrainConfig(
+        preset="tiny", base_model="tiny",
+        collect=CollectConfig(episodes=300, seed=0),
+        sft=SFTStageConfig(steps=150, lr=3e-3, batch_size=4, save_steps=25),
+        distill=DistillStageConfig(steps=10, lr=1e-5, batch_size=4, prompts=64, max_completion_length=32,
+                                   save_steps=10),
+        rl=RLStageConfig(steps=8, lr=2e-5, num_generations=4, episodes_per_step=2, episodes=32,
+                         max_new_tokens=96, max_turns=3, save_steps=4),
+        dev_requests=50, dev_max_new_tokens=64,
+    )
+
+
+def _smollm2_preset() -> TrainConfig:
+    # Sized for ~2 hours on a quiet 2-core CPU (SmolLM2 SFT ~100 tokens/s, ~3200-token conversations).
+    return TrainConfig(
+        preset="smollm2-135m", base_model="smollm2-135m",
+        collect=CollectConfig(episodes=240, seed=0),
+        sft=SFTStageConfig(steps=48, lr=5e-4, batch_size=1, grad_accum=2, lora=True, lora_r=16, lora_alpha=32,
+                           save_steps=2),
+        distill=DistillStageConfig(steps=10, lr=5e-6, batch_size=4, prompts=64, max_completion_length=48,
+                                   save_steps=2),
+        rl=RLStageConfig(steps=4, lr=2e-6, num_generations=4, episodes_per_step=1, episodes=16,
+                         max_new_tokens=128, max_turns=3, save_steps=1),
+        dev_requests=20, dev_max_new_tokens=128,
+    )
+
+
+PRESETS = {"tiny": _tiny_preset, "smollm2-135m": _smollm2_preset}
+
+
+class TrainResult(BaseModel):
+    """What a run produced (the contract with ``reproduce``)."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    base_model_dir: Path
+    stage_dirs: dict[str, Path]
+    run_dir: Path
+    wall_s: dict[str, float]
+    stats: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    dev: dict[str, dict[str, Any]] = Field(default_factory=dict)
+
+
+# ---------------------------------------------------------------------------------------------- the stages
+def _base(cfg: TrainConfig) -> tuple[Path, str]:
+    if cfg.base_model == "tiny":
+        key = content_key("base-tiny", cfg.tiny_arch.model_dump())
+        a = cfg.tiny_arch
+        path = build_tiny_model(stages_dir() / f"base-{key}", seed=a.seed, vocab_size=a.vocab_size,
+                                hidden_size=a.hidden_size, intermediate_size=a.intermediate_size, layers=a.layers,
+                                heads=a.heads, kv_heads=a.kv_heads, initializer_range=a.initializer_range,
+                                corpus_episodes=a.corpus_episodes, corpus_seed=a.seed, corpus_version=CORPUS_VERSION,
+                                tokenizer_fn=lambda v: preset_tokenizer(v, a.corpus_episodes, a.seed))
+        return path, key
+    path = resolve_model(cfg.base_model)
+    marker = path / "livesim_model.json"
+    ident = marker.read_text() if marker.is_file() else str(path.resolve())
+    return path, content_key("base", ident)
+
+
+def _ready(path: Path) -> bool:
+    return (path / "config.json").is_file() and any(path.glob("*_stats.json"))
+
+
+class _Run:
+    def __init__(self, cfg: TrainConfig, run_dir: Path) -> None:
+        self.cfg, self.dir = cfg, run_dir
+        self.metrics = run_dir / "metrics.jsonl"
+
+    def log(self, row: dict[str, Any]) -> None:
+        with open(self.metrics, "a") as fh:
+            fh.write(json.dumps(row, default=str, sort_keys=True) + "\n")
+            fh.flush()
+
+    def link(self, stage: str, target: Path) -> None:
+        link = self.dir / "checkpoints" / stage
+        link.parent.mkdir(parents=True, exist_ok=True)
+        if link.is_symlink() or link.exists():
+            link.unlink()
+        link.symlink_to(target.resolve(), target_is_directory=True)
+
+    def dev_eval(self, stage: str, model_dir: Path) -> dict[str, Any] | None:
+        if self.cfg.dev_requests <= 0:
+            return None
+        cache = model_dir.parent / f"{model_dir.name}.dev-{self.cfg.dev_requests}-{self.cfg.dev_max_new_tokens}.json"
+        if cache.is_file():
+            result = json.loads(cache.read_text())
+        else:
+            result = evaluate_model(model_dir, n=self.cfg.dev_requests, max_new_tokens=self.cfg.dev_max_new_tokens,
+                                    show_progress=self.cfg.show_progress)
+            cache.write_text(json.dumps(result, indent=2) + "\n")
+        self.log({"stage": stage, "kind": "dev_eval", **result})
+        return result
+
+
+def train(cfg: TrainConfig) -> TrainResult:
+    """Run (or resume, or serve from cache) every stage of ``cfg``; see the module docstring."""
+    unknown = [s for s in cfg.stages if s not in STAGES]
+    if unknown:
+        raise ValueError(f"unknown stage(s) {unknown}; expected a subset of {list(STAGES)}")
+    base_dir, base_key = _base(cfg)
+    collect_cfg = cfg.collect.model_copy(update={"fixed_harness": cfg.fixed_harness, "tokenizer": str(base_dir)})
+    ckey = content_key("collect", collect_cfg.model_copy(update={"tokenizer": base_key}).key())
+    run_key = content_key(cfg.model_dump(exclude={"out_dir", "show_progress"}), base_key)
+    run_dir = Path(cfg.out_dir) if cfg.out_dir else Path("runs") / f"hat-{cfg.preset}-{run_key[:8]}"
+    run_dir.mkdir(parents=True, exist_ok=True)
+    _write_config(run_dir, cfg, base_dir)
+    run = _Run(cfg, run_dir)
+    wall: dict[str, float] = {}
+    stats: dict[str, dict[str, Any]] = {}
+    dev: dict[str, dict[str, Any]] = {}
+    run.link("base", base_dir)
+    if cfg.eval_base:
+        dev["base"] = run.dev_eval("base", base_dir) or {}
+
+    data_dir = stages_dir() / f"collect-{ckey}"
+    t0 = time.perf_counter()
+    fresh = not (data_dir / "stats.json").is_file()
+    collect_mod.run(collect_cfg, data_dir, show_progress=cfg.show_progress)
+    wall["collect"] = time.perf_counter() - t0 if fresh else 0.0
+    stats["collect"] = collect_mod.stats(data_dir)
+    run.link("collect", data_dir)
+    if fresh:
+        run.log({"stage": "collect", "kind": "stats", "wall_s": wall["collect"], **stats["collect"]["filter"]})
+
+    stage_dirs: dict[str, Path] = {}
+    prev_dir, prev_key = base_dir, base_key
+    for stage in cfg.stages:
+        if stage == "sft":
+            key = content_key("sft", cfg.sft.model_dump(), base_key, ckey)
+        elif stage == "distill":
+            key = content_key("distill", cfg.distill.model_dump(), prev_key, base_key)
+        else:
+            rl_cfg = cfg.rl.model_copy(update={"fixed_harness": cfg.rl_fixed})
+            key = content_key("rl", rl_cfg.model_dump(), prev_key)
+        out = stages_dir() / f"{stage}-{key}"
+        work = stages_dir() / f"{stage}-{key}.work"
+        t0 = time.perf_counter()
+        if _ready(out):
+            wall[stage] = 0.0
+        else:
+            if stage == "sft":
+                sft_mod.run(cfg.sft, prev_dir, data_dir, out, work, show_progress=cfg.show_progress)
+            elif stage == "distill":
+                distill_mod.run(cfg.distill, prev_dir, base_dir, out, work, show_progress=cfg.show_progress)
+            else:
+                rl_mod.run(rl_cfg, prev_dir, out, work, show_progress=cfg.show_progress)
+            wall[stage] = time.perf_counter() - t0
+        stage_stats = json.loads(next(out.glob("*_stats.json")).read_text())
+        stats[stage] = {k: v for k, v in stage_stats.items() if k != "history"}
+        if wall[stage] > 0:
+            for row in stage_stats.get("history", []):
+                run.log({"stage": stage, "kind": "train", **row})
+            run.log({"stage": stage, "kind": "summary", "wall_s": wall[stage],
+                     **{k: v for k, v in stats[stage].items() if k not in ("config", "history")}})
+        run.link(stage, out)
+        stage_dirs[stage] = out
+        dev[stage] = run.dev_eval(stage, out) or {}
+        prev_dir, prev_key = out, key
+    result = TrainResult(base_model_dir=base_dir, stage_dirs=stage_dirs, run_dir=run_dir, wall_s=wall, stats=stats,
+                         dev=dev)
+    write_report(result, cfg)
+    return result
+
+
+def _write_config(run_dir: Path, cfg: TrainConfig, base_dir: Path) -> None:
+    import yaml
+
+    data = json.loads(cfg.model_dump_json())
+    data["resolved_base_model_dir"] = str(base_dir)
+    (run_dir / "config.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+
+
+# ---------------------------------------------------------------------------------------------- the report
+def _histories(run_dir: Path) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = {}
+    for stage in STAGES:
+        link = run_dir / "checkpoints" / stage
+        files = list(link.glob("*_stats.json")) if link.exists() else []
+        if files:
+            out[stage] = json.loads(files[0].read_text()).get("history", [])
+    return out
+
+
+def write_report(result: TrainResult, cfg: TrainConfig) -> Path:
+    """``report.md`` with the stage table, dev-set table and ``curves.png`` (loss and reward per step)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    run_dir = result.run_dir
+    hist = _histories(run_dir)
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.5))
+    for ax, stage, key in ((axes[0], "sft", "loss"), (axes[1], "distill", "loss"), (axes[2], "rl", "reward")):
+        rows = [r for r in hist.get(stage, []) if key in r and "step" in r]
+        ax.plot([r["step"] for r in rows], [r[key] for r in rows], marker=".")
+        if stage == "rl":
+            for term in ("accuracy", "effectiveness", "tool_rationality", "skill_selection"):
+                tr = [r for r in hist.get(stage, []) if f"rewards/{term}/mean" in r]
+                ax.plot([r["step"] for r in tr], [r[f"rewards/{term}/mean"] for r in tr], lw=0.8, label=term)
+            ax.legend(fontsize=6)
+        ax.set_title(f"{stage} {key}")
+        ax.set_xlabel("step")
+    fig.tight_layout()
+    fig.savefig(run_dir / "curves.png", dpi=100)
+    plt.close(fig)
+    lines = [f"# HAT run `{run_dir.name}` (preset {cfg.preset})", "",
+             f"Base `{cfg.base_model}` -> `{result.base_model_dir}`; harness: "
+             f"{'canonical only' if cfg.fixed_harness else 'HSA (train vocabulary)'}; RL harness: "
+             f"{'canonical' if cfg.rl_fixed else 'HSA'}.", "",
+             "| stage | steps | wall s | start | end | output |", "|---|---|---|---|---|---|"]
+    c = result.stats.get("collect", {})
+    lines.append(f"| collect | {c.get('splits', {})} | {result.wall_s.get('collect', 0):.1f} | "
+                 f"{c.get('filter', {}).get('candidates', '')} candidates | {c.get('filter', {}).get('kept', '')} kept "
+                 f"| checkpoints/collect |")
+    for stage in cfg.stages:
+        s = result.stats.get(stage, {})
+        rl = stage == "rl"
+        a, b = (s.get("reward_start"), s.get("reward_end")) if rl else (s.get("loss_start"), s.get("loss_end"))
+        what = "reward" if stage == "rl" else "loss"
+        lines.append(f"| {stage} | {s.get('steps')} | {result.wall_s.get(stage, 0):.1f} | {what} {_f(a)} | "
+                     f"{what} {_f(b)} | checkpoints/{stage} |")
+    lines += ["", f"Dev set: {cfg.dev_requests} LiveStreamQA-v0 test-split requests (seeds from 900000), greedy, "
+              f"{cfg.dev_max_new_tokens} new tokens per turn. Mean reward (accuracy, pass rate):", "",
+              "| model | canonical | held-out HSA |", "|---|---|---|"]
+    for name, d in result.dev.items():
+        if d:
+            cells = [f"{d[v]['mean_reward']:.3f} ({d[v]['accuracy']:.2f}, {d[v]['pass_rate']:.2f})"
+                     for v in ("canonical", "heldout_hsa")]
+            lines.append(f"| {name} | {cells[0]} | {cells[1]} |")
+    lines += ["", "![curves](curves.png)", "", "`0.0` wall seconds: served from the stage cache.", ""]
+    path = run_dir / "report.md"
+    path.write_text("\n".join(lines))
+    return path
+
+
+def _f(x: Any) -> str:
+    return f"{x:.4f}" if isinstance(x, (int, float)) else str(x)

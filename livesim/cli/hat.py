@@ -1,0 +1,230 @@
+"""`livesim hat collect|sft|distill|rl|train`: Harness-Aware Training from the command line.
+
+Every stage-config field is a flag (generated from the pydantic configs in ``livesim.hat``, with their
+descriptions as help); ``train`` takes a preset plus ``--set SECTION.FIELD=VALUE`` overrides. torch, trl and
+the rest of the training stack are imported only when a command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import types
+import typing
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from livesim.hat import collect, distill, rl, sft
+from livesim.hat.collect import CollectConfig
+from livesim.hat.distill import DistillStageConfig
+from livesim.hat.rl import RLStageConfig
+from livesim.hat.sft import SFTStageConfig
+from livesim.hat.train import TrainConfig, train
+from livesim.models.zoo import resolve_model
+
+
+def _one_line_errors(fn: Any) -> Any:
+    """Bad input (missing model or data, invalid config) ends in one line naming the problem, not a traceback."""
+
+    def wrapped(args: argparse.Namespace) -> int:
+        try:
+            return int(fn(args) or 0)
+        except (FileNotFoundError, ValueError) as e:
+            raise SystemExit(f"error: {e}") from None
+
+    return wrapped
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _base_type(annotation: Any) -> Any:
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType) and len(args) == 1:
+        return args[0]
+    return annotation
+
+
+def _add_model_flags(p: argparse.ArgumentParser, model: Any, skip: tuple[str, ...] = ()) -> None:
+    """One flag per field of a pydantic config class (bool: --x/--no-x; dict: JSON; Literal: choices)."""
+    for name, field in model.model_fields.items():
+        if name in skip:
+            continue
+        typ = _base_type(field.annotation)
+        help_ = f"{field.description or ''} (default: {field.default!r})"
+        if typ is bool:
+            p.add_argument(_flag(name), dest=name, action=argparse.BooleanOptionalAction, default=None, help=help_)
+        elif typing.get_origin(typ) is typing.Literal:
+            p.add_argument(_flag(name), dest=name, choices=list(typing.get_args(typ)), default=None, help=help_)
+        elif typ in (int, float, str):
+            p.add_argument(_flag(name), dest=name, type=typ, default=None, help=help_)
+        else:
+            p.add_argument(_flag(name), dest=name, type=json.loads, default=None, help=help_ + " [JSON]")
+
+
+def _build(model: Any, args: argparse.Namespace, **extra: Any) -> Any:
+    values = {k: getattr(args, k) for k in model.model_fields if getattr(args, k, None) is not None}
+    values.update(extra)
+    try:
+        return model(**values)
+    except ValidationError as e:
+        err = e.errors()[0]
+        raise SystemExit(f"error: {'.'.join(str(x) for x in err['loc'])}: {err['msg']}") from None
+
+
+def _threads(args: argparse.Namespace) -> None:
+    if getattr(args, "threads", None):
+        import torch
+
+        torch.set_num_threads(args.threads)
+
+
+def _cmd_collect(args: argparse.Namespace) -> int:
+    cfg = _build(CollectConfig, args)
+    out = collect.run(cfg, args.out, show_progress=not args.quiet)
+    s = collect.stats(out)
+    print(json.dumps({"out": str(out), "key": s["key"], "splits": s["splits"], "filter": s["filter"],
+                      "tokens": s.get("tokens")}, indent=2))
+    return 0
+
+
+def _cmd_sft(args: argparse.Namespace) -> int:
+    _threads(args)
+    cfg = _build(SFTStageConfig, args)
+
+    stats = sft.run(cfg, resolve_model(args.model), args.data, args.out, show_progress=not args.quiet)
+    print(json.dumps({k: v for k, v in stats.items() if k != "history"}, indent=2, default=str))
+    return 0
+
+
+def _cmd_distill(args: argparse.Namespace) -> int:
+    _threads(args)
+    cfg = _build(DistillStageConfig, args)
+    stats = distill.run(cfg, resolve_model(args.student), resolve_model(args.teacher), args.out,
+                show_progress=not args.quiet)
+    print(json.dumps({k: v for k, v in stats.items() if k != "history"}, indent=2, default=str))
+    return 0
+
+
+def _cmd_rl(args: argparse.Namespace) -> int:
+    _threads(args)
+    cfg = _build(RLStageConfig, args)
+    stats = rl.run(cfg, resolve_model(args.model), args.out, show_progress=not args.quiet)
+    print(json.dumps({k: v for k, v in stats.items() if k != "history"}, indent=2, default=str))
+    return 0
+
+
+def _apply_sets(cfg: Any, sets: list[str]) -> Any:
+    data = json.loads(cfg.model_dump_json())
+    for item in sets:
+        if "=" not in item:
+            raise SystemExit(f"error: --set expects SECTION.FIELD=VALUE, got {item!r}")
+        path, value = item.split("=", 1)
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            parsed = value
+        node = data
+        keys = path.split(".")
+        for k in keys[:-1]:
+            if not isinstance(node.get(k), dict):
+                raise SystemExit(f"error: --set {path}: {k!r} is not a config section")
+            node = node[k]
+        if keys[-1] not in node:
+            raise SystemExit(f"error: --set {path}: unknown field {keys[-1]!r}")
+        node[keys[-1]] = parsed
+    try:
+        return type(cfg).model_validate(data)
+    except ValidationError as e:
+        err = e.errors()[0]
+        raise SystemExit(f"error: {'.'.join(str(x) for x in err['loc'])}: {err['msg']}") from None
+
+
+def _cmd_train(args: argparse.Namespace) -> int:
+    _threads(args)
+    cfg = TrainConfig.from_preset(args.preset, ci=args.ci)
+    update: dict[str, Any] = {"show_progress": not args.quiet}
+    if args.fixed_harness:
+        update["fixed_harness"] = True
+    if args.rl_fixed_harness is not None:
+        update["rl_fixed_harness"] = args.rl_fixed_harness
+    if args.stages:
+        update["stages"] = tuple(s.strip() for s in args.stages.split(",") if s.strip())
+    if args.out:
+        update["out_dir"] = Path(args.out)
+    cfg = _apply_sets(cfg.model_copy(update=update), args.set or [])
+    try:
+        result = train(cfg)
+    except ValueError as e:
+        raise SystemExit(f"error: {e}") from None
+    print(json.dumps({
+        "run_dir": str(result.run_dir), "base_model_dir": str(result.base_model_dir),
+        "stage_dirs": {k: str(v) for k, v in result.stage_dirs.items()}, "wall_s": result.wall_s,
+        "dev_mean_reward": {k: {v: d[v]["mean_reward"] for v in ("canonical", "heldout_hsa") if v in d}
+                            for k, d in result.dev.items() if d},
+    }, indent=2))
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    hat = sub.add_parser("hat", help="Harness-Aware Training: collect, sft, distill, rl, train",
+                         description="Harness-Aware Training (docs/training.md).")
+    hs = hat.add_subparsers(dest="hat_command", required=True)
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--quiet", action="store_true", help="no progress bars")
+        p.add_argument("--threads", type=int, default=None, help="torch CPU threads (1 is fastest on a busy CPU)")
+
+    p = hs.add_parser("collect", help="teacher trajectories -> HF dataset in TRL's tool format")
+    p.add_argument("--out", required=True, help="output folder (DatasetDict, stats.json, README.md)")
+    _add_model_flags(p, CollectConfig)
+    common(p)
+    p.set_defaults(func=_one_line_errors(_cmd_collect))
+
+    p = hs.add_parser("sft", help="TRL SFTTrainer, assistant-only loss, on a collected dataset")
+    p.add_argument("--model", required=True, help="zoo name or HF model dir")
+    p.add_argument("--data", required=True, help="a `livesim hat collect` output folder")
+    p.add_argument("--out", required=True, help="output model folder")
+    _add_model_flags(p, SFTStageConfig)
+    common(p)
+    p.set_defaults(func=_one_line_errors(_cmd_sft))
+
+    p = hs.add_parser("distill", help="on-policy distillation toward the base on general prompts")
+    p.add_argument("--student", required=True, help="the SFT model (zoo name or HF dir)")
+    p.add_argument("--teacher", required=True, help="the pre-SFT base model (zoo name or HF dir)")
+    p.add_argument("--out", required=True, help="output model folder")
+    _add_model_flags(p, DistillStageConfig)
+    common(p)
+    p.set_defaults(func=_one_line_errors(_cmd_distill))
+
+    p = hs.add_parser("rl", help="GRPO in LiveStreamQA-v0 with a multi-turn rollout_func")
+    p.add_argument("--model", required=True, help="policy to start from (zoo name or HF dir)")
+    p.add_argument("--out", required=True, help="output model folder")
+    _add_model_flags(p, RLStageConfig)
+    common(p)
+    p.set_defaults(func=_one_line_errors(_cmd_rl))
+
+    p = hs.add_parser("train", help="all stages into one run dir (cached, resumable)")
+    p.add_argument("--preset", required=True, choices=["tiny", "smollm2-135m"], help="preset")
+    p.add_argument("--ci", action="store_true", help="a few steps per stage (tests, smoke runs)")
+    p.add_argument("--fixed-harness", action="store_true", help="canonical harness only (the paper's baseline)")
+    p.add_argument("--rl-fixed-harness", action=argparse.BooleanOptionalAction, default=None,
+                   help="RL on the canonical harness (default: as --fixed-harness)")
+    p.add_argument("--stages", default=None, help="comma list from sft,distill,rl (default: all)")
+    p.add_argument("--out", default=None, help="run directory (default runs/hat-PRESET-KEY)")
+    p.add_argument("--set", action="append", metavar="SECTION.FIELD=VALUE",
+                   help="override a config field, e.g. --set sft.steps=50 --set collect.episodes=100")
+    common(p)
+    p.set_defaults(func=_one_line_errors(_cmd_train))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    parser = argparse.ArgumentParser(prog="livesim")
+    register(parser.add_subparsers(dest="command", required=True))
+    ns = parser.parse_args()
+    sys.exit(int(ns.func(ns) or 0))

@@ -1,0 +1,296 @@
+"""HAT pipeline: collect determinism and TRL round trip, SFT learns, rollout masks, distill/RL steps, resume."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("trl")
+
+from livesim.hat import collect as collect_mod  # noqa: E402
+from livesim.hat.collect import CollectConfig, cut_retries  # noqa: E402
+
+COLLECT = CollectConfig(episodes=8, seed=3, oracle_error_rate=0.5, keep_retries=0.5, batch_size=4)
+
+
+def _tree_digest(path: Path) -> dict[str, str]:
+    return {str(p.relative_to(path)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(path.rglob("*")) if p.is_file()}
+
+
+def _nulls(x) -> int:
+    if x is None:
+        return 1
+    if isinstance(x, dict):
+        return sum(_nulls(v) for v in x.values())
+    if isinstance(x, list):
+        return sum(_nulls(v) for v in x)
+    return 0
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory) -> Path:
+    return collect_mod.run(COLLECT, tmp_path_factory.mktemp("collect") / "data", show_progress=False)
+
+
+def test_collect_is_deterministic_and_arrow_safe(data_dir, tmp_path):
+    again = collect_mod.run(COLLECT, tmp_path / "again", show_progress=False)
+    assert _tree_digest(data_dir) == _tree_digest(again)  # same seed, same bytes
+    other = collect_mod.run(COLLECT.model_copy(update={"seed": 4}), tmp_path / "other", show_progress=False)
+    assert _tree_digest(other) != _tree_digest(data_dir)
+    dd = collect_mod.load(data_dir)
+    rows = list(dd["train"]) + list(dd["validation"])
+    assert rows and _nulls(rows) == 0
+    stats = collect_mod.stats(data_dir)
+    assert stats["filter"]["kept"] == len(rows) and set(stats["variants"]) <= {"canonical", "augmented"}
+    assert stats["retries"].get("cut", 0) + stats["retries"].get("kept", 0) > 0  # error_rate 0.5 made retries
+    for r in rows:  # each row keeps the exact tool schemas it was played with, none merged with another's
+        tools = json.loads(r["tools"])
+        names = {t["function"]["name"] for t in tools}
+        called = {c["function"]["name"] for m in r["messages"] for c in m["tool_calls"]}
+        assert called <= names | {"load_skill"} or r["retries"] == "kept"
+        if r["retries"] == "cut":  # no failed turn left: no hook/parser message after the first assistant turn
+            first = next(i for i, m in enumerate(r["messages"]) if m["role"] == "assistant")
+            assert all(m["role"] != "user" for m in r["messages"][first:])
+    assert "# livesim SFT data" in (data_dir / "README.md").read_text()
+
+
+def test_cut_retries_drops_failed_turns_only():
+    msgs = [{"role": "system", "content": "s", "tool_calls": []}, {"role": "user", "content": "q", "tool_calls": []},
+            {"role": "assistant", "content": "bad", "tool_calls": []},
+            {"role": "user", "content": "[hook] retry", "tool_calls": []},
+            {"role": "assistant", "content": "", "tool_calls": [{"type": "function",
+                                                                  "function": {"name": "t", "arguments": "{}"}}]},
+            {"role": "tool", "content": "r", "tool_calls": []},
+            {"role": "assistant", "content": "good", "tool_calls": []}]
+    out = cut_retries(msgs)
+    assert [m["content"] for m in out] == ["s", "q", "", "r", "good"]
+
+
+def test_dataset_round_trips_through_sft_trainer_untruncated(data_dir, tiny_model_dir, tmp_path):
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from trl import SFTConfig, SFTTrainer
+
+    from livesim.hat.sft import check_no_truncation, measure_lengths, training_template
+
+    tok = AutoTokenizer.from_pretrained(tiny_model_dir)
+    train = collect_mod.load(data_dir)["train"].select_columns(["messages", "tools"])
+    template = training_template(tok)
+    lengths = measure_lengths(train, tok, template)
+    args = SFTConfig(output_dir=str(tmp_path), max_length=max(lengths), assistant_only_loss=True, report_to=[],
+                     use_cpu=True, bf16=False, max_steps=1)
+    trainer = SFTTrainer(model=AutoModelForCausalLM.from_pretrained(tiny_model_dir), args=args, train_dataset=train,
+                         processing_class=tok)
+    check_no_truncation(trainer.train_dataset, max(lengths))
+    for ex, raw, n in zip(trainer.train_dataset, train, lengths, strict=True):
+        assert len(ex["input_ids"]) == n
+        assert "labels" in ex  # TRL turns the assistant mask into labels (-100 = not trained)
+        trained = tok.decode([t for t, lab in zip(ex["input_ids"], ex["labels"], strict=True) if lab != -100])
+        last = [m for m in raw["messages"] if m["role"] == "assistant"][-1]
+        assert trained.rstrip().endswith(last["content"] + "<|im_end|>")  # the final reply is trained, whole
+        for m in raw["messages"]:
+            for call in m["tool_calls"]:
+                assert f'"name": "{call["function"]["name"]}", "arguments": {call["function"]["arguments"]}' in trained
+
+
+def test_sft_lowers_loss_and_changes_parameters(data_dir, tiny_model_dir, tmp_path):
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    from livesim.hat.sft import SFTStageConfig, run
+
+    stats = run(SFTStageConfig(steps=2, lr=1e-2, batch_size=1, save_steps=2), tiny_model_dir, data_dir,
+                tmp_path / "sft", show_progress=False)
+    assert stats["steps"] == 2 and stats["dropped_too_long"] == 0
+    # the same held-out conversation, scored before and after (the per-step training loss is on different
+    # conversations each step, so it is too noisy to compare over two steps)
+    assert stats["eval_loss_after"] < stats["eval_loss_before"]
+    before = AutoModelForCausalLM.from_pretrained(tiny_model_dir).state_dict()
+    after = AutoModelForCausalLM.from_pretrained(tmp_path / "sft").state_dict()
+    assert any(not torch.equal(before[k], after[k]) for k in before)
+    assert (tmp_path / "sft" / "README.md").is_file()
+    from livesim.agents import make_agent
+
+    agent = make_agent("transformers", model=str(tmp_path / "sft"), device="cpu", max_new_tokens=4)
+    assert isinstance(agent.act({"messages": [{"role": "user", "content": "hi"}], "tools": []}), str)
+
+
+def test_killed_sft_resumes_from_checkpoint(data_dir, tiny_model_dir, tmp_path):
+    from transformers import TrainerCallback
+
+    from livesim.hat.sft import SFTStageConfig, run
+
+    class Kill(TrainerCallback):
+        def on_step_end(self, args, state, control, **kw):
+            if state.global_step == 2:  # before step 2's checkpoint is written
+                raise KeyboardInterrupt
+
+    cfg = SFTStageConfig(steps=3, lr=1e-2, batch_size=1, save_steps=1)
+    with pytest.raises(KeyboardInterrupt):
+        run(cfg, tiny_model_dir, data_dir, tmp_path / "sft", tmp_path / "work", show_progress=False, callbacks=[Kill()])
+    assert (tmp_path / "work" / "checkpoint-1").is_dir() and not (tmp_path / "sft").exists()
+    stats = run(cfg, tiny_model_dir, data_dir, tmp_path / "sft", tmp_path / "work", show_progress=False)
+    assert stats["resumed_from"].endswith("checkpoint-1") and stats["steps"] == 3
+    assert [r["step"] for r in stats["history"] if "loss" in r] == [1, 2, 3]  # step 1 restored, 2-3 run again
+
+
+THINK = "<think>\n\n</think>\n\n"  # what Qwen3's training template writes before every assistant turn
+
+
+def test_rollout_masks_env_tokens_and_matches_the_env_transcript(tiny_model_dir):
+    from transformers import AutoTokenizer
+
+    from livesim.agents.oracle import OracleAgent
+    from livesim.hat.rl import SEG_ENV, EnvRollout, RLStageConfig
+    from livesim.hat.sft import training_template
+
+    tok = AutoTokenizer.from_pretrained(tiny_model_dir)
+    template = training_template(tok)
+    cfg = RLStageConfig(tool_faults=False, max_turns=6, max_completion_length=4096)
+    rollout = EnvRollout(cfg, tok, template)
+    episodes = [(11, "canonical"), (12, "hsa")]
+    # Play the oracle in identical envs first to script its actions.
+    shadow = EnvRollout(cfg, tok, template)
+    scripted: dict[int, list[str]] = {}
+    for k, (seed, variant) in enumerate(episodes):
+        env = shadow._env(variant, 0 if variant == "canonical" else 0)
+        agent = OracleAgent(env, error_rate=0.0)
+        obs, _ = env.reset(seed=seed)
+        done, acts = False, []
+        while not done:
+            a = agent.act(obs)
+            acts.append(a)
+            obs, _, term, trunc, _ = env.step(a)
+            done = term or trunc
+        scripted[k] = acts
+    turn = [0]
+
+    def gen(contexts):
+        live = [k for k in range(len(episodes)) if len(scripted[k]) > turn[0]]
+        turn[0] += 1
+        return [rollout.encode(THINK + scripted[k][turn[0] - 1]) + [rollout.eos_id] for k in live]
+
+    out = rollout.play(None, episodes, generate=gen)
+    for k in range(len(episodes)):
+        prompt, comp, mask, seg = (out["prompt_ids"][k], out["completion_ids"][k], out["env_mask"][k],
+                                   out["livesim_segments"][k])
+        assert len(comp) == len(mask) == len(seg)
+        model_tokens = [t for t, m in zip(comp, mask, strict=True) if m]
+        expected = [t for a in scripted[k] for t in rollout.encode(THINK + a) + [rollout.eos_id]]
+        assert model_tokens == expected  # every model token trained, nothing else
+        assert all((s == SEG_ENV) == (m == 0) for s, m in zip(seg, mask, strict=True))
+        transcript = rollout.last_transcripts[k]
+        tools = rollout._pool[episodes[k][1]][0].unwrapped.sim.harness.tool_schemas()
+        full = rollout.encode(rollout.render(transcript, tools, generation_prompt=False))
+        assert prompt + comp == full[: len(prompt) + len(comp)]  # token for token the env's transcript
+        assert tok.decode(full[len(prompt) + len(comp):]).strip() == ""
+        assert out["livesim_dispatched"][k] and out["livesim_terms"][k]["accuracy"] == 1.0
+
+
+def test_segment_advantages_split_tool_and_reply_tokens():
+    from livesim.hat.rl import RLStageConfig, segment_advantages
+
+    terms = [{"accuracy": 1.0, "effectiveness": 1.0, "tool_rationality": 0.0, "skill_selection": 0.0},
+             {"accuracy": 0.0, "effectiveness": 0.0, "tool_rationality": 1.0, "skill_selection": 1.0}]
+    adv = segment_advantages([[1, 1, 0, 2], [1, 0, 2, 2]], terms, [4, 4], RLStageConfig(), group=2, width=5)
+    assert adv.shape == (2, 5)
+    assert adv[0, 0] < 0 < adv[0, 3] and adv[1, 0] > 0 > adv[1, 2]
+    assert adv[0, 2] == 0 and adv[0, 4] == 0
+
+
+def test_distill_and_rl_run_and_log_per_term_rewards(tiny_model_dir, tmp_path):
+    from livesim.hat.distill import DistillStageConfig
+    from livesim.hat.distill import run as distill
+    from livesim.hat.rl import RLStageConfig
+    from livesim.hat.rl import run as rl
+
+    d = distill(DistillStageConfig(steps=1, batch_size=2, prompts=4, max_completion_length=6), tiny_model_dir,
+                tiny_model_dir, tmp_path / "distill", show_progress=False)
+    assert d["steps"] == 1 and d["loss_start"] is not None
+    r = rl(RLStageConfig(steps=1, num_generations=2, episodes_per_step=1, episodes=2, max_new_tokens=6,
+                         max_turns=2), tmp_path / "distill", tmp_path / "rl", show_progress=False)
+    row = next(h for h in r["history"] if "reward" in h)
+    for term in ("accuracy", "effectiveness", "tool_rationality", "skill_selection", "length_penalty"):
+        assert f"rewards/{term}/mean" in row
+    assert (tmp_path / "rl" / "config.json").is_file()
+    seg = rl(RLStageConfig(steps=1, num_generations=2, episodes_per_step=1, episodes=2, max_new_tokens=6,
+                           max_turns=2, segment_advantages=True, multi_objective_aggregation="sum_then_normalize",
+                           importance_sampling_level="token"), tmp_path / "distill", tmp_path / "rl-seg",
+             show_progress=False)
+    assert seg["steps"] == 1 and (tmp_path / "rl-seg" / "config.json").is_file()
+
+
+def test_instruction_generator_is_seeded_and_tagged(tmp_path):
+    from livesim.hat import instructions
+
+    a, b = instructions.generate(20), instructions.generate(20)
+    assert a == b and len({r["prompt"][0]["content"] for r in a}) > 10
+    assert all(r["id"].startswith("hat-distill/") for r in a)
+    assert instructions.generate(5, family="other") != instructions.generate(5)
+    path = tmp_path / "p.jsonl"
+    path.write_text('{"prompt": "Say hi."}\n')
+    assert instructions.load_jsonl(path)[0]["prompt"] == [{"role": "user", "content": "Say hi."}]
+    path.write_text("not json\n")
+    with pytest.raises(ValueError, match="p.jsonl:1"):
+        instructions.load_jsonl(path)
+
+
+def test_killed_train_resumes_from_cache(tmp_path, monkeypatch):
+    from livesim.hat import distill as distill_mod
+    from livesim.hat.train import TrainConfig, train
+
+    monkeypatch.setenv("LIVESIM_CACHE", str(tmp_path / "cache"))
+    cfg = TrainConfig.from_preset("tiny", ci=True).model_copy(update={
+        "stages": ("sft", "distill"), "dev_requests": 0, "out_dir": tmp_path / "run", "show_progress": False})
+    real = distill_mod.run
+
+    def killed(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(distill_mod, "run", killed)
+    with pytest.raises(KeyboardInterrupt):
+        train(cfg)
+    monkeypatch.setattr(distill_mod, "run", real)
+    result = train(cfg)
+    assert result.wall_s["collect"] == 0.0 and result.wall_s["sft"] == 0.0  # served from the stage cache
+    assert result.wall_s["distill"] > 0
+    assert set(result.stage_dirs) == {"sft", "distill"}
+    assert (tmp_path / "run" / "report.md").is_file() and (tmp_path / "run" / "curves.png").is_file()
+    assert (tmp_path / "run" / "config.yaml").is_file()
+    rows = [json.loads(x) for x in (tmp_path / "run" / "metrics.jsonl").read_text().splitlines()]
+    assert {r["stage"] for r in rows} >= {"sft", "distill"}
+
+
+@pytest.mark.slow
+def test_sft_under_two_process_cpu_accelerate_launch(data_dir, tiny_model_dir, tmp_path):
+    """DDP on CPU (gloo): `accelerate launch --cpu --num_processes 2` of `livesim hat sft`."""
+    import os
+    import subprocess
+    import sys
+
+    out = tmp_path / "sft-ddp"
+    cmd = [sys.executable, "-m", "accelerate.commands.launch", "--cpu", "--num_processes", "2", "--num_machines", "1",
+           "--mixed_precision", "no", "--dynamo_backend", "no", "-m", "livesim.cli", "hat", "sft",
+           "--model", str(tiny_model_dir), "--data", str(data_dir), "--out", str(out), "--steps", "2",
+           "--batch-size", "1", "--quiet"]
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    stats = json.loads((out / "sft_stats.json").read_text())
+    assert stats["steps"] == 2 and (out / "config.json").is_file()
+
+
+def test_cli_bad_input_is_one_line(tiny_model_dir, tmp_path):
+    from livesim.cli import main
+
+    with pytest.raises(SystemExit, match="error: .*neither a zoo model"):
+        main(["hat", "sft", "--model", str(tmp_path / "none"), "--data", "x", "--out", str(tmp_path / "o")])
+    with pytest.raises(SystemExit, match="not a collected livesim dataset"):
+        main(["hat", "sft", "--model", str(tiny_model_dir), "--data", str(tmp_path), "--out", str(tmp_path / "o")])
+    with pytest.raises(SystemExit, match="unknown field 'nope'"):
+        main(["hat", "train", "--preset", "tiny", "--set", "sft.nope=1"])
+    with pytest.raises(SystemExit, match="unknown stage"):
+        main(["hat", "train", "--preset", "tiny", "--ci", "--stages", "sft,foo"])
