@@ -144,7 +144,7 @@ def run_qa(agent: Any, requests: tuple[QARequest, ...], batch_size: int = 8, pri
         queue = list(reqs)
         live: list[_Slot] = []
 
-        def start(env: Any) -> None:
+        def start(env: Any, queue: list[QARequest] = queue, live: list[_Slot] = live) -> None:
             r = queue.pop(0)
             obs, _ = env.reset(seed=r.seed, options=r.reset_options())
             agent.reset()
@@ -434,7 +434,7 @@ def suite_drop(result: dict[str, Any], a: str = "T1", b: str = "T2", n_boot: int
 
 
 def compare_results(base: dict[str, Any], other: dict[str, Any], n_boot: int = 10_000) -> dict[str, Any]:
-    """other - base on every suite both evaluated, paired by request."""
+    """The difference `other - base` on every suite both evaluated, paired by request."""
     out = {}
     for name, sb in other["suites"].items():
         sa = base["suites"].get(name)

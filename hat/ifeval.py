@@ -2,7 +2,8 @@
 
 Checkers come from the Apache-2.0 package `if-verifiable` (IFEval's reference checkers; its data loader needs
 the Hugging Face hub and is never called here). One thing does not work offline in it: sentence counting loads
-NLTK's `punkt_tab` data, which is not shipped; when that data is missing, `length_constraints:number_sentences`
+NLTK's `punkt_tab` data, which is not shipped; when that data is missing, sentence splitting (in
+`length_constraints:number_sentences` and, through `word_tokenize`, `change_case:capital_word_frequency`)
 uses NLTK's untrained `PunktSentenceTokenizer` (same algorithm, no learned abbreviation list), so counts can
 differ from the reference on abbreviations such as "Mr.". Everything else runs as in the reference.
 
@@ -89,6 +90,8 @@ def _offline_sentences() -> None:
     except LookupError:
         tokenizer = nltk.tokenize.punkt.PunktSentenceTokenizer()
         util._get_sentence_tokenizer = lambda: tokenizer
+        # word_tokenize (capital_word_frequency) splits sentences first, through the same missing data
+        nltk.tokenize._get_punkt_tokenizer = lambda language="english": tokenizer
     _PATCHED = True
 
 
