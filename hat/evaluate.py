@@ -132,8 +132,8 @@ def _tokens(agent: Any, obs: Any, action: Any) -> tuple[int, int] | None:
 
 
 def run_qa(agent: Any, requests: tuple[QARequest, ...], batch_size: int = 8, privileged: bool = False,
-           progress: Any = None) -> list[dict[str, Any]]:
-    """Play every request; one row per request, in suite order."""
+           progress: Any = None, harness: Any = None) -> list[dict[str, Any]]:
+    """Play every request (on `harness` instead of the canonical one, if given); one row each, in order."""
     rows: dict[str, dict[str, Any]] = {}
     groups: dict[Any, list[QARequest]] = defaultdict(list)
     for r in requests:
@@ -146,7 +146,10 @@ def run_qa(agent: Any, requests: tuple[QARequest, ...], batch_size: int = 8, pri
 
         def start(env: Any, queue: list[QARequest] = queue, live: list[_Slot] = live) -> None:
             r = queue.pop(0)
-            obs, _ = env.reset(seed=r.seed, options=r.reset_options())
+            options = r.reset_options()
+            if harness is not None:
+                options["harness"] = harness
+            obs, _ = env.reset(seed=r.seed, options=options)
             agent.reset()
             live.append(_Slot(r, env, obs))
 
@@ -322,11 +325,22 @@ def _cache_key(spec: AgentSpec, suite: Suite, limit: int | None, batch_size: int
 
 def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, batch_size: int = 8,
                    agent: Any = None, ifeval_data: str | Path | None = None, use_cache: bool = True,
-                   progress: Any = None) -> dict[str, Any]:
-    """One suite for one agent: {suite, version, n, scores, rows} (from the cache when it is there)."""
+                   progress: Any = None, patches: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """One suite for one agent: {suite, version, n, scores, rows} (from the cache when it is there).
+
+    `patches` (QA suites): operator patches applied to the canonical harness first (the harness-edit test).
+    """
     suite = get_suite(suite_name)
     prompts: tuple[Any, ...] | None = None
     extra: Any = None
+    harness = None
+    if patches is not None:
+        if suite.kind != "qa":
+            raise ValueError(f"harness patches apply to QA suites, not {suite.name}")
+        from livesim.hat.harness_edit import edited_harness
+
+        harness = edited_harness(patches)
+        extra = {"patches": patches}
     if suite.kind == "if" and ifeval_data is not None:
         from livesim.hat.ifeval import load_ifeval_jsonl
 
@@ -344,8 +358,9 @@ def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, b
     t0 = time.perf_counter()
     if suite.kind == "qa":
         reqs = suite.head(limit)
-        rows = run_qa(agent, reqs, batch_size, privileged=spec.privileged, progress=progress)
-        check_content(suite, {r["id"]: r["content"] for r in rows})
+        rows = run_qa(agent, reqs, batch_size, privileged=spec.privileged, progress=progress, harness=harness)
+        if harness is None:
+            check_content(suite, {r["id"]: r["content"] for r in rows})
         scores = score_qa(rows)
     else:
         items = prompts if prompts is not None else suite.requests
@@ -355,6 +370,7 @@ def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, b
             check_content(suite, {r["id"]: r["content"] for r in rows})
         scores = score_if(rows)
     result = {"suite": suite.name, "key": suite.key, "title": suite.title, "n": len(rows), "limit": limit,
+              "patches": patches,
               "data": "ifeval-jsonl" if prompts is not None else "suite", "agent": spec.display,
               "wall_s": time.perf_counter() - t0, "scores": scores, "rows": rows}
     if use_cache:

@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 # Modules that add subcommands: each has `register(subparsers)`; missing ones are skipped.
-COMMAND_MODULES = ("livesim.cli_harness", "livesim.cli_scenarios", "livesim.cli_models")
+COMMAND_MODULES = ("livesim.cli_harness", "livesim.cli_scenarios", "livesim.cli_models", "livesim.cli_hat_eval")
 
 
 def _parse_seeds(text: str) -> list[int]:
