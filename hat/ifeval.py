@@ -68,8 +68,16 @@ TYPES = (
 
 
 def _registry() -> tuple[dict[str, Any], dict[str, set[str]]]:
-    _offline_sentences()
-    from if_verifiable.ifeval.instructions_registry import INSTRUCTION_CONFLICTS, INSTRUCTION_DICT, conflict_make
+    try:
+        _offline_sentences()
+        from if_verifiable.ifeval.instructions_registry import (
+            INSTRUCTION_CONFLICTS,
+            INSTRUCTION_DICT,
+            conflict_make,
+        )
+    except ImportError as e:
+        raise ImportError(f"T4 needs the IFEval checkers of the package if-verifiable (Python >= 3.11): "
+                          f"pip install 'livesim[train]' or pip install if-verifiable ({e})") from None
 
     return INSTRUCTION_DICT, conflict_make({k: set(v) for k, v in INSTRUCTION_CONFLICTS.items()})
 
