@@ -83,7 +83,7 @@ def tiny_result(tiny_model_dir, tmp_path_factory):
     mp = pytest.MonkeyPatch()
     mp.setenv("LIVESIM_CACHE", str(tmp_path_factory.getbasetemp() / "livesim-cache"))
     out = evaluate(AgentSpec.for_model(tiny_model_dir, label="tiny (untrained)", max_new_tokens=8, batch_size=4),
-                   ["T1", "T2", "T4"], limit=4)
+                   ["T1", "T2", "T4"], limit=4, batch_size=4)  # the settings of the stand-in reproduce below
     mp.undo()
     return out
 
@@ -148,11 +148,12 @@ def test_reproduce_without_the_training_pipeline_is_a_clear_error(monkeypatch, t
         reproduce("tiny", ci=True, rows=["HAT"], out_root=tmp_path)
 
 
-def test_reproduce_ci_end_to_end_with_a_stand_in_pipeline(monkeypatch, tmp_path, tiny_model_dir):
+def test_reproduce_ci_end_to_end_with_a_stand_in_pipeline(monkeypatch, tmp_path, tiny_model_dir, tiny_result):
     """The contract's API, served by a stand-in that 'trains' nothing: every stage is the untrained tiny model."""
     from livesim.hat import reproduce as R
 
-    monkeypatch.setattr(R, "CI_PRESET", R.EvalPreset(("T1", "T2", "T4"), 2, 8, 2, 1, 30.0, 2))  # keep it quick
+    # tiny_result's settings: its cached evaluations serve every row here, so only the harness edits run
+    monkeypatch.setattr(R, "CI_PRESET", R.EvalPreset(("T1", "T2", "T4"), 4, 8, 4, 1, 30.0, 4))
     reproduce = R.reproduce
     calls = []
 
