@@ -286,12 +286,12 @@ def chart_curves(run_dirs: dict[str, str | Path], path: Path) -> Path | None:
     return path
 
 
-def write_results(out_dir: str | Path, preset: str, rows: list[RowResult], extra: dict[str, Any] | None = None
-                  ) -> dict[str, Path]:
+def write_results(out_dir: str | Path, preset: str, rows: list[RowResult], extra: dict[str, Any] | None = None,
+                  baseline: str = "base") -> dict[str, Path]:
     """results.json, table.md, suites.png, t1_t2_drop.png and (with run dirs) training_curves.png."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    results = build_results(preset, rows, extra=extra)
+    results = build_results(preset, rows, baseline=baseline, extra=extra)
     written = {"json": out / "results.json", "table": out / "table.md"}
     written["json"].write_text(json.dumps(results, indent=1, sort_keys=True, default=str) + "\n")
     written["table"].write_text(render_table(results))

@@ -147,21 +147,57 @@ def evaluate_rows(specs: list[tuple[str, AgentSpec, dict[str, Any]]], ev: EvalPr
     return out
 
 
+UNTRAINED_AGENTS = ("oracle", "memorizer", "null", "random")
+
+
+def untrained_specs(preset: str, ev: EvalPreset) -> list[tuple[str, AgentSpec, dict[str, Any]]]:
+    """Rows that need no training: the scripted agents and the preset's zoo model as it comes."""
+    specs = [(name, AgentSpec(name, {}, label=name), {}) for name in UNTRAINED_AGENTS]
+    specs.append((f"zoo:{preset} (untrained)", AgentSpec.for_model(preset, label=f"zoo:{preset} (untrained)",
+                                                                    max_new_tokens=ev.max_new_tokens,
+                                                                    batch_size=ev.batch_size), {}))
+    return specs
+
+
 def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_root: str | Path = "results",
               ifeval_data: str | Path | None = None, ab: bool = True, harness_edit: bool = True,
-              log: Any = None) -> dict[str, Path]:
-    """Train what is missing, evaluate every row, run the A/B and harness-edit tests; write results/<preset>/."""
+              log: Any = None, untrained: bool = False, limit: int | None = None) -> dict[str, Path]:
+    """Train what is missing, evaluate every row, run the A/B and harness-edit tests; write results/<preset>/.
+
+    `untrained=True` evaluates only rows that need no training (oracle, memorizer, null, random and the
+    preset's zoo model) into results/<preset>-untrained/; `limit` overrides the preset's requests per suite.
+    """
     log = log or (lambda msg: print(msg, file=sys.stderr))
     if preset not in EVAL_PRESETS:
         raise ValueError(f"unknown preset {preset!r}; choose from {', '.join(EVAL_PRESETS)}")
     ev = CI_PRESET if ci else EVAL_PRESETS[preset]
-    out_dir = Path(out_root) / (f"{preset}-ci" if ci else preset)
+    if limit is not None:
+        if limit < 1:
+            raise ValueError(f"--limit must be >= 1, got {limit}")
+        ev = EvalPreset(**{**ev.__dict__, "limit": limit, "edit_limit": limit})
+    suffix = ("-untrained" if untrained else "") + ("-ci" if ci else "")
+    out_dir = Path(out_root) / f"{preset}{suffix}"
+    command = (f"livesim hat reproduce --preset {preset}" + (" --untrained" if untrained else "")
+               + (" --ci" if ci else "") + (f" --limit {limit}" if limit else ""))
+    if untrained:
+        specs_u = untrained_specs(preset, ev)
+        results = evaluate_rows(specs_u, ev, ifeval_data, log)
+        by = {name: s for name, s, _ in specs_u}
+        extra_u: dict[str, Any] = {"eval": ev.__dict__, "ci": ci, "command": command}
+        if ab:
+            from livesim.hat.ab import render_ab, run_ab
+
+            log("[reproduce] A/B: memorizer vs oracle as host")
+            extra_u["ab"] = run_ab(by["memorizer"], by["oracle"], list(range(ev.ab_seeds)), duration_s=ev.ab_duration_s)
+            extra_u["ab_table"] = render_ab(extra_u["ab"])
+        if harness_edit:
+            _edits(by, ev, extra_u, log)
+        return write_results(out_dir, preset, results, extra_u, baseline="null")
     chosen = plan(rows)
     runs = train_runs(preset, chosen, ci, out_dir, log)
     specs = row_specs(chosen, runs, ev)
     results = evaluate_rows([(r.name, s, t) for r, s, t in specs], ev, ifeval_data, log)
-    extra: dict[str, Any] = {"eval": ev.__dict__, "ci": ci,
-                             "command": f"livesim hat reproduce --preset {preset}" + (" --ci" if ci else "")}
+    extra: dict[str, Any] = {"eval": ev.__dict__, "ci": ci, "command": command}
     by = {r.name: s for r, s, _ in specs}
     if ab and "HAT" in by and "fixed-SFT" in by:
         from livesim.hat.ab import render_ab, run_ab
@@ -170,12 +206,16 @@ def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_
         extra["ab"] = run_ab(by["fixed-SFT"], by["HAT"], list(range(ev.ab_seeds)), duration_s=ev.ab_duration_s)
         extra["ab_table"] = render_ab(extra["ab"])
     if harness_edit:
-        from livesim.hat.harness_edit import render_edits, run_harness_edit
-
-        edits = []
-        for name, spec in by.items():
-            log(f"[reproduce] harness-edit test: {name}")
-            edits.append(run_harness_edit(spec, ev.edit_limit, batch_size=ev.batch_size))
-        extra["harness_edit"] = edits
-        extra["harness_edit_table"] = render_edits(edits)
+        _edits(by, ev, extra, log)
     return write_results(out_dir, preset, results, extra)
+
+
+def _edits(by: dict[str, AgentSpec], ev: EvalPreset, extra: dict[str, Any], log: Any) -> None:
+    from livesim.hat.harness_edit import render_edits, run_harness_edit
+
+    edits = []
+    for name, spec in by.items():
+        log(f"[reproduce] harness-edit test: {name}")
+        edits.append(run_harness_edit(spec, ev.edit_limit, batch_size=ev.batch_size))
+    extra["harness_edit"] = edits
+    extra["harness_edit_table"] = render_edits(edits)

@@ -141,7 +141,8 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     rows = [r.strip() for r in args.rows.split(",")] if args.rows else None
     try:
         written = reproduce(args.preset, ci=args.ci, rows=rows, out_root=args.out, ifeval_data=args.ifeval_data,
-                            ab=not args.no_ab, harness_edit=not args.no_harness_edit)
+                            ab=not args.no_ab, harness_edit=not args.no_harness_edit, untrained=args.untrained,
+                            limit=args.limit)
     except (TrainingUnavailableError, ValueError, FileNotFoundError) as e:
         raise SystemExit(f"error: {e}") from None
     for kind, path in written.items():
@@ -200,6 +201,9 @@ def register(sub: Any) -> None:
                                                 "fixed-SFT+distill, HSA-SFT+distill, HAT, fixed-RL, oracle")
     p.add_argument("--out", default="results", help="output root (default: results)")
     p.add_argument("--ifeval-data", default=None, help="the real IFEval JSONL for T4")
+    p.add_argument("--untrained", action="store_true",
+                   help="only rows that need no training: oracle, memorizer, null, random, the zoo model")
+    p.add_argument("--limit", type=int, default=None, help="requests per suite (default: the preset's)")
     p.add_argument("--no-ab", action="store_true", help="skip the A/B stream test")
     p.add_argument("--no-harness-edit", action="store_true", help="skip the harness-edit test")
     p.set_defaults(func=cmd_reproduce)
