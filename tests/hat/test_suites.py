@@ -79,20 +79,20 @@ def test_every_prefix_cycles_intents_and_t3_subsets():
 
 
 def test_t3_faults_reach_the_agent():
-    t3 = get_suite("T3")
-    r = next(r for r in t3.requests if r.subset == "fault_denied" and r.intent == "price")
     from livesim.agents import make_agent
 
-    env = S.make_qa_env(*r.env_key)
-    env.reset(seed=r.seed, options=r.reset_options())
-    agent = make_agent("oracle", env=env)
-    kinds, done, obs = [], False, env.unwrapped.sim.observation()
-    while not done:
-        obs, _, done, trunc, info = env.step(agent.act(obs))
-        kinds = [c.error_kind for c in env.unwrapped.sim.trace.tool_calls]
-        done = done or trunc
-    assert env.unwrapped.sim.faults is not None and env.unwrapped.sim.faults.config.denied == 0.5
-    assert kinds  # the oracle looked the price up, through the fault injector
+    t3 = get_suite("T3")
+    seen = set()
+    for r in [r for r in t3.requests if r.subset.startswith("fault_")][:30]:
+        env = S.make_qa_env(*r.env_key)
+        obs, _ = env.reset(seed=r.seed, options=r.reset_options())
+        agent = make_agent("oracle", env=env)
+        done = False
+        while not done:
+            obs, _, term, trunc, _ = env.step(agent.act(obs))
+            done = term or trunc
+        seen |= {c.error_kind for c in env.unwrapped.sim.trace.tool_calls if c.error_kind}
+    assert {"fault_timeout", "fault_malformed", "fault_denied"} <= seen  # each kind reaches the host
 
 
 def test_parse_suites():
