@@ -87,10 +87,16 @@ def error_reduction(before: list[dict[str, Any]], after: list[dict[str, Any]], n
     eb = np.array([1 - a["avg"] for a, _ in pairs])  # (N,)
     ea = np.array([1 - b["avg"] for _, b in pairs])  # (N,)
     out: dict[str, Any] = {"n": len(pairs), "error_before": float(eb.mean()) if len(eb) else None,
-                           "error_after": float(ea.mean()) if len(ea) else None, "reduction": None}
-    if not len(pairs) or eb.sum() == 0:
-        return out  # no errors before: a relative reduction is undefined
+                           "error_after": float(ea.mean()) if len(ea) else None, "reduction": None, "change": None}
+    if not len(pairs):
+        return out
+    from livesim.compare import paired_bootstrap
+
     rng = np.random.default_rng(seed)
+    mean, lo, hi = paired_bootstrap(eb, ea, rng, n_boot)  # after - before, in error units
+    out["change"] = {"mean": mean, "ci95": [lo, hi]}
+    if eb.sum() == 0:
+        return out  # no errors before: a relative reduction is undefined
     idx = rng.integers(0, len(pairs), size=(n_boot, len(pairs)))  # (B, N)
     sb, sa = eb[idx].sum(1), ea[idx].sum(1)
     ok = sb > 0
@@ -113,12 +119,13 @@ def run_harness_edit(spec: AgentSpec, limit: int | None = None, patches: list[di
 
 def render_edits(results: list[dict[str, Any]]) -> str:
     lines = ["Test set: T1 requests; error = 1 - AVG; reduction = (before - after) / before, 95% CI.", "",
-             "| agent | AVG before | AVG after | error before | error after | error reduction [95% CI] |",
-             "|---|---|---|---|---|---|"]
+             "| agent | n | AVG before | AVG after | error before | error after | error change, points [95% CI] | "
+             "error reduction [95% CI] |", "|---|---|---|---|---|---|---|---|"]
     for r in results:
-        red = r["reduction"]
+        red, ch = r["reduction"], r.get("change")
         red_s = "n/a (no errors before)" if red is None else (
             f"{red['mean'] * 100:+.1f}% [{red['ci95'][0] * 100:+.1f}, {red['ci95'][1] * 100:+.1f}]")
-        lines.append(f"| {r['agent']} | {r['before']['avg'] * 100:.1f} | {r['after']['avg'] * 100:.1f} | "
-                     f"{r['error_before'] * 100:.1f} | {r['error_after'] * 100:.1f} | {red_s} |")
+        ch_s = "n/a" if not ch else f"{ch['mean'] * 100:+.1f} [{ch['ci95'][0] * 100:+.1f}, {ch['ci95'][1] * 100:+.1f}]"
+        lines.append(f"| {r['agent']} | {r['n']} | {r['before']['avg'] * 100:.1f} | {r['after']['avg'] * 100:.1f} | "
+                     f"{r['error_before'] * 100:.1f} | {r['error_after'] * 100:.1f} | {ch_s} | {red_s} |")
     return "\n".join(lines)

@@ -212,6 +212,7 @@ def test_harness_edit_with_scripted_agents():
     assert oracle["error_before"] == oracle["error_after"] == 0.0 and oracle["reduction"] is None
     mem = run_harness_edit(AgentSpec("memorizer"), limit=16)
     assert mem["error_before"] == 0.0 and mem["error_after"] > 0.0  # renamed tools break the memorised calls
+    assert mem["change"]["mean"] == mem["error_after"] and mem["change"]["ci95"][1] >= mem["change"]["mean"]
     rows_b = [{"id": str(i), "avg": a} for i, a in enumerate([0.0, 0.5, 1.0, 1.0])]
     rows_a = [{"id": str(i), "avg": a} for i, a in enumerate([1.0, 1.0, 1.0, 0.5])]
     red = error_reduction(rows_b, rows_a, n_boot=500)
