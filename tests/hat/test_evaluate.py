@@ -231,3 +231,18 @@ def test_cli_eval_json_and_errors(capsys):
         main(["hat", "eval", "--agent", "oracle", "--suite", "T7"])
     with pytest.raises(SystemExit, match="give --agent NAME or --model"):
         main(["hat", "eval", "--suite", "T1"])
+
+
+def test_hat_commands_join_an_existing_hat_group():
+    import argparse
+
+    from livesim.cli_hat_eval import hat_subparsers, register
+
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command")
+    other = sub.add_parser("hat").add_subparsers(dest="hat_command")  # as another module would create it
+    other.add_parser("train")
+    register(sub)
+    assert hat_subparsers(sub) is other and {"train", "eval", "reproduce", "ab", "edit"} <= set(other.choices)
+    args = parser.parse_args(["hat", "eval", "--agent", "null", "--suite", "T4", "--limit", "2"])
+    assert args.suite == "T4" and args.limit == 2
