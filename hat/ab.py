@@ -10,15 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from livesim.compare import AgentSpec as CompareSpec
+from livesim.compare import compare
 from livesim.hat.evaluate import AgentSpec
+from livesim.scenario import Scenario
 
 AB_VERSION = 1
 
 
-def ab_scenario(duration_s: float = 120.0, n_viewers: int = 40, comments_per_min: float = 12.0) -> Any:
+def ab_scenario(duration_s: float = 120.0, n_viewers: int = 40, comments_per_min: float = 12.0) -> Scenario:
     """A generated stream with a mid-stream patch at duration/2 (the scenario's seed is replaced per run)."""
-    from livesim.scenario import Scenario
-
     at = duration_s / 2
     return Scenario.model_validate({
         "name": "ab-midstream-patch", "duration_s": duration_s,
@@ -36,17 +37,13 @@ def ab_scenario(duration_s: float = 120.0, n_viewers: int = 40, comments_per_min
     })
 
 
-def _compare_spec(spec: AgentSpec) -> Any:
-    from livesim.compare import AgentSpec as CompareSpec
-
+def _compare_spec(spec: AgentSpec) -> CompareSpec:
     return CompareSpec(spec.name, tuple(sorted(spec.kwargs.items())))
 
 
 def run_ab(a: AgentSpec, b: AgentSpec, seeds: list[int], trials: int = 1, duration_s: float = 120.0,
            n_boot: int = 10_000) -> dict[str, Any]:
     """Streams hosted by A and by B on the same seeds; B - A per metric with 95% CIs."""
-    from livesim.compare import compare
-
     scenario = ab_scenario(duration_s)
     result = compare(scenario, [_compare_spec(a), _compare_spec(b)], seeds, trials=trials, n_boot=n_boot)
     names = dict(zip(result["agents"], (a.display, b.display), strict=True))

@@ -25,6 +25,10 @@ from typing import Any
 
 import numpy as np
 
+from livesim.agents import AGENT_REGISTRY, make_agent
+from livesim.compare import paired_bootstrap
+from livesim.hat.edits import edited_harness
+from livesim.hat.ifeval import check, load_ifeval_jsonl
 from livesim.hat.suites import (
     IFPrompt,
     QARequest,
@@ -78,8 +82,6 @@ class AgentSpec:
         return {"name": self.name, "kwargs": kwargs}
 
     def build(self) -> Any:
-        from livesim.agents import AGENT_REGISTRY, make_agent
-
         if self.name not in AGENT_REGISTRY:
             raise ValueError(f"unknown agent {self.name!r}; choose from {', '.join(sorted(AGENT_REGISTRY))}")
         return make_agent(self.name, **self.kwargs)
@@ -222,8 +224,6 @@ def _text(action: Any) -> str:
 
 def run_if(agent: Any, prompts: tuple[IFPrompt, ...], batch_size: int = 8, progress: Any = None
            ) -> list[dict[str, Any]]:
-    from livesim.hat.ifeval import check
-
     rows = []
     for start in range(0, len(prompts), max(1, batch_size)):
         chunk = prompts[start:start + max(1, batch_size)]
@@ -337,13 +337,9 @@ def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, b
     if patches is not None:
         if suite.kind != "qa":
             raise ValueError(f"harness patches apply to QA suites, not {suite.name}")
-        from livesim.hat.harness_edit import edited_harness
-
         harness = edited_harness(patches)
         extra = {"patches": patches}
     if suite.kind == "if" and ifeval_data is not None:
-        from livesim.hat.ifeval import load_ifeval_jsonl
-
         prompts = tuple(load_ifeval_jsonl(ifeval_data))
         extra = {"ifeval_data": hashlib.sha256(Path(ifeval_data).read_bytes()).hexdigest()[:16]}
     key = _cache_key(spec, suite, limit, batch_size, extra)
@@ -402,8 +398,6 @@ def evaluate(spec: AgentSpec, suites: list[str], limit: int | None = None, batch
 
 # ------------------------------------------------------------------------------------------------ differences
 def _boot_mean(a: np.ndarray, b: np.ndarray, rng: np.random.Generator, n_boot: int) -> dict[str, Any]:
-    from livesim.compare import paired_bootstrap
-
     mean, lo, hi = paired_bootstrap(a, b, rng, n_boot)
     return {"mean": mean, "ci95": [lo, hi], "n": len(a)}
 

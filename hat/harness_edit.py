@@ -7,77 +7,21 @@ with `--patches`) is applied to the canonical harness, and every model is evalua
 the old harness does not, or breaks. Error = 1 - AVG per request (AVG = (accuracy + effectiveness) / 2);
 error reduction = (error before - error after) / error before, with a paired bootstrap 95% CI over requests.
 
-Each patch names the failure mode it targets. The patch set was written by hand against failure modes the
-grader names (missing link or unit, stale tool names, numbers not looked up); it was not derived
-automatically from a dev-set run of one particular model.
+The patch set lives in `livesim.hat.edits` (hand-written against failure modes the grader names, not derived
+automatically from one model's dev-set failures).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from livesim.compare import paired_bootstrap
+from livesim.hat.edits import EDITS_V1, edited_harness, load_patches, patches_key
 from livesim.hat.evaluate import AgentSpec, evaluate_suite
 
-EDITS_VERSION = 1
-EDITS_V1: tuple[dict[str, Any], ...] = (
-    {"targets": "price answers without the link", "op": "rewrite_skill", "name": "product-facts",
-     "append": "- Always name the link number in the reply, e.g. 'link 3'."},
-    {"targets": "coupon codes misquoted", "op": "rewrite_skill", "name": "promotions-ordering",
-     "append": "- Call {tool:list_promotions} first and quote coupon codes exactly as listed."},
-    {"targets": "a vague tool name (price vs product sheet)", "op": "rename_tool", "name": "get_price",
-     "new_name": "get_live_price"},
-    {"targets": "a vague tool name (stock vs product)", "op": "rename_tool", "name": "check_stock",
-     "new_name": "check_variant_stock"},
-    {"targets": "numbers quoted from memory", "op": "add_hook", "hook": {
-        "key": "ops-lookup-notice", "check": "notice", "event": "request", "retry_template": "", "retry_limit": 0,
-        "params": {"message": "Operator: look every number up with a tool; replies under {max_reply_chars} "
-                              "characters, with the link number."}}},
-)
-
-
-def load_patches(path: str | Path | None) -> list[dict[str, Any]]:
-    if path is None:
-        return [dict(p) for p in EDITS_V1]
-    import yaml
-
-    p = Path(path)
-    if not p.exists():
-        raise FileNotFoundError(f"--patches: no such file {str(p)!r}")
-    data = yaml.safe_load(p.read_text())
-    if not isinstance(data, list) or not all(isinstance(x, dict) for x in data):
-        raise ValueError(f"--patches: {p} must hold a YAML list of patches (op: ..., name: ...)")
-    return data
-
-
-def edited_harness(patches: list[dict[str, Any]]) -> Any:
-    """The canonical harness with the patches applied in order (`append` adds rule lines to a skill)."""
-    from pydantic import TypeAdapter
-
-    from livesim.harness import default_harness
-    from livesim.patches import HarnessPatch, apply_patch
-
-    h = default_harness()
-    adapter: TypeAdapter[Any] = TypeAdapter(HarnessPatch)
-    for raw in patches:
-        raw = {k: v for k, v in raw.items() if k != "targets"}
-        if "append" in raw:
-            skill = h.skill_by_name(raw["name"])
-            if skill is None:
-                raise ValueError(f"patch {raw}: no skill named {raw['name']!r}")
-            raw = {**{k: v for k, v in raw.items() if k != "append"},
-                   "content": skill.content.rstrip() + "\n" + raw["append"]}
-        h = apply_patch(h, adapter.validate_python(raw))
-    return h
-
-
-def patches_key(patches: list[dict[str, Any]]) -> str:
-    return hashlib.sha256(json.dumps(patches, sort_keys=True).encode()).hexdigest()[:16]
-
+__all__ = ["EDITS_V1", "edited_harness", "error_reduction", "load_patches", "render_edits", "run_harness_edit"]
 
 def error_reduction(before: list[dict[str, Any]], after: list[dict[str, Any]], n_boot: int = 10_000,
                     seed: int = 0) -> dict[str, Any]:
@@ -90,8 +34,6 @@ def error_reduction(before: list[dict[str, Any]], after: list[dict[str, Any]], n
                            "error_after": float(ea.mean()) if len(ea) else None, "reduction": None, "change": None}
     if not len(pairs):
         return out
-    from livesim.compare import paired_bootstrap
-
     rng = np.random.default_rng(seed)
     mean, lo, hi = paired_bootstrap(eb, ea, rng, n_boot)  # after - before, in error units
     out["change"] = {"mean": mean, "ci95": [lo, hi]}

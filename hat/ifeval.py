@@ -19,15 +19,25 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from livesim.hat.suites import IFPrompt
-
 T4_FAMILY = "t4-eval"
 T4_SEED0 = 4_000_000
+
+@dataclass(frozen=True)
+class IFPrompt:
+    """One instruction-following prompt: the text and IFEval instruction ids with their arguments."""
+
+    id: str
+    prompt: str
+    instruction_ids: tuple[str, ...]
+    kwargs: tuple[dict[str, Any], ...]
+    subset: str = "all"
+
 
 TASKS = (
     "Write a short announcement for viewers of a live-stream shop about tonight's flash sale on {item}.",

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from livesim.hat.evaluate import compare_results, suite_drop
 
 SUITE_ORDER = ("T1", "T2", "T3", "T4")
@@ -197,8 +199,6 @@ def _plt() -> Any:
 
 
 def chart_suites(results: dict[str, Any], path: Path) -> Path:
-    import numpy as np
-
     plt = _plt()
     ok = [r for r in results["rows"] if r["status"] == "ok"]
     metrics = (("T1", "avg", "T1 AVG"), ("T2", "avg", "T2 AVG"), ("T3", "avg", "T3 AVG"),

@@ -23,7 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from livesim.hat.ab import render_ab, run_ab
 from livesim.hat.evaluate import AgentSpec, evaluate
+from livesim.hat.harness_edit import render_edits, run_harness_edit
 from livesim.hat.report import RowResult, write_results
 
 
@@ -77,7 +79,7 @@ class TrainingUnavailableError(RuntimeError):
 
 
 def _train_api() -> Any:
-    try:
+    try:  # imported here on purpose: the pipeline is optional until issue 10 lands, and heavy when it does
         from livesim.hat import train  # type: ignore[attr-defined]
     except ImportError as e:
         raise TrainingUnavailableError(
@@ -185,8 +187,6 @@ def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_
         by = {name: s for name, s, _ in specs_u}
         extra_u: dict[str, Any] = {"eval": ev.__dict__, "ci": ci, "command": command}
         if ab:
-            from livesim.hat.ab import render_ab, run_ab
-
             log("[reproduce] A/B: memorizer vs oracle as host")
             extra_u["ab"] = run_ab(by["memorizer"], by["oracle"], list(range(ev.ab_seeds)), duration_s=ev.ab_duration_s)
             extra_u["ab_table"] = render_ab(extra_u["ab"])
@@ -200,8 +200,6 @@ def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_
     extra: dict[str, Any] = {"eval": ev.__dict__, "ci": ci, "command": command}
     by = {r.name: s for r, s, _ in specs}
     if ab and "HAT" in by and "fixed-SFT" in by:
-        from livesim.hat.ab import render_ab, run_ab
-
         log("[reproduce] A/B: fixed-SFT vs HAT as host")
         extra["ab"] = run_ab(by["fixed-SFT"], by["HAT"], list(range(ev.ab_seeds)), duration_s=ev.ab_duration_s)
         extra["ab_table"] = render_ab(extra["ab"])
@@ -211,8 +209,6 @@ def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_
 
 
 def _edits(by: dict[str, AgentSpec], ev: EvalPreset, extra: dict[str, Any], log: Any) -> None:
-    from livesim.hat.harness_edit import render_edits, run_harness_edit
-
     edits = []
     for name, spec in by.items():
         log(f"[reproduce] harness-edit test: {name}")

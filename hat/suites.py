@@ -20,6 +20,7 @@ overwrites an existing (suite, version) entry.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 from collections.abc import Callable
@@ -28,6 +29,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import gymnasium as gym
+
+import livesim  # noqa: F401  (registers the envs)
+from livesim.config import StreamConfig
+from livesim.envs.hsa import make_wrappers
+from livesim.hat.ifeval import T4_FAMILY, T4_SEED0, IFPrompt, generate_prompts
 from livesim.phrasing import INTENTS
 
 LOCK_FILE = Path(__file__).with_name("suites_lock.json")
@@ -64,21 +71,8 @@ class QARequest:
     def reset_options(self) -> dict[str, Any]:
         opts: dict[str, Any] = {"intent": self.intent, "split": self.split}
         if self.config:
-            from livesim.config import StreamConfig
-
             opts["config"] = StreamConfig.model_validate(self.config)
         return opts
-
-
-@dataclass(frozen=True)
-class IFPrompt:
-    """One instruction-following prompt: the text and IFEval instruction ids with their arguments."""
-
-    id: str
-    prompt: str
-    instruction_ids: tuple[str, ...]
-    kwargs: tuple[dict[str, Any], ...]
-    subset: str = "all"
 
 
 @dataclass(frozen=True)
@@ -157,8 +151,6 @@ def _t3() -> Suite:
 
 
 def _t4() -> Suite:
-    from livesim.hat.ifeval import T4_FAMILY, T4_SEED0, generate_prompts
-
     prompts = generate_prompts(n=160, seed=T4_SEED0, family=T4_FAMILY)
     return Suite("T4", "Instruction following (IFEval types)", 1, "if", tuple(prompts),
                  f"160 seeded prompts (family {T4_FAMILY!r}), 1-3 verifiable instructions each")
@@ -211,14 +203,8 @@ def if_content(p: IFPrompt) -> str:
 
 
 def make_qa_env(wrappers: str | None, hsa_split: str, hsa_p: float) -> Any:
-    import gymnasium as gym
-
-    import livesim  # noqa: F401  (registers the envs)
-
     env = gym.make("LiveStreamQA-v0", split="test")
     if wrappers:
-        from livesim.envs.hsa import make_wrappers
-
         env = make_wrappers(env, wrappers, split=hsa_split, p=hsa_p)
     return env
 
@@ -270,8 +256,6 @@ def pin(names: list[str] | None = None, path: Path = LOCK_FILE) -> dict[str, Any
 
 
 def main(argv: list[str] | None = None) -> int:
-    import argparse
-
     ap = argparse.ArgumentParser(prog="python -m livesim.hat.suites", description=__doc__.splitlines()[0])
     ap.add_argument("--pin", action="store_true", help="pin suites that have no pin yet (never overwrites)")
     ap.add_argument("--check", action="store_true", help="materialise every suite and compare with its pin")

@@ -8,8 +8,21 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
+from pathlib import Path
 from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from livesim.agents import AGENT_REGISTRY
+from livesim.cli import _agent_kwargs, _parse_seeds
+from livesim.cli import _progress as progress_bar
+from livesim.compare import AgentSpec as Parsed
+from livesim.hat.ab import render_ab, run_ab
+from livesim.hat.evaluate import AgentSpec, evaluate, suite_drop
+from livesim.hat.harness_edit import load_patches, render_edits, run_harness_edit
+from livesim.hat.reproduce import TrainingUnavailableError, reproduce
+from livesim.hat.suites import SuiteChangedError, get_suite, parse_suites
 
 
 def hat_subparsers(sub: Any) -> Any:
@@ -27,12 +40,8 @@ def hat_subparsers(sub: Any) -> Any:
     return action
 
 
-def parse_agent(text: str, max_new_tokens: int | None = None, batch_size: int | None = None) -> Any:
+def parse_agent(text: str, max_new_tokens: int | None = None, batch_size: int | None = None) -> AgentSpec:
     """`NAME[:key=value,...]` for a registry agent; anything else is a model (zoo name or directory)."""
-    from livesim.agents import AGENT_REGISTRY
-    from livesim.compare import AgentSpec as Parsed
-    from livesim.hat.evaluate import AgentSpec
-
     parsed = Parsed.parse(text)
     kwargs = dict(parsed.kwargs)
     if parsed.name in AGENT_REGISTRY and parsed.name != "transformers":
@@ -45,10 +54,7 @@ def parse_agent(text: str, max_new_tokens: int | None = None, batch_size: int | 
     return AgentSpec.for_model(model, **kwargs)
 
 
-def _spec(args: argparse.Namespace) -> Any:
-    from livesim.cli import _agent_kwargs
-    from livesim.hat.evaluate import AgentSpec
-
+def _spec(args: argparse.Namespace) -> AgentSpec:
     kwargs = _agent_kwargs(args)
     model = kwargs.pop("model", None)
     if model is not None and args.agent in (None, "transformers"):
@@ -57,8 +63,6 @@ def _spec(args: argparse.Namespace) -> Any:
         return AgentSpec.for_model(model, **kwargs)
     if args.agent is None:
         raise SystemExit("error: give --agent NAME or --model PATH_OR_NAME")
-    from livesim.agents import AGENT_REGISTRY
-
     if args.agent not in AGENT_REGISTRY:
         raise SystemExit(f"error: unknown agent {args.agent!r}; choose from {', '.join(sorted(AGENT_REGISTRY))}")
     if model is not None:
@@ -66,23 +70,14 @@ def _spec(args: argparse.Namespace) -> Any:
     return AgentSpec(args.agent, kwargs)
 
 
-def _progress(args: argparse.Namespace, total: int) -> Any:
-    from livesim.cli import _progress as bar
-
-    return bar(args, total)
-
-
 def cmd_eval(args: argparse.Namespace) -> int:
-    from livesim.hat.evaluate import evaluate
-    from livesim.hat.suites import SuiteChangedError, get_suite, parse_suites
-
     try:
         suites = parse_suites(args.suite)
         total = sum(len(get_suite(s).head(args.limit)) for s in suites)
     except (ValueError, SuiteChangedError) as e:
         raise SystemExit(f"error: {e}") from None
     spec = _spec(args)
-    progress = _progress(args, total)
+    progress = progress_bar(args, total)
     try:
         result = evaluate(spec, suites, args.limit, args.batch_size, args.ifeval_data, not args.no_cache, progress)
     except (FileNotFoundError, ImportError, ValueError, SuiteChangedError) as e:
@@ -90,8 +85,6 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise SystemExit(f"error: {e}") from None
     progress(None)
     if args.out:
-        from pathlib import Path
-
         Path(args.out).write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
     if args.json:
         suites = {k: {x: y for x, y in v.items() if x != "rows"} for k, v in result["suites"].items()}
@@ -103,11 +96,6 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def _print_eval(result: dict[str, Any]) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    from livesim.hat.evaluate import suite_drop
-
     console = Console(width=max(Console().width, 150))
     table = Table(title=f"{result['agent']}: suites (percent; latency in s)")
     for col in ("suite", "n", "Acc", "Eff", "AVG", "reward", "P-strict", "I-strict", "P-loose", "I-loose",
@@ -136,8 +124,6 @@ def _print_eval(result: dict[str, Any]) -> None:
 
 
 def cmd_reproduce(args: argparse.Namespace) -> int:
-    from livesim.hat.reproduce import TrainingUnavailableError, reproduce
-
     rows = [r.strip() for r in args.rows.split(",")] if args.rows else None
     try:
         written = reproduce(args.preset, ci=args.ci, rows=rows, out_root=args.out, ifeval_data=args.ifeval_data,
@@ -151,9 +137,6 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
 
 
 def cmd_ab(args: argparse.Namespace) -> int:
-    from livesim.cli import _parse_seeds
-    from livesim.hat.ab import render_ab, run_ab
-
     a = parse_agent(args.a, args.max_new_tokens, args.batch_size)
     b = parse_agent(args.b, args.max_new_tokens, args.batch_size)
     try:
@@ -165,8 +148,6 @@ def cmd_ab(args: argparse.Namespace) -> int:
 
 
 def cmd_edit(args: argparse.Namespace) -> int:
-    from livesim.hat.harness_edit import load_patches, render_edits, run_harness_edit
-
     try:
         patches = load_patches(args.patches)
         out = [run_harness_edit(parse_agent(a, args.max_new_tokens, args.batch_size), args.limit, patches,
@@ -228,9 +209,3 @@ def register(sub: Any) -> None:
     p.add_argument("--batch-size", type=int, default=8)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_edit)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    from livesim.cli import main
-
-    sys.exit(main())
