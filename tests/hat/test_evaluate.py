@@ -246,3 +246,18 @@ def test_hat_commands_join_an_existing_hat_group():
     assert hat_subparsers(sub) is other and {"train", "eval", "reproduce", "ab", "edit"} <= set(other.choices)
     args = parser.parse_args(["hat", "eval", "--agent", "null", "--suite", "T4", "--limit", "2"])
     assert args.suite == "T4" and args.limit == 2
+
+
+def test_reproduce_untrained_writes_ab_and_edit_tables(monkeypatch, tmp_path):
+    from livesim.hat import reproduce as R
+
+    monkeypatch.setattr(R, "CI_PRESET", R.EvalPreset(("T1", "T2"), 4, 8, 4, 1, 30.0, 4))
+    scripted_only = [(n, AgentSpec(n, {}, label=n), {}) for n in ("oracle", "memorizer", "null")]
+    monkeypatch.setattr(R, "untrained_specs", lambda preset, ev: scripted_only)
+    written = R.reproduce("tiny", ci=True, untrained=True, out_root=tmp_path)
+    assert written["json"].parent.name == "tiny-untrained-ci"
+    results = json.loads(written["json"].read_text())
+    assert results["baseline"] == "null" and results["ab"]["agents"] == ["memorizer", "oracle"]
+    table = written["table"].read_text()
+    assert "## Online A/B analogue" in table and "## Harness-edit test" in table
+    assert "| memorizer | 4 | 100.0 |" in table  # its edit row: n, AVG before
