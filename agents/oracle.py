@@ -34,7 +34,7 @@ class OracleAgent(BaseAgent):
         self.error_rate = error_rate
         self.rng = np.random.default_rng(seed)
         self._key: tuple[Any, ...] | None = None
-        self._plan: list[str] = []
+        self._plan: list[Any] = []  # tool-call lists per turn, or "reply"
 
     def bind(self, env: Any) -> OracleAgent:
         """Attach the environment whose ground truth the oracle reads."""
@@ -87,7 +87,7 @@ class OracleAgent(BaseAgent):
             calls = [self._call(harness, c.key, c.arguments) for c in truth.calls]
             per_turn = harness.prompt.limits.max_tool_calls
             lookup = skills + calls if err != "skip_skill" else calls
-            self._plan: list[Any] = [lookup[i:i + per_turn] for i in range(0, len(lookup), per_turn)]
+            self._plan = [lookup[i:i + per_turn] for i in range(0, len(lookup), per_turn)]
             if err == "skip_skill":
                 self._plan += ["reply", skills, "reply"]
             elif err == "broken_call":

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from livesim.agents.base import Action, BaseAgent, Observation
+from livesim.models.zoo import resolve_model_source
 
 # Tags a completion must keep even when a tokenizer marks them special.
 KEEP_TOKENS = ("<tool_call>", "</tool_call>", "<think>", "</think>")
@@ -116,6 +117,7 @@ class TransformersAgent(BaseAgent):
                 raise ValueError("expected a tokenizer with a preloaded model, got tokenizer=None")
             self.device = next(model.parameters()).device
             return model, tokenizer
+        torch_dtype: Any
         if dtype == "auto":
             if self.device.type == "cuda":
                 torch_dtype = torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
@@ -125,12 +127,11 @@ class TransformersAgent(BaseAgent):
             torch_dtype = getattr(torch, str(dtype), None)
             if not isinstance(torch_dtype, torch.dtype):
                 raise ValueError(f"expected dtype 'auto', 'float32', 'bfloat16' or 'float16', got {dtype!r}")
-        from livesim.hat.models import resolve_model_source
 
         source = resolve_model_source(model, cache_dir)
         tokenizer = tokenizer or AutoTokenizer.from_pretrained(source)
         loaded = AutoModelForCausalLM.from_pretrained(source, dtype=torch_dtype)
-        return loaded.to(self.device).eval(), tokenizer
+        return loaded.to(self.device).eval(), tokenizer  # type: ignore[arg-type]  # transformers' typed .to
 
     @property
     def tokens_per_second(self) -> float:

@@ -13,6 +13,7 @@ from typing import Any
 
 from livesim.agents.base import Action, BaseAgent, Observation
 from livesim.agents.openai_agent import native_messages
+from livesim.models.zoo import resolve_model_source
 
 
 def import_vllm() -> Any:
@@ -53,7 +54,6 @@ class VLLMAgent(BaseAgent):
     ) -> None:
         super().__init__()
         vllm = import_vllm()
-        from livesim.hat.models import resolve_model_source
 
         self.model_name = resolve_model_source(model, cache_dir)
         self.llm = vllm.LLM(

@@ -15,7 +15,7 @@ import numpy as np
 
 import livesim  # noqa: F401
 from livesim.agents import make_agent
-from livesim.sim import StreamSim
+from livesim.stream.sim import StreamSim
 
 
 def pin_one_core() -> str:

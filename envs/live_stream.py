@@ -1,4 +1,4 @@
-"""`LiveStream-v0` (a whole stream) and `LiveStreamQA-v0` (one request) on top of `livesim.sim.StreamSim`."""
+"""`LiveStream-v0` (a whole stream) and `LiveStreamQA-v0` (one request) on top of `livesim.stream.sim.StreamSim`."""
 
 from __future__ import annotations
 
@@ -6,10 +6,12 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+from rich.console import Console
 
 from livesim.envs.spaces import AssistantAction, Conversation
-from livesim.harness import Harness
-from livesim.sim import FaultInjector, HarnessTransform, StreamConfig, StreamSim, qa_request
+from livesim.harness.core import Harness
+from livesim.render.dashboard import frame_text, render, state_from_sim
+from livesim.stream.sim import FaultInjector, HarnessTransform, StreamConfig, StreamSim, qa_request
 
 SPLITS = {"train": 0, "test": 1}
 
@@ -44,12 +46,9 @@ class _BaseEnv(gym.Env[dict[str, Any], Any]):
     def render(self) -> str | None:
         if self.sim is None or self.render_mode is None:
             return None
-        from livesim.dashboard import frame_text, render, state_from_sim
 
         state = state_from_sim(self.sim, self.spec.id if self.spec else type(self).__name__)
         if self.render_mode == "human":
-            from rich.console import Console
-
             Console().print(render(state))
             return None
         return frame_text(state)

@@ -9,7 +9,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from livesim.grading import WEIGHTS
+from livesim.grading.terms import WEIGHTS
 
 PRIVILEGED_AGENTS = frozenset({"oracle", "memorizer"})
 

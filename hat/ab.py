@@ -3,17 +3,17 @@
 Every stream carries an operator harness patch half-way through (tools and a skill renamed, the skill
 rewritten, a notice hook added), as harnesses change under a live product. Per stream: GMV, item page views
 (IPV), orders, reward, accuracy, effectiveness and latency; differences B - A are paired by seed with 95%
-bootstrap CIs (`livesim.compare.compare`). Works for any two agents: registry agents or model directories.
+bootstrap CIs (`livesim.runs.compare.compare`). Works for any two agents: registry agents or model directories.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from livesim.compare import AgentSpec as CompareSpec
-from livesim.compare import compare
 from livesim.hat.evaluate import AgentSpec
-from livesim.scenario import Scenario
+from livesim.runs.compare import AgentSpec as CompareSpec
+from livesim.runs.compare import compare
+from livesim.stream.scenario import Scenario
 
 AB_VERSION = 1
 

@@ -16,7 +16,7 @@ import yaml
 from pydantic import TypeAdapter
 
 from livesim.harness import Harness, default_harness
-from livesim.patches import HarnessPatch, apply_patch
+from livesim.harness.patches import HarnessPatch, apply_patch
 
 EDITS_VERSION = 1
 EDITS_V1: tuple[dict[str, Any], ...] = (

@@ -6,7 +6,7 @@ Latency per request, three ways: `sim` is the env's simulated latency (its token
 `tok` is the same latency model fed with the agent's real token counts (its tokenizer, where it has one; the
 estimate otherwise), `gen` is the measured generation time (seconds the agent spent producing the request's
 turns; batched turns share their batch's time). Differences between two models are paired by request and get
-percentile-bootstrap 95% CIs (`livesim.compare.paired_bootstrap`; ratio scores resample prompts).
+percentile-bootstrap 95% CIs (`livesim.runs.compare.paired_bootstrap`; ratio scores resample prompts).
 
 Results are cached per (agent identity, suite version and content pin, limit, evaluation settings) under
 `$LIVESIM_CACHE/evals` (default ~/.cache/livesim/evals), so a rerun evaluates only what is missing.
@@ -26,7 +26,6 @@ from typing import Any
 import numpy as np
 
 from livesim.agents import AGENT_REGISTRY, make_agent
-from livesim.compare import paired_bootstrap
 from livesim.hat.edits import edited_harness
 from livesim.hat.ifeval import check, load_ifeval_jsonl
 from livesim.hat.suites import (
@@ -40,6 +39,7 @@ from livesim.hat.suites import (
     qa_content,
     read_lock,
 )
+from livesim.runs.compare import paired_bootstrap
 
 EVAL_VERSION = 1  # bump when what a row holds or how it is computed changes (invalidates the cache)
 QA_METRICS = ("accuracy", "effectiveness", "avg", "reward")

@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from livesim.compare import paired_bootstrap
 from livesim.hat.edits import EDITS_V1, edited_harness, load_patches, patches_key
 from livesim.hat.evaluate import AgentSpec, evaluate_suite
+from livesim.runs.compare import paired_bootstrap
 
 __all__ = ["EDITS_V1", "edited_harness", "error_reduction", "load_patches", "render_edits", "run_harness_edit"]
 

@@ -32,10 +32,10 @@ from typing import Any
 import gymnasium as gym
 
 import livesim  # noqa: F401  (registers the envs)
-from livesim.config import StreamConfig
 from livesim.envs.hsa import make_wrappers
 from livesim.hat.ifeval import T4_FAMILY, T4_SEED0, IFPrompt, generate_prompts
-from livesim.phrasing import INTENTS
+from livesim.stream.config import StreamConfig
+from livesim.world.phrasing import INTENTS
 
 LOCK_FILE = Path(__file__).with_name("suites_lock.json")
 SUITE_NAMES = ("T1", "T2", "T3", "T4")

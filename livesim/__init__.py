@@ -1,6 +1,8 @@
 """livesim: a simulated live-stream shop with an AI host, Harness-State Augmentation and HAT.
 
-`import livesim` registers `LiveStream-v0` and `LiveStreamQA-v0` with Gymnasium.
+`import livesim` registers `LiveStream-v0` and `LiveStreamQA-v0` with Gymnasium. This root package is the
+namespace that holds the layers and belongs to none of them (docs/architecture.md), so importing `livesim.envs`
+here does not make the core below envs depend on gymnasium.
 """
 
 from __future__ import annotations

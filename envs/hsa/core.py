@@ -16,8 +16,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from livesim.harness import Harness
-from livesim.hsa_vocab import NameSpec, Vocab
+from livesim.envs.hsa.vocab import NameSpec, Vocab
+from livesim.harness.core import Harness
 
 T = TypeVar("T")
 

@@ -7,8 +7,8 @@ is in force (their names and limits resolve against the presented harness when s
 from __future__ import annotations
 
 from livesim.envs.hsa.core import Draws, choice, transform
-from livesim.harness import Harness, Hook
-from livesim.hsa_vocab import Vocab
+from livesim.envs.hsa.vocab import Vocab
+from livesim.harness.core import Harness, Hook
 
 
 @transform("hook_templates", "hooks")

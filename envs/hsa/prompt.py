@@ -7,8 +7,8 @@ least 4 turns and 4 tool calls a turn); the presented limits are the ones in for
 from __future__ import annotations
 
 from livesim.envs.hsa.core import Draws, choice, permute, transform
-from livesim.harness import Harness, Limits
-from livesim.hsa_vocab import Vocab
+from livesim.envs.hsa.vocab import Vocab
+from livesim.harness.core import Harness, Limits
 
 
 @transform("prompt_order", "prompt")
@@ -29,7 +29,7 @@ def prompt_order(h: Harness, d: Draws, v: Vocab) -> Harness:
 def prompt_style(h: Harness, d: Draws, v: Vocab) -> Harness:
     """Switch the prompt style (train: XML; heldout: JSON)."""
     others = [s for s in v.styles if s != h.prompt.style] or list(v.styles)
-    h.prompt.style = choice(d.rng("prompt_style"), others)  # type: ignore[assignment]
+    h.prompt.style = choice(d.rng("prompt_style"), others)  # type: ignore[arg-type,assignment]
     return h
 
 

@@ -15,8 +15,8 @@ from livesim.envs.hsa.core import (
     split_rules,
     transform,
 )
-from livesim.harness import Harness, Skill
-from livesim.hsa_vocab import Vocab
+from livesim.envs.hsa.vocab import Vocab
+from livesim.harness.core import Harness, Skill
 
 
 @transform("skill_distractors", "skill_ids")

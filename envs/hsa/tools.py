@@ -7,9 +7,9 @@ presented call back to the same implementation; an omitted argument always takes
 from __future__ import annotations
 
 from livesim.envs.hsa.core import Draws, choice, fresh_name, paraphrase, permute, transform
-from livesim.harness import Harness
-from livesim.hsa_vocab import Vocab
-from livesim.tools import TOOL_IMPLS
+from livesim.envs.hsa.vocab import Vocab
+from livesim.harness.core import Harness
+from livesim.harness.tools import TOOL_IMPLS
 
 
 @transform("tool_rename", "tool_schemas")

@@ -19,10 +19,10 @@ import livesim.envs.hsa.prompt
 import livesim.envs.hsa.skills
 import livesim.envs.hsa.tools  # noqa: F401  (these four register the transforms)
 from livesim.envs.hsa.core import DIMENSIONS, TRANSFORMS, Draws
-from livesim.faults import FaultConfig
-from livesim.harness import Harness
-from livesim.hsa_vocab import SPLITS, vocab
-from livesim.tools import TOOL_IMPLS
+from livesim.envs.hsa.vocab import SPLITS, vocab
+from livesim.harness.core import Harness
+from livesim.harness.faults import FaultConfig
+from livesim.harness.tools import TOOL_IMPLS
 
 DEFAULT_P = 2 / 3
 # The composite's order: distractors exist before renames and masks reach them; paraphrase precedes format.

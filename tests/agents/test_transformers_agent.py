@@ -133,7 +133,7 @@ def test_agents_import_without_torch():
         "import sys\n"
         "sys.modules['torch'] = sys.modules['transformers'] = sys.modules['vllm'] = None\n"
         "import livesim.agents, livesim.agents.transformers_agent, livesim.agents.openai_agent\n"
-        "import livesim.agents.vllm_agent, livesim.agents.mock, livesim.hat.models\n"
-        "assert livesim.hat.models.list_models()\n"
+        "import livesim.agents.vllm_agent, livesim.agents.mock, livesim.models.zoo\n"
+        "assert livesim.models.zoo.list_models()\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from livesim.agents import make_agent
 from livesim.envs import ENV_IDS
-from livesim.grading import WEIGHTS
+from livesim.grading.terms import WEIGHTS
 from tests.conftest import play
 
 

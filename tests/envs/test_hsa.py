@@ -16,7 +16,7 @@ import pytest
 
 import livesim  # noqa: F401
 from livesim.agents.oracle import OracleAgent
-from livesim.cli_harness import harness_diff
+from livesim.cli.harness import harness_diff
 from livesim.envs.hsa import (
     DIMENSIONS,
     TRANSFORMS,
@@ -29,11 +29,11 @@ from livesim.envs.hsa import (
     make_wrappers,
 )
 from livesim.envs.hsa.core import join_rules, parity, split_rules
-from livesim.envs.hsa.measure import rewards
+from livesim.envs.hsa.vocab import HELDOUT, SPLITS, TRAIN, NameSpec
 from livesim.envs.hsa.wrappers import ORDER
 from livesim.envs.rollout import episode_requests
-from livesim.harness import SKILL_NAME_PATTERN, Harness, default_harness
-from livesim.hsa_vocab import HELDOUT, SPLITS, TRAIN, NameSpec
+from livesim.harness.core import SKILL_NAME_PATTERN, Harness, default_harness
+from livesim.runs.hsa_measure import rewards
 
 SMALL = {"n_viewers": 8}  # cheaper resets; rewards do not depend on it
 SPLIT_SEEDS = 30  # per split and transform: ~60 requests per transform in the default run
@@ -174,7 +174,8 @@ def test_wrappers_stack_and_registry() -> None:
 
 
 def test_cli_make_env_takes_wrappers_and_both_splits() -> None:
-    from livesim.cli import build_parser, make_env
+    from livesim.cli import build_parser
+    from livesim.runs.build import make_env
 
     args = build_parser().parse_args(["eval", "--wrappers", "hsa", "--hsa-split", "heldout", "--split", "test"])
     env = make_env("LiveStreamQA-v0", args)

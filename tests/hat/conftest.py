@@ -10,7 +10,7 @@ import pytest
 @pytest.fixture(scope="session")
 def tiny_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     pytest.importorskip("torch")
-    from livesim.hat.models import build_tiny_model
+    from livesim.models.zoo import build_tiny_model
 
     # Same path as tests/agents' fixture: whichever runs second finds the build cached.
     return build_tiny_model(tmp_path_factory.getbasetemp() / "livesim-models" / "tiny")

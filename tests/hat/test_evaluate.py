@@ -236,7 +236,7 @@ def test_cli_eval_json_and_errors(capsys):
 def test_hat_commands_join_an_existing_hat_group():
     import argparse
 
-    from livesim.cli_hat_eval import hat_subparsers, register
+    from livesim.cli.hat_eval import hat_subparsers, register
 
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers(dest="command")

@@ -66,7 +66,7 @@ def test_t1_and_t2_hold_the_same_requests_under_a_different_harness():
 
 def test_every_prefix_cycles_intents_and_t3_subsets():
     t1 = get_suite("T1")
-    from livesim.phrasing import INTENTS
+    from livesim.world.phrasing import INTENTS
 
     assert [r.intent for r in t1.head(16)] == list(INTENTS)
     t3 = get_suite("T3")

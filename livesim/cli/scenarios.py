@@ -1,0 +1,246 @@
+"""Subcommands for scenarios and records: `run --scenario/--record/--dashboard`, `replay`, `regrade`, `view`,
+`compare`, `golden` and `scenarios`. Loaded by `livesim.cli.main` through `register(subparsers)`.
+
+Bad input (a malformed scenario or record) exits with status 2 and a message naming file, line and field,
+before anything runs or is written; a replay that differs exits with status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+import livesim
+from livesim.cli.common import agent_kwargs, parse_seeds, print_table
+from livesim.render.dashboard import example_state, frame_text
+from livesim.runs.build import build_agent
+from livesim.runs.compare import AgentSpec, compare, render_comparison
+from livesim.runs.episode import make_stream_env, run_episode
+from livesim.runs.live import play
+from livesim.runs.replay import (
+    GOLDEN_DIR,
+    GOLDEN_FRAME,
+    ReplayMismatch,
+    golden_diff,
+    regenerate_golden,
+    regrade,
+    replay,
+)
+from livesim.stream.config import StreamConfig
+from livesim.stream.records import RecordError, RecordHeader, RecordLine, RecordWriter, read_record
+from livesim.stream.scenario import DataFileError, bundled_scenarios, load_scenario
+
+
+def _fail(msg: str, code: int = 2) -> int:
+    print(f"error: {msg}", file=sys.stderr)
+    return code
+
+
+def _tee(lines: Iterable[RecordLine], path: str | None) -> Iterator[RecordLine]:
+    """Yield the lines, writing each to `path` (flushed) first if given."""
+    if path is None:
+        yield from lines
+        return
+
+    it = iter(lines)
+    first = next(it)  # the env is reset here: a config it refuses fails before the file exists
+    with RecordWriter(path) as w:
+        w.write(first)
+        yield first
+        for line in it:
+            w.write(line)
+            yield line
+
+
+def _show(lines: Iterable[RecordLine], args: argparse.Namespace) -> Any:
+    return play(lines, speed=args.speed, step=args.step, frames=args.frames, live=False if args.no_live else None)
+
+
+def _add_view_args(p: argparse.ArgumentParser, speed: float) -> None:
+    p.add_argument("--speed", type=float, default=speed, help="play at this many times the stream clock (0: no wait)")
+    p.add_argument("--step", action="store_true", help="stop after each step: Enter goes on, q runs to the end")
+    p.add_argument("--frames", type=int, default=None, metavar="N", help="print N evenly spaced frames (no animation)")
+    p.add_argument("--no-live", action="store_true", help="no animation: print the final frame and the summary")
+
+
+def cmd_run(args: argparse.Namespace, fallback: Any) -> int:
+    """`livesim run`: the plain summary run, or a scenario run with a record and/or the dashboard."""
+    if not (args.scenario or args.record or args.dashboard):
+        args.seed = 0 if args.seed is None else args.seed
+        return int(fallback(args) or 0)
+
+    try:
+        sc = load_scenario(args.scenario) if args.scenario else None
+    except (DataFileError, FileNotFoundError) as e:
+        return _fail(str(e))
+    env = make_stream_env(args.wrappers, getattr(args, "hsa_split", None))
+    kwargs = agent_kwargs(args)
+    agent = build_agent(args.agent, env, kwargs)
+    seed = args.seed if args.seed is not None else (sc.seed if sc else 0)
+    header = RecordHeader(livesim_version=livesim.__version__, scenario=sc.name if sc else None,
+                          purpose=sc.purpose if sc else None, seed=seed,
+                          config=sc.to_config() if sc else StreamConfig(), agent=args.agent, agent_kwargs=kwargs,
+                          wrappers=args.wrappers, hsa_split=getattr(args, "hsa_split", None))
+    lines = _tee(run_episode(env, agent, header), args.record)
+    if args.dashboard and not args.json:
+        _show(lines, args)
+        return 0
+    *_, end = lines  # the last line is the end line, with the summary
+    summary = dict(end.summary)  # type: ignore[union-attr]
+    summary.update({"agent": args.agent, "seed": seed, "scenario": header.scenario, "record": args.record})
+    if args.json:
+        print(json.dumps(summary, sort_keys=True))
+    else:
+        print_table(f"{header.scenario or 'stream'} seed={seed} agent={args.agent}", summary)
+    return 0
+
+
+def _read(path: str) -> Any:
+    return read_record(path)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        record = _read(args.file)
+        n = replay(record)
+    except (RecordError, FileNotFoundError) as e:
+        return _fail(str(e))
+    except ReplayMismatch as e:
+        return _fail(f"replay of {args.file} differs at {e}", 1)
+    done = "complete" if record.end is not None else "incomplete (no end line)"
+    print(f"{args.file}: {n} steps replayed identically ({done} record)")
+    return 0
+
+
+def cmd_regrade(args: argparse.Namespace) -> int:
+
+    try:
+        changed, totals = regrade(_read(args.file))
+    except (RecordError, FileNotFoundError) as e:
+        return _fail(str(e))
+    except ReplayMismatch as e:
+        return _fail(f"cannot regrade {args.file}: the world differs from the record at {e}", 1)
+    if args.json:
+        print(json.dumps({**totals, "changed": [c.__dict__ for c in changed]}, sort_keys=True))
+    elif not changed:
+        print(f"{args.file}: all {totals['replies']} replies graded as recorded "
+              f"(mean reward {totals['new_mean_reward']:.3f})")
+    else:
+        table = Table(title=f"{args.file}: {len(changed)} of {totals['replies']} replies graded differently")
+        for col in ("step", "request", "old", "new", "what changed"):
+            table.add_column(col)
+        for c in changed:
+            table.add_row(str(c.step), str(c.request_index), f"{c.old_reward:.3f}", f"{c.new_reward:.3f}",
+                          "; ".join(c.changes))
+        Console().print(table)
+        print(f"mean reward: {totals['old_mean_reward']:.3f} (recorded) -> {totals['new_mean_reward']:.3f} (now)")
+    return 1 if changed and args.fail_on_change else 0
+
+
+def cmd_view(args: argparse.Namespace) -> int:
+    try:
+        record = _read(args.file)
+    except (RecordError, FileNotFoundError) as e:
+        return _fail(str(e))
+    _show(record.lines(), args)
+    return 0
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+
+    try:
+        sc = load_scenario(args.scenario)
+        specs = [AgentSpec.parse(a) for a in args.agent or []]
+        result = compare(sc, specs, parse_seeds(args.seeds), trials=args.trials, n_boot=args.bootstrap,
+                         bootstrap_seed=args.bootstrap_seed)
+    except (DataFileError, FileNotFoundError, ValueError, argparse.ArgumentTypeError) as e:
+        return _fail(str(e))
+    if args.json:
+        print(json.dumps(result, sort_keys=True))
+    else:
+        Console(width=None if sys.stdout.isatty() else 160).print(render_comparison(result))
+    return 0
+
+
+def cmd_golden(args: argparse.Namespace) -> int:
+
+    names = args.scenario or bundled_scenarios()
+    directory = Path(args.dir) if args.dir else GOLDEN_DIR
+    frame_path, frame = directory / GOLDEN_FRAME, frame_text(example_state())
+    if args.regenerate:
+        for path in regenerate_golden(names, directory):
+            print(f"wrote {path}")
+        frame_path.write_text(frame, encoding="utf-8")
+        print(f"wrote {frame_path}")
+        return 0
+    diffs = [d for name in names if (d := golden_diff(name, directory))]
+    if not frame_path.is_file() or frame_path.read_text(encoding="utf-8") != frame:
+        diffs.append(f"{frame_path}: differs from the frame of livesim.render.dashboard.example_state()")
+    for d in diffs:
+        print(d, file=sys.stderr)
+    print(f"{len(names) + 1 - len(diffs)} of {len(names) + 1} golden files match"
+          + ("; after checking the change is intended: livesim golden --regenerate" if diffs else ""))
+    return 1 if diffs else 0
+
+
+def cmd_scenarios(args: argparse.Namespace) -> int:
+    status = 0
+    for name in args.check or bundled_scenarios():
+        try:
+            sc = load_scenario(name)
+        except (DataFileError, FileNotFoundError) as e:
+            print(e, file=sys.stderr)
+            status = 2
+            continue
+        print(f"{sc.name:28s} {sc.duration_s:5.0f}s seed {sc.seed:<3d} {sc.purpose}" if not args.check
+              else f"{name}: ok ({sc.name})")
+    return status
+
+
+def register(sub: Any) -> None:
+    """Add the scenario and record subcommands, and extend `run`."""
+    run = sub.choices["run"]
+    fallback = run.get_default("func")
+    run.add_argument("--scenario", default=None, help="bundled scenario name or path to a scenario YAML file")
+    run.add_argument("--record", default=None, metavar="FILE.jsonl", help="write the run's record (JSONL) here")
+    run.add_argument("--dashboard", action="store_true", help="show the stream in the terminal dashboard")
+    _add_view_args(run, speed=0.0)
+    run.set_defaults(func=lambda a: cmd_run(a, fallback), seed=None)
+
+    p = sub.add_parser("replay", help="re-execute a record's actions; exit 1 at the first difference")
+    p.add_argument("file", help="a record written by `livesim run --record`")
+    p.set_defaults(func=cmd_replay)
+    p = sub.add_parser("regrade", help="re-score a record's replies with the current grader")
+    p.add_argument("file", help="a record written by `livesim run --record`")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--fail-on-change", action="store_true", help="exit 1 if any reply is graded differently")
+    p.set_defaults(func=cmd_regrade)
+    p = sub.add_parser("view", help="play a record in the terminal dashboard")
+    p.add_argument("file", help="a record written by `livesim run --record`")
+    _add_view_args(p, speed=10.0)
+    p.set_defaults(func=cmd_view)
+    p = sub.add_parser("compare", help="A/B: agents on the same scenario seeds, with CIs and pass^k")
+    p.add_argument("--agent", action="append", required=True,
+                   help="agent, repeat for each arm: NAME or NAME:key=value,... (first is the baseline)")
+    p.add_argument("--scenario", required=True, help="bundled scenario name or path")
+    p.add_argument("--seeds", default="0-19", help="world seeds, e.g. 0-49 or 1,2,3 (replace the scenario's seed)")
+    p.add_argument("--trials", type=int, default=4, help="plays per seed with agent sampling seeds 0..T-1")
+    p.add_argument("--bootstrap", type=int, default=10_000, help="bootstrap resamples")
+    p.add_argument("--bootstrap-seed", type=int, default=0, help="seed of the bootstrap's generator")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_compare)
+    p = sub.add_parser("golden", help="check (or --regenerate) the golden records in tests/golden")
+    p.add_argument("--regenerate", action="store_true", help="rewrite them from a fresh oracle run")
+    p.add_argument("--scenario", action="append", help="only this bundled scenario (repeatable)")
+    p.add_argument("--dir", default=None, help="golden folder (default: tests/golden of the source tree)")
+    p.set_defaults(func=cmd_golden)
+    p = sub.add_parser("scenarios", help="list the bundled scenarios, or --check scenario files")
+    p.add_argument("--check", nargs="+", metavar="FILE", help="validate these files (or names)")
+    p.set_defaults(func=cmd_scenarios)

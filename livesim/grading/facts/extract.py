@@ -1,0 +1,285 @@
+"""Fact extraction logic: coerce the input, scan numbers (masking dates, times, coupon codes and 2XL),
+attach units and currency marks, then collect links, sizes, claims, promises and the boolean cues.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+
+from livesim.grading.facts.patterns import (
+    _CLAIM_RE,
+    _COUPON_KW_RE,
+    _COUPON_TOKEN_RE,
+    _CUR_AFTER_RE,
+    _CUR_BEFORE_RE,
+    _CUT_RE,
+    _DATE_RES,
+    _ESCALATION_RE,
+    _FLIP,
+    _GREETING_RE,
+    _LINK_CONT_RE,
+    _LINK_RE,
+    _MDAYS,
+    _MONTHS,
+    _NEG_RE,
+    _NOT_CODE_RE,
+    _NOT_CODE_WORDS,
+    _NUM_RE,
+    _PRICE_KW_RE,
+    _PRICE_OK_AFTER_RE,
+    _PROMISE_RE,
+    _RANGE_RE,
+    _REFUSAL_RE,
+    _SENT_END_RE,
+    _SIZE_CI_RE,
+    _SIZE_NUM_RE,
+    _SIZE_UC_RES,
+    _STOCK_RE,
+    _TIME_RES,
+    _TOK_CI_RE,
+    _TOK_UC_RE,
+    _UNIT_RE,
+    _UNITS,
+    _YOURE_RE,
+)
+from livesim.grading.facts.types import ExtractedFacts, Quantity
+
+# ---------------------------------------------------------------- helpers
+_Span = tuple[int, int, str]  # (start, end, normalised value)
+
+def _coerce(text: object) -> str:
+    if type(text) is str:
+        return text
+    for conv in (str, repr):
+        try:
+            out = conv(text)
+            return out if type(out) is str else str.__str__(out)
+        except Exception:  # noqa: BLE001 - a hostile __str__ must not break grading
+            continue
+    return ""
+
+
+def _negated(text: str, start: int, width: int = 48) -> bool:
+    window = text[max(0, start - width):start]
+    cut = 0
+    for m in _CUT_RE.finditer(window):
+        cut = m.end()
+    return _NEG_RE.search(window, cut) is not None
+
+
+def _in_question(text: str, end: int) -> bool:
+    m = _SENT_END_RE.search(text, end, end + 200)
+    return m is not None and m.group() == "?"
+
+
+def _resolve(items: list[_Span]) -> list[_Span]:
+    """Keep the earliest, then longest, of overlapping (start, end, value) items."""
+    out: list[_Span] = []
+    last = -1
+    for it in sorted(items, key=lambda t: (t[0], -t[1])):
+        if it[0] >= last:
+            out.append(it)
+            last = it[1]
+    return out
+
+
+def _fmt_date(y: int | None, mo: int, d: int) -> str | None:
+    if not (1 <= mo <= 12 and 1 <= d <= _MDAYS[mo]):
+        return None
+    if y is None:
+        return f"{mo:02d}-{d:02d}"
+    try:
+        _dt.date(y, mo, d)
+    except ValueError:
+        return None
+    return f"{y:04d}-{mo:02d}-{d:02d}"
+
+
+def _dates(text: str) -> list[_Span]:
+    found: list[_Span] = []
+    for rx in _DATE_RES:
+        for m in rx.finditer(text):
+            g = m.groupdict()
+            y = int(g["y"]) if g.get("y") else None
+            if g.get("a"):
+                a, b = int(g["a"]), int(g["b"])
+                mo, d = (b, a) if a > 12 else (a, b)  # D/M/Y only when unambiguous, else US M/D/Y
+            else:
+                mo = _MONTHS[g["mon"][:3].lower()] if g.get("mon") else int(g["m"])
+                d = int(g["d"])
+            iso = _fmt_date(y, mo, d)
+            if iso:
+                found.append((m.start(), m.end(), iso))
+    return _resolve(found)
+
+
+def _times(text: str) -> list[_Span]:
+    found: list[_Span] = []
+    for rx in _TIME_RES:
+        for m in rx.finditer(text):
+            h, mi, ap = int(m["h"]), int(m["mi"] or 0), (m["ap"] or "").lower()
+            if ap and 1 <= h <= 12:
+                h = (0 if h == 12 else h) + (12 if ap == "p" else 0)
+            found.append((m.start(), m.end(), f"{h:02d}:{mi:02d}"))
+    return _resolve(found)
+
+
+def _coupons(text: str) -> list[_Span]:
+    found: list[_Span] = []
+    for m in _COUPON_TOKEN_RE.finditer(text):
+        tok = m.group()
+        if not tok.isdigit() and any(c.isdigit() for c in tok) and not _NOT_CODE_RE.fullmatch(tok):
+            found.append((m.start(), m.end(), tok))
+    for m in _COUPON_KW_RE.finditer(text):
+        tok = m["tok"]
+        has_digit, has_alpha = any(c.isdigit() for c in tok), any(c.isalpha() for c in tok)
+        if has_alpha and (tok.isupper() or has_digit) and not _NOT_CODE_RE.fullmatch(tok.upper()) \
+                and tok not in _NOT_CODE_WORDS:
+            found.append((m.start("tok"), m.end("tok"), tok.upper()))
+    return _resolve(found)
+
+
+def _inch_quote(text: str, s: int, e: int) -> int | None:
+    """End index of a 14" / 14” inch mark, unless the quote plausibly closes a quotation."""
+    q = text[e:e + 1]
+    if q not in ('"', "”") or text[e + 1:e + 2].isalnum():
+        return None
+    before = text[max(0, s - 80):s]
+    if (q == '"' and before.count('"') % 2) or (q == "”" and "“" in before):
+        return None
+    return e + 1
+
+
+def _scan_numbers(text: str) -> tuple[list[tuple[int, int, float]], list[_Span], list[_Span], list[_Span]]:
+    """Numbers outside dates/times/coupon codes/2XL sizes, plus the dates, times and coupons found."""
+    dates, times, coupons = _dates(text), _times(text), _coupons(text)
+    mask = bytearray(len(text))
+    spans = [(s, e) for s, e, _ in dates + times + coupons]
+    spans += [m.span() for m in _SIZE_NUM_RE.finditer(text)]
+    for s, e in spans:
+        mask[s:e] = b"\x01" * (e - s)
+    nums = [(m.start(), m.end(), float(m.group().replace(",", ""))) for m in _NUM_RE.finditer(text)
+            if not mask[m.start()]]
+    return nums, dates, times, coupons
+
+
+def _sizes(text: str) -> tuple[str, ...]:
+    found: dict[int, str] = {}
+    jobs = [(_SIZE_CI_RE, _TOK_CI_RE)] + [(rx, _TOK_UC_RE) for rx in _SIZE_UC_RES]
+    for rx, tok_rx in jobs:
+        for m in rx.finditer(text):
+            for t in tok_rx.finditer(text, m.start("c"), m.end("c")):
+                tok = t.group().upper()
+                found.setdefault(t.start(), {"2XL": "XXL", "3XL": "XXXL"}.get(tok, tok))
+    return tuple(found[k] for k in sorted(found))
+
+
+def _phrases(rx: re.Pattern[str], text: str, skip_questions: bool) -> tuple[list[str], list[tuple[int, int]]]:
+    kept: list[str] = []
+    spans: list[tuple[int, int]] = []
+    for m in rx.finditer(text):
+        spans.append(m.span())
+        if not _negated(text, m.start()) and not (skip_questions and _in_question(text, m.end())):
+            kept.append(" ".join(m.group().lower().split()))
+    return kept, spans
+
+
+# ---------------------------------------------------------------- public API
+def numbers_in(text: object) -> tuple[float, ...]:
+    """Every digit-written number (see `ExtractedFacts.numbers`), without the other extractors."""
+    try:
+        return tuple(v for _, _, v in _scan_numbers(_coerce(text))[0])
+    except Exception:  # noqa: BLE001 - the grader must never crash on model output
+        return ()
+
+
+def extract_facts(text: object) -> ExtractedFacts:
+    """Extract every verifiable fact from a host reply; non-str input is str()-ed; never raises."""
+    try:
+        return _extract(_coerce(text))
+    except Exception:  # noqa: BLE001 - the grader must never crash on model output
+        return ExtractedFacts()
+
+
+def _extract(text: str) -> ExtractedFacts:
+    nums, dates, times, coupons = _scan_numbers(text)
+    units: list[tuple[str, int] | None] = []  # (unit, end of the unit) per number
+    for s, e, _ in nums:
+        um = _UNIT_RE.match(text, e)
+        inch_end = None if um else _inch_quote(text, s, e)
+        units.append((_UNITS[int(um.lastgroup[1:])][0], um.end()) if um and um.lastgroup else
+                     ("inch", inch_end) if inch_end else None)
+    after = [_CUR_AFTER_RE.match(text, e) is not None for _, e, _ in nums]
+    for i in range(len(nums) - 2, -1, -1):  # "3-5 days", "99 to 129 yuan", "31 x 70 cm" share the mark
+        gap = _RANGE_RE.fullmatch(text, nums[i][1], nums[i + 1][0])
+        nxt = units[i + 1]
+        if gap and nxt:
+            units[i] = units[i] or (nxt[0], nums[i][1])
+        if gap and gap["r"]:
+            after[i] = after[i] or after[i + 1]
+    quantities: list[Quantity] = []
+    prices: list[float] = []
+    is_price_or_unit: set[int] = set()
+    for (s, e, v), unit, money_after in zip(nums, units, after, strict=True):
+        if unit:
+            quantities.append(Quantity(v, unit[0], (s, unit[1])))
+            is_price_or_unit.add(s)
+        money = money_after or _CUR_BEFORE_RE.search(text[max(0, s - 24):s])
+        keyword = _PRICE_KW_RE.search(text[max(0, s - 40):s]) and _PRICE_OK_AFTER_RE.match(text, e)
+        if money or (not unit and keyword):
+            prices.append(v)
+            is_price_or_unit.add(s)
+
+    claims, claim_spans = _phrases(_CLAIM_RE, text, skip_questions=True)
+    promises, _ = _phrases(_PROMISE_RE, text, skip_questions=False)
+
+    num_starts = {s for s, _, _ in nums}
+    in_claim = bytearray(len(text) + 1)
+    for cs, ce in claim_spans:
+        in_claim[cs:ce] = b"\x01" * (ce - cs)
+    links: dict[int, int] = {}
+    done = 0  # end of the last link list walked, so each list is walked once (linear time)
+    for m in _LINK_RE.finditer(text):
+        if m.start() < done or in_claim[m.start()] or in_claim[m.end() - 1]:
+            continue
+        cur: re.Match[str] | None = m
+        while cur is not None:
+            n_start = cur.start("n")
+            if n_start not in num_starts or (cur is not m and n_start in is_price_or_unit):
+                break
+            links.setdefault(n_start, int(cur["n"]))
+            done = cur.end()
+            cur = _LINK_CONT_RE.match(text, cur.end())
+
+    stock: list[str] = []
+    for m in _STOCK_RE.finditer(text):
+        label = m.lastgroup or ""
+        if _negated(text, m.start(), width=24):
+            label = _FLIP.get(label, "")
+        if label and label not in stock:
+            stock.append(label)
+
+    code_starts = {s for s, _, _ in coupons}
+    greeting = any(
+        m.start() not in code_starts
+        and (m.group().lower() != "welcome" or not _YOURE_RE.search(text[max(0, m.start() - 24):m.start()]))
+        for m in _GREETING_RE.finditer(text)
+    )
+    return ExtractedFacts(
+        numbers=tuple(v for _, _, v in nums),
+        prices=tuple(prices),
+        links=tuple(links[k] for k in sorted(links)),
+        sizes=_sizes(text),
+        quantities=tuple(quantities),
+        percents=tuple(q.value for q in quantities if q.unit == "%"),
+        dates=tuple(v for _, _, v in dates),
+        times=tuple(v for _, _, v in times),
+        coupon_codes=tuple(v for _, _, v in coupons),
+        claims=tuple(claims),
+        promises=tuple(promises),
+        refusal=_REFUSAL_RE.search(text) is not None,
+        stock_claims=tuple(stock),
+        greeting=greeting,
+        escalation=any(not _negated(text, m.start()) for m in _ESCALATION_RE.finditer(text)),
+    )

@@ -1,0 +1,185 @@
+"""Grading a dispatched reply: named reward terms with weights, computed on canonical semantics.
+
+Terms: accuracy (binary: no wrong fact, no unsupported number, no false promise or claim), effectiveness
+(0 / 0.5 / 1: the facts the viewer's intents need), tool rationality, skill selection, hook compliance and
+latency. A reply that meets no need (effectiveness 0) earns nothing at all, so doing nothing scores 0.
+The weighted terms are returned by name and sum to the reward.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from livesim.grading.facts import ExtractedFacts, extract_facts, numbers_in
+from livesim.world.catalog import Catalog, Product
+from livesim.world.comments import DECLINE_PHRASES, Fact, Request
+from livesim.world.room import Room
+
+WEIGHTS: dict[str, float] = {"accuracy": 0.35, "effectiveness": 0.30, "tool_rationality": 0.10,
+                             "skill_selection": 0.10, "hook_compliance": 0.10, "latency": 0.05}
+FORBIDDEN_TOOLS = {"set_price"}  # never part of a viewer-facing answer
+
+
+class ToolCallRecord(BaseModel):
+    """One tool call as the environment ran it, in canonical terms."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(description="The presented name the agent used.")
+    key: str | None = Field(description="Canonical key (None if no tool has that name).")
+    arguments: dict[str, Any] = Field(default_factory=dict, description="Canonical arguments.")
+    ok: bool
+    error_kind: str | None = None
+    error: str | None = None
+    result: Any = None
+
+
+class Trace(BaseModel):
+    """What happened while the host worked on one request."""
+
+    model_config = ConfigDict(extra="forbid")
+    turns: int = 0
+    tool_calls: list[ToolCallRecord] = Field(default_factory=list)
+    loaded_skills: list[str] = Field(default_factory=list, description="Canonical keys of loaded skills.")
+    parse_errors: int = 0
+    hook_failures: list[str] = Field(default_factory=list, description="'hook: reason' for every block.")
+    fallback: bool = False
+    latency_s: float = 0.0
+    reply: str = ""
+
+
+class Grade(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    reward: float
+    terms: dict[str, float] = Field(description="Weighted terms; they sum to the reward.")
+    scores: dict[str, float] = Field(description="Unweighted scores in [0, 1].")
+    missing: list[str] = Field(default_factory=list, description="Labels of required facts not stated.")
+    errors: list[str] = Field(default_factory=list, description="Why accuracy failed.")
+
+
+def fact_met(fact: Fact, text: str, facts: ExtractedFacts) -> bool:
+    """Is a required fact stated in the reply?"""
+    low = text.lower()
+    if fact.kind == "price":
+        return any(abs(x - float(fact.value)) < 1e-6 for x in facts.numbers)
+    if fact.kind == "number":
+        return any(abs(x - float(fact.value)) < 1e-6 for x in facts.numbers)
+    if fact.kind == "stock":
+        return fact.value in facts.stock_claims
+    if fact.kind == "size":
+        return fact.value in facts.sizes
+    if fact.kind == "link":
+        return any(x in facts.links for x in fact.value)
+    if fact.kind in ("keyword", "apology"):
+        return any(str(k).lower() in low for k in fact.value)
+    if fact.kind == "code":
+        return str(fact.value).upper() in {c.upper() for c in facts.coupon_codes}
+    if fact.kind == "greeting":
+        return facts.greeting
+    if fact.kind == "decline":
+        return facts.refusal or any(p in low for p in DECLINE_PHRASES)
+    if fact.kind == "escalation":
+        return facts.escalation
+    return False
+
+
+def _numbers(obj: Any, out: set[float]) -> set[float]:
+    if isinstance(obj, bool):
+        return out
+    if isinstance(obj, (int, float)):
+        out.add(float(obj))
+    elif isinstance(obj, str):
+        out.update(numbers_in(obj))
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            _numbers(v, out)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            _numbers(v, out)
+    return out
+
+
+def truth_numbers(catalog: Catalog, room: Room, products: list[Product]) -> set[float]:
+    """Every number that is true of these products and the room's promotions."""
+    out: set[float] = set(float(x) for x in catalog.links)
+    for p in products:
+        _numbers(p.model_dump(exclude={"product_id"}), out)
+        price = room.current_price(catalog, p.link)
+        if price is not None:
+            out.add(price)
+    _numbers([c.model_dump(include={"discount", "threshold", "remaining"}) for c in room.active_coupons()], out)
+    _numbers([f.model_dump(include={"price", "quantity", "end_s"}) for f in room.flash_sales], out)
+    _numbers([b.model_dump(include={"price", "links"}) for b in room.bundles], out)
+    return out
+
+
+def grade(request: Request, trace: Trace, catalog: Catalog, room: Room, *, valid_codes: set[str],
+          latency_score: float, harness_reply_roles: dict[str, str]) -> Grade:
+    """Grade the dispatched reply of one request. `harness_reply_roles`: reply-skill key -> role."""
+    truth = request.truth
+    text = "" if trace.fallback else trace.reply
+    facts = extract_facts(text)
+
+    # effectiveness
+    met = [fact_met(f, text, facts) for f in truth.facts]
+    missing = [f.label for f, ok in zip(truth.facts, met, strict=True) if not ok]
+    if not text.strip() or not truth.facts or not any(met):
+        effectiveness = 0.0 if (not text.strip() or truth.facts) else 1.0
+    else:
+        effectiveness = 1.0 if all(met) else 0.5
+
+    # accuracy: nothing wrong, unsupported or promised
+    errors: list[str] = []
+    products = [p for link in truth.targets if (p := catalog.by_link(link))]
+    products += [p for link in facts.links if (p := catalog.by_link(link)) and p not in products]
+    allowed = truth_numbers(catalog, room, products) | set(numbers_in(request.text))
+    for call in trace.tool_calls:
+        if call.ok:
+            _numbers(call.result, allowed)
+    # a coupon-adjusted price is the one computed number a reply may state
+    discounts = [c.discount for c in room.active_coupons()]
+    allowed |= {a - d for a in list(allowed) for d in discounts}
+    for n in facts.numbers:
+        if not any(abs(n - a) < 1e-6 for a in allowed):
+            errors.append(f"unsupported number {n:g}")
+    for link in facts.links:
+        if catalog.by_link(link) is None:
+            errors.append(f"no product at link {link}")
+    if truth.stock_state == "in_stock" and "sold_out" in facts.stock_claims and "in_stock" not in facts.stock_claims:
+        errors.append("says sold out but it is in stock")
+    if truth.stock_state == "sold_out" and "in_stock" in facts.stock_claims:
+        errors.append("says in stock but it is sold out")
+    if truth.size and facts.sizes and truth.size not in facts.sizes:
+        errors.append(f"recommends size {facts.sizes[0]}, the chart says {truth.size}")
+    errors += [f"coupon code {c} cannot be issued" for c in facts.coupon_codes if c.upper() not in valid_codes]
+    errors += [f"claim: {c}" for c in facts.claims]
+    errors += [f"promise: {p}" for p in facts.promises]
+    accuracy = 0.0 if errors or not text.strip() else 1.0
+
+    # tool rationality: needed look-ups made, no failed, forbidden or wasteful calls
+    called_ok = {c.key for c in trace.tool_calls if c.ok}
+    coverage = (sum(1 for g in truth.tool_groups if called_ok.intersection(g)) / len(truth.tool_groups)
+                if truth.tool_groups else 1.0)
+    # injected service faults (timeouts, malformed output) are not the agent's mistakes
+    failed = sum(1 for c in trace.tool_calls if not c.ok and not (c.error_kind or "").startswith("fault_"))
+    forbidden = sum(1 for c in trace.tool_calls if c.key in FORBIDDEN_TOOLS)
+    n_lookup = sum(1 for c in trace.tool_calls if c.key != "load_skill")
+    excess = max(0, n_lookup - (len(truth.tool_groups) * 2 + 2))
+    tool_score = max(0.0, coverage - 0.25 * (failed + trace.parse_errors) - 0.5 * forbidden - 0.1 * excess)
+
+    # skill selection (canonical roles of the loaded reply skills)
+    loaded_roles = {harness_reply_roles[k] for k in trace.loaded_skills if k in harness_reply_roles}
+    need = set(truth.skills)
+    skill_score = 1.0 if need <= loaded_roles else 0.5 if need & loaded_roles else 0.0
+
+    # hook compliance: passed at the first try, after retries, or not at all
+    hook_score = 0.0 if trace.fallback else 1.0 if not trace.hook_failures else 0.5
+
+    scores = {"accuracy": accuracy, "effectiveness": effectiveness, "tool_rationality": tool_score,
+              "skill_selection": skill_score, "hook_compliance": hook_score, "latency": latency_score}
+    if effectiveness == 0.0:  # a reply that meets no need earns nothing
+        terms = {k: 0.0 for k in WEIGHTS}
+    else:
+        terms = {k: WEIGHTS[k] * scores[k] for k in WEIGHTS}
+    return Grade(reward=sum(terms.values()), terms=terms, scores=scores, missing=missing, errors=errors)

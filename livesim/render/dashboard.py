@@ -1,0 +1,224 @@
+"""The terminal dashboard's pure half (rich): dashboard state -> a pure `render` function (the `Live` loop is
+`livesim.runs.live.play`).
+
+The state is fed record lines (`livesim.stream.records`), from a running episode or from a file, so a live run and
+a replayed record look the same; `state_from_sim` builds a snapshot for `env.render()`.
+"""
+
+from __future__ import annotations
+
+import io
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from livesim.grading.terms import ToolCallRecord
+from livesim.stream.records import RecordEnd, RecordHeader, RecordLine, RoomView, StepRecord, room_view
+
+CHAT_LINES = 8
+HOST_LINES = 10
+WIDTH = 100
+
+
+def clock(seconds: float) -> str:
+    s = int(seconds)
+    return f"{s // 60:02d}:{s % 60:02d}"
+
+
+@dataclass
+class DashboardState:
+    """Everything a frame shows; `apply` folds one record line into it."""
+
+    title: str = "stream"
+    agent: str = ""
+    seed: int | None = None
+    duration_s: float = 0.0
+    clock_s: float = 0.0
+    step: int = 0
+    request_index: int | None = None
+    chat: deque[str] = field(default_factory=lambda: deque(maxlen=CHAT_LINES))
+    host: deque[str] = field(default_factory=lambda: deque(maxlen=HOST_LINES))
+    harness_version: int = 1
+    harness_fingerprint: str = ""
+    last_patch: str | None = None
+    room: RoomView | None = None
+    metrics: dict[str, Any] = field(default_factory=dict)
+    summary: dict[str, Any] | None = None
+
+    def apply(self, line: RecordLine) -> DashboardState:
+        if isinstance(line, RecordHeader):
+            self.title, self.agent, self.seed = line.scenario or "stream", line.agent, line.seed
+            self.duration_s = line.config.duration_s
+            self.harness_version, self.harness_fingerprint = line.harness_version, line.harness_fingerprint
+        elif isinstance(line, StepRecord):
+            self.clock_s, self.step, self.request_index = line.clock_s, line.step + 1, line.request_index
+            if line.request is not None:
+                self.chat.extend(f"{clock(c.t)} {c.name}: {c.text}" for c in line.request.comments)
+            self.host.extend(host_lines(line.request_index, line.tool_calls, line.hooks,
+                                        line.reply if line.dispatched else None, line.fallback, line.reward))
+            self.harness_version, self.harness_fingerprint = line.harness_version, line.harness_fingerprint
+            self.last_patch = line.last_patch or self.last_patch
+            self.room = line.room or self.room
+            self.metrics = line.metrics or self.metrics
+        elif isinstance(line, RecordEnd):
+            self.summary = line.summary
+        return self
+
+
+def host_lines(index: int, calls: Iterable[Any], hooks: Iterable[str], reply: str | None, fallback: bool,
+               reward: float) -> list[str]:
+    """The host's work on a request, one line each: skill loads, tool calls, hook blocks, the reply."""
+    out, tag = [], f"#{index}".ljust(4)
+    for c in calls:
+        if c.key == "load_skill" and c.ok:
+            out.append(f"{tag}skill   {c.arguments.get('name')}")
+            continue
+        call = f"{c.name}({', '.join(f'{k}={v!r}' for k, v in c.arguments.items())})"
+        out.append(f"{tag}tool    {call}" if c.ok else f"{tag}FAILED  {call}: {c.error_kind}")
+    out += [f"{tag}BLOCKED {h}" for h in hooks]
+    if fallback and reply is not None:
+        out.append(f"{tag}FALLBACK reply sent (reward {reward:.2f})")
+    elif reply is not None:
+        out.append(f"{tag}reply   [{reward:.2f}] {reply}")
+    return out
+
+
+def _lines(lines: Iterable[str], height: int, newest: bool = True) -> Text:
+    """Exactly `height` rows: the last ones (a feed) or, with `newest=False`, the first ones (a list)."""
+    rows = list(lines)
+    rows = rows[-height:] if newest else rows[:height]
+    rows += [""] * (height - len(rows))
+    return Text("\n".join(rows), no_wrap=True, overflow="ellipsis")
+
+
+def _room_lines(room: RoomView | None, height: int) -> Text:
+    if room is None:
+        return _lines(["(no room yet)"], height)
+    rows = [f"pinned  link {room.pinned_link} {room.pinned_name}".rstrip()]
+    rows += [f"flash   link {f['link']}: {f['price']:g} until {clock(f['end_s'])}, {f['quantity']} left"
+             for f in room.flash_sales]
+    rows += [f"coupon  {c['code']}: {c['discount']:g} off over {c['threshold']:g}"
+             f"{' on links ' + ','.join(map(str, c['links'])) if c['links'] else ''}"
+             f"{'' if c['issuable'] else ' (not issuable)'}" for c in room.coupons]
+    rows += [f"bundle  {b['name']} at {b['price']:g}" for b in room.bundles]
+    rows += [f"gift    {g['gift']} with link {g['link']}" for g in room.gifts]
+    if len(rows) > height:
+        rows = [*rows[:height - 1], f"(+{len(rows) - height + 1} more)"]
+    return _lines(rows, height, newest=False)
+
+
+def _metric_lines(m: dict[str, Any]) -> Text:
+    def f(key: str, fmt: str = "{:.3f}") -> str:
+        return fmt.format(m[key]) if key in m else "-"
+
+    rows = [f"requests       {f('requests', '{}')}", f"mean reward    {f('mean_reward')}",
+            f"accuracy       {f('accuracy')}", f"effectiveness  {f('effectiveness')}",
+            f"GMV            {f('gmv', '{:.0f}')}   orders {f('orders', '{}')}",
+            f"IPV            {f('ipv', '{}')}   lost {f('churned', '{}')}",
+            f"viewers        {f('viewers_online', '{}')}",
+            f"latency P50/95 {f('latency_p50', '{:.2f}')} / {f('latency_p95', '{:.2f}')} s"]
+    return _lines(rows, 8)
+
+
+def render(state: DashboardState) -> RenderableType:
+    """One frame of the dashboard (a pure function of `state`)."""
+    head = Text(no_wrap=True, overflow="ellipsis")
+    head.append(f"livesim · {state.title}", style="bold")
+    head.append(f" · {state.agent or '-'} · seed {state.seed if state.seed is not None else '-'}"
+                f" · t {clock(state.clock_s)}/{clock(state.duration_s)} · step {state.step}"
+                f" · request {state.request_index if state.request_index is not None else '-'}")
+    if state.summary is not None:
+        head.append(" · done", style="bold green")
+    harness = _lines([f"version {state.harness_version} · fingerprint {state.harness_fingerprint or '-'}",
+                      "last patch:" + ("" if state.last_patch else " none"), f"  {state.last_patch or ''}"], 3)
+    left = Group(Panel(_lines(state.chat, CHAT_LINES), title="chat", title_align="left"),
+                 Panel(_lines(state.host, HOST_LINES), title="host: skills, tools, replies", title_align="left"))
+    right = Group(Panel(harness, title="harness", title_align="left"),
+                  Panel(_room_lines(state.room, 5), title="room & promotions", title_align="left"),
+                  Panel(_metric_lines(state.metrics), title="metrics", title_align="left"))
+    grid = Table.grid(expand=True)
+    grid.add_column(ratio=5)
+    grid.add_column(ratio=4)
+    grid.add_row(left, right)
+    return Group(head, grid)
+
+
+def summary_rows(summary: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The (metric, value) rows of a run summary, as `eval` and `run` print them."""
+    rows = [("requests", summary["requests"]), ("mean reward", f"{summary['mean_reward']:.3f}"),
+            ("accuracy", f"{summary['accuracy']:.3f}"), ("effectiveness", f"{summary['effectiveness']:.3f}")]
+    rows += [(f"  {k}", f"{v:.3f}") for k, v in summary["scores"].items() if k not in ("accuracy", "effectiveness")]
+    business = summary.get("business", {})
+    rows += [("GMV", f"{business.get('gmv', 0):.0f}"), ("IPV", f"{business.get('ipv', 0):.0f}"),
+             ("orders", f"{business.get('orders', 0):.0f}"), ("viewers lost", f"{business.get('churned', 0):.0f}")]
+    rows += [("latency P50 (s)", f"{summary['latency_p50']:.2f}"), ("latency P95 (s)", f"{summary['latency_p95']:.2f}"),
+             ("parse failures / turn", f"{summary['parse_failure_rate']:.3f}")]
+    if "tokens_per_s" in summary:
+        rows.append(("tokens/s", f"{summary['tokens_per_s']:.1f}"))
+    if "harness" in summary:
+        rows.append(("harness", summary["harness"]))
+    return rows
+
+
+def summary_table(summary: dict[str, Any], title: str) -> RenderableType:
+    """The end-of-run figures (the same rows as `livesim run`)."""
+    table = Table(title=title)
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    for k, v in summary_rows(summary):
+        table.add_row(k, str(v))
+    return table
+
+
+def frame_text(state: DashboardState, width: int = WIDTH) -> str:
+    """The frame as plain text (what `env.render()` returns in "ansi" mode)."""
+    console = Console(file=io.StringIO(), width=width, color_system=None, force_terminal=False)
+    console.print(render(state))
+    return console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def example_state() -> DashboardState:
+    """A fixed state (the golden frame of the tests and the docs)."""
+    st = DashboardState(title="flash-sale-rush", agent="oracle", seed=7, duration_s=100.0, clock_s=47.25, step=23,
+                        request_index=11, harness_version=2, harness_fingerprint="fc636bb7bced",
+                        last_patch="t=45s: renamed tool get_price -> lookup_live_price",
+                        room=RoomView(pinned_link=1, pinned_name="power bank", viewers_online=468,
+                                      coupons=[{"code": "LIVE20", "discount": 20.0, "threshold": 199.0,
+                                                "remaining": 97, "issuable": True, "links": []}],
+                                      flash_sales=[{"link": 1, "price": 599.0, "start_s": 20.0, "end_s": 80.0,
+                                                    "quantity": 31}],
+                                      gifts=[{"link": 3, "gift": "a free tote bag", "threshold": 0.0}]),
+                        metrics={"requests": 11, "mean_reward": 0.9545, "accuracy": 1.0, "effectiveness": 0.9545,
+                                 "gmv": 1797.0, "ipv": 14, "orders": 3, "churned": 1, "viewers_online": 468,
+                                 "latency_p50": 2.31, "latency_p95": 3.48})
+    st.chat.extend(["00:44 Jimmy: flash sale on link 1?? how much now",
+                    "00:45 Eric: the power bank in white available???",
+                    "00:46 phyllis19: how do I use the coupon, first time here"])
+    calls = [ToolCallRecord(name="load_skill", key="load_skill", arguments={"name": n}, ok=True)
+             for n in ("promotions-ordering", "product-facts")]
+    calls += [ToolCallRecord(name="lookup_live_price", key="get_price", arguments={"link": 1}, ok=True),
+              ToolCallRecord(name="check_stock", key="check_stock", arguments={"link": 1, "variant": "white"},
+                             ok=False, error_kind="timeout")]
+    st.host.extend(host_lines(10, [], [], "Link 1 is 599 yuan in the flash sale until 01:20.", False, 1.0))
+    st.host.extend(host_lines(11, calls, ["numbers_traceable: 42 is not in this request's tool results"],
+                              "Link 1 is 599 yuan now. Use code LIVE20 for 20 off over 199!", False, 0.93))
+    return st
+
+
+def state_from_sim(sim: Any, title: str = "LiveStream-v0") -> DashboardState:
+    """A snapshot of a running `StreamSim`: the current request, the host's work on it, room and metrics."""
+    st = DashboardState(title=title, duration_s=sim.config.duration_s, clock_s=sim.room.clock_s,
+                        harness_version=sim.harness.version, harness_fingerprint=sim.harness.fingerprint,
+                        last_patch=sim.harness.last_patch, room=room_view(sim),
+                        metrics=sim.metrics.summary(sim.room.viewers_online))
+    if sim.request is not None:
+        st.request_index, st.step = sim.request.index, sim.trace.turns
+        st.chat.extend(f"{clock(c.t)} {c.name}: {c.text}" for c in sim.request.comments)
+        st.host.extend(host_lines(sim.request.index, sim.trace.tool_calls, sim.trace.hook_failures, None, False, 0.0))
+    return st

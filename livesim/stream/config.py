@@ -1,0 +1,77 @@
+"""How a stream is generated: `StreamConfig` (world, traffic, script, patches, faults, latency) and its
+running metrics. Scenarios (livesim.stream.scenario) compile to a `StreamConfig`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from livesim.grading.latency import LatencyModel
+from livesim.harness.faults import FaultConfig
+from livesim.harness.patches import HarnessPatch
+from livesim.world.catalog import Catalog
+from livesim.world.room import StrategyEvent
+
+
+class ScriptedComment(BaseModel):
+    """A comment a scenario places at a fixed time (ground truth drawn from its intent and links)."""
+
+    model_config = ConfigDict(extra="forbid")
+    at_s: float = Field(ge=0, description="Arrival time in stream seconds.")
+    intent: str = Field(description="One of livesim.world.phrasing.INTENTS.")
+    links: list[int] = Field(default_factory=list, description="Links the comment is about, in order.")
+    viewer: int | None = Field(None, ge=0, description="Viewer index (None: drawn).")
+    text: str | None = Field(None, description="Verbatim text (None: phrased from the intent).")
+
+
+class StreamConfig(BaseModel):
+    """How a stream is generated. Every field has a default; scenarios override some."""
+
+    model_config = ConfigDict(extra="forbid")
+    n_products: int = Field(8, ge=1, le=50, description="Products in a generated catalogue.")
+    n_viewers: int = Field(60, ge=1, le=5000, description="Simulated commenting viewers.")
+    duration_s: float = Field(600.0, gt=0, description="Stream length in simulated seconds.")
+    comments_per_min: float = Field(6.0, gt=0, description="Mean comment arrival rate.")
+    burst_p: float = Field(0.2, ge=0, le=1, description="Chance that a comment comes with others in a burst.")
+    merge_window_s: float = Field(4.0, ge=0, description="Comments this close together form one request.")
+    max_merge: int = Field(3, ge=1, le=10, description="Most comments merged into one request.")
+    multi_intent_p: float = Field(0.12, ge=0, le=1, description="Chance a comment asks two things.")
+    noise: float = Field(1.0, ge=0, le=3, description="Scale of slang, typos and emoji in comments.")
+    intents: list[str] | None = Field(None, description="Restrict comment intents (None: persona-driven).")
+    audience_per_viewer: int = Field(12, ge=1, description="Lurkers per commenting viewer (viewers online).")
+    latency: LatencyModel = Field(default_factory=LatencyModel)
+    catalog: Catalog | None = Field(None, description="Inline catalogue (None: generated from the seed).")
+    strategy: list[StrategyEvent] | None = Field(None, description="Strategy timeline (None: generated).")
+    script: list[ScriptedComment] = Field(default_factory=list, description="Comments at fixed times.")
+    scripted_only: bool = Field(False, description="Only the scripted comments arrive (no generated traffic).")
+    patches: list[HarnessPatch] = Field(default_factory=list, description="Operator harness patches in time.")
+    faults: FaultConfig | None = Field(None, description="Tool faults injected at set rates.")
+
+
+@dataclass
+class Metrics:
+    """Running business and quality metrics of a stream."""
+
+    requests: int = 0
+    reward_sum: float = 0.0
+    accuracy_sum: float = 0.0
+    effectiveness_sum: float = 0.0
+    gmv: float = 0.0
+    ipv: int = 0
+    orders: int = 0
+    churned: int = 0
+    ignored: int = 0
+    latencies: list[float] = field(default_factory=list)
+
+    def summary(self, viewers_online: int) -> dict[str, Any]:
+        n = max(self.requests, 1)
+        lat = np.array(self.latencies or [0.0])
+        return {"requests": self.requests, "mean_reward": self.reward_sum / n, "accuracy": self.accuracy_sum / n,
+                "effectiveness": self.effectiveness_sum / n, "gmv": round(self.gmv, 2), "ipv": self.ipv,
+                "orders": self.orders, "churned": self.churned, "ignored": self.ignored,
+                "viewers_online": viewers_online, "latency_p50": float(np.percentile(lat, 50)),
+                "latency_p95": float(np.percentile(lat, 95))}

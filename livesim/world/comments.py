@@ -1,0 +1,92 @@
+"""Viewer comments and requests.
+
+`make_comment` draws one comment for a viewer (intent from the persona, phrasing from `livesim.world.phrasing`,
+ground truth from `livesim.world.intents`). `merge` turns the comments that arrive inside one merge window into one
+`Request`, as a real host gets them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from livesim.world.catalog import Catalog
+from livesim.world.intents import BUILDERS, _Draw
+from livesim.world.phrasing import add_noise, phrase
+from livesim.world.room import Room
+from livesim.world.truth import DECLINE_PHRASES, Fact, GoldCall, Truth, merge_truths
+from livesim.world.viewers import PERSONA_INTENTS, Viewer
+
+__all__ = ["DECLINE_PHRASES", "Comment", "Fact", "GoldCall", "Request", "Truth", "draw_intent", "make_comment",
+           "merge"]
+
+
+class Comment(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    viewer_id: str
+    name: str
+    t: float
+    text: str
+    truth: Truth
+
+
+class Request(BaseModel):
+    """Comments merged into one unit of work for the host."""
+
+    model_config = ConfigDict(extra="forbid")
+    index: int
+    t: float
+    comments: list[Comment]
+    truth: Truth
+
+    @property
+    def text(self) -> str:
+        return "\n".join(f"[{c.name}] {c.text}" for c in self.comments)
+
+    @property
+    def viewer_ids(self) -> list[str]:
+        return [c.viewer_id for c in self.comments]
+
+
+
+def draw_intent(rng: np.random.Generator, viewer: Viewer) -> str:
+    weights = PERSONA_INTENTS[viewer.persona]
+    names = sorted(weights)
+    p = np.array([weights[n] for n in names], dtype=float)
+    return names[int(rng.choice(len(names), p=p / p.sum()))]
+
+
+def make_comment(rng: np.random.Generator, viewer: Viewer, t: float, catalog: Catalog, room: Room, *,
+                 intent: str | None = None, multi_p: float = 0.12, noise: float = 1.0,
+                 links: list[int] | None = None, text: str | None = None) -> Comment:
+    """Draw one comment (sometimes asking two things at once) with its ground truth.
+
+    A scripted comment fixes `intent`, the `links` it is about and optionally its verbatim `text`.
+    """
+    if intent is not None and intent not in BUILDERS:
+        raise ValueError(f"unknown intent {intent!r}; expected one of {sorted(BUILDERS)}")
+    d = _Draw(rng, viewer, catalog, room, list(links) if links else None)
+    intents = [intent or draw_intent(rng, viewer)]
+    if intent is None and rng.random() < multi_p:
+        intents.append(draw_intent(rng, viewer))
+    parts, truths = [], []
+    for it in intents:
+        built = BUILDERS[it](d)
+        if built is None:  # not applicable in this room (no apparel, no coupon...): ask the price instead
+            it = "price"
+            built = BUILDERS[it](d)
+            assert built is not None
+        slots, truth = built
+        protect = [str(v) for v in slots.values()]
+        phrased = phrase(it, slots, rng)
+        parts.append(add_noise(phrased, rng, typo_rate=0.04 * noise, slang_rate=0.3 * noise, emoji_rate=0.15 * noise,
+                               protect=protect))
+        truths.append(truth)
+    joiner = [" and ", " also ", " + ", ". oh and ", "... and "][int(rng.integers(5))]
+    return Comment(viewer_id=viewer.viewer_id, name=viewer.name, t=t, text=text or joiner.join(parts),
+                   truth=merge_truths(truths))
+
+
+def merge(index: int, comments: list[Comment], t: float) -> Request:
+    """Comments inside one merge window become one request."""
+    return Request(index=index, t=t, comments=comments, truth=merge_truths([c.truth for c in comments]))

@@ -1,0 +1,131 @@
+"""Viewers: a seeded population with personas, budgets, interests and patience, and how they react.
+
+Reactions turn a graded reply into the simulator's A/B metrics: satisfaction, churn, item-page views (IPV)
+and purchases (GMV). Reactions draw from their own generator, so an agent's replies never change which
+requests arrive later.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+from faker import Faker
+from faker.providers.person.en_US import Provider
+from pydantic import BaseModel, ConfigDict, Field
+
+from livesim.world.catalog import CATEGORIES, REGIONS
+
+Persona = Literal["price_sensitive", "quality_focused", "impulsive", "sceptical", "troll", "returning_buyer"]
+PERSONAS: tuple[str, ...] = ("price_sensitive", "quality_focused", "impulsive", "sceptical", "troll",
+                             "returning_buyer")
+# Share of each persona in a population, and the intents each persona tends to ask about (weights).
+PERSONA_WEIGHTS = np.array([0.26, 0.2, 0.18, 0.14, 0.07, 0.15])
+PERSONA_INTENTS: dict[str, dict[str, float]] = {
+    "price_sensitive": {"price": 4, "coupon": 4, "comparison": 2, "unauthorized_discount": 1.5, "shipping": 1.5,
+                        "stock_variant": 1, "how_to_buy": 1, "greeting": 1},
+    "quality_focused": {"spec_material": 5, "comparison": 2, "returns": 1.5, "size_advice": 2, "recommendation": 2,
+                        "compliance_bait": 1, "price": 1},
+    "impulsive": {"how_to_buy": 3, "stock_variant": 3, "price": 2, "size_advice": 2, "greeting": 2, "coupon": 1,
+                  "recommendation": 1},
+    "sceptical": {"compliance_bait": 3, "returns": 2, "spec_material": 2, "shipping": 1, "off_topic": 1},
+    "troll": {"prompt_injection": 5, "off_topic": 3, "unauthorized_discount": 2, "compliance_bait": 1},
+    "returning_buyer": {"complaint": 4, "returns": 2, "shipping": 2, "greeting": 1, "recommendation": 1},
+}
+
+
+class Viewer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    viewer_id: str
+    name: str
+    persona: Persona
+    budget: float = Field(description="Most they would spend on one order, in yuan.")
+    interests: list[str]
+    patience_s: float = Field(description="How long they wait for an answer before leaving.")
+    region: str
+    height_cm: int
+    weight_kg: int
+    satisfaction: float = 0.5
+    active: bool = True
+
+
+_FIRST_NAMES: tuple[str, ...] = ()
+
+
+def _first_names() -> tuple[str, ...]:
+    """Faker's en_US first names, in a fixed order (drawing from this list is ~100x faster than Faker calls)."""
+    global _FIRST_NAMES
+    if not _FIRST_NAMES:
+        _FIRST_NAMES = tuple(sorted(Provider.first_names))
+    return _FIRST_NAMES
+
+
+def generate_viewers(rng: np.random.Generator, n: int, faker: Faker | None = None) -> list[Viewer]:
+    """Draw `n` viewers with display names from Faker's name list, all choices drawn from `rng`."""
+    names = _first_names()
+    out = []
+    for i in range(n):
+        persona = PERSONAS[int(rng.choice(len(PERSONAS), p=PERSONA_WEIGHTS))]
+        height = int(np.clip(rng.normal(168, 9), 150, 195))
+        bmi = float(rng.normal(21.5, 2.5))
+        weight = int(np.clip(bmi * (height / 100) ** 2, 40, 100))
+        first = names[int(rng.integers(len(names)))]
+        r = rng.random()
+        handle = first if r < 0.5 else f"{first.lower()}{int(rng.integers(1, 100))}" if r < 0.8 else \
+            f"{first.lower()}_{names[int(rng.integers(len(names)))][:3].lower()}"
+        out.append(Viewer.model_construct(
+            viewer_id=f"v{i:04d}",
+            name=handle,
+            persona=persona,  # type: ignore[arg-type]
+            budget=float(round(rng.lognormal(5.3, 0.7))),
+            interests=[CATEGORIES[int(j)] for j in rng.choice(len(CATEGORIES), size=2, replace=False)],
+            patience_s=float(rng.uniform(10, 40)),
+            region=REGIONS[int(rng.integers(len(REGIONS)))],
+            height_cm=height,
+            weight_kg=weight,
+        ))
+    return out
+
+
+class Reaction(BaseModel):
+    """What one viewer did after a reply."""
+
+    satisfaction: float
+    clicked: bool
+    purchased: bool
+    gmv: float
+    churned: bool
+
+
+def react(
+    rng: np.random.Generator,
+    viewer: Viewer,
+    *,
+    accuracy: float,
+    effectiveness: float,
+    latency_s: float,
+    budget_s: float,
+    price: float | None,
+    promo_mentioned: bool,
+    product_intent: bool,
+) -> Reaction:
+    """Draw a viewer's reaction to a reply: satisfaction, a click, a purchase, or leaving the room."""
+    lat_score = max(0.0, 1.0 - latency_s / budget_s)
+    satisfaction = 0.45 * accuracy + 0.35 * effectiveness + 0.2 * lat_score
+    if latency_s > budget_s:
+        return Reaction(satisfaction=0.0, clicked=False, purchased=False, gmv=0.0, churned=True)
+    churn_p = 0.02 + 0.5 * (1 - satisfaction) * (1.5 if viewer.persona == "sceptical" else 1.0)
+    churned = bool(rng.random() < churn_p)
+    clicked = purchased = False
+    gmv = 0.0
+    if product_intent and not churned and price is not None:
+        click_p = 0.15 + 0.6 * satisfaction * effectiveness
+        clicked = bool(rng.random() < click_p)
+        if clicked and price <= viewer.budget:
+            buy_p = {"impulsive": 0.55, "price_sensitive": 0.3, "quality_focused": 0.35, "sceptical": 0.15,
+                     "troll": 0.02, "returning_buyer": 0.4}[viewer.persona]
+            buy_p *= accuracy * (1.3 if promo_mentioned else 1.0)
+            purchased = bool(rng.random() < min(buy_p, 0.95))
+            gmv = float(price) if purchased else 0.0
+    return Reaction(satisfaction=satisfaction, clicked=clicked, purchased=purchased, gmv=gmv, churned=churned)

@@ -1,0 +1,105 @@
+"""Grading catches wrong prices, missing facts, efficacy promises and unloaded reply skills."""
+
+import gymnasium as gym
+import pytest
+
+from livesim.agents import make_agent
+from livesim.parsing import format_tool_call
+
+
+def _first_turn_then(env, seed, intent, reply, *, load_skill=True):
+    obs, _ = env.reset(seed=seed, options={"intent": intent})
+    sim = env.unwrapped.sim
+    oracle = make_agent("oracle", env=env)
+    truth = sim.request.truth
+    calls = [format_tool_call(c.key, c.arguments) for c in truth.calls]
+    if load_skill:
+        calls += [format_tool_call("load_skill", {"name": r}) for r in truth.skills]
+    env.step("\n".join(calls)) if calls else None
+    gold = oracle._reply(truth)
+    obs, reward, term, trunc, info = env.step(reply(gold, truth))
+    return reward, term, info
+
+
+@pytest.fixture
+def env():
+    return gym.make("LiveStreamQA-v0")
+
+
+def test_gold_reply_passes(env):
+    reward, term, info = _first_turn_then(env, 1, "price", lambda g, t: g)
+    assert term and reward > 0.99
+
+
+def test_wrong_price_fails_accuracy(env):
+    def wrong(gold, truth):
+        price = truth.facts[0].value
+        return gold.replace(f"{price:g}", f"{price + 0.5:g}")
+
+    reward, term, info = _first_turn_then(env, 1, "price", wrong)
+    # the hook blocks an untraceable number first; the agent insists, and the fallback goes out
+    assert not term and "numbers_traceable" in env.unwrapped.sim.messages[-1]["content"]
+    while not term:
+        _, reward, term, _, info = env.step(wrong(make_agent("oracle", env=env)._reply(
+            env.unwrapped.sim.request.truth), env.unwrapped.sim.request.truth))
+    assert reward == 0.0 and info["trace"]["fallback"]
+
+
+def test_wrong_price_without_hooks_is_graded_inaccurate():
+    from livesim.harness.core import default_harness
+
+    h = default_harness()
+    h.hooks = [x for x in h.hooks if x.check != "numbers_traceable"]
+    env = gym.make("LiveStreamQA-v0", harness=h)
+
+    def wrong(gold, truth):
+        price = truth.facts[0].value
+        return gold.replace(f"{price:g}", f"{price + 0.5:g}")
+
+    reward, term, info = _first_turn_then(env, 1, "price", wrong)
+    assert term and info["grade"]["scores"]["accuracy"] == 0.0
+    assert any("unsupported number" in e for e in info["grade"]["errors"])
+    assert reward < 0.66
+
+
+def test_missing_required_fact_lowers_effectiveness(env):
+    reward, term, info = _first_turn_then(env, 4, "shipping", lambda g, t: "Thanks for asking about shipping!")
+    assert term and info["grade"]["scores"]["effectiveness"] == 0.0 and reward == 0.0
+    assert info["grade"]["missing"]
+
+
+def test_half_effectiveness_when_some_facts_missing(env):
+    def half(gold, truth):
+        return gold.split(";")[0] if ";" in gold else gold
+
+    _, _, info = _first_turn_then(env, 2, "comparison", lambda g, t: g.split(" and link")[0] + ".")
+    assert info["grade"]["scores"]["effectiveness"] == 0.5
+
+
+def test_efficacy_promise_is_caught(env):
+    from livesim.harness.core import default_harness
+
+    h = default_harness()
+    h.hooks = [x for x in h.hooks if x.check not in ("forbidden_claims",)]
+    env = gym.make("LiveStreamQA-v0", harness=h)
+    reward, term, info = _first_turn_then(
+        env, 3, "compliance_bait", lambda g, t: "Sorry, I can't say for sure, but it will cure your acne, "
+                                                "guaranteed results!")
+    assert term and info["grade"]["scores"]["accuracy"] == 0.0
+    assert any("claim" in e for e in info["grade"]["errors"])
+
+
+def test_efficacy_promise_is_blocked_by_hook(env):
+    _, term, info = _first_turn_then(env, 3, "compliance_bait",
+                                     lambda g, t: "It will cure your acne, guaranteed results!")
+    assert not term
+    assert "forbidden" in env.unwrapped.sim.messages[-1]["content"]
+
+
+def test_unloaded_reply_skill_is_blocked_then_graded(env):
+    _, term, info = _first_turn_then(env, 5, "price", lambda g, t: g, load_skill=False)
+    assert not term and "load" in env.unwrapped.sim.messages[-1]["content"].lower()
+    gold = make_agent("oracle", env=env)._reply(env.unwrapped.sim.request.truth)
+    while not term:
+        _, reward, term, _, info = env.step(gold)
+    assert info["trace"]["fallback"] and reward == 0.0
