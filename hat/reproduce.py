@@ -119,10 +119,10 @@ def train_runs(preset: str, rows: list[Row], ci: bool, out_dir: Path, log: Any =
 
 def row_specs(rows: list[Row], runs: dict[str, Any], ev: EvalPreset) -> list[tuple[Row, AgentSpec, dict[str, Any]]]:
     """Each row's agent spec and training info (model dir, run dir, wall time per stage)."""
-    out = []
+    out: list[tuple[Row, AgentSpec, dict[str, Any]]] = []
     for r in rows:
-        if r.agent:
-            out.append((r, AgentSpec(r.agent, {}, label=r.name), {}))
+        if r.agent or r.run is None:
+            out.append((r, AgentSpec(r.agent or "null", {}, label=r.name), {}))
             continue
         res = runs[r.run]
         model_dir = res.base_model_dir if r.stage == "base" else res.stage_dirs[r.stage]
@@ -154,7 +154,8 @@ UNTRAINED_AGENTS = ("oracle", "memorizer", "null", "random")
 
 def untrained_specs(preset: str, ev: EvalPreset) -> list[tuple[str, AgentSpec, dict[str, Any]]]:
     """Rows that need no training: the scripted agents and the preset's zoo model as it comes."""
-    specs = [(name, AgentSpec(name, {}, label=name), {}) for name in UNTRAINED_AGENTS]
+    specs: list[tuple[str, AgentSpec, dict[str, Any]]] = [(name, AgentSpec(name, {}, label=name), {})
+                                                           for name in UNTRAINED_AGENTS]
     specs.append((f"zoo:{preset} (untrained)", AgentSpec.for_model(preset, label=f"zoo:{preset} (untrained)",
                                                                     max_new_tokens=ev.max_new_tokens,
                                                                     batch_size=ev.batch_size), {}))

@@ -87,8 +87,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.out:
         Path(args.out).write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
     if args.json:
-        suites = {k: {x: y for x, y in v.items() if x != "rows"} for k, v in result["suites"].items()}
-        slim = {**result, "suites": suites}
+        slim = {**result, "suites": {k: {x: y for x, y in v.items() if x != "rows"}
+                                     for k, v in result["suites"].items()}}
         print(json.dumps(slim, sort_keys=True))
     else:
         _print_eval(result)
