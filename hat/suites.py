@@ -244,8 +244,10 @@ def pin(names: list[str] | None = None, path: Path = LOCK_FILE) -> dict[str, Any
     lock = read_lock(path)
     for name in names or list(SUITE_NAMES):
         suite = BUILDERS[name]()
-        entry = pin_entry(suite)
         old = lock.get(suite.key)
+        if old is not None and old["spec_sha256"] != suite.spec_sha256():
+            raise SuiteChangedError(f"suite {suite.key} is pinned with another definition; bump its version instead")
+        entry = pin_entry(suite)
         if old is not None and (old["spec_sha256"], old["content_sha256"]) != (entry["spec_sha256"],
                                                                             entry["content_sha256"]):
             raise SuiteChangedError(f"suite {suite.key} is pinned with other content; bump its version instead")
