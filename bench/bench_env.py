@@ -1,6 +1,17 @@
-"""Benchmark: requests/s and step-latency percentiles of LiveStream-v0 (oracle) and of the bare simulator.
+"""Benchmark the envs: requests/s of LiveStream and LiveStreamQA (oracle), bare and under HSA, the bare
+simulator, and Sync/Async vector scaling, in one run; optionally against a reference checkout in the same run.
 
-Pinned to one core. Usage: python bench/bench_env.py [--streams 5] [--json]
+The one-core figures run pinned to one core (`os.sched_setaffinity`); the vector figures run first, on every
+core the process may use. The oracle's own `act` time is excluded; `reset` is included (building a world is
+part of a request's cost). Each row gives requests per wall-clock second and per CPU second of the benching
+thread (`time.thread_time`): on a shared machine the core is not ours alone, and the CPU figure is what one
+core would do if it were.
+
+    python bench/bench_env.py                          # this tree
+    python bench/bench_env.py --profile                # plus the top costs of LiveStreamQA (cProfile)
+    git worktree add /tmp/ref main                     # any checkout of the project
+    python bench/bench_env.py --ref /tmp/ref           # the same bench on both trees, in one run, with ratios
+    python bench/bench_env.py --json                   # machine-readable
 """
 
 from __future__ import annotations
@@ -8,57 +19,153 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
+import sys
 import time
+from pathlib import Path
+from typing import Any
 
-import gymnasium as gym
-import numpy as np
-
-import livesim  # noqa: F401
-from livesim.agents import make_agent
-from livesim.stream.sim import StreamSim
+_TREE_ENV = "LIVESIM_BENCH_TREE"
 
 
-def pin_one_core() -> str:
-    if hasattr(os, "sched_setaffinity"):
-        core = sorted(os.sched_getaffinity(0))[0]
-        os.sched_setaffinity(0, {core})
-        return f"core {core}"
-    return "unpinned"
+def _import_tree(root: str) -> None:
+    """Import `livesim` (and its mapped `envs`, `agents`, `hat` folders) from the checkout at `root`.
+
+    The project maps top-level folders into the `livesim` namespace (pyproject `package-dir`), so `PYTHONPATH`
+    alone would mix the two trees; this finder resolves the mapped packages in `root` before anything else.
+    """
+    import importlib.abc
+    import importlib.util
+
+    base = Path(root).resolve()
+    mapped = {"livesim": base / "livesim"}
+    for sub in ("envs", "agents", "hat"):
+        if (base / sub / "__init__.py").exists():
+            mapped[f"livesim.{sub}"] = base / sub
+    if not (base / "livesim" / "__init__.py").exists():
+        raise SystemExit(f"error: --ref {root}: no livesim/__init__.py there (expected a checkout of the project)")
+
+    class _TreeFinder(importlib.abc.MetaPathFinder):
+        def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+            folder = mapped.get(name)
+            if folder is None:
+                return None
+            return importlib.util.spec_from_file_location(name, folder / "__init__.py",
+                                                          submodule_search_locations=[str(folder)])
+
+    sys.meta_path.insert(0, _TreeFinder())
 
 
-def bench_env(streams: int, env_id: str = "LiveStream-v0") -> dict[str, float]:
-    env = gym.make(env_id)
-    oracle = make_agent("oracle", env=env)
-    steps, requests, t_total = [], 0, 0.0
-    for seed in range(streams):
-        t0 = time.perf_counter()
-        obs, _ = env.reset(seed=seed)
-        t_total += time.perf_counter() - t0  # building a stream or a request is part of the env's cost
-        oracle.reset()
-        done = False
-        while not done:
-            action = oracle.act(obs)
-            t0 = time.perf_counter()
-            obs, _, term, trunc, info = env.step(action)
-            dt = time.perf_counter() - t0
-            steps.append(dt)
-            t_total += dt
-            requests += int(info["dispatched"])
-            done = term or trunc
+if os.environ.get(_TREE_ENV):
+    _import_tree(os.environ[_TREE_ENV])
+
+import gymnasium as gym  # noqa: E402
+import numpy as np  # noqa: E402
+
+import livesim  # noqa: E402, F401  (registers the envs)
+from livesim.agents import make_agent  # noqa: E402
+
+QA_IDS = ("LiveStreamQA-v0", "LiveStreamQA-v1")
+STREAM_IDS = ("LiveStream-v0", "LiveStream-v1")
+
+
+def _stream_sim() -> Any:
+    for mod in ("livesim.sim", "livesim.stream.sim", "livesim.stream"):
+        try:
+            return __import__(mod, fromlist=["StreamSim"]).StreamSim
+        except (ImportError, AttributeError):
+            continue
+    raise ImportError("StreamSim not found")
+
+
+def _format_tool_call() -> Any:
+    from livesim.parsing import format_tool_call
+
+    return format_tool_call
+
+
+def _registered(env_id: str) -> bool:
+    return env_id in gym.envs.registry
+
+
+def _summary(steps: list[float], requests: int, total: float, cpu: float) -> dict[str, float]:
     s = np.array(steps) * 1000
-    return {"requests": requests, "steps": len(steps), "requests_per_s": requests / t_total,
+    return {"requests": requests, "steps": len(steps), "requests_per_s": requests / total,
+            "requests_per_cpu_s": requests / cpu,
             "step_ms_p50": float(np.percentile(s, 50)), "step_ms_p95": float(np.percentile(s, 95)),
             "step_ms_p99": float(np.percentile(s, 99))}
 
 
+def make_env(env_id: str, hsa: bool = False) -> Any:
+    env = gym.make(env_id)
+    if hsa:
+        from livesim.envs.hsa import make_wrappers
+
+        env = make_wrappers(env, "hsa", split="train")
+    return env
+
+
+MEMOS = ("_numbers_in", "_extract_memo", "_phrase_spans")  # text memo caches of the grader and of HSA
+
+
+def clear_memos() -> None:
+    """Empty the text memo caches, so that a row never finds what an earlier row (same seeds, same replies)
+    left there; each row then warms them on its own warm-up episodes, as a long run would."""
+    for name, mod in list(sys.modules.items()):
+        if name.startswith("livesim"):
+            for memo in MEMOS:
+                fn = getattr(mod, memo, None)
+                if hasattr(fn, "cache_clear"):
+                    fn.cache_clear()
+
+
+def bench_env(env_id: str, episodes: int, hsa: bool = False, seed0: int = 0) -> dict[str, float]:
+    """Drive `env_id` with the oracle for `episodes` episodes; requests/s counts reset and step time."""
+    clear_memos()
+    env = make_env(env_id, hsa)
+    oracle = make_agent("oracle", env=env)
+    warm = 1 if "QA" not in env_id else 20  # untimed warm-up: lazy imports, compiled patterns, memo caches
+    for seed in range(10**6, 10**6 + warm):
+        obs, _ = env.reset(seed=seed)
+        oracle.reset()
+        done = False
+        while not done:
+            obs, _, term, trunc, _ = env.step(oracle.act(obs))
+            done = term or trunc
+    steps, requests, t_total, cpu = [], 0, 0.0, 0.0
+    for seed in range(seed0, seed0 + episodes):
+        t0, c0 = time.perf_counter(), time.thread_time()
+        obs, _ = env.reset(seed=seed)
+        t_total += time.perf_counter() - t0
+        cpu += time.thread_time() - c0
+        oracle.reset()
+        done = False
+        while not done:
+            action = oracle.act(obs)
+            t0, c0 = time.perf_counter(), time.thread_time()
+            obs, _, term, trunc, info = env.step(action)
+            dt = time.perf_counter() - t0
+            cpu += time.thread_time() - c0
+            steps.append(dt)
+            t_total += dt
+            requests += int(info["dispatched"])
+            done = term or trunc
+    env.close()
+    return _summary(steps, requests, t_total, cpu)
+
+
 def bench_bare(streams: int) -> dict[str, float]:
     """The simulator without Gymnasium: gold actions straight into StreamSim (no observation copies)."""
-    from livesim.parsing import format_tool_call
-
-    steps, requests, t_total = [], 0, 0.0
+    stream_sim, format_tool_call = _stream_sim(), _format_tool_call()
+    clear_memos()
+    stream_sim(10**6).next_request()  # warm-up
+    steps, requests, t_total, cpu = [], 0, 0.0, 0.0
     for seed in range(streams):
-        sim = StreamSim(seed)
+        t0, c0 = time.perf_counter(), time.thread_time()
+        sim = stream_sim(seed)
         req = sim.next_request()
+        t_total += time.perf_counter() - t0
+        cpu += time.thread_time() - c0
         while req is not None:
             sim.begin(req)
             truth = req.truth
@@ -67,43 +174,193 @@ def bench_bare(streams: int) -> dict[str, float]:
             chunk = sim.harness.prompt.limits.max_tool_calls
             actions = ["\n".join(calls[i:i + chunk]) for i in range(0, len(calls), chunk)] + [" ".join(truth.say)]
             for a in actions:
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.thread_time()
                 result = sim.step(a)
                 dt = time.perf_counter() - t0
+                cpu += time.thread_time() - c0
                 steps.append(dt)
                 t_total += dt
                 if result.dispatched:
                     break
             requests += 1
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.thread_time()
             req = sim.next_request()
             t_total += time.perf_counter() - t0
-    s = np.array(steps) * 1000
-    return {"requests": requests, "steps": len(steps), "requests_per_s": requests / t_total,
-            "step_ms_p50": float(np.percentile(s, 50)), "step_ms_p95": float(np.percentile(s, 95)),
-            "step_ms_p99": float(np.percentile(s, 99))}
+            cpu += time.thread_time() - c0
+    return _summary(steps, requests, t_total, cpu)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--streams", type=int, default=5)
+VECTOR_ACTION = "Hi there, thanks for watching! Let me check that for you."
+
+
+def bench_vector(env_id: str, steps: int) -> dict[str, float]:
+    """Steps/s of one env, SyncVectorEnv(2) and AsyncVectorEnv(2 workers), the same fixed reply each step
+    (every step dispatches a request; QA episodes end and autoreset, so each step also builds a world)."""
+    from gymnasium.vector import AsyncVectorEnv, SyncVectorEnv
+
+    env = gym.make(env_id)
+    env.reset(seed=0)
+    t0 = time.perf_counter()
+    for i in range(steps):
+        _, _, term, trunc, _ = env.step(VECTOR_ACTION)
+        if term or trunc:
+            env.reset(seed=i + 1)
+    single = steps / (time.perf_counter() - t0)
+    env.close()
+    out = {"single_steps_per_s": single}
+    for name, cls, kw in (("sync2", SyncVectorEnv, {}), ("async2", AsyncVectorEnv, {"shared_memory": False})):
+        vec = cls([lambda: gym.make(env_id) for _ in range(2)], **kw)
+        vec.reset(seed=0)
+        vec.step((VECTOR_ACTION, VECTOR_ACTION))  # workers warm
+        n = steps // 2
+        t0 = time.perf_counter()
+        for _ in range(n):
+            vec.step((VECTOR_ACTION, VECTOR_ACTION))
+        rate = 2 * n / (time.perf_counter() - t0)
+        vec.close()
+        out[f"{name}_steps_per_s"] = rate
+        out[f"{name}_over_single"] = rate / single
+    return out
+
+
+def pin_one_core() -> str:
+    if hasattr(os, "sched_setaffinity"):
+        core = sorted(os.sched_getaffinity(0))[-1]
+        os.sched_setaffinity(0, {core})
+        return f"core {core}"
+    return "unpinned"
+
+
+def run_all(args: argparse.Namespace) -> dict[str, Any]:
+    out: dict[str, Any] = {"tree": os.environ.get(_TREE_ENV) or str(Path(__file__).resolve().parents[1]),
+                           "cores_available": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                           else os.cpu_count()}
+    rows: dict[str, Any] = {}
+    if args.vector_steps:
+        qa = next((e for e in reversed(QA_IDS) if _registered(e)), QA_IDS[0])
+        out["vector_env"] = qa
+        out["vector"] = bench_vector(qa, args.vector_steps)
+    out["pinned"] = pin_one_core()
+    # process-wide warm-up, untimed, so that the first row does not pay for what later rows find ready
+    bench_env(STREAM_IDS[0], 2, hsa=True, seed0=2 * 10**6)
+    bench_env(QA_IDS[0], 50, hsa=True, seed0=2 * 10**6)
+    def best(new: dict[str, float], old: dict[str, float] | None) -> dict[str, float]:
+        if old is None:
+            return new
+        out = new if new["requests_per_s"] > old["requests_per_s"] else old
+        return {**out, "requests_per_cpu_s": max(new["requests_per_cpu_s"], old["requests_per_cpu_s"])}
+
+    # each row is measured `repeats` times, bare and hsa interleaved, and the best kept: the load of a shared
+    # machine only ever slows a run down
+    for env_ids, n in ((STREAM_IDS, args.streams), (QA_IDS, args.qa_episodes)):
+        for env_id in env_ids:
+            if not _registered(env_id):
+                continue
+            for _ in range(args.repeats):
+                for hsa in (False, True):
+                    name = f"{env_id} + oracle" + (" + hsa" if hsa else "")
+                    rows[name] = best(bench_env(env_id, n, hsa=hsa), rows.get(name))
+    for _ in range(args.repeats):
+        rows["bare StreamSim"] = best(bench_bare(args.streams), rows.get("bare StreamSim"))
+    out["rows"] = rows
+    ratios = {}
+    for name, r in rows.items():
+        bare = rows.get(name.removesuffix(" + hsa"))
+        if name.endswith(" + hsa") and bare:
+            ratios[f"{name.removesuffix(' + oracle + hsa')}: hsa / bare"] = r["requests_per_s"] / bare["requests_per_s"]
+            ratios[f"{name.removesuffix(' + oracle + hsa')}: hsa / bare (cpu)"] = (r["requests_per_cpu_s"]
+                                                                                / bare["requests_per_cpu_s"])
+    if "LiveStream-v0 + oracle" in rows:
+        ratios["LiveStream-v0 / bare StreamSim"] = (rows["LiveStream-v0 + oracle"]["requests_per_s"]
+                                                    / rows["bare StreamSim"]["requests_per_s"])
+    out["ratios"] = ratios
+    return out
+
+
+def profile(args: argparse.Namespace) -> None:
+    import cProfile
+    import pstats
+
+    env_id = next((e for e in reversed(QA_IDS) if _registered(e)), QA_IDS[0])
+    for eid, n in ((env_id, args.qa_episodes), (STREAM_IDS[0], args.streams)):
+        prof = cProfile.Profile()
+        prof.enable()
+        bench_env(eid, n, seed0=10_000)
+        prof.disable()
+        print(f"\n=== profile: {eid} + oracle, {n} episodes (top {args.top} by own time, then cumulative) ===")
+        stats = pstats.Stats(prof)
+        stats.sort_stats("tottime").print_stats(args.top)
+        stats.sort_stats("cumulative").print_stats(args.top)
+
+
+def _print(res: dict[str, Any], ref: dict[str, Any] | None) -> None:
+    print(f"pinned to {res['pinned']} for the one-core figures; {res['cores_available']} cores available")
+    head = f"{'':34s} {'requests':>8s} {'req/s':>9s} {'req/cpu-s':>9s} {'p50 ms':>7s} {'p95 ms':>7s} {'p99 ms':>7s}"
+    if ref:
+        head += f" {'ref req/s':>10s} {'speed-up':>9s} {'ref req/cpu-s':>13s} {'speed-up':>9s}"
+    print(head)
+    for name, r in res["rows"].items():
+        line = (f"{name:34s} {r['requests']:8d} {r['requests_per_s']:9.1f} {r['requests_per_cpu_s']:9.1f} "
+                f"{r['step_ms_p50']:7.2f} {r['step_ms_p95']:7.2f} {r['step_ms_p99']:7.2f}")
+        if ref:
+            rr = ref["rows"].get(name)
+            line += (f" {rr['requests_per_s']:10.1f} {r['requests_per_s'] / rr['requests_per_s']:8.2f}x"
+                     f" {rr['requests_per_cpu_s']:13.1f} {r['requests_per_cpu_s'] / rr['requests_per_cpu_s']:8.2f}x"
+                     if rr else f" {'-':>10s} {'-':>9s} {'-':>13s} {'-':>9s}")
+        print(line)
+    for name, v in res["ratios"].items():
+        extra = f"   (ref {ref['ratios'][name]:.2f})" if ref and name in ref.get("ratios", {}) else ""
+        print(f"{name:42s} {v:.2f}{extra}")
+    for label, r in (("this tree", res), ("ref", ref)):
+        if r and "vector" in r:
+            v = r["vector"]
+            print(f"vector ({label}, {r['vector_env']}, fixed reply): one env {v['single_steps_per_s']:.0f} steps/s; "
+                  f"SyncVectorEnv(2) {v['sync2_steps_per_s']:.0f} ({v['sync2_over_single']:.2f}x); "
+                  f"AsyncVectorEnv(2) {v['async2_steps_per_s']:.0f} ({v['async2_over_single']:.2f}x)")
+    if ref:
+        for name in ("LiveStreamQA-v0 + oracle", "LiveStreamQA-v1 + oracle", "LiveStream-v0 + oracle",
+                     "LiveStream-v1 + oracle"):
+            if name in res["rows"] and "LiveStreamQA-v0 + oracle" in ref["rows"]:
+                base = "LiveStreamQA-v0 + oracle" if "QA" in name else "LiveStream-v0 + oracle"
+                print(f"{name} over the ref's {base}: "
+                      f"{res['rows'][name]['requests_per_s'] / ref['rows'][base]['requests_per_s']:.2f}x wall, "
+                      f"{res['rows'][name]['requests_per_cpu_s'] / ref['rows'][base]['requests_per_cpu_s']:.2f}x cpu")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--streams", type=int, default=5, help="LiveStream episodes (whole streams) per row")
+    parser.add_argument("--qa-episodes", type=int, default=400, help="LiveStreamQA episodes per row")
+    parser.add_argument("--vector-steps", type=int, default=600, help="steps for vector scaling (0: skip)")
+    parser.add_argument("--repeats", type=int, default=1, help="measure each row this many times (interleaved) "
+                        "and keep the best")
+    parser.add_argument("--ref", metavar="PATH", help="also run the same bench on the checkout at PATH "
+                        "(subprocess, first) and print speed-ups")
+    parser.add_argument("--profile", action="store_true", help="print the top costs (cProfile) of this tree")
+    parser.add_argument("--top", type=int, default=25, help="rows of the profile")
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
-    where = pin_one_core()
-    out = {"pinned": where, "LiveStream-v0+oracle": bench_env(args.streams),
-           "LiveStreamQA-v0+oracle": bench_env(args.streams * 40, "LiveStreamQA-v0"),
-           "bare StreamSim": bench_bare(args.streams)}
-    out["env_over_bare_ratio"] = (out["LiveStream-v0+oracle"]["requests_per_s"]
-                                  / out["bare StreamSim"]["requests_per_s"])
+    args = parser.parse_args(argv)
+    ref = None
+    if args.ref:
+        if not Path(args.ref, "livesim").is_dir():
+            raise SystemExit(f"error: --ref {args.ref}: not a checkout of the project (no livesim/ folder)")
+        cmd = [sys.executable, str(Path(__file__).resolve()), "--json", "--streams", str(args.streams),
+               "--qa-episodes", str(args.qa_episodes), "--vector-steps", str(args.vector_steps),
+               "--repeats", str(args.repeats)]
+        proc = subprocess.run(cmd, env={**os.environ, _TREE_ENV: str(Path(args.ref).resolve())},
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise SystemExit(f"error: the bench on --ref {args.ref} failed:\n{proc.stderr[-2000:]}")
+        ref = json.loads(proc.stdout)
+    res = run_all(args)
     if args.json:
-        print(json.dumps(out, indent=1))
-        return
-    print(f"pinned to {where}")
-    for name in ("LiveStream-v0+oracle", "LiveStreamQA-v0+oracle", "bare StreamSim"):
-        r = out[name]
-        print(f"{name:24s} {r['requests']:5d} requests  {r['requests_per_s']:8.1f} req/s  step p50 "
-              f"{r['step_ms_p50']:.2f} ms  p95 {r['step_ms_p95']:.2f} ms  p99 {r['step_ms_p99']:.2f} ms")
-    print(f"env / bare throughput ratio: {out['env_over_bare_ratio']:.2f}")
+        print(json.dumps({**res, "ref": ref} if ref else res, indent=1))
+    else:
+        if ref:
+            print(f"ref: {ref['tree']}  (run first, in a subprocess)")
+        _print(res, ref)
+    if args.profile:
+        profile(args)
 
 
 if __name__ == "__main__":

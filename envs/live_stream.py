@@ -14,13 +14,17 @@ from livesim.render.dashboard import frame_text, render, state_from_sim
 from livesim.stream.sim import FaultInjector, HarnessTransform, StreamConfig, StreamSim, qa_request
 
 SPLITS = {"train": 0, "test": 1}
+WORLDS = (0, 1)  # the world generator: 0 for the -v0 envs, 1 for the -v1 envs (see Version History)
 
 
 class _BaseEnv(gym.Env[dict[str, Any], Any]):
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
     def __init__(self, config: StreamConfig | dict[str, Any] | None = None, harness: Harness | None = None,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, world: int = 0) -> None:
+        if world not in WORLDS:
+            raise ValueError(f"world must be one of {WORLDS} (0: the v0 world, 1: the v1 world), got {world!r}")
+        self.world = world
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.config = config if isinstance(config, StreamConfig) else StreamConfig.model_validate(config or {})
@@ -38,7 +42,7 @@ class _BaseEnv(gym.Env[dict[str, Any], Any]):
         if isinstance(config, dict):
             config = StreamConfig.model_validate(config)
         return StreamSim(seed, config, options.get("harness", self.harness), augment=self.augment,
-                         faults=self.faults)
+                         faults=self.faults, world=self.world)
 
     def _sim_seed(self) -> int:
         return int(self.np_random.integers(2**31 - 1))
@@ -86,10 +90,14 @@ class LiveStreamEnv(_BaseEnv):
 
     ## Arguments
     `config` (`StreamConfig` or dict), `harness` (`Harness`, default: the canonical one), `render_mode`
-    (`"ansi"` or `"human"`). `reset(options=...)` accepts `config` and `harness` for one episode.
+    (`"ansi"` or `"human"`), `world` (0 or 1: the world generator; set by the env id's version).
+    `reset(options=...)` accepts `config` and `harness` for one episode.
 
     ## Version History
-    - v0: initial version.
+    - v1: the world (catalogue, strategy, viewers) is drawn by the same generators from bulk numpy draws
+      (`livesim.world.v1.BlockRNG`), so a seed gives a different world than in v0; everything else, the
+      comment stream's generators included, is as in v0. `world=1` at construction.
+    - v0: initial version; its world is drawn by scalar numpy calls (kept, byte for byte).
     """
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -149,12 +157,15 @@ class LiveStreamQAEnv(_BaseEnv):
     As `LiveStream-v0`, plus `split` (default `"train"`).
 
     ## Version History
-    - v0: initial version.
+    - v1: the world (catalogue, strategy, viewers) is drawn by the same generators from bulk numpy draws
+      (`livesim.world.v1.BlockRNG`), so a seed gives a different world than in v0; everything else, the
+      comment stream's generators included, is as in v0. `world=1` at construction.
+    - v0: initial version; its world is drawn by scalar numpy calls (kept, byte for byte).
     """
 
     def __init__(self, config: StreamConfig | dict[str, Any] | None = None, harness: Harness | None = None,
-                 render_mode: str | None = None, split: str = "train") -> None:
-        super().__init__(config, harness, render_mode)
+                 render_mode: str | None = None, split: str = "train", world: int = 0) -> None:
+        super().__init__(config, harness, render_mode, world)
         if split not in SPLITS:
             raise ValueError(f"split must be one of {sorted(SPLITS)}, got {split!r}")
         self.split = split

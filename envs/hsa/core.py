@@ -28,11 +28,19 @@ class Stream:
     def __init__(self, key: bytes) -> None:
         self._key = key
         self._n = 0
+        self._keyed: Any = None
 
     def _u64(self) -> int:
         self._n += 1
-        digest = hashlib.blake2b(self._n.to_bytes(8, "little"), key=self._key, digest_size=8).digest()
-        return int.from_bytes(digest, "little")
+        if self._n == 1:  # many streams draw once: hash directly
+            digest = hashlib.blake2b(b"\x01\x00\x00\x00\x00\x00\x00\x00", key=self._key, digest_size=8).digest()
+            return int.from_bytes(digest, "little")
+        # blake2b(data, key=k) == a copy of blake2b(key=k) updated with data; the copy skips the key block
+        if self._keyed is None:
+            self._keyed = hashlib.blake2b(key=self._key, digest_size=8)
+        h = self._keyed.copy()
+        h.update(self._n.to_bytes(8, "little"))
+        return int.from_bytes(h.digest(), "little")
 
     def random(self) -> float:
         """A float in [0, 1)."""
@@ -63,10 +71,11 @@ class Draws:
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.base = int(rng.integers(2**62))
+        self._prefix = str(self.base)
 
     def rng(self, *parts: Any) -> Stream:
         """The generator of one element: the same parts give the same draws (in any process)."""
-        key = "\x1f".join([str(self.base), *(str(p) for p in parts)]).encode()
+        key = "\x1f".join((self._prefix, *map(str, parts))).encode()
         return Stream(hashlib.blake2b(key, digest_size=32).digest())
 
 
@@ -155,20 +164,37 @@ def permute(items: Sequence[T], keys: Sequence[Any], draws: Draws, tag: str, wan
 @functools.cache
 def _phrase_re(split: str, sources: tuple[str, ...]) -> re.Pattern[str]:
     alternatives = "|".join(re.escape(s) for s in sorted(sources, key=len, reverse=True))
-    return re.compile(rf"\b(?:{alternatives})\b", re.IGNORECASE)
+    # the lookahead only skips positions where no phrase can start (same matches, scanned ~1.6x faster)
+    first = "".join(sorted({c for s in sources if s for c in (s[0].lower(), s[0].upper())}))
+    return re.compile(rf"\b(?=[{re.escape(first)}])(?:{alternatives})\b", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=4096)
+def _phrase_spans(pattern: re.Pattern[str], text: str) -> tuple[tuple[int, int, str], ...]:
+    """Where `pattern` matches in `text` (the scan is the costly part, and the texts recur in every episode)."""
+    return tuple((m.start(), m.end(), m.group(0)) for m in pattern.finditer(text))
 
 
 def paraphrase(text: str, rng: Stream, v: Vocab, p: float = 0.8) -> str:
-    """Replace known phrases by the split's paraphrases (each with probability `p`), keeping the capital."""
+    """Replace known phrases by the split's paraphrases (each with probability `p`), keeping the capital.
+
+    The same as `pattern.sub(replace, text)`: the matches are taken in order and each draws as it did there.
+    """
     table = v.paraphrases
-
-    def sub(m: re.Match[str]) -> str:
+    spans = _phrase_spans(_phrase_re(v.split, tuple(table)), text)
+    if not spans:
+        return text
+    parts, at = [], 0
+    for start, end, found in spans:
+        parts.append(text[at:start])
         if rng.random() >= p:
-            return m.group(0)
-        new = choice(rng, table[m.group(0).lower()])
-        return new[0].upper() + new[1:] if m.group(0)[0].isupper() else new
-
-    return _phrase_re(v.split, tuple(table)).sub(sub, text)
+            parts.append(found)
+        else:
+            new = choice(rng, table[found.lower()])
+            parts.append(new[0].upper() + new[1:] if found[0].isupper() else new)
+        at = end
+    parts.append(text[at:])
+    return "".join(parts)
 
 
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")

@@ -7,7 +7,6 @@ change only the presented face (or add/remove elements), so the task stays the s
 
 from __future__ import annotations
 
-import copy
 import functools
 import hashlib
 import json
@@ -16,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from livesim.harness.fastcopy import fresh
 from livesim.harness.skills import REPLY_SKILLS, STRATEGY_SKILLS
 from livesim.harness.tools import TOOL_IMPLS
 
@@ -112,6 +112,10 @@ class Harness(_Model):
         payload = self.model_dump(mode="json", exclude={"version", "last_patch"}, exclude_none=True)
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:12]
 
+    def clone(self) -> Harness:
+        """A deep copy (as `model_copy(deep=True)`, several times faster: one validation of its dump)."""
+        return Harness.model_validate(self.model_dump())
+
     def resolve_refs(self, text: str) -> str:
         """Replace `{tool:KEY}` in operator text with the presented name of that tool (KEY if absent)."""
         if "{tool:" not in text:
@@ -179,7 +183,7 @@ class Harness(_Model):
             props = canonical.get("properties", {})
             presented_props = {}
             for p in t.params:
-                prop = copy.deepcopy(props[p.key])
+                prop = fresh(props[p.key])
                 prop["description"] = p.description
                 if p.default is not None:
                     prop["default"] = p.default

@@ -19,19 +19,12 @@ def _clock(t: float) -> str:
     return f"{int(t) // 60:02d}:{int(t) % 60:02d}"
 
 
-def block_contents(harness: Harness, room: Room, catalog: Catalog) -> dict[str, Any]:
-    """Each block's content as a string or a list of lines (style-independent)."""
+def harness_blocks(harness: Harness) -> dict[str, Any]:
+    """The blocks that depend on the harness alone (a stream computes them once per harness version)."""
     limits = harness.prompt.limits
-    by_role = {s.key: s for s in harness.skills}
-    strategy = [f"{s.name}: {s.content}" for key in room.active_strategy_skills if (s := by_role.get(key))]
     call = json.dumps({"name": "<tool name>", "arguments": {"<parameter>": "<value>"}})
     return {
-        "persona": harness.prompt.persona + f" Tone: {room.tone}.",
         "rules": [harness.resolve_refs(r) for r in harness.prompt.rules],
-        "room_context": [f"Stream time: {_clock(room.clock_s)}", f"Viewers online: {room.viewers_online}",
-                         f"Pinned: link {room.pinned_link}"],
-        "product_context": [f"link {p.link}: {p.name} ({p.category})" for p in catalog.products],
-        "strategy": strategy or ["No special strategy right now."],
         "skill_index": [f"{s.name}: {s.description}" for s in harness.skills if s.kind in ("reply", "distractor")]
         + [f"{s.name} (strategy, active when listed above): {s.description}" for s in harness.skills
            if s.kind == "strategy"],
@@ -46,10 +39,31 @@ def block_contents(harness: Harness, room: Room, catalog: Catalog) -> dict[str, 
     }
 
 
-def render_prompt(harness: Harness, room: Room, catalog: Catalog) -> str:
-    """Render the system prompt in the harness's style and block order."""
+def block_contents(harness: Harness, room: Room, catalog: Catalog,
+                   static: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Each block's content as a string or a list of lines (style-independent). `static`: the harness's
+    `harness_blocks`, if already computed for this harness.
+    """
+    by_role = {s.key: s for s in harness.skills}
+    strategy = [f"{s.name}: {s.content}" for key in room.active_strategy_skills if (s := by_role.get(key))]
+    fixed = static if static is not None else harness_blocks(harness)
+    return {
+        "persona": harness.prompt.persona + f" Tone: {room.tone}.",
+        "rules": fixed["rules"],
+        "room_context": [f"Stream time: {_clock(room.clock_s)}", f"Viewers online: {room.viewers_online}",
+                         f"Pinned: link {room.pinned_link}"],
+        "product_context": [f"link {p.link}: {p.name} ({p.category})" for p in catalog.products],
+        "strategy": strategy or ["No special strategy right now."],
+        "skill_index": fixed["skill_index"],
+        "tools": fixed["tools"],
+        "output_format": fixed["output_format"],
+    }
+
+
+def render_prompt(harness: Harness, room: Room, catalog: Catalog, static: dict[str, Any] | None = None) -> str:
+    """Render the system prompt in the harness's style and block order (`static`: see `block_contents`)."""
     spec = harness.prompt
-    contents = block_contents(harness, room, catalog)
+    contents = block_contents(harness, room, catalog, static)
     titles = {b: spec.titles.get(b, b.replace("_", " ").title()) for b in spec.blocks}
     if spec.style == "json":
         return json.dumps({titles[b]: contents[b] for b in spec.blocks}, indent=1, ensure_ascii=False)

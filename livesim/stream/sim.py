@@ -11,9 +11,9 @@ checks (`_run_call`, `_check_reply`) into their own module.
 
 from __future__ import annotations
 
-import copy
 import json
-from collections.abc import Callable
+import pickle
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,10 +23,12 @@ from faker import Faker
 from livesim.grading.facts import extract_facts, numbers_in
 from livesim.grading.latency import count_tokens
 from livesim.grading.terms import WEIGHTS, Grade, ToolCallRecord, Trace, grade
-from livesim.harness.core import Harness, default_harness
+from livesim.harness.core import Harness
+from livesim.harness.fastcopy import fresh
 from livesim.harness.hooks import HookContext, retry_message, run_hook
 from livesim.harness.patches import apply_patch
-from livesim.harness.prompt import render_prompt
+from livesim.harness.prompt import harness_blocks, render_prompt
+from livesim.harness.shared import pickled_schemas, shared_default_harness
 from livesim.harness.tools import ToolContext, ToolError, run_tool, validate_args
 from livesim.parsing import ParsedAction, parse_action, tool_calls_to_openai
 from livesim.stream.config import Metrics, ScriptedComment, StreamConfig
@@ -34,6 +36,7 @@ from livesim.world.catalog import generate_catalog
 from livesim.world.comments import Request, make_comment, merge
 from livesim.world.phrasing import INTENTS
 from livesim.world.room import Room, generate_strategy
+from livesim.world.v1 import BlockRNG, LazyViewers, generate_viewers_v1
 from livesim.world.viewers import Viewer, generate_viewers, react
 
 HarnessTransform = Callable[[Harness, np.random.Generator], Harness]
@@ -76,21 +79,34 @@ class StreamSim:
     """One live stream: world, harness, comment stream, and the host's conversation on the current request."""
 
     def __init__(self, seed: int, config: StreamConfig | None = None, harness: Harness | None = None, *,
-                 augment: HarnessTransform | None = None, faults: FaultInjector | None = None) -> None:
+                 augment: HarnessTransform | None = None, faults: FaultInjector | None = None,
+                 world: int = 0) -> None:
         self.seed = int(seed)
         self.config = config or StreamConfig()
         ss = np.random.SeedSequence(self.seed)
         world_ss, arrivals_ss, outcome_ss, aug_ss, fault_ss = ss.spawn(5)
-        world_rng = np.random.default_rng(world_ss)
+        world_rng: Any = np.random.default_rng(world_ss)
+        if world == 1:  # LiveStream*-v1: the same generators, values from bulk draws (livesim.world.v1)
+            world_rng = BlockRNG(world_rng)
+        elif world != 0:
+            raise ValueError(f"world must be 0 or 1, got {world!r}")
+        self.world = world
         self.faker = _faker(self.seed)
         cfg = self.config
         self.catalog = (cfg.catalog.model_copy(deep=True) if cfg.catalog
                         else generate_catalog(world_rng, cfg.n_products, self.faker))
         self.strategy = list(cfg.strategy) if cfg.strategy is not None else generate_strategy(
             world_rng, self.catalog, cfg.duration_s)
-        self.viewers: list[Viewer] = generate_viewers(world_rng, cfg.n_viewers, self.faker)
+        self.viewers: Sequence[Viewer] = (generate_viewers(world_rng, cfg.n_viewers, self.faker) if world == 0
+                                          else generate_viewers_v1(self.seed, cfg.n_viewers))
         self.room = Room(pinned_link=self.catalog.links[0])
-        self.canonical = (harness or default_harness()).model_copy(deep=True)
+        # The canonical harness is read-only here (copy-on-write: patches and HSA work on copies), so the
+        # process's default is shared, not copied; a caller's harness is copied once, as it may change it.
+        self._canonical_fp: str | None
+        if harness is None:
+            self.canonical, self._canonical_fp = shared_default_harness()
+        else:
+            self.canonical, self._canonical_fp = harness.clone(), None
         self.augment = augment
         self.faults = faults or (cfg.faults.injector() if cfg.faults else None)
         self._aug_ss = aug_ss
@@ -123,16 +139,27 @@ class StreamSim:
 
     # --- harness ------------------------------------------------------------------------------------
     def _present(self) -> Harness:
-        self.canonical_fingerprint = self.canonical.fingerprint
+        """The presented harness, with its fingerprint and tool schemas computed once per harness version."""
+        if self._canonical_fp is None:
+            self._canonical_fp = self.canonical.fingerprint
+        self.canonical_fingerprint = self._canonical_fp
         if self.augment is None:
-            return self.canonical.model_copy(deep=True)
-        # The same draws each time, so a patch changes the presented view only where it changed the canonical.
-        self.aug_rng = np.random.default_rng(self._aug_ss)
-        return self.augment(self.canonical.model_copy(deep=True), self.aug_rng)
+            presented = self.canonical  # shared: nothing edits a harness in place
+            self.presented_fingerprint = self._canonical_fp
+        else:
+            # The same draws each time, so a patch changes the presented view only where it changed the canonical.
+            self.aug_rng = np.random.default_rng(self._aug_ss)
+            presented = self.augment(self.canonical.clone(), self.aug_rng)
+            self.presented_fingerprint = presented.fingerprint
+        self._schemas = pickled_schemas(presented, shared=presented is shared_default_harness()[0])
+        self._harness_blocks = harness_blocks(presented)  # the prompt blocks that depend on the harness alone
+        return presented
 
     def set_harness(self, harness: Harness) -> None:
-        """Replace the canonical harness (operator patch); the next request shows it."""
-        self.canonical = harness
+        """Replace the canonical harness (operator patch); the next request shows it. The sim keeps `harness`
+        as it is (it is never edited in place here), so the caller must not edit it afterwards either.
+        """
+        self.canonical, self._canonical_fp = harness, None
         self.harness = self._present()
 
     # --- world clock ----------------------------------------------------------------------------------
@@ -140,7 +167,8 @@ class StreamSim:
         """Apply the operator patches due by `t`; True if the harness changed."""
         changed = False
         while self._patch_i < len(self._patches) and self._patches[self._patch_i].at_s <= t:
-            self.canonical = apply_patch(self.canonical, self._patches[self._patch_i])
+            self.canonical = apply_patch(self.canonical, self._patches[self._patch_i])  # a new harness
+            self._canonical_fp = None
             self._patch_i += 1
             changed = True
         if changed:
@@ -152,7 +180,8 @@ class StreamSim:
             self.room.apply(self._events[self._event_i], self.catalog)
             self._event_i += 1
         self.room.clock_s = max(self.room.clock_s, t)
-        active = sum(v.active for v in self.viewers)
+        viewers = self.viewers
+        active = viewers.active_count() if isinstance(viewers, LazyViewers) else sum(v.active for v in viewers)
         self.room.viewers_online = active * self.config.audience_per_viewer
 
     def _arrive(self, until: float) -> None:
@@ -244,7 +273,7 @@ class StreamSim:
         self.tool_ctx.viewer = request.comments[0].name
         self.tool_ctx.request_index = request.index
         self._tool_numbers: set[float] = set()
-        system = render_prompt(self.harness, self.room, self.catalog)
+        system = render_prompt(self.harness, self.room, self.catalog, self._harness_blocks)
         self.messages = [{"role": "system", "content": system}, {"role": "user", "content": request.text}]
         self._prompt_tokens_seen = 0
         for hook in self.harness.hooks:
@@ -255,7 +284,8 @@ class StreamSim:
 
     def observation(self) -> dict[str, Any]:
         """A fresh copy of the conversation and the presented tool schemas."""
-        return {"messages": copy.deepcopy(self.messages), "tools": self.harness.tool_schemas()}
+        # the schemas change only with the harness: kept pickled, unpickled into new objects (3x faster than a copy)
+        return {"messages": fresh(self.messages), "tools": pickle.loads(self._schemas)}
 
     def _new_prompt_tokens(self) -> int:
         total = sum(count_tokens(str(m.get("content") or "")) for m in self.messages)
@@ -439,7 +469,7 @@ class StreamSim:
         info: dict[str, Any] = {
             "dispatched": g is not None,
             "turn": self.trace.turns,
-            "harness_fingerprint": self.harness.fingerprint,
+            "harness_fingerprint": self.presented_fingerprint,
             "harness_version": self.harness.version,
             "harness_canonical_fingerprint": self.canonical_fingerprint,
             "harness_last_patch": self.harness.last_patch,

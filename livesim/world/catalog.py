@@ -12,6 +12,8 @@ import numpy as np
 from faker import Faker
 from pydantic import BaseModel, ConfigDict, Field
 
+from livesim.world.draws import FakerLastName, sample_without_replacement
+
 Category = Literal["apparel", "beauty", "electronics", "food", "home"]
 CATEGORIES: tuple[str, ...] = ("apparel", "beauty", "electronics", "food", "home")
 SIZES: tuple[str, ...] = ("XS", "S", "M", "L", "XL", "XXL")
@@ -230,19 +232,24 @@ _SIZE_WEIGHTS = {"XS": (38, 47), "S": (48, 55), "M": (56, 64), "L": (65, 73), "X
                  "XXL": (84, 100)}
 
 
+_LAST_NAME = FakerLastName()
+
+
 def _choice(rng: np.random.Generator, seq: list[Any] | tuple[Any, ...]) -> Any:
     return seq[int(rng.integers(len(seq)))]
 
 
 def _sample(rng: np.random.Generator, seq: list[Any] | tuple[Any, ...], k: int) -> list[Any]:
-    idx = rng.choice(len(seq), size=min(k, len(seq)), replace=False)
-    return [seq[int(i)] for i in sorted(idx)]
+    # the draws of rng.choice(len(seq), size=min(k, len(seq)), replace=False), made cheaper (livesim.world.draws)
+    idx = sample_without_replacement(rng, len(seq), min(k, len(seq)))
+    return [seq[i] for i in sorted(idx)]
 
 
 def _price(rng: np.random.Generator, lo: int, hi: int) -> tuple[float, float]:
     """A list price ending in 9 and a live price 10-45% below it, also ending in 9."""
     list_price = float(int(rng.integers(lo, hi)) // 10 * 10 + 9)
-    live = float(max(9, int(list_price * (1 - rng.uniform(0.10, 0.45))) // 10 * 10 + 9))
+    cut = 0.10 + (0.45 - 0.10) * rng.random()  # == rng.uniform(0.10, 0.45)
+    live = float(max(9, int(list_price * (1 - cut)) // 10 * 10 + 9))
     return list_price, min(live, list_price - 10)
 
 
@@ -250,7 +257,7 @@ def _attributes(category: str, item: str, rng: np.random.Generator) -> dict[str,
     if category == "apparel":
         fabric = _choice(rng, _FITTING.get(item, ["cotton", "polyester", "modal"]))
         return {
-            "material": f"{int(rng.choice([60, 70, 80, 95, 100]))}% {fabric}",
+            "material": f"{int(_choice(rng, [60, 70, 80, 95, 100]))}% {fabric}",
             "colours": _sample(rng, _COLOURS, int(rng.integers(2, 5))),
             "care": _choice(rng, ["machine wash cold", "hand wash only", "dry clean only", "machine wash warm"]),
             "fit": _choice(rng, ["regular fit", "slim fit", "loose fit"]),
@@ -261,26 +268,26 @@ def _attributes(category: str, item: str, rng: np.random.Generator) -> dict[str,
                                          "zinc oxide", "green tea extract", "panthenol", "kaolin clay"], 3),
             "skin_type": _choice(rng, ["dry skin", "oily skin", "sensitive skin", "all skin types",
                                        "combination skin"]),
-            "volume_ml": int(rng.choice([15, 30, 50, 100, 150, 200])),
-            "shelf_life_months": int(rng.choice([12, 24, 36])),
+            "volume_ml": int(_choice(rng, [15, 30, 50, 100, 150, 200])),
+            "shelf_life_months": int(_choice(rng, [12, 24, 36])),
             "fragrance_free": bool(rng.random() < 0.5),
         }
     if category == "electronics":
         return {
-            "battery_hours": int(rng.choice([8, 10, 12, 20, 30, 48])),
-            "battery_mah": int(rng.choice([500, 1200, 3000, 5000, 10000, 20000])),
-            "charging_w": int(rng.choice([10, 18, 20, 30, 65])),
+            "battery_hours": int(_choice(rng, [8, 10, 12, 20, 30, 48])),
+            "battery_mah": int(_choice(rng, [500, 1200, 3000, 5000, 10000, 20000])),
+            "charging_w": int(_choice(rng, [10, 18, 20, 30, 65])),
             "weight_g": int(rng.integers(20, 600)),
-            "warranty_months": int(rng.choice([6, 12, 24])),
+            "warranty_months": int(_choice(rng, [6, 12, 24])),
             "compatibility": _sample(rng, ["iOS", "Android", "Windows", "macOS", "HarmonyOS"], 2),
         }
     if category == "food":
         return {
-            "net_weight_g": int(rng.choice([100, 150, 200, 250, 500, 1000])),
+            "net_weight_g": int(_choice(rng, [100, 150, 200, 250, 500, 1000])),
             "flavour": _choice(rng, _FITTING.get(item, ["original", "classic"])),
             "allergens": _sample(rng, ["peanuts", "tree nuts", "milk", "soy", "wheat", "eggs", "sesame"],
                                  int(rng.integers(0, 3))) or ["none"],
-            "shelf_life_days": int(rng.choice([90, 180, 270, 365])),
+            "shelf_life_days": int(_choice(rng, [90, 180, 270, 365])),
             "storage": _choice(rng, ["keep in a cool dry place", "refrigerate after opening"]),
         }
     # home
@@ -293,43 +300,43 @@ def _attributes(category: str, item: str, rng: np.random.Generator) -> dict[str,
     }
 
 
-def _skus(category: str, attrs: dict[str, Any], pid: str, rng: np.random.Generator) -> list[SKU]:
+def _skus(category: str, attrs: dict[str, Any], pid: str, rng: np.random.Generator) -> list[dict[str, Any]]:
     def stock() -> int:
         # about one SKU in six is sold out, one in six nearly gone
         r = rng.random()
         return 0 if r < 1 / 6 else int(rng.integers(1, 6)) if r < 2 / 6 else int(rng.integers(20, 500))
 
-    out: list[SKU] = []
+    out: list[dict[str, Any]] = []
     if category == "apparel":
         colours = attrs["colours"][:2]
         for colour in colours:
             for size in SIZES[1:5]:
-                out.append(SKU(sku_id=f"{pid}-{size}-{colour[:3]}", variant=f"{size} / {colour}", size=size,
+                out.append(dict(sku_id=f"{pid}-{size}-{colour[:3]}", variant=f"{size} / {colour}", size=size,
                                colour=colour, stock=stock()))
     elif category == "electronics":
         for opt in _sample(rng, ["standard", "pro", "black", "white", "128GB", "256GB"], 2):
-            out.append(SKU(sku_id=f"{pid}-{opt}", variant=opt, option=opt, stock=stock()))
+            out.append(dict(sku_id=f"{pid}-{opt}", variant=opt, option=opt, stock=stock()))
     elif category == "food":
-        out.append(SKU(sku_id=f"{pid}-1", variant=attrs["flavour"], option=attrs["flavour"], stock=stock()))
-        out.append(SKU(sku_id=f"{pid}-2", variant="family pack", option="family pack", stock=stock()))
+        out.append(dict(sku_id=f"{pid}-1", variant=attrs["flavour"], option=attrs["flavour"], stock=stock()))
+        out.append(dict(sku_id=f"{pid}-2", variant="family pack", option="family pack", stock=stock()))
     else:
         for colour in attrs.get("colours", ["standard"])[:3]:
-            out.append(SKU(sku_id=f"{pid}-{colour[:3]}", variant=colour, colour=colour, stock=stock()))
+            out.append(dict(sku_id=f"{pid}-{colour[:3]}", variant=colour, colour=colour, stock=stock()))
     return out
 
 
-def _after_sales(category: str, rng: np.random.Generator, attrs: dict[str, Any]) -> AfterSalesRule:
+def _after_sales(category: str, rng: np.random.Generator, attrs: dict[str, Any]) -> dict[str, Any]:
     if category == "food":
-        return AfterSalesRule(returnable=False, condition="perishable goods",
+        return dict(returnable=False, condition="perishable goods",
                               exceptions=["refund if the package arrives damaged (photo within 48 hours)"])
     if category == "beauty":
-        return AfterSalesRule(returnable=True, return_days=int(rng.choice([7, 15])), condition="unopened",
+        return dict(returnable=True, return_days=int(_choice(rng, [7, 15])), condition="unopened",
                               exceptions=["opened products cannot be returned"])
     if category == "electronics":
-        return AfterSalesRule(returnable=True, return_days=int(rng.choice([7, 15, 30])),
+        return dict(returnable=True, return_days=int(_choice(rng, [7, 15, 30])),
                               condition="with all accessories", warranty_months=attrs["warranty_months"],
                               exceptions=["physical damage is not covered by warranty"])
-    return AfterSalesRule(returnable=True, return_days=int(rng.choice([7, 15, 30])),
+    return dict(returnable=True, return_days=int(_choice(rng, [7, 15, 30])),
                           condition="tags attached, unworn" if category == "apparel" else "unused",
                           exceptions=[])
 
@@ -345,20 +352,22 @@ def generate_catalog(rng: np.random.Generator, n_products: int = 8, faker: Faker
     order = rng.permutation(len(CATEGORIES))
     cats = [CATEGORIES[int(order[i % len(CATEGORIES)])] for i in range(n_products)]
     used: set[str] = set()
-    products = []
+    products: list[dict[str, Any]] = []
+    # Faker's en_US last_name() without rebuilding its weights per call (the same draws from fake.random)
+    last_name = _LAST_NAME if getattr(fake, "locales", None) == ["en_US"] else (lambda f: f.last_name())
     for i, cat in enumerate(cats):
         choices = [it for it in _ITEMS[cat] if it[0] not in used] or _ITEMS[cat]
         item, tags = _choice(rng, choices)
         used.add(item)
         pid = f"P{int(rng.integers(10000, 99999))}"
-        brand = fake.last_name() + _choice(rng, [" Studio", " & Co", " Lab", " Home", " Goods", ""])
+        brand = last_name(fake) + _choice(rng, [" Studio", " & Co", " Lab", " Home", " Goods", ""])
         attrs = _attributes(cat, item, rng)
         lo, hi = {"apparel": (99, 600), "beauty": (79, 500), "electronics": (129, 1500), "food": (29, 160),
                   "home": (49, 400)}[cat]
         list_price, live_price = _price(rng, lo, hi)
         excluded = _sample(rng, _REGIONS_EXCLUDED, int(rng.integers(1, 3)))
         remote = {r: int(rng.integers(2, 5)) for r in _sample(rng, _REGIONS_REMOTE, 2)}
-        products.append(Product(
+        products.append(dict(
             link=i + 1,
             product_id=pid,
             name=f"{brand} {item.title()}",
@@ -369,12 +378,14 @@ def generate_catalog(rng: np.random.Generator, n_products: int = 8, faker: Faker
             live_price=live_price,
             attributes=attrs,
             skus=_skus(cat, attrs, pid, rng),
-            size_chart=[SizeRow(size=s, height_cm=_SIZE_HEIGHTS[s], weight_kg=_SIZE_WEIGHTS[s]) for s in SIZES]
+            size_chart=[dict(size=s, height_cm=_SIZE_HEIGHTS[s], weight_kg=_SIZE_WEIGHTS[s]) for s in SIZES]
             if cat == "apparel" else None,
-            shipping=ShippingRule(ships_within_hours=int(rng.choice([24, 48, 72])), fee=float(rng.choice([6, 8, 10])),
-                                  free_over=float(rng.choice([59, 99, 199])), excluded_regions=excluded,
+            shipping=dict(ships_within_hours=int(_choice(rng, [24, 48, 72])),
+                                  fee=float(_choice(rng, [6, 8, 10])), free_over=float(_choice(rng, [59, 99, 199])),
+                                  excluded_regions=excluded,
                                   remote_regions=remote),
             after_sales=_after_sales(cat, rng, attrs),
             tags=list(tags),
         ))
-    return Catalog(products=products)
+    # one validation of the whole tree: several times faster than a constructor call per nested model
+    return Catalog.model_validate({"products": products})

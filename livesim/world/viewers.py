@@ -15,12 +15,14 @@ from faker.providers.person.en_US import Provider
 from pydantic import BaseModel, ConfigDict, Field
 
 from livesim.world.catalog import CATEGORIES, REGIONS
+from livesim.world.draws import WeightedIndex, sample_without_replacement
 
 Persona = Literal["price_sensitive", "quality_focused", "impulsive", "sceptical", "troll", "returning_buyer"]
 PERSONAS: tuple[str, ...] = ("price_sensitive", "quality_focused", "impulsive", "sceptical", "troll",
                              "returning_buyer")
 # Share of each persona in a population, and the intents each persona tends to ask about (weights).
 PERSONA_WEIGHTS = np.array([0.26, 0.2, 0.18, 0.14, 0.07, 0.15])
+_PERSONA_INDEX = WeightedIndex(PERSONA_WEIGHTS)  # == rng.choice(len(PERSONAS), p=PERSONA_WEIGHTS)
 PERSONA_INTENTS: dict[str, dict[str, float]] = {
     "price_sensitive": {"price": 4, "coupon": 4, "comparison": 2, "unauthorized_discount": 1.5, "shipping": 1.5,
                         "stock_variant": 1, "how_to_buy": 1, "greeting": 1},
@@ -62,30 +64,40 @@ def _first_names() -> tuple[str, ...]:
 
 
 def generate_viewers(rng: np.random.Generator, n: int, faker: Faker | None = None) -> list[Viewer]:
-    """Draw `n` viewers with display names from Faker's name list, all choices drawn from `rng`."""
+    """Draw `n` viewers with display names from Faker's name list, all choices drawn from `rng`.
+
+    The draws are those of the original scalar numpy calls (`choice` with `p`, `clip`, `choice` without
+    replacement, `uniform`), made through exact cheaper equivalents (`livesim.world.draws`): same seed, same viewers.
+    """
+    return [draw_viewer(rng, i) for i in range(n)]
+
+
+def draw_viewer(rng: np.random.Generator, i: int) -> Viewer:
+    """Viewer `i`, drawn from `rng` (the v0 world draws all of them from one generator, in order)."""
     names = _first_names()
-    out = []
-    for i in range(n):
-        persona = PERSONAS[int(rng.choice(len(PERSONAS), p=PERSONA_WEIGHTS))]
-        height = int(np.clip(rng.normal(168, 9), 150, 195))
-        bmi = float(rng.normal(21.5, 2.5))
-        weight = int(np.clip(bmi * (height / 100) ** 2, 40, 100))
-        first = names[int(rng.integers(len(names)))]
-        r = rng.random()
-        handle = first if r < 0.5 else f"{first.lower()}{int(rng.integers(1, 100))}" if r < 0.8 else \
-            f"{first.lower()}_{names[int(rng.integers(len(names)))][:3].lower()}"
-        out.append(Viewer.model_construct(
-            viewer_id=f"v{i:04d}",
-            name=handle,
-            persona=persona,  # type: ignore[arg-type]
-            budget=float(round(rng.lognormal(5.3, 0.7))),
-            interests=[CATEGORIES[int(j)] for j in rng.choice(len(CATEGORIES), size=2, replace=False)],
-            patience_s=float(rng.uniform(10, 40)),
-            region=REGIONS[int(rng.integers(len(REGIONS)))],
-            height_cm=height,
-            weight_kg=weight,
-        ))
-    return out
+    integers, random, normal = rng.integers, rng.random, rng.normal
+    persona = PERSONAS[_PERSONA_INDEX(rng)]
+    height = int(min(max(normal(168, 9), 150), 195))
+    bmi = float(normal(21.5, 2.5))
+    weight = int(min(max(bmi * (height / 100) ** 2, 40), 100))
+    first = names[int(integers(len(names)))]
+    r = random()
+    handle = first if r < 0.5 else f"{first.lower()}{int(integers(1, 100))}" if r < 0.8 else \
+        f"{first.lower()}_{names[int(integers(len(names)))][:3].lower()}"
+    budget = float(round(rng.lognormal(5.3, 0.7)))
+    interests = [CATEGORIES[j] for j in sample_without_replacement(rng, len(CATEGORIES), 2)]
+    patience = 10.0 + 30.0 * random()  # == rng.uniform(10, 40)
+    return Viewer.model_construct(
+        viewer_id=f"v{i:04d}",
+        name=handle,
+        persona=persona,  # type: ignore[arg-type]
+        budget=budget,
+        interests=interests,
+        patience_s=patience,
+        region=REGIONS[int(integers(len(REGIONS)))],
+        height_cm=height,
+        weight_kg=weight,
+    )
 
 
 class Reaction(BaseModel):

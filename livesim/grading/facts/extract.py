@@ -5,6 +5,7 @@ attach units and currency marks, then collect links, sizes, claims, promises and
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import re
 
 from livesim.grading.facts.patterns import (
@@ -189,7 +190,7 @@ def _phrases(rx: re.Pattern[str], text: str, skip_questions: bool) -> tuple[list
 def numbers_in(text: object) -> tuple[float, ...]:
     """Every digit-written number (see `ExtractedFacts.numbers`), without the other extractors."""
     try:
-        return tuple(v for _, _, v in _scan_numbers(_coerce(text))[0])
+        return _numbers_in(_coerce(text))
     except Exception:  # noqa: BLE001 - the grader must never crash on model output
         return ()
 
@@ -197,9 +198,26 @@ def numbers_in(text: object) -> tuple[float, ...]:
 def extract_facts(text: object) -> ExtractedFacts:
     """Extract every verifiable fact from a host reply; non-str input is str()-ed; never raises."""
     try:
-        return _extract(_coerce(text))
+        return _extract_memo(_coerce(text))
     except Exception:  # noqa: BLE001 - the grader must never crash on model output
         return ExtractedFacts()
+
+
+# Memoised: both are pure functions of the text with immutable results (tuples, a frozen dataclass). The grader
+# scans the same catalogue strings in every world and the same reply in several hooks, the grade and reactions.
+_DIGIT_RE = re.compile(r"[0-9]")
+
+
+@functools.lru_cache(maxsize=16384)
+def _numbers_in(text: str) -> tuple[float, ...]:
+    if not _DIGIT_RE.search(text):  # _NUM_RE needs an ASCII digit: nothing to scan (most catalogue strings)
+        return ()
+    return tuple(v for _, _, v in _scan_numbers(text)[0])
+
+
+@functools.lru_cache(maxsize=1024)
+def _extract_memo(text: str) -> ExtractedFacts:
+    return _extract(text)
 
 
 def _extract(text: str) -> ExtractedFacts:
