@@ -11,9 +11,9 @@ import sys
 from typing import Any
 
 import livesim
-from livesim.cli import grader, harness, hat, models, run, scenarios
+from livesim.cli import grader, harness, hat, hat_eval, models, run, scenarios
 
-COMMANDS = (run, harness, scenarios, models, grader, hat)
+COMMANDS = (run, harness, scenarios, models, grader, hat, hat_eval)  # hat before hat_eval: it creates the `hat` group
 
 
 EXAMPLES = {

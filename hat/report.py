@@ -1,0 +1,304 @@
+"""Write a reproduction's results: `results.json`, `table.md` and PNG charts, from evaluated rows.
+
+The writer only needs evaluation results (`livesim.hat.evaluate.evaluate` output) per row, plus optional
+training information (run directory, wall time per stage), so it is tested on rows produced by evaluating
+real agents without any training. Every difference it reports is paired by request with a 95% bootstrap CI.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from livesim.hat.evaluate import compare_results, suite_drop
+
+SUITE_ORDER = ("T1", "T2", "T3", "T4")
+# Thresholds the findings are judged by (AVG is in [0, 1]; 0.05 = 5 points).
+WELL_BELOW = 0.05
+FEW_POINTS = 0.05
+
+
+@dataclass
+class RowResult:
+    """One row of the table: what was evaluated, and how it was trained (if it was)."""
+
+    row: str
+    result: dict[str, Any] | None
+    status: str = "ok"  # ok | missing | error
+    note: str = ""
+    train: dict[str, Any] = field(default_factory=dict)  # run_dir, stage, model_dir, wall_s
+
+
+def _summary(suite: dict[str, Any]) -> dict[str, Any] | None:
+    return None if suite is None else {"key": suite["key"], "n": suite["n"], "scores": suite["scores"],
+                                       "note": suite.get("note"), "wall_s": suite.get("wall_s")}
+
+
+def _diff(a: RowResult | None, b: RowResult | None) -> dict[str, Any]:
+    if not a or not b or a.result is None or b.result is None:
+        return {}
+    return compare_results(a.result, b.result)
+
+
+def _ci(d: dict[str, Any] | None) -> str:
+    if not d:
+        return "n/a"
+    return f"{d['mean'] * 100:+.1f} [{d['ci95'][0] * 100:+.1f}, {d['ci95'][1] * 100:+.1f}]"
+
+
+def findings(rows: dict[str, RowResult]) -> list[dict[str, Any]]:
+    """The paper's shapes, each judged from a paired difference and its 95% CI (None: not measurable)."""
+    out: list[dict[str, Any]] = []
+
+    def drop(name: str) -> dict[str, Any]:
+        r = rows.get(name)
+        return suite_drop(r.result).get("avg", {}) if r and r.result else {}
+
+    def add(claim: str, d: dict[str, Any], ok: Any) -> None:
+        out.append({"claim": claim, "diff": d or None, "holds": (bool(ok(d)) if d else None)})
+
+    add(f"fixed-SFT's T2 AVG falls well below its T1 (T2-T1 CI below -{WELL_BELOW:g})", drop("fixed-SFT"),
+        lambda d: d["ci95"][1] < -WELL_BELOW)
+    add(f"HSA-SFT's T2 AVG stays within a few points of its T1 (T2-T1 CI inside ±{FEW_POINTS:g})", drop("HSA-SFT"),
+        lambda d: -FEW_POINTS <= d["ci95"][0] and d["ci95"][1] <= FEW_POINTS)
+    for sft in ("fixed-SFT", "HSA-SFT"):
+        cost = _diff(rows.get("base"), rows.get(sft)).get("T4", {}).get("prompt_strict", {})
+        add(f"{sft} costs T4 prompt-strict points against base (CI below 0)", cost, lambda d: d["ci95"][1] < 0)
+        back = _diff(rows.get(sft), rows.get(f"{sft}+distill")).get("T4", {}).get("prompt_strict", {})
+        cost_mean = cost.get("mean") if cost else None
+        add(f"distillation gives back most of {sft}'s T4 cost (recovers > half of it, CI above 0)", back,
+            lambda d, c=cost_mean: c is not None and c < 0 and d["ci95"][0] > 0 and d["mean"] > -c / 2)
+    add("HSA in SFT is worth T4 prompt-strict points (HSA-SFT - fixed-SFT, CI above 0)",
+        _diff(rows.get("fixed-SFT"), rows.get("HSA-SFT")).get("T4", {}).get("prompt_strict", {}),
+        lambda d: d["ci95"][0] > 0)
+    add("HSA in RL is worth T4 prompt-strict points (HAT - fixed-RL, CI above 0)",
+        _diff(rows.get("fixed-RL"), rows.get("HAT")).get("T4", {}).get("prompt_strict", {}),
+        lambda d: d["ci95"][0] > 0)
+    for other in ("base", "fixed-SFT", "HSA-SFT", "fixed-SFT+distill", "HSA-SFT+distill", "fixed-RL"):
+        add(f"HAT beats {other} on T2 AVG (CI above 0)", _diff(rows.get(other), rows.get("HAT")).get("T2", {})
+            .get("avg", {}), lambda d: d["ci95"][0] > 0)
+    return out
+
+
+def build_results(preset: str, rows: list[RowResult], baseline: str = "base", extra: dict[str, Any] | None = None
+                  ) -> dict[str, Any]:
+    by = {r.row: r for r in rows}
+    base = by.get(baseline)
+    out_rows = []
+    for r in rows:
+        entry: dict[str, Any] = {"row": r.row, "status": r.status, "note": r.note, "train": r.train}
+        if r.result is not None:
+            entry["agent"] = r.result["agent"]
+            entry["suites"] = {k: _summary(v) for k, v in r.result["suites"].items()}
+            entry["t1_to_t2"] = suite_drop(r.result) or None
+            if base is not None and r is not base:
+                entry["vs_" + baseline] = _diff(base, r) or None
+        out_rows.append(entry)
+    return {"preset": preset, "baseline": baseline, "rows": out_rows, "findings": findings(by), **(extra or {})}
+
+
+# ------------------------------------------------------------------------------------------------ table.md
+def _f(x: Any, pct: bool = True) -> str:
+    if x is None:
+        return "n/a"
+    return f"{x * 100:.1f}" if pct else f"{x:.2f}"
+
+
+def render_table(results: dict[str, Any]) -> str:
+    lines = [f"# Results: preset `{results['preset']}`", ""]
+    if results.get("command"):
+        lines += ["```bash", results["command"], "```", ""]
+    lines += ["Scores in percent. AVG = (accuracy + effectiveness) / 2. T4: prompt- and instruction-level, strict "
+              "and loose. Differences are paired by request with 95% bootstrap CIs, in points.", ""]
+    head = ("| row | T1 Acc | T1 Eff | T1 AVG | T2 Acc | T2 Eff | T2 AVG | T2-T1 AVG [95% CI] | T3 AVG | T3 tool "
+            "faults | T3 prompt | T4 P-strict | T4 I-strict | T4 P-loose | T4 I-loose | latency sim P50/P95 s | "
+            "gen P50/P95 s | n (T1/T2/T3/T4) |")
+    lines += [head, "|" + "---|" * (head.count("|") - 1)]
+    for r in results["rows"]:
+        if r["status"] != "ok":
+            lines.append(f"| {r['row']} | {r['status']}: {r['note']} |" + " |" * 17)
+            continue
+        s = r["suites"]
+
+        def sc(name: str, key: str, sub: str | None = None, _s: dict[str, Any] = s) -> str:
+            block = (_s.get(name) or {}).get("scores")
+            if not block:
+                return "n/a"
+            if sub:
+                block = (block.get("by_subset") or {}).get(sub)
+                if not block:
+                    return "n/a"
+            return _f(block.get(key))
+
+        lat = ((s.get("T1") or {}).get("scores") or {}).get("latency", {})
+        drop = (r.get("t1_to_t2") or {}).get("avg")
+        ns = "/".join(str((s.get(k) or {}).get("n", 0)) for k in SUITE_ORDER)
+        lines.append(
+            f"| {r['row']} | {sc('T1', 'accuracy')} | {sc('T1', 'effectiveness')} | {sc('T1', 'avg')} | "
+            f"{sc('T2', 'accuracy')} | {sc('T2', 'effectiveness')} | {sc('T2', 'avg')} | {_ci(drop)} | "
+            f"{sc('T3', 'avg')} | {sc('T3', 'avg', 'tool_faults')} | {sc('T3', 'avg', 'prompt')} | "
+            f"{sc('T4', 'prompt_strict')} | {sc('T4', 'inst_strict')} | {sc('T4', 'prompt_loose')} | "
+            f"{sc('T4', 'inst_loose')} | {_f(lat.get('sim_p50'), False)} / {_f(lat.get('sim_p95'), False)} | "
+            f"{_f(lat.get('gen_p50'), False)} / {_f(lat.get('gen_p95'), False)} | {ns} |")
+    base = results["baseline"]
+    diff_rows = [r for r in results["rows"] if r.get("vs_" + base)]
+    if diff_rows:
+        lines += ["", f"## Differences from `{base}` (points, 95% CI)", "",
+                  "| row | T1 AVG | T2 AVG | T3 AVG | T4 P-strict | T4 I-strict |", "|---|---|---|---|---|---|"]
+        for r in diff_rows:
+            d = r["vs_" + base]
+            lines.append(f"| {r['row']} | {_ci(d.get('T1', {}).get('avg'))} | {_ci(d.get('T2', {}).get('avg'))} | "
+                         f"{_ci(d.get('T3', {}).get('avg'))} | {_ci(d.get('T4', {}).get('prompt_strict'))} | "
+                         f"{_ci(d.get('T4', {}).get('inst_strict'))} |")
+    intents = sorted({i for r in results["rows"] if r["status"] == "ok"
+                      for i in (((r["suites"].get("T1") or {}).get("scores") or {}).get("by_intent") or {})})
+    if intents:
+        ok = [r for r in results["rows"] if r["status"] == "ok"]
+        lines += ["", "## T1 / T2 AVG per intent", "", "| intent | " + " | ".join(r["row"] for r in ok) + " |",
+                  "|---|" + "---|" * len(ok)]
+        for it in intents:
+            cells = []
+            for r in ok:
+                vals = []
+                for name in ("T1", "T2"):
+                    blk = (((r["suites"].get(name) or {}).get("scores") or {}).get("by_intent") or {}).get(it)
+                    vals.append(_f(blk["avg"]) if blk else "n/a")
+                cells.append(" / ".join(vals))
+            lines.append(f"| {it} | " + " | ".join(cells) + " |")
+    if results.get("findings"):
+        lines += ["", "## The paper's findings at this scale", "", "| finding | measured (points) | holds |",
+                  "|---|---|---|"]
+        for f in results["findings"]:
+            holds = {True: "yes", False: "no", None: "not measured"}[f["holds"]]
+            lines.append(f"| {f['claim']} | {_ci(f['diff'])} | {holds} |")
+    for key, title in (("ab", "Online A/B analogue"), ("harness_edit", "Harness-edit test")):
+        if results.get(key + "_table"):
+            lines += ["", f"## {title}", "", results[key + "_table"]]
+    wall = [r for r in results["rows"] if (r.get("train") or {}).get("wall_s")]
+    if wall:
+        lines += ["", "## Training wall time per stage (s; 0 = from the cache)", "", "| row | stage | wall s |",
+                  "|---|---|---|"]
+        for r in wall:
+            for st, w in r["train"]["wall_s"].items():
+                lines.append(f"| {r['row']} | {st} | {w:.0f} |")
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------------------------------------ charts
+def _plt() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def chart_suites(results: dict[str, Any], path: Path) -> Path:
+    plt = _plt()
+    ok = [r for r in results["rows"] if r["status"] == "ok"]
+    metrics = (("T1", "avg", "T1 AVG"), ("T2", "avg", "T2 AVG"), ("T3", "avg", "T3 AVG"),
+               ("T4", "prompt_strict", "T4 prompt-strict"))
+    fig, ax = plt.subplots(figsize=(max(6, 1.4 * len(ok) + 2), 4))
+    x = np.arange(len(ok))
+    w = 0.8 / len(metrics)
+    for j, (suite, key, label) in enumerate(metrics):
+        vals = [(((r["suites"].get(suite) or {}).get("scores") or {}).get(key) or 0.0) * 100 for r in ok]
+        ax.bar(x + (j - (len(metrics) - 1) / 2) * w, vals, w, label=label)
+    ax.set_xticks(x, [r["row"] for r in ok], rotation=20, ha="right")
+    ax.set_ylabel("score (%)")
+    ax.set_ylim(0, 105)
+    ax.set_title(f"Suites per row ({results['preset']})")
+    ax.legend(fontsize=8, ncol=2)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def chart_drop(results: dict[str, Any], path: Path) -> Path:
+    plt = _plt()
+    ok = [r for r in results["rows"] if r["status"] == "ok" and (r.get("t1_to_t2") or {}).get("avg")]
+    fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(ok) + 2), 3.5))
+    means = [r["t1_to_t2"]["avg"]["mean"] * 100 for r in ok]
+    lo = [m - r["t1_to_t2"]["avg"]["ci95"][0] * 100 for m, r in zip(means, ok, strict=True)]
+    hi = [r["t1_to_t2"]["avg"]["ci95"][1] * 100 - m for m, r in zip(means, ok, strict=True)]
+    ax.bar(range(len(ok)), means, yerr=[lo, hi], capsize=4, color="tab:red")
+    ax.axhline(0, color="k", lw=0.8)
+    ax.set_xticks(range(len(ok)), [r["row"] for r in ok], rotation=20, ha="right")
+    ax.set_ylabel("T2 - T1 AVG (points, 95% CI)")
+    ax.set_title("Harness-variant drop per row")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def read_metrics(run_dir: str | Path) -> list[dict[str, Any]]:
+    path = Path(run_dir) / "metrics.jsonl"
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text().splitlines():
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(obj, dict):
+            out.append(obj)
+    return out
+
+
+CURVE_KEYS = ("loss", "train_loss", "reward", "kl", "eval_loss")
+
+
+def chart_curves(run_dirs: dict[str, str | Path], path: Path) -> Path | None:
+    """Training curves from each run's metrics.jsonl: every numeric key in CURVE_KEYS against the step."""
+    series: dict[str, list[tuple[float, float]]] = {}
+    for run, d in run_dirs.items():
+        for i, m in enumerate(read_metrics(d)):
+            step = m.get("step", m.get("global_step", i))
+            stage = m.get("stage", "")
+            for k in CURVE_KEYS:
+                v = m.get(k)
+                if isinstance(v, (int, float)) and not isinstance(v, bool) and isinstance(step, (int, float)):
+                    series.setdefault(f"{run}/{stage}/{k}".replace("//", "/"), []).append((float(step), float(v)))
+    if not series:
+        return None
+    plt = _plt()
+    keys = sorted({k.rsplit("/", 1)[1] for k in series})
+    fig, axes = plt.subplots(1, len(keys), figsize=(5 * len(keys), 3.5), squeeze=False)
+    for ax, key in zip(axes[0], keys, strict=True):
+        for name, pts in sorted(series.items()):
+            if name.rsplit("/", 1)[1] == key:
+                pts.sort()
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], label=name.rsplit("/", 1)[0], lw=1)
+        ax.set_title(key)
+        ax.set_xlabel("step")
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def write_results(out_dir: str | Path, preset: str, rows: list[RowResult], extra: dict[str, Any] | None = None,
+                  baseline: str = "base") -> dict[str, Path]:
+    """results.json, table.md, suites.png, t1_t2_drop.png and (with run dirs) training_curves.png."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    results = build_results(preset, rows, baseline=baseline, extra=extra)
+    written = {"json": out / "results.json", "table": out / "table.md"}
+    written["json"].write_text(json.dumps(results, indent=1, sort_keys=True, default=str) + "\n")
+    written["table"].write_text(render_table(results))
+    written["suites_png"] = chart_suites(results, out / "suites.png")
+    written["drop_png"] = chart_drop(results, out / "t1_t2_drop.png")
+    runs = {r.row: r.train["run_dir"] for r in rows if r.train.get("run_dir")}
+    curves = chart_curves(runs, out / "training_curves.png") if runs else None
+    if curves:
+        written["curves_png"] = curves
+    return written

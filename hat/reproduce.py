@@ -1,0 +1,218 @@
+"""`livesim hat reproduce`: train the paper's rows through the training pipeline, evaluate them, write results.
+
+Two separable halves:
+
+- **What each row is** (`ROWS`, `RUNS`, `plan`): a row is either a stage of a training run (`run`, `stage`) or
+  a registry agent (the oracle). Three runs cover the seven trained rows, sharing their cached prefixes:
+  `fixed` (canonical-harness SFT -> distill), `hsa` (HSA-SFT -> distill -> HSA-RL = HAT), `hsa-rl-fixed`
+  (HSA-SFT -> distill -> RL on the canonical harness: the fixed-harness RL ablation). `base` is the pre-SFT
+  model of the `hsa` run.
+- **Evaluation and writing** (`evaluate_rows`, `livesim.hat.report.write_results`): any list of
+  (row name, `AgentSpec`) evaluates and writes `results/<preset>/` the same way, trained or not.
+
+Training goes through `livesim.hat.train` (issue 10), imported only when a trained row is asked for. Stage
+outputs are cached by the pipeline and evaluation results by `livesim.hat.evaluate`, so a rerun only evaluates
+what is missing (and trains nothing).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from livesim.hat.ab import render_ab, run_ab
+from livesim.hat.evaluate import AgentSpec, evaluate
+from livesim.hat.harness_edit import render_edits, run_harness_edit
+from livesim.hat.report import RowResult, write_results
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    run: str | None = None  # a training run in RUNS ...
+    stage: str | None = None  # ... and its stage: "base", "sft", "distill" or "rl"
+    agent: str | None = None  # or a registry agent
+
+
+ROWS: tuple[Row, ...] = (
+    Row("base", run="hsa", stage="base"),
+    Row("fixed-SFT", run="fixed", stage="sft"),
+    Row("HSA-SFT", run="hsa", stage="sft"),
+    Row("fixed-SFT+distill", run="fixed", stage="distill"),
+    Row("HSA-SFT+distill", run="hsa", stage="distill"),
+    Row("HAT", run="hsa", stage="rl"),
+    Row("fixed-RL", run="hsa-rl-fixed", stage="rl"),
+    Row("oracle", agent="oracle"),
+)
+ROW_NAMES = tuple(r.name for r in ROWS)
+
+RUNS: dict[str, dict[str, Any]] = {
+    "fixed": {"fixed_harness": True, "stages": ("sft", "distill"), "rl_fixed_harness": None},
+    "hsa": {"fixed_harness": False, "stages": ("sft", "distill", "rl"), "rl_fixed_harness": None},
+    "hsa-rl-fixed": {"fixed_harness": False, "stages": ("sft", "distill", "rl"), "rl_fixed_harness": True},
+}
+
+
+@dataclass(frozen=True)
+class EvalPreset:
+    suites: tuple[str, ...]
+    limit: int | None
+    max_new_tokens: int
+    batch_size: int
+    ab_seeds: int
+    ab_duration_s: float
+    edit_limit: int
+
+
+EVAL_PRESETS: dict[str, EvalPreset] = {
+    "tiny": EvalPreset(("T1", "T2", "T3", "T4"), 64, 96, 8, 4, 120.0, 64),
+    "smollm2-135m": EvalPreset(("T1", "T2", "T4"), 48, 160, 8, 4, 120.0, 48),
+}
+CI_PRESET = EvalPreset(("T1", "T2", "T3", "T4"), 4, 24, 4, 1, 30.0, 4)
+
+
+class TrainingUnavailableError(RuntimeError):
+    """The training pipeline (livesim.hat.train, issue 10) is not installed in this tree."""
+
+
+def _train_api() -> Any:
+    try:  # imported here on purpose: the pipeline is optional until issue 10 lands, and heavy when it does
+        from livesim.hat import train  # type: ignore[attr-defined]
+    except ImportError as e:
+        raise TrainingUnavailableError(
+            "livesim.hat.train is not available in this tree (the training pipeline, issue 10); trained rows "
+            f"cannot be built ({e}). Evaluate the untrained rows with --rows base,oracle") from None
+    for name in ("TrainConfig", "train"):
+        if not hasattr(train, name):
+            raise TrainingUnavailableError(f"livesim.hat.train has no {name}; expected the issue 10/11 contract")
+    return train
+
+
+def plan(rows: list[str] | None = None) -> list[Row]:
+    """The rows asked for, in table order; unknown names are a one-line error."""
+    names = rows or list(ROW_NAMES)
+    bad = [n for n in names if n not in ROW_NAMES]
+    if bad:
+        raise ValueError(f"unknown row {bad[0]!r}; choose from {', '.join(ROW_NAMES)}")
+    return [r for r in ROWS if r.name in names]
+
+
+def train_runs(preset: str, rows: list[Row], ci: bool, out_dir: Path, log: Any = print) -> dict[str, Any]:
+    """Run (or fetch from the stage cache) every training run the rows need; run name -> TrainResult."""
+    needed = sorted({r.run for r in rows if r.run})
+    if not needed:
+        return {}
+    api = _train_api()
+    results = {}
+    for run in needed:
+        base_cfg = api.TrainConfig.from_preset(preset, ci=ci)
+        cfg = base_cfg.model_copy(update={**RUNS[run], "out_dir": out_dir / "runs" / run})
+        log(f"[reproduce] training run {run!r} ({', '.join(RUNS[run]['stages'])})")
+        t0 = time.perf_counter()
+        results[run] = api.train(cfg)
+        log(f"[reproduce] run {run!r} ready in {time.perf_counter() - t0:.0f} s")
+    return results
+
+
+def row_specs(rows: list[Row], runs: dict[str, Any], ev: EvalPreset) -> list[tuple[Row, AgentSpec, dict[str, Any]]]:
+    """Each row's agent spec and training info (model dir, run dir, wall time per stage)."""
+    out: list[tuple[Row, AgentSpec, dict[str, Any]]] = []
+    for r in rows:
+        if r.agent or r.run is None:
+            out.append((r, AgentSpec(r.agent or "null", {}, label=r.name), {}))
+            continue
+        res = runs[r.run]
+        model_dir = res.base_model_dir if r.stage == "base" else res.stage_dirs[r.stage]
+        train = {"run": r.run, "stage": r.stage, "model_dir": str(model_dir), "run_dir": str(res.run_dir),
+                 "wall_s": dict(res.wall_s) if r.stage != "base" else {}}
+        out.append((r, AgentSpec.for_model(model_dir, label=r.name, max_new_tokens=ev.max_new_tokens,
+                                           batch_size=ev.batch_size), train))
+    return out
+
+
+def evaluate_rows(specs: list[tuple[str, AgentSpec, dict[str, Any]]], ev: EvalPreset,
+                  ifeval_data: str | Path | None = None, log: Any = print) -> list[RowResult]:
+    out = []
+    for name, spec, train in specs:
+        t0 = time.perf_counter()
+        try:
+            result = evaluate(spec, list(ev.suites), ev.limit, ev.batch_size, ifeval_data)
+        except (OSError, ValueError, RuntimeError) as e:  # one broken row is reported, not fatal
+            log(f"[reproduce] {name}: evaluation failed: {e}")
+            out.append(RowResult(name, None, "error", str(e).splitlines()[0][:200], train))
+            continue
+        log(f"[reproduce] {name}: evaluated in {time.perf_counter() - t0:.0f} s")
+        out.append(RowResult(name, result, train=train))
+    return out
+
+
+UNTRAINED_AGENTS = ("oracle", "memorizer", "null", "random")
+
+
+def untrained_specs(preset: str, ev: EvalPreset) -> list[tuple[str, AgentSpec, dict[str, Any]]]:
+    """Rows that need no training: the scripted agents and the preset's zoo model as it comes."""
+    specs: list[tuple[str, AgentSpec, dict[str, Any]]] = [(name, AgentSpec(name, {}, label=name), {})
+                                                           for name in UNTRAINED_AGENTS]
+    specs.append((f"zoo:{preset} (untrained)", AgentSpec.for_model(preset, label=f"zoo:{preset} (untrained)",
+                                                                    max_new_tokens=ev.max_new_tokens,
+                                                                    batch_size=ev.batch_size), {}))
+    return specs
+
+
+def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_root: str | Path = "results",
+              ifeval_data: str | Path | None = None, ab: bool = True, harness_edit: bool = True,
+              log: Any = None, untrained: bool = False, limit: int | None = None) -> dict[str, Path]:
+    """Train what is missing, evaluate every row, run the A/B and harness-edit tests; write results/<preset>/.
+
+    `untrained=True` evaluates only rows that need no training (oracle, memorizer, null, random and the
+    preset's zoo model) into results/<preset>-untrained/; `limit` overrides the preset's requests per suite.
+    """
+    log = log or (lambda msg: print(msg, file=sys.stderr))
+    if preset not in EVAL_PRESETS:
+        raise ValueError(f"unknown preset {preset!r}; choose from {', '.join(EVAL_PRESETS)}")
+    ev = CI_PRESET if ci else EVAL_PRESETS[preset]
+    if limit is not None:
+        if limit < 1:
+            raise ValueError(f"--limit must be >= 1, got {limit}")
+        ev = EvalPreset(**{**ev.__dict__, "limit": limit, "edit_limit": limit})
+    suffix = ("-untrained" if untrained else "") + ("-ci" if ci else "")
+    out_dir = Path(out_root) / f"{preset}{suffix}"
+    command = (f"livesim hat reproduce --preset {preset}" + (" --untrained" if untrained else "")
+               + (" --ci" if ci else "") + (f" --limit {limit}" if limit else ""))
+    if untrained:
+        specs_u = untrained_specs(preset, ev)
+        results = evaluate_rows(specs_u, ev, ifeval_data, log)
+        by = {name: s for name, s, _ in specs_u}
+        extra_u: dict[str, Any] = {"eval": ev.__dict__, "ci": ci, "command": command}
+        if ab:
+            log("[reproduce] A/B: memorizer vs oracle as host")
+            extra_u["ab"] = run_ab(by["memorizer"], by["oracle"], list(range(ev.ab_seeds)), duration_s=ev.ab_duration_s)
+            extra_u["ab_table"] = render_ab(extra_u["ab"])
+        if harness_edit:
+            _edits(by, ev, extra_u, log)
+        return write_results(out_dir, preset, results, extra_u, baseline="null")
+    chosen = plan(rows)
+    runs = train_runs(preset, chosen, ci, out_dir, log)
+    specs = row_specs(chosen, runs, ev)
+    results = evaluate_rows([(r.name, s, t) for r, s, t in specs], ev, ifeval_data, log)
+    extra: dict[str, Any] = {"eval": ev.__dict__, "ci": ci, "command": command}
+    by = {r.name: s for r, s, _ in specs}
+    if ab and "HAT" in by and "fixed-SFT" in by:
+        log("[reproduce] A/B: fixed-SFT vs HAT as host")
+        extra["ab"] = run_ab(by["fixed-SFT"], by["HAT"], list(range(ev.ab_seeds)), duration_s=ev.ab_duration_s)
+        extra["ab_table"] = render_ab(extra["ab"])
+    if harness_edit:
+        _edits(by, ev, extra, log)
+    return write_results(out_dir, preset, results, extra)
+
+
+def _edits(by: dict[str, AgentSpec], ev: EvalPreset, extra: dict[str, Any], log: Any) -> None:
+    edits = []
+    for name, spec in by.items():
+        log(f"[reproduce] harness-edit test: {name}")
+        edits.append(run_harness_edit(spec, ev.edit_limit, batch_size=ev.batch_size))
+    extra["harness_edit"] = edits
+    extra["harness_edit_table"] = render_edits(edits)

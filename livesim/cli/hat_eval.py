@@ -1,0 +1,211 @@
+"""`livesim hat eval|reproduce|ab|edit`: the evaluation suites, the paper's table, the A/B and harness-edit tests.
+
+These attach to a shared `livesim hat` subcommand group (`hat_subparsers`), which the training commands
+(`livesim hat collect|sft|distill|rl|train`) join too: whichever module registers first creates the group.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from livesim.agents import AGENT_REGISTRY
+from livesim.cli.common import agent_kwargs, parse_seeds
+from livesim.cli.common import progress as progress_bar
+from livesim.hat.ab import render_ab, run_ab
+from livesim.hat.evaluate import AgentSpec, evaluate, suite_drop
+from livesim.hat.harness_edit import load_patches, render_edits, run_harness_edit
+from livesim.hat.reproduce import TrainingUnavailableError, reproduce
+from livesim.hat.suites import SuiteChangedError, get_suite, parse_suites
+from livesim.runs.compare import AgentSpec as Parsed
+
+
+def hat_subparsers(sub: Any) -> Any:
+    """The `livesim hat` group's subparsers action, created on first use."""
+    parser = sub.choices.get("hat")
+    if parser is None:
+        parser = sub.add_parser("hat", help="Harness-Aware Training: train, evaluate, reproduce the paper's table")
+        parser.set_defaults(func=lambda args: parser.print_help() or 2)
+        action = parser.add_subparsers(dest="hat_command", metavar="{eval,reproduce,ab,edit,...}")
+        parser._livesim_hat_sub = action  # type: ignore[attr-defined]
+        return action
+    action = getattr(parser, "_livesim_hat_sub", None)
+    if action is None:
+        action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return action
+
+
+def parse_agent(text: str, max_new_tokens: int | None = None, batch_size: int | None = None) -> AgentSpec:
+    """`NAME[:key=value,...]` for a registry agent; anything else is a model (zoo name or directory)."""
+    parsed = Parsed.parse(text)
+    kwargs = dict(parsed.kwargs)
+    if parsed.name in AGENT_REGISTRY and parsed.name != "transformers":
+        return AgentSpec(parsed.name, kwargs)
+    model = kwargs.pop("model", None) or text
+    if max_new_tokens:
+        kwargs.setdefault("max_new_tokens", max_new_tokens)
+    if batch_size:
+        kwargs.setdefault("batch_size", batch_size)
+    return AgentSpec.for_model(model, **kwargs)
+
+
+def _spec(args: argparse.Namespace) -> AgentSpec:
+    kwargs = agent_kwargs(args)
+    model = kwargs.pop("model", None)
+    if model is not None and args.agent in (None, "transformers"):
+        kwargs.setdefault("max_new_tokens", args.max_new_tokens)
+        kwargs.setdefault("batch_size", args.batch_size)
+        return AgentSpec.for_model(model, **kwargs)
+    if args.agent is None:
+        raise SystemExit("error: give --agent NAME or --model PATH_OR_NAME")
+    if args.agent not in AGENT_REGISTRY:
+        raise SystemExit(f"error: unknown agent {args.agent!r}; choose from {', '.join(sorted(AGENT_REGISTRY))}")
+    if model is not None:
+        kwargs["model"] = model
+    return AgentSpec(args.agent, kwargs)
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    try:
+        suites = parse_suites(args.suite)
+        total = sum(len(get_suite(s).head(args.limit)) for s in suites)
+    except (ValueError, SuiteChangedError) as e:
+        raise SystemExit(f"error: {e}") from None
+    spec = _spec(args)
+    progress = progress_bar(args, total)
+    try:
+        result = evaluate(spec, suites, args.limit, args.batch_size, args.ifeval_data, not args.no_cache, progress)
+    except (FileNotFoundError, ImportError, ValueError, SuiteChangedError) as e:
+        progress(None)
+        raise SystemExit(f"error: {e}") from None
+    progress(None)
+    if args.out:
+        Path(args.out).write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
+    if args.json:
+        slim = {**result, "suites": {k: {x: y for x, y in v.items() if x != "rows"}
+                                     for k, v in result["suites"].items()}}
+        print(json.dumps(slim, sort_keys=True))
+    else:
+        _print_eval(result)
+    return 0
+
+
+def _print_eval(result: dict[str, Any]) -> None:
+    console = Console(width=max(Console().width, 150))
+    table = Table(title=f"{result['agent']}: suites (percent; latency in s)")
+    for col in ("suite", "n", "Acc", "Eff", "AVG", "reward", "P-strict", "I-strict", "P-loose", "I-loose",
+                "sim P50/P95", "gen P50/P95"):
+        table.add_column(col, justify="right" if col != "suite" else "left")
+    pct = lambda s, k: "-" if s is None or s.get(k) is None else f"{s[k] * 100:.1f}"  # noqa: E731
+    for r in result["suites"].values():
+        s = r["scores"]
+        if s is None:
+            table.add_row(f"{r['key']}", "0", *["n/a"] * 10)
+            continue
+        lat = s.get("latency", {})
+        table.add_row(r["key"], str(r["n"]), pct(s, "accuracy"), pct(s, "effectiveness"),
+                      pct(s, "avg"), pct(s, "reward"), pct(s, "prompt_strict"), pct(s, "inst_strict"),
+                      pct(s, "prompt_loose"), pct(s, "inst_loose"),
+                      f"{lat.get('sim_p50', 0):.2f}/{lat.get('sim_p95', 0):.2f}" if "sim_p50" in lat else "-",
+                      f"{lat.get('gen_p50', 0):.2f}/{lat.get('gen_p95', 0):.2f}")
+        for sub, b in (s.get("by_subset") or {}).items():
+            table.add_row(f"  {sub}", str(b["n"]), pct(b, "accuracy"), pct(b, "effectiveness"), pct(b, "avg"),
+                          pct(b, "reward"), *[""] * 6)
+    console.print(table)
+    drop = suite_drop(result).get("avg")
+    if drop:
+        console.print(f"T2 - T1 AVG: {drop['mean'] * 100:+.1f} points, 95% CI [{drop['ci95'][0] * 100:+.1f}, "
+                      f"{drop['ci95'][1] * 100:+.1f}] over {drop['n']} paired requests")
+
+
+def cmd_reproduce(args: argparse.Namespace) -> int:
+    rows = [r.strip() for r in args.rows.split(",")] if args.rows else None
+    try:
+        written = reproduce(args.preset, ci=args.ci, rows=rows, out_root=args.out, ifeval_data=args.ifeval_data,
+                            ab=not args.no_ab, harness_edit=not args.no_harness_edit, untrained=args.untrained,
+                            limit=args.limit)
+    except (TrainingUnavailableError, ValueError, FileNotFoundError) as e:
+        raise SystemExit(f"error: {e}") from None
+    for kind, path in written.items():
+        print(f"{kind}\t{path}")
+    return 0
+
+
+def cmd_ab(args: argparse.Namespace) -> int:
+    a = parse_agent(args.a, args.max_new_tokens, args.batch_size)
+    b = parse_agent(args.b, args.max_new_tokens, args.batch_size)
+    try:
+        result = run_ab(a, b, parse_seeds(args.seeds), trials=args.trials, duration_s=args.duration)
+    except (ValueError, FileNotFoundError, ImportError) as e:
+        raise SystemExit(f"error: {e}") from None
+    print(json.dumps(result, sort_keys=True) if args.json else render_ab(result))
+    return 0
+
+
+def cmd_edit(args: argparse.Namespace) -> int:
+    try:
+        patches = load_patches(args.patches)
+        out = [run_harness_edit(parse_agent(a, args.max_new_tokens, args.batch_size), args.limit, patches,
+                                args.batch_size) for a in args.agent]
+    except (ValueError, FileNotFoundError, ImportError) as e:
+        raise SystemExit(f"error: {e}") from None
+    print(json.dumps(out, sort_keys=True) if args.json else render_edits(out))
+    return 0
+
+
+def register(sub: Any) -> None:
+    hat = hat_subparsers(sub)
+    p = hat.add_parser("eval", help="evaluate an agent or model on the suites T1-T4")
+    p.add_argument("--agent", default=None, help="registry agent (oracle, memorizer, null, random, transformers, ...)")
+    p.add_argument("--model", default=None, help="a model for the transformers agent: tiny, smollm2-135m or a path")
+    p.add_argument("--agent-arg", action="append", metavar="KEY=VALUE", help="extra agent argument (JSON value)")
+    p.add_argument("--suite", default="T1,T2,T3,T4", help="comma-separated suites (default: all four)")
+    p.add_argument("--limit", type=int, default=None, help="first N requests of each suite (default: all)")
+    p.add_argument("--batch-size", type=int, default=8, help="requests per generate call (LLM agents)")
+    p.add_argument("--max-new-tokens", type=int, default=160, help="generation cap per turn (models)")
+    p.add_argument("--ifeval-data", default=None, help="the real IFEval JSONL for T4 instead of the suite's prompts")
+    p.add_argument("--no-cache", action="store_true", help="evaluate even if a cached result exists")
+    p.add_argument("--out", default=None, help="write the full result (every request's row) to this JSON file")
+    p.add_argument("--json", action="store_true", help="print one JSON object (scores, no rows) on stdout")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_eval)
+
+    p = hat.add_parser("reproduce", help="train and evaluate the paper's rows; write results/<preset>/")
+    p.add_argument("--preset", required=True, choices=["tiny", "smollm2-135m"])
+    p.add_argument("--ci", action="store_true", help="CI-sized: a few steps per stage, a handful of requests")
+    p.add_argument("--rows", default=None, help="comma-separated rows (default: all): base, fixed-SFT, HSA-SFT, "
+                                                "fixed-SFT+distill, HSA-SFT+distill, HAT, fixed-RL, oracle")
+    p.add_argument("--out", default="results", help="output root (default: results)")
+    p.add_argument("--ifeval-data", default=None, help="the real IFEval JSONL for T4")
+    p.add_argument("--untrained", action="store_true",
+                   help="only rows that need no training: oracle, memorizer, null, random, the zoo model")
+    p.add_argument("--limit", type=int, default=None, help="requests per suite (default: the preset's)")
+    p.add_argument("--no-ab", action="store_true", help="skip the A/B stream test")
+    p.add_argument("--no-harness-edit", action="store_true", help="skip the harness-edit test")
+    p.set_defaults(func=cmd_reproduce)
+
+    p = hat.add_parser("ab", help="online A/B analogue: LiveStream-v0 hosted by A vs B, mid-stream harness patch")
+    p.add_argument("--a", required=True, help="baseline: registry agent NAME[:k=v,...] or a model (name or path)")
+    p.add_argument("--b", required=True, help="treatment: as --a")
+    p.add_argument("--seeds", default="0-9", help="world seeds, e.g. 0-9")
+    p.add_argument("--trials", type=int, default=1)
+    p.add_argument("--duration", type=float, default=120.0, help="stream length in simulated seconds")
+    p.add_argument("--max-new-tokens", type=int, default=160)
+    p.add_argument("--batch-size", type=int, default=8)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_ab)
+
+    p = hat.add_parser("edit", help="harness-edit test: operator patches with weights frozen, error reduction on T1")
+    p.add_argument("--agent", action="append", required=True,
+                   help="registry agent NAME[:k=v,...] or a model (name or path); repeatable")
+    p.add_argument("--patches", default=None, help="YAML list of patches (default: the built-in EDITS_V1)")
+    p.add_argument("--limit", type=int, default=64, help="first N requests of T1")
+    p.add_argument("--max-new-tokens", type=int, default=160)
+    p.add_argument("--batch-size", type=int, default=8)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_edit)
