@@ -54,6 +54,13 @@ class TurnEnd:
         return ids if end is None else ids[:end]
 
 
+def layers_of(kv: Any) -> list[Any]:
+    """The cache's per-layer key/value holders (transformers' `Cache.layers`), untyped on purpose: the union of
+    layer kinds in transformers' stubs includes linear-attention layers that this attention-only path never meets.
+    """
+    return list(kv.layers)
+
+
 def stopping_criteria(rule: TurnEnd, prompt_width: int) -> Any:
     """The rule as a `transformers` `StoppingCriteria` (per row) for `model.generate` (the full-prefill path)."""
     import torch
@@ -62,7 +69,7 @@ def stopping_criteria(rule: TurnEnd, prompt_width: int) -> Any:
     class _Stop(StoppingCriteria):
         def __call__(self, input_ids: torch.LongTensor, scores: Any, **kwargs: Any) -> torch.BoolTensor:
             done = [rule.end(row[prompt_width:].tolist()) is not None for row in input_ids]
-            return torch.tensor(done, dtype=torch.bool, device=input_ids.device)
+            return torch.tensor(done, dtype=torch.bool, device=input_ids.device)  # type: ignore[return-value]
 
     return _Stop()
 
@@ -227,14 +234,14 @@ def generate_cached(model: Any, prompts: list[list[int]], cache: PrefixCache, ru
                 idx = torch.cat([torch.arange(a, b) for a, b in spans[i]] + [torch.arange(C + N, C + N + fed)])
                 idx = idx.to(device)
                 row_kv = [(layer.keys[j : j + 1].index_select(2, idx), layer.values[j : j + 1].index_select(2, idx))
-                          for layer in kv.layers]
+                          for layer in layers_of(kv)]
                 cache.put(prompts[i] + outputs[i][:fed], row_kv)
             if len(done_rows) == len(rows):
                 break
             if done_rows:
                 keep = [j for j in range(len(rows)) if j not in done_rows]
                 sel = torch.tensor(keep, device=device)
-                for layer in kv.layers:
+                for layer in layers_of(kv):
                     layer.keys = layer.keys.index_select(0, sel)
                     layer.values = layer.values.index_select(0, sel)
                 rows = [rows[j] for j in keep]
