@@ -17,6 +17,7 @@ what is missing (and trains nothing).
 
 from __future__ import annotations
 
+import importlib
 import sys
 import time
 from dataclasses import dataclass
@@ -79,8 +80,8 @@ class TrainingUnavailableError(RuntimeError):
 
 
 def _train_api() -> Any:
-    try:  # imported here on purpose: the pipeline is optional until issue 10 lands, and heavy when it does
-        from livesim.hat import train  # type: ignore[attr-defined]
+    try:  # imported here on purpose: the pipeline needs the train extra (torch, trl), heavy to import
+        train = importlib.import_module("livesim.hat.train")
     except ImportError as e:
         raise TrainingUnavailableError(
             "livesim.hat.train is not available in this tree (the training pipeline, issue 10); trained rows "

@@ -114,7 +114,7 @@ HELD_OUT_HSA = ("hsa", "heldout", 1.0)
 def _t1() -> Suite:
     reqs = tuple(QARequest(id=f"T1/{i:04d}", seed=T1_SEED0 + i, intent=INTENTS[i % len(INTENTS)])
                  for i in range(T1_SIZE))
-    return Suite("T1", "Live-Stream QA", 1, "qa", reqs,
+    return Suite("T1", "Live-Stream QA", 2, "qa", reqs,
                  f"{T1_SIZE} LiveStreamQA-v0 test-split requests, canonical harness, intents in turn")
 
 
@@ -122,7 +122,7 @@ def _t2() -> Suite:
     wrappers, hsa_split, p = HELD_OUT_HSA
     reqs = tuple(QARequest(id=f"T2/{i:04d}", seed=r.seed, intent=r.intent, wrappers=wrappers, hsa_split=hsa_split,
                            hsa_p=p) for i, r in enumerate(_t1().requests))
-    return Suite("T2", "Harness-Variant QA", 1, "qa", reqs,
+    return Suite("T2", "Harness-Variant QA", 2, "qa", reqs,
                  "T1's requests under held-out HSA, all 19 transforms over the five dimensions (p=1)")
 
 
@@ -145,7 +145,7 @@ def _t3() -> Suite:
         reqs.append(QARequest(id=f"T3/{i:04d}", seed=T3_SEED0 + i, intent=intents[used[k] % len(intents)],
                               subset=subset, config=config))
         used[k] += 1
-    return Suite("T3", "Tool/Prompt Robustness", 1, "qa", tuple(reqs),
+    return Suite("T3", "Tool/Prompt Robustness", 2, "qa", tuple(reqs),
                  "tool faults at rate 0.5 (timeout, malformed, denied: 32 each), prompt perturbations (noise 3, "
                  "bursts: 64), injection attempts (32); canonical harness, test split; subsets interleaved")
 

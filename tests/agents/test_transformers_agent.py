@@ -21,6 +21,12 @@ def agent(tiny_model_dir):
     return TransformersAgent(str(tiny_model_dir), device="cpu", max_new_tokens=12, batch_size=8)
 
 
+@pytest.fixture
+def full_prefill_agent(tiny_model_dir):
+    """The agent on its full-prefill `generate` path (kv_cache=False), which the spies below patch."""
+    return TransformersAgent(str(tiny_model_dir), device="cpu", max_new_tokens=12, batch_size=8, kv_cache=False)
+
+
 def test_greedy_is_deterministic(agent):
     obs = make_observation(QUESTIONS[0])
     first, second = agent.act(obs), agent.act(obs)
@@ -35,7 +41,8 @@ def test_batch_equals_singles_for_greedy(agent):
     assert len(set(singles)) > 1, "the tiny model's greedy output should depend on the prompt"
 
 
-def test_batches_are_left_padded(agent, monkeypatch):
+def test_batches_are_left_padded(full_prefill_agent, monkeypatch):
+    agent = full_prefill_agent
     seen = {}
     real = agent.model.generate
 
@@ -74,7 +81,8 @@ def test_sampling_is_seeded(tiny_model_dir):
     assert first != run(2)
 
 
-def test_decoding_keeps_tool_tags_and_stops_at_eos(agent, monkeypatch):
+def test_decoding_keeps_tool_tags_and_stops_at_eos(full_prefill_agent, monkeypatch):
+    agent = full_prefill_agent
     tok = agent.tokenizer
     reply = '<tool_call>\n{"name": "get_product", "arguments": {"sku": "SKU-7"}}\n</tool_call>'
     tail = tok(reply + "<|im_end|>", add_special_tokens=False)["input_ids"] + [agent._pad_id] * 3

@@ -32,15 +32,15 @@ def test_a_changed_definition_without_a_version_bump_fails(monkeypatch, tmp_path
     t1 = S.BUILDERS["T1"]()
     changed = replace(t1, requests=t1.requests[:-1] + (replace(t1.requests[-1], seed=t1.requests[-1].seed + 1),))
     monkeypatch.setitem(S.BUILDERS, "T1", lambda: changed)
-    with pytest.raises(SuiteChangedError, match="T1-v1 changed.*bump its version"):
+    with pytest.raises(SuiteChangedError, match="T1-v2 changed.*bump its version"):
         get_suite("T1")
     lock = tmp_path / "lock.json"
     lock.write_text(S.LOCK_FILE.read_text())
     with pytest.raises(SuiteChangedError, match="bump its version"):
         S.pin(["T1"], path=lock)  # a pin is never overwritten with other content
-    bumped = replace(changed, version=2)
+    bumped = replace(changed, version=changed.version + 1)
     monkeypatch.setitem(S.BUILDERS, "T1", lambda: bumped)
-    with pytest.raises(SuiteChangedError, match="T1-v2 has no pin"):
+    with pytest.raises(SuiteChangedError, match="T1-v3 has no pin"):
         get_suite("T1")
 
 
@@ -57,7 +57,7 @@ def test_t1_and_t2_hold_the_same_requests_under_a_different_harness():
     d1, d2 = materialize(head1), materialize(head2)
     assert d1 == d2  # the same comment text and ground truth, request for request
     pin = S.read_lock()
-    assert d1 == [pin["T1-v1"]["requests"][r.id] for r in head1.requests]  # and what is pinned
+    assert d1 == [pin["T1-v2"]["requests"][r.id] for r in head1.requests]  # and what is pinned
     env = S.make_qa_env(*t2.requests[0].env_key)
     env.reset(seed=t2.requests[0].seed, options=t2.requests[0].reset_options())
     sim = env.unwrapped.sim

