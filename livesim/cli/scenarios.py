@@ -152,12 +152,20 @@ def _read(path: str) -> Any:
     return record
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
+def _open(path: str) -> tuple[Any, list[str]] | str:
+    """The record at `path` and its edited lines (reported on stderr), or the one-line reason it is refused."""
     try:
-        record = _read(args.file)
+        record = _read(path)
     except (RecordError, FileNotFoundError) as e:
-        return _fail(e.first if isinstance(e, RecordError) else str(e))
-    edited = _integrity(record)
+        return e.first if isinstance(e, RecordError) else str(e)
+    return record, _integrity(record)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    opened = _open(args.file)
+    if isinstance(opened, str):
+        return _fail(opened)
+    record, edited = opened
     try:
         n = replay(record)
     except ReplayMismatch as e:
@@ -170,12 +178,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_regrade(args: argparse.Namespace) -> int:
-
-    try:
-        record = _read(args.file)
-    except (RecordError, FileNotFoundError) as e:
-        return _fail(e.first if isinstance(e, RecordError) else str(e))
-    edited = _integrity(record)
+    opened = _open(args.file)
+    if isinstance(opened, str):
+        return _fail(opened)
+    record, edited = opened
     try:
         changed, totals = regrade(record)
     except ReplayMismatch as e:
@@ -199,11 +205,10 @@ def cmd_regrade(args: argparse.Namespace) -> int:
 
 
 def cmd_view(args: argparse.Namespace) -> int:
-    try:
-        record = _read(args.file)
-    except (RecordError, FileNotFoundError) as e:
-        return _fail(e.first if isinstance(e, RecordError) else str(e))
-    _integrity(record)
+    opened = _open(args.file)
+    if isinstance(opened, str):
+        return _fail(opened)
+    record, _ = opened
     _show(record.lines(), args)
     return 0
 
