@@ -36,6 +36,8 @@ class SFTStageConfig(BaseModel):
     max_length_cap: int | None = Field(None, ge=16, description="Drop (and report) conversations longer than this.")
     weight_decay: float = Field(0.0, ge=0, description="AdamW weight decay.")
     save_steps: int = Field(50, ge=1, description="Checkpoint every N steps (a killed stage resumes from the last).")
+    assistant_only: bool = Field(True, description="Loss on assistant tokens only (SFT). False: on every token "
+                                                   "(the domain pretraining of the `tiny` base).")
 
 
 def training_template(tokenizer: Any) -> str:
@@ -99,7 +101,7 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
     args = SFTConfig(
         **trainer_common(work, steps=cfg.steps, lr=cfg.lr, batch_size=cfg.batch_size, grad_accum=cfg.grad_accum,
                          seed=cfg.seed, save_steps=cfg.save_steps),
-        max_length=max_length, assistant_only_loss=True, packing=False, padding_free=False,
+        max_length=max_length, assistant_only_loss=cfg.assistant_only, packing=False, padding_free=False,
         weight_decay=cfg.weight_decay, eval_strategy="no", per_device_eval_batch_size=cfg.batch_size,
         dataset_num_proc=None,
     )

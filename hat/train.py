@@ -30,7 +30,7 @@ from livesim.hat.deveval import evaluate_model
 from livesim.hat.distill import DistillStageConfig
 from livesim.hat.rl import RLStageConfig
 from livesim.hat.sft import SFTStageConfig
-from livesim.hat.tokenizer import CORPUS_VERSION, preset_tokenizer
+from livesim.hat.tokenizer import CORPUS_VERSION, TINY_CHAT_TEMPLATE, preset_tokenizer
 from livesim.models.zoo import build_tiny_model, resolve_model
 
 STAGES = ("sft", "distill", "rl")
@@ -42,9 +42,9 @@ class TinyArch(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     vocab_size: int = Field(2048, description="BPE target size (trained on simulator text).")
-    hidden_size: int = Field(64, description="Model width.")
-    intermediate_size: int = Field(192, description="MLP width.")
-    layers: int = Field(2, description="Transformer layers.")
+    hidden_size: int = Field(128, description="Model width.")
+    intermediate_size: int = Field(384, description="MLP width.")
+    layers: int = Field(3, description="Transformer layers.")
     heads: int = Field(4, description="Attention heads.")
     kv_heads: int = Field(2, description="Key/value heads.")
     initializer_range: float = Field(0.02, description="Init std (0.02 for training from scratch).")
@@ -105,13 +105,13 @@ class TrainConfig(BaseModel):
 def _tiny_preset() -> TrainConfig:
     return TrainConfig(
         preset="tiny", base_model="tiny",
-        collect=CollectConfig(episodes=300, seed=0),
-        sft=SFTStageConfig(steps=150, lr=3e-3, batch_size=4, save_steps=25),
+        collect=CollectConfig(episodes=1200, seed=0),
+        sft=SFTStageConfig(steps=800, lr=2e-3, batch_size=4, save_steps=50),
         distill=DistillStageConfig(steps=10, lr=1e-5, batch_size=4, prompts=64, max_completion_length=32,
                                    save_steps=10),
         rl=RLStageConfig(steps=8, lr=2e-5, num_generations=4, episodes_per_step=2, episodes=32,
                          max_new_tokens=96, max_turns=3, save_steps=4),
-        dev_requests=50, dev_max_new_tokens=64,
+        dev_requests=20, dev_max_new_tokens=96,
     )
 
 
@@ -149,7 +149,8 @@ class TrainResult(BaseModel):
 # ---------------------------------------------------------------------------------------------- the stages
 def _base(cfg: TrainConfig) -> tuple[Path, str]:
     if cfg.base_model == "tiny":
-        key = content_key("base-tiny", cfg.tiny_arch.model_dump())
+        # the tokenizer recipe and chat template enter the key: a new one is a new base (and new stages after it)
+        key = content_key("base-tiny", cfg.tiny_arch.model_dump(), CORPUS_VERSION, TINY_CHAT_TEMPLATE)
         a = cfg.tiny_arch
         path = build_tiny_model(stages_dir() / f"base-{key}", seed=a.seed, vocab_size=a.vocab_size,
                                 hidden_size=a.hidden_size, intermediate_size=a.intermediate_size, layers=a.layers,
