@@ -354,6 +354,17 @@ def _name_regex(names: tuple[str, ...]) -> re.Pattern[str] | None:
     return re.compile(r"(?i)\b(" + "|".join(re.escape(n) for n in names) + r")s?\b") if names else None
 
 
+def _names_regex_in(names: tuple[str, ...], text: str) -> re.Pattern[str] | None:
+    """`_name_regex(names)`, or the same alternation cut to the names that occur in `text`: it finds the same
+    matches there (a name that is not a substring cannot match), and the cut sets recur, so the compiled
+    pattern is cached instead of compiled for every catalogue. Cut only on ASCII text, where `(?i)` matching
+    and `str.lower()` agree."""
+    if text.isascii() and all(n.isascii() for n in names):
+        low = text.lower()
+        names = tuple(n for n in names if n.lower() in low)
+    return _name_regex(names)
+
+
 class World:
     """The truth one request is graded against: products, room, request text, what the tools looked up."""
 
@@ -370,7 +381,7 @@ class World:
         self.request_trigrams = trigrams(" ".join(line.split("] ", 1)[-1] for line in request_text.splitlines()))
         self.by_link = {p.link: p for p in catalog.products}
         self.coupon_codes = {c.code.upper() for c in room.coupons}
-        self.name_re = _name_regex(tuple(sorted({p.short_name for p in catalog.products}, key=len, reverse=True)))
+        self.names = tuple(sorted({p.short_name for p in catalog.products}, key=len, reverse=True))
         self.name_link = {p.short_name.lower(): p.link for p in catalog.products}
         self._price: dict[int, float] = {}
 
@@ -555,8 +566,9 @@ def read_reply(reply: str, world: World) -> Reading:
     for m in _LINK_RE.finditer(text):
         mentions.append((m.start(), m.end(), int(m["n"])))
         link_num_starts.add(m.start("n"))
-    if world.name_re is not None:
-        for m in world.name_re.finditer(text):
+    name_re = _names_regex_in(world.names, text)
+    if name_re is not None:
+        for m in name_re.finditer(text):
             mentions.append((m.start(), m.end(), world.name_link[m.group(1).lower()]))
     for m in _ALL_SUBJ.finditer(text):
         mentions.append((m.start(), m.end(), -1))

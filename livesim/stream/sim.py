@@ -11,6 +11,7 @@ checks (`_run_call`, `_check_reply`) into their own module.
 
 from __future__ import annotations
 
+import functools
 import json
 import pickle
 from collections.abc import Callable, Sequence
@@ -86,9 +87,7 @@ class StreamSim:
                  world: int = 0) -> None:
         self.seed = int(seed)
         self.config = config or StreamConfig()
-        ss = np.random.SeedSequence(self.seed)
-        world_ss, arrivals_ss, outcome_ss, aug_ss, fault_ss = ss.spawn(5)
-        world_rng: Any = np.random.default_rng(world_ss)
+        world_rng: Any = np.random.default_rng(self._child_seed(0))
         if world == 1:  # LiveStream*-v1: the same generators, values from bulk draws (livesim.world.v1)
             world_rng = BlockRNG(world_rng)
         elif world != 0:
@@ -112,18 +111,13 @@ class StreamSim:
             self.canonical, self._canonical_fp = harness.clone(), None
         self.augment = augment
         self.faults = faults or (cfg.faults.injector() if cfg.faults else None)
-        self._aug_ss = aug_ss
-        self.aug_rng = np.random.default_rng(aug_ss)
-        self.fault_rng = np.random.default_rng(fault_ss)
-        self.outcome_rng = np.random.default_rng(outcome_ss)
-        self.arrival_rng = np.random.default_rng(arrivals_ss)
         self.harness = self._present()
         self.tool_ctx = ToolContext(self.catalog, self.room)
         self.metrics = Metrics()
         self._events = sorted(self.strategy, key=lambda e: e.at_s)
         self._event_i = 0
         self._comment_k = 0
-        self._next_arrival = float(self.arrival_rng.exponential(60.0 / cfg.comments_per_min))
+        self._next_arrival_t: float | None = None  # drawn when first needed (a LiveStreamQA request never needs it)
         self._pending: list[_Stub] = []
         self._formed = 0
         self._patches = sorted(cfg.patches, key=lambda p: p.at_s)
@@ -141,6 +135,41 @@ class StreamSim:
         self.done = False
         self.advance_to(0.0)
 
+    # --- generators -----------------------------------------------------------------------------------
+    # World, arrivals, outcomes, augmentation and faults draw from the five children of SeedSequence(seed)
+    # (`SeedSequence(seed).spawn(5)[i]` is `SeedSequence(seed, spawn_key=(i,))`); each generator is built
+    # when first used, so a request that never draws arrivals or faults does not pay for their generators.
+    def _child_seed(self, i: int) -> np.random.SeedSequence:
+        return np.random.SeedSequence(self.seed, spawn_key=(i,))
+
+    @functools.cached_property
+    def arrival_rng(self) -> np.random.Generator:
+        return np.random.default_rng(self._child_seed(1))
+
+    @functools.cached_property
+    def outcome_rng(self) -> np.random.Generator:
+        return np.random.default_rng(self._child_seed(2))
+
+    @functools.cached_property
+    def aug_rng(self) -> np.random.Generator:
+        return np.random.default_rng(self._child_seed(3))
+
+    @functools.cached_property
+    def fault_rng(self) -> np.random.Generator:
+        return np.random.default_rng(self._child_seed(4))
+
+    @property
+    def _next_arrival(self) -> float:
+        """When the next generated comment arrives (the first gap is drawn on first use)."""
+        t = self._next_arrival_t
+        if t is None:
+            t = self._next_arrival_t = float(self.arrival_rng.exponential(60.0 / self.config.comments_per_min))
+        return t
+
+    @_next_arrival.setter
+    def _next_arrival(self, t: float) -> None:
+        self._next_arrival_t = t
+
     # --- harness ------------------------------------------------------------------------------------
     def _present(self) -> Harness:
         """The presented harness, with its fingerprint and tool schemas computed once per harness version."""
@@ -152,7 +181,7 @@ class StreamSim:
             self.presented_fingerprint = self._canonical_fp
         else:
             # The same draws each time, so a patch changes the presented view only where it changed the canonical.
-            self.aug_rng = np.random.default_rng(self._aug_ss)
+            self.aug_rng = np.random.default_rng(self._child_seed(3))
             presented = self.augment(self.canonical.clone(), self.aug_rng)
             self.presented_fingerprint = presented.fingerprint
         self._schemas = pickled_schemas(presented, shared=presented is shared_default_harness()[0])
