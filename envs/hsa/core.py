@@ -178,6 +178,9 @@ def _phrase_re(split: str, sources: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(rf"\b(?=[{re.escape(first)}])(?:{alternatives})\b", re.IGNORECASE)
 
 
+_TABLE_RE: dict[int, tuple[dict[str, Any], re.Pattern[str]]] = {}  # id(phrase table) -> (table, pattern)
+
+
 @functools.lru_cache(maxsize=4096)
 def _phrase_spans(pattern: re.Pattern[str], text: str) -> tuple[tuple[int, int, str], ...]:
     """Where `pattern` matches in `text` (the scan is the costly part, and the texts recur in every episode)."""
@@ -190,7 +193,12 @@ def paraphrase(text: str, rng: Stream, v: Vocab, p: float = 0.8) -> str:
     The same as `pattern.sub(replace, text)`: the matches are taken in order and each draws as it did there.
     """
     table = v.paraphrases
-    spans = _phrase_spans(_phrase_re(v.split, tuple(table)), text)
+    hit = _TABLE_RE.get(id(table))
+    if hit is None or hit[0] is not table:  # the table's pattern, without hashing its phrases on every call
+        if len(_TABLE_RE) >= 64:  # tables are few (one per split); bound the map all the same
+            _TABLE_RE.clear()
+        hit = _TABLE_RE[id(table)] = (table, _phrase_re(v.split, tuple(table)))
+    spans = _phrase_spans(hit[1], text)
     if not spans:
         return text
     parts, at = [], 0

@@ -777,9 +777,13 @@ def _subject_at(r: Reading, pos: int, sentence: tuple[int, int]) -> int | None:
     return prev[-1] if prev else r.subject_default
 
 
+_AZ_RE = re.compile(r"[a-z]+")
+
+
 def _false_statements(r: Reading, world: World, stock_state: str | None, size: str | None) -> list[str]:
     errors: list[str] = []
     text = r.text
+    blobs: dict[int, str] = {}
     for i, (s, e) in enumerate(r.sentences):
         sent = text[s:e]
         if not sent.strip() or r.question[i]:
@@ -825,10 +829,13 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
                 errors.append(f"false: link {p.link} is not returnable")
         # materials and colours stated of the subject
         low = sent.lower()
-        for p in products if subj is not None or len(products) == 1 else []:
-            blob = (json.dumps(p.attributes) + " " + " ".join(s.variant for s in p.skus) + " "
-                    + " ".join(q.name for q in world.catalog.products)).lower()
-            for w in re.findall(r"[a-z]+", low):
+        words = _AZ_RE.findall(low) if subj is not None or len(products) == 1 else []
+        for p in products if words else []:
+            blob = blobs.get(p.link)
+            if blob is None:  # built once per product and reply
+                blob = blobs[p.link] = (json.dumps(p.attributes) + " " + " ".join(s.variant for s in p.skus) + " "
+                                        + " ".join(q.name for q in world.catalog.products)).lower()
+            for w in words:
                 if w in _MATERIALS and w not in blob and _MATERIAL_CUE.search(low) and not _negated(low, low.find(w)):
                     errors.append(f"false: link {p.link} is not {w}")
                     break

@@ -138,3 +138,20 @@ def test_oracle_scores_full_marks_in_v1():
     steps = play(stream, make_agent("oracle", env=stream), seed=3)
     dispatched = [r for _, r, i in steps if i["dispatched"]]
     assert len(dispatched) > 20 and np.mean(dispatched) >= 0.99
+
+
+def test_percentiles_are_numpys_to_the_bit():
+    from livesim.stream.config import percentiles
+
+    rng = np.random.default_rng(4)
+    cases = [[0.0], [1.5, 1.5], [3.0, 1.0], [0.1, 0.2, 0.30000000000000004]]
+    for n in list(range(1, 60)) + [97, 200, 1001]:
+        cases.append(rng.exponential(3.0, n).tolist())
+        cases.append(np.round(rng.uniform(0, 12, n), 1).tolist())  # ties
+        cases.append(rng.integers(0, 5, n).astype(float).tolist())
+    for values in cases:
+        got = percentiles(values, (50, 95))
+        want = [float(x) for x in np.percentile(values, [50, 95])]
+        assert [x.hex() for x in got] == [x.hex() for x in want], (values, got, want)
+        assert all(type(x) is float for x in got)
+    assert percentiles([5.0, 1.0, 9.0], (0, 100)) == [1.0, 9.0]
