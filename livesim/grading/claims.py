@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from livesim.grading.facts import extract_facts
-from livesim.grading.facts.extract import _negated, _scan_numbers
+from livesim.grading.facts.extract import _negated, _scan_numbers, numbers_in
 from livesim.grading.facts.patterns import _CUR_AFTER_RE, _CUR_BEFORE_RE, _LINK_RE, _REFUSAL_RE, _UNIT_RE, _UNITS
 from livesim.world.catalog import REGIONS, Catalog, Product
 from livesim.world.room import Room
@@ -263,6 +263,7 @@ _GENERIC_WORDS = frozenset(
     "exchange days policy stock sold available colour colours color colors material materials care ingredients "
     "battery warranty recommend best product products gift need today shop stream pinned can't cannot not allowed "
     "unable decline sorry apologise apologize escalate quality better vs difference cheap cheaper".split())
+_ASCII_DIGIT_RE = re.compile(r"[0-9]")
 _CODE_TOKEN_RE = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Z0-9]{2,15}(?![A-Za-z0-9])")
 _MATERIALS = frozenset(
     "cotton linen silk cashmere wool leather polyester nylon spandex modal fleece denim velvet satin bamboo "
@@ -319,8 +320,8 @@ def _walk(obj: Any, nums: set[float], strs: set[str]) -> None:
     if isinstance(obj, (int, float)):
         nums.add(float(obj))
     elif isinstance(obj, str):
-        if any(ch.isdigit() for ch in obj):
-            nums.update(v for _, _, v in _scan_numbers(obj)[0])
+        if (_ASCII_DIGIT_RE.search(obj) is not None if obj.isascii() else any(ch.isdigit() for ch in obj)):
+            nums.update(numbers_in(obj))  # the numbers _scan_numbers finds, memoised (tool results recur)
         strs.update(_CODE_TOKEN_RE.findall(obj))
     elif isinstance(obj, dict):
         for v in obj.values():
@@ -377,13 +378,24 @@ class World:
         self.lookup_nums, self.lookup_strs = lookup_nums, lookup_strs
         self.escalated = escalated
         self.viewer_names = [n for n in viewer_names if n]
-        self.request_nums = {v for _, _, v in _scan_numbers(request_text)[0]}
+        self.request_nums = set(numbers_in(request_text))
         self.request_trigrams = trigrams(" ".join(line.split("] ", 1)[-1] for line in request_text.splitlines()))
         self.by_link = {p.link: p for p in catalog.products}
         self.coupon_codes = {c.code.upper() for c in room.coupons}
         self.names = tuple(sorted({p.short_name for p in catalog.products}, key=len, reverse=True))
         self.name_link = {p.short_name.lower(): p.link for p in catalog.products}
         self._price: dict[int, float] = {}
+        self._record: dict[int, set[float]] = {}
+
+    def record_numbers(self, p: Product) -> set[float]:
+        """`_record_numbers(p)`, computed once per product while this request is graded (the caller must not
+        change the returned set)."""
+        out = self._record.get(p.link)
+        if out is None or self.by_link.get(p.link) is not p:
+            out = _record_numbers(p)
+            if self.by_link.get(p.link) is p:
+                self._record[p.link] = out
+        return out
 
     def price(self, link: int) -> float | None:
         if link not in self._price:
@@ -448,7 +460,7 @@ class World:
                 out |= {float(c.remaining) for c in coupons}
             return out
         ship_h = float(p.shipping.ships_within_hours)
-        exc_nums = {v for e in p.after_sales.exceptions for _, _, v in _scan_numbers(e)[0]}
+        exc_nums = {v for e in p.after_sales.exceptions for v in numbers_in(e)}
         contact = {24.0} if self.escalated and 24.0 in self.lookup_nums else set()
         if attr == "h":
             cands = {"ship": {ship_h}, "battery": {float(a["battery_hours"])} if "battery_hours" in a else set(),
@@ -488,9 +500,9 @@ class World:
         if attr == "min":
             return set()
         if attr in ("composition", "spec"):
-            return _record_numbers(p)
+            return set(self.record_numbers(p))
         # other units (GB, inch, ...): numbers of the product record and of the look-ups
-        return _record_numbers(p) | self.lookup_nums
+        return self.record_numbers(p) | self.lookup_nums
 
     @staticmethod
     def _by_cue(text: str, cands: dict[str, set[float]], cues: dict[str, re.Pattern[str]]) -> set[float]:
@@ -505,7 +517,7 @@ def _record_numbers(p: Product) -> set[float]:
     for _, _, v in _scan_numbers(json.dumps(p.model_dump(exclude={"product_id", "skus"})))[0]:
         out.add(v)
     for s in p.skus:
-        out |= {v for _, _, v in _scan_numbers(s.variant)[0]}
+        out |= set(numbers_in(s.variant))
     return out
 
 
@@ -715,7 +727,7 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
             ok = any(_close(n.value, world.values(attr, p, sent if attr in ("h", "day", "stock") else ctx))
                      for p in products)
         if not ok and n.attr == "bare":  # a lone bare number: also fine if a look-up returned it for this subject
-            ok = any(_close(n.value, _record_numbers(p)) for p in products) and n.value in world.lookup_nums
+            ok = any(_close(n.value, world.record_numbers(p)) for p in products) and n.value in world.lookup_nums
             if ok:
                 n.attr = None
                 unbound += 1
@@ -732,7 +744,7 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
     else:
         for n in r.nums:
             if n.attr is None and n.asserted and not (n.value in world.lookup_nums or n.value in world.request_nums
-                                                    or any(_close(n.value, _record_numbers(p))
+                                                    or any(_close(n.value, world.record_numbers(p))
                                                            for p in world.products(n.subject))):
                 errors.append(f"unsupported number {n.value:g}")
     r.noise = unbound

@@ -6,6 +6,7 @@ without touching digits, '#' or protected slot strings. All randomness comes fro
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 from collections.abc import Callable, Collection, Mapping
@@ -74,6 +75,7 @@ _TRAILING_BANG: tuple[str, ...] = ("!", "!!", "!!!")
 _CAPITALISE_P = 0.25
 
 
+@functools.lru_cache(maxsize=4096)
 def _fields(template: str) -> frozenset[str]:
     return frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name is not None)
 

@@ -154,6 +154,8 @@ def _inch_quote(text: str, s: int, e: int) -> int | None:
 
 def _scan_numbers(text: str) -> tuple[list[tuple[int, int, float]], list[_Span], list[_Span], list[_Span]]:
     """Numbers outside dates/times/coupon codes/2XL sizes, plus the dates, times and coupons found."""
+    if _DIGIT_RE.search(text) is None:  # every number, date, time and 2XL needs an ASCII digit: only codes to look for
+        return [], [], [], _coupons(text)
     dates, times, coupons = _dates(text), _times(text), _coupons(text)
     mask = bytearray(len(text))
     spans = [(s, e) for s, e, _ in dates + times + coupons]

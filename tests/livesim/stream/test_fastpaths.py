@@ -155,3 +155,19 @@ def test_percentiles_are_numpys_to_the_bit():
         assert [x.hex() for x in got] == [x.hex() for x in want], (values, got, want)
         assert all(type(x) is float for x in got)
     assert percentiles([5.0, 1.0, 9.0], (0, 100)) == [1.0, 9.0]
+
+
+def test_draw_intent_is_numpys_weighted_choice():
+    from livesim.world.comments import draw_intent
+    from livesim.world.viewers import PERSONA_INTENTS, PERSONAS
+
+    for persona in PERSONAS:
+        weights = PERSONA_INTENTS[persona]
+        names = sorted(weights)
+        p = np.array([weights[n] for n in names], dtype=float)
+        viewer = type("V", (), {"persona": persona})()
+        for seed in range(100):
+            a, b = np.random.default_rng([seed, 3]), np.random.default_rng([seed, 3])
+            want = [names[int(a.choice(len(names), p=p / p.sum()))] for _ in range(4)]
+            assert [draw_intent(b, viewer) for _ in range(4)] == want
+            assert a.random() == b.random()  # the same draws consumed
