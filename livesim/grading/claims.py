@@ -314,14 +314,33 @@ class Reading:
         return self._sent_facts[i]
 
 
+@lru_cache(maxsize=16384)
+def _string_facts(s: str) -> tuple[tuple[float, ...], tuple[str, ...]]:
+    """The numbers and code-like tokens of one string of a tool call (memoised: catalogue strings recur)."""
+    return numbers_in(s), tuple(_CODE_TOKEN_RE.findall(s))
+
+
 def _walk(obj: Any, nums: set[float], strs: set[str]) -> None:
-    if isinstance(obj, bool) or obj is None:
+    t = type(obj)
+    if t is str:  # the common types first, by exact type; subclasses and the rest below
+        found, codes = _string_facts(obj) if len(obj) <= 512 else (numbers_in(obj), _CODE_TOKEN_RE.findall(obj))
+        nums.update(found)
+        strs.update(codes)
+    elif t is dict:
+        for v in obj.values():
+            _walk(v, nums, strs)
+    elif t is list:
+        for v in obj:
+            _walk(v, nums, strs)
+    elif t is float or t is int:
+        nums.add(float(obj))
+    elif isinstance(obj, bool) or obj is None:
         return
-    if isinstance(obj, (int, float)):
+    elif isinstance(obj, (int, float)):
         nums.add(float(obj))
     elif isinstance(obj, str):
-        if (_ASCII_DIGIT_RE.search(obj) is not None if obj.isascii() else any(ch.isdigit() for ch in obj)):
-            nums.update(numbers_in(obj))  # the numbers _scan_numbers finds, memoised (tool results recur)
+        if any(ch.isdigit() for ch in obj):
+            nums.update(v for _, _, v in _scan_numbers(obj)[0])
         strs.update(_CODE_TOKEN_RE.findall(obj))
     elif isinstance(obj, dict):
         for v in obj.values():

@@ -29,8 +29,8 @@ from livesim.harness.core import Harness
 from livesim.harness.fastcopy import fresh
 from livesim.harness.hooks import HookContext, retry_message, run_hook
 from livesim.harness.patches import apply_patch
-from livesim.harness.prompt import harness_blocks, is_compact, render_prompt
-from livesim.harness.shared import pickled_schemas, shared_default_harness
+from livesim.harness.prompt import is_compact, render_prompt
+from livesim.harness.shared import pickled_schemas, shared_blocks, shared_default_harness
 from livesim.harness.tools import ToolContext, ToolError, run_tool, validate_args
 from livesim.parsing import ParsedAction, parse_action, tool_calls_to_openai
 from livesim.parsing.safety import finite_seconds, sanitize_action, unreadable_parse, with_error
@@ -184,8 +184,9 @@ class StreamSim:
             self.aug_rng = np.random.default_rng(self._child_seed(3))
             presented = self.augment(self.canonical.clone(), self.aug_rng)
             self.presented_fingerprint = presented.fingerprint
-        self._schemas = pickled_schemas(presented, shared=presented is shared_default_harness()[0])
-        self._harness_blocks = harness_blocks(presented)  # the prompt blocks that depend on the harness alone
+        shared = presented is shared_default_harness()[0]
+        self._schemas = pickled_schemas(presented, shared=shared)
+        self._harness_blocks = shared_blocks(presented, shared)  # the prompt blocks of the harness alone
         return presented
 
     def set_harness(self, harness: Harness) -> None:
