@@ -41,7 +41,7 @@ from livesim.world.orders import book_order
 from livesim.world.phrasing import INTENTS
 from livesim.world.room import Room, generate_strategy
 from livesim.world.v1 import BlockRNG, LazyViewers, generate_viewers_v1
-from livesim.world.viewers import Viewer, generate_viewers, react
+from livesim.world.viewers import PrefixViewers, Viewer, react
 
 HarnessTransform = Callable[[Harness, np.random.Generator], Harness]
 # A fault injector sees (canonical tool key, rng) and returns None or a fault kind: timeout, malformed, denied.
@@ -99,7 +99,9 @@ class StreamSim:
                         else generate_catalog(world_rng, cfg.n_products, self.faker))
         self.strategy = list(cfg.strategy) if cfg.strategy is not None else generate_strategy(
             world_rng, self.catalog, cfg.duration_s)
-        self.viewers: Sequence[Viewer] = (generate_viewers(world_rng, cfg.n_viewers, self.faker) if world == 0
+        # v0: drawn in order from the world's generator as far as they are looked up (the generator is not used
+        # after this line, so each viewer is the one generate_viewers would give); v1: each from its own generator
+        self.viewers: Sequence[Viewer] = (PrefixViewers(world_rng, cfg.n_viewers) if world == 0
                                           else generate_viewers_v1(self.seed, cfg.n_viewers))
         self.room = Room(pinned_link=self.catalog.links[0])
         # The canonical harness is read-only here (copy-on-write: patches and HSA work on copies), so the
@@ -215,7 +217,8 @@ class StreamSim:
             self._event_i += 1
         self.room.clock_s = max(self.room.clock_s, t)
         viewers = self.viewers
-        active = viewers.active_count() if isinstance(viewers, LazyViewers) else sum(v.active for v in viewers)
+        active = (viewers.active_count() if isinstance(viewers, (LazyViewers, PrefixViewers))
+                  else sum(v.active for v in viewers))
         self.room.viewers_online = active * self.config.audience_per_viewer
 
     def _arrive(self, until: float) -> None:

@@ -171,3 +171,19 @@ def test_draw_intent_is_numpys_weighted_choice():
             want = [names[int(a.choice(len(names), p=p / p.sum()))] for _ in range(4)]
             assert [draw_intent(b, viewer) for _ in range(4)] == want
             assert a.random() == b.random()  # the same draws consumed
+
+
+def test_prefix_viewers_are_generate_viewers_drawn_on_demand():
+    from livesim.world.viewers import PrefixViewers, generate_viewers
+
+    for seed in range(5):
+        eager = generate_viewers(np.random.default_rng(seed), 30)
+        lazy = PrefixViewers(np.random.default_rng(seed), 30)
+        assert lazy[12] == eager[12] and len(lazy._built) == 13  # drew 0..12, in order, nothing more
+        assert lazy[-1] == eager[-1] and list(lazy) == eager and lazy[3:6] == eager[3:6]
+        lazy[4].active = False
+        assert lazy.active_count() == 29
+    sim = StreamSim(3)
+    assert len(sim.viewers._built) == 0 or sim.viewers.active_count() == len(sim.viewers)
+    with pytest.raises(IndexError):
+        PrefixViewers(np.random.default_rng(0), 3)[3]
