@@ -84,6 +84,12 @@ class Draws:
         """The generator of one element: the same parts give the same draws (in any process)."""
         return Stream(_blake2b("\x1f".join((self._prefix, *map(str, parts))).encode(), digest_size=32).digest())
 
+    def randoms(self, tag: str, keys: Sequence[Any]) -> list[float]:
+        """`[self.rng(tag, k).random() for k in keys]`: each element's first draw, without building its Stream."""
+        head = "\x1f".join((self._prefix, str(tag), ""))
+        return [(int.from_bytes(_blake2b(_ONE, key=_blake2b((head + str(k)).encode(), digest_size=32).digest(),
+                                         digest_size=8).digest(), "little") >> 11) * _2_POW_M53 for k in keys]
+
 
 TransformFn = Callable[[Harness, Draws, Vocab], Harness]
 
@@ -163,7 +169,7 @@ def parity(order: Sequence[int]) -> int:
 
 def permute(items: Sequence[T], keys: Sequence[Any], draws: Draws, tag: str, want_parity: int) -> list[T]:
     """Items in a keyed random order of the given parity (train: even, heldout: odd; one item: unchanged)."""
-    weights = [draws.rng(tag, k).random() for k in keys]
+    weights = draws.randoms(tag, keys)
     order = sorted(range(len(items)), key=lambda i: (weights[i], i))
     if len(order) > 1 and parity(order) != want_parity:
         order[-1], order[-2] = order[-2], order[-1]

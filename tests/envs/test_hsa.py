@@ -504,3 +504,12 @@ def test_harness_show_and_diff(tmp_path: Any, capsys: Any) -> None:
     assert "## Persona" in capsys.readouterr().out
     with pytest.raises(SystemExit, match="unknown wrapper"):
         main(["harness", "show", "--wrappers", "nope"])
+
+
+def test_first_draws_in_bulk_are_the_streams_first_draws() -> None:
+    from livesim.envs.hsa.core import Draws
+
+    for seed in range(20):
+        d = Draws(np.random.default_rng(seed))
+        keys = ["search_products", 3, "a\x1fb", 2.5, None]
+        assert d.randoms("tool_reorder:x", keys) == [d.rng("tool_reorder:x", k).random() for k in keys]
