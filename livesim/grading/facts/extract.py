@@ -169,7 +169,11 @@ def _scan_numbers(text: str) -> tuple[list[tuple[int, int, float]], list[_Span],
 
 def _sizes(text: str) -> tuple[str, ...]:
     found: dict[int, str] = {}
-    jobs = [(_SIZE_CI_RE, _TOK_CI_RE)] + [(rx, _TOK_UC_RE) for rx in _SIZE_UC_RES]
+    # Skip the scans that cannot match (same result, in the same order): the case-insensitive one needs the word
+    # "size" (checked on ASCII text, where str.lower() and (?i) agree), the others an upper-case size token.
+    jobs = [(_SIZE_CI_RE, _TOK_CI_RE)] if not text.isascii() or "size" in text.lower() else []
+    if _TOK_UC_RE.search(text) is not None:
+        jobs += [(rx, _TOK_UC_RE) for rx in _SIZE_UC_RES]
     for rx, tok_rx in jobs:
         for m in rx.finditer(text):
             for t in tok_rx.finditer(text, m.start("c"), m.end("c")):
