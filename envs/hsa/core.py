@@ -76,8 +76,8 @@ class Stream:
 class Draws:
     """Keyed element generators derived from one draw of the env's augmentation generator."""
 
-    def __init__(self, rng: np.random.Generator) -> None:
-        self.base = int(rng.integers(2**62))
+    def __init__(self, rng: np.random.Generator | None, base: int | None = None) -> None:
+        self.base = int(rng.integers(2**62)) if base is None else base  # type: ignore[union-attr]
         self._prefix = str(self.base)
 
     def rng(self, *parts: Any) -> Stream:
