@@ -175,7 +175,8 @@ def _replace_ignoring_case(text: str, name: str, new: str) -> str:
     at = low.find(key)
     if at < 0:
         return text
-    parts, i = [], 0
+    parts: list[str] = []
+    i = 0
     while at >= 0:
         parts += (text[i:at], new)
         i = at + len(key)
