@@ -105,7 +105,7 @@ def make_env(env_id: str, hsa: bool = False) -> Any:
     return env
 
 
-MEMOS = ("_numbers_in", "_extract_memo", "_phrase_spans")  # text memo caches of the grader and of HSA
+MEMOS = ("_numbers_in", "_extract_memo", "_phrase_spans", "_string_facts")  # text memo caches (grader, HSA)
 
 
 def clear_memos() -> None:

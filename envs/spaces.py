@@ -7,10 +7,14 @@ is a dict of OpenAI-format messages and tool schemas. Vector envs batch them as 
 
 from __future__ import annotations
 
+import copy
+import pickle
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 from gymnasium.spaces import Space
+from gymnasium.vector.utils import concatenate
 
 ROLES = frozenset({"system", "user", "assistant", "tool"})
 _ALPHABET = list("abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,!?<>{}[]\":'#/-_\n") + [
@@ -87,3 +91,26 @@ class Conversation(Space[dict[str, Any]]):
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Conversation)
+
+
+class ConversationBatch(tuple):  # type: ignore[type-arg]
+    """The observations of a vector env's sub-envs (a tuple of `Conversation` observations).
+
+    Sync and Async vector envs deep-copy the batch they return at every step (`copy=True`, the default); the
+    observations are JSON-like data, so a pickle round trip makes the same deep copy about 5x faster than
+    `copy.deepcopy` (plain dicts and lists in a plain tuple, shared sub-objects kept shared).
+    """
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> tuple[Any, ...]:
+        try:
+            return tuple(pickle.loads(pickle.dumps(tuple(self), pickle.HIGHEST_PROTOCOL)))
+        except Exception:  # noqa: BLE001 - anything that is not plain data: the general copy
+            return tuple(copy.deepcopy(x, memo) for x in self)
+
+
+@concatenate.register(Conversation)
+def _concatenate_conversations(space: Conversation, items: Iterable[Any], out: Any) -> ConversationBatch:
+    """How vector envs batch `Conversation` observations (as Gymnasium does for custom spaces, a tuple)."""
+    return ConversationBatch(items)

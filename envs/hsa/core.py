@@ -22,8 +22,15 @@ from livesim.harness.core import Harness
 T = TypeVar("T")
 
 
+_ONE = (1).to_bytes(8, "little")
+_2_POW_M53 = 1.0 / float(1 << 53)  # a power of two: multiplying by it is exactly dividing by 2**53
+_blake2b = hashlib.blake2b
+
+
 class Stream:
     """A small deterministic generator for one element: BLAKE2b in counter mode, keyed by its seed bytes."""
+
+    __slots__ = ("_key", "_n", "_keyed")
 
     def __init__(self, key: bytes) -> None:
         self._key = key
@@ -31,20 +38,20 @@ class Stream:
         self._keyed: Any = None
 
     def _u64(self) -> int:
-        self._n += 1
-        if self._n == 1:  # many streams draw once: hash directly
-            digest = hashlib.blake2b(b"\x01\x00\x00\x00\x00\x00\x00\x00", key=self._key, digest_size=8).digest()
-            return int.from_bytes(digest, "little")
+        n = self._n = self._n + 1
+        if n == 1:  # many streams draw once: hash directly
+            return int.from_bytes(_blake2b(_ONE, key=self._key, digest_size=8).digest(), "little")
         # blake2b(data, key=k) == a copy of blake2b(key=k) updated with data; the copy skips the key block
-        if self._keyed is None:
-            self._keyed = hashlib.blake2b(key=self._key, digest_size=8)
-        h = self._keyed.copy()
-        h.update(self._n.to_bytes(8, "little"))
+        keyed = self._keyed
+        if keyed is None:
+            keyed = self._keyed = _blake2b(key=self._key, digest_size=8)
+        h = keyed.copy()
+        h.update(n.to_bytes(8, "little"))
         return int.from_bytes(h.digest(), "little")
 
     def random(self) -> float:
         """A float in [0, 1)."""
-        return (self._u64() >> 11) / float(1 << 53)
+        return (self._u64() >> 11) * _2_POW_M53
 
     def integers(self, low: int, high: int | None = None) -> int:
         """An int in [low, high) (or [0, low) with one argument), as numpy's `Generator.integers`."""
@@ -69,14 +76,19 @@ class Stream:
 class Draws:
     """Keyed element generators derived from one draw of the env's augmentation generator."""
 
-    def __init__(self, rng: np.random.Generator) -> None:
-        self.base = int(rng.integers(2**62))
+    def __init__(self, rng: np.random.Generator | None, base: int | None = None) -> None:
+        self.base = int(rng.integers(2**62)) if base is None else base  # type: ignore[union-attr]
         self._prefix = str(self.base)
 
     def rng(self, *parts: Any) -> Stream:
         """The generator of one element: the same parts give the same draws (in any process)."""
-        key = "\x1f".join((self._prefix, *map(str, parts))).encode()
-        return Stream(hashlib.blake2b(key, digest_size=32).digest())
+        return Stream(_blake2b("\x1f".join((self._prefix, *map(str, parts))).encode(), digest_size=32).digest())
+
+    def randoms(self, tag: str, keys: Sequence[Any]) -> list[float]:
+        """`[self.rng(tag, k).random() for k in keys]`: each element's first draw, without building its Stream."""
+        head = "\x1f".join((self._prefix, str(tag), ""))
+        return [(int.from_bytes(_blake2b(_ONE, key=_blake2b((head + str(k)).encode(), digest_size=32).digest(),
+                                         digest_size=8).digest(), "little") >> 11) * _2_POW_M53 for k in keys]
 
 
 TransformFn = Callable[[Harness, Draws, Vocab], Harness]
@@ -108,7 +120,10 @@ def transform(name: str, dimension: str) -> Callable[[TransformFn], TransformFn]
 
 
 def choice(rng: Stream, items: Sequence[T]) -> T:
-    return items[int(rng.integers(len(items)))]
+    n = len(items)
+    if n <= 0:
+        raise ValueError(f"expected high > low, got [0, {n})")
+    return items[rng._u64() % n]  # == items[rng.integers(n)]
 
 
 def random_name(rng: Stream, spec: NameSpec) -> str:
@@ -154,7 +169,7 @@ def parity(order: Sequence[int]) -> int:
 
 def permute(items: Sequence[T], keys: Sequence[Any], draws: Draws, tag: str, want_parity: int) -> list[T]:
     """Items in a keyed random order of the given parity (train: even, heldout: odd; one item: unchanged)."""
-    weights = [float(draws.rng(tag, k).random()) for k in keys]
+    weights = draws.randoms(tag, keys)
     order = sorted(range(len(items)), key=lambda i: (weights[i], i))
     if len(order) > 1 and parity(order) != want_parity:
         order[-1], order[-2] = order[-2], order[-1]
@@ -169,6 +184,9 @@ def _phrase_re(split: str, sources: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(rf"\b(?=[{re.escape(first)}])(?:{alternatives})\b", re.IGNORECASE)
 
 
+_TABLE_RE: dict[int, tuple[dict[str, Any], re.Pattern[str]]] = {}  # id(phrase table) -> (table, pattern)
+
+
 @functools.lru_cache(maxsize=4096)
 def _phrase_spans(pattern: re.Pattern[str], text: str) -> tuple[tuple[int, int, str], ...]:
     """Where `pattern` matches in `text` (the scan is the costly part, and the texts recur in every episode)."""
@@ -181,7 +199,12 @@ def paraphrase(text: str, rng: Stream, v: Vocab, p: float = 0.8) -> str:
     The same as `pattern.sub(replace, text)`: the matches are taken in order and each draws as it did there.
     """
     table = v.paraphrases
-    spans = _phrase_spans(_phrase_re(v.split, tuple(table)), text)
+    hit = _TABLE_RE.get(id(table))
+    if hit is None or hit[0] is not table:  # the table's pattern, without hashing its phrases on every call
+        if len(_TABLE_RE) >= 64:  # tables are few (one per split); bound the map all the same
+            _TABLE_RE.clear()
+        hit = _TABLE_RE[id(table)] = (table, _phrase_re(v.split, tuple(table)))
+    spans = _phrase_spans(hit[1], text)
     if not spans:
         return text
     parts, at = [], 0

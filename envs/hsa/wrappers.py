@@ -18,7 +18,7 @@ import livesim.envs.hsa.hooks
 import livesim.envs.hsa.prompt
 import livesim.envs.hsa.skills
 import livesim.envs.hsa.tools  # noqa: F401  (these four register the transforms)
-from livesim.envs.hsa.core import DIMENSIONS, TRANSFORMS, Draws
+from livesim.envs.hsa.core import _2_POW_M53, DIMENSIONS, TRANSFORMS, Draws
 from livesim.envs.hsa.vocab import SPLITS, vocab
 from livesim.harness.core import Harness
 from livesim.harness.faults import FaultConfig
@@ -40,12 +40,22 @@ class Augment:
 
     def __call__(self, harness: Harness, rng: np.random.Generator) -> Harness:
         v = vocab(self.split)
-        for name in self.names:
-            coin = float(rng.random())
-            draws = Draws(rng)  # drawn whether or not the transform applies: later draws never shift
+        for name, (coin, draws) in zip(self.names, _coins(rng, len(self.names)), strict=True):
             if coin < self.p:
                 harness = TRANSFORMS[name].fn(harness, draws, v)
         return harness
+
+
+def _coins(rng: np.random.Generator, n: int) -> list[tuple[float, Draws]]:
+    """Per transform, in order: `rng.random()` (does it apply?) then `Draws(rng)` (its keyed generators), drawn
+    whether or not it applies, so later draws never shift. With numpy's default PCG64 both draws take one 64-bit
+    word each (`random()` is `(x >> 11) * 2**-53`, `integers(2**62)` is `x >> 2`), so the 2n words come in one
+    call, the same values as the 2n scalar calls."""
+    bits = getattr(rng, "bit_generator", None)
+    if type(bits) is not np.random.PCG64:
+        return [(float(rng.random()), Draws(rng)) for _ in range(n)]
+    raw = bits.random_raw(2 * n).tolist()
+    return [((raw[2 * i] >> 11) * _2_POW_M53, Draws(None, raw[2 * i + 1] >> 2)) for i in range(n)]
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from livesim.grading.facts import extract_facts
-from livesim.grading.facts.extract import _negated, _scan_numbers
+from livesim.grading.facts.extract import _negated, _scan_numbers, numbers_in
 from livesim.grading.facts.patterns import _CUR_AFTER_RE, _CUR_BEFORE_RE, _LINK_RE, _REFUSAL_RE, _UNIT_RE, _UNITS
 from livesim.world.catalog import REGIONS, Catalog, Product
 from livesim.world.room import Room
@@ -263,6 +263,7 @@ _GENERIC_WORDS = frozenset(
     "exchange days policy stock sold available colour colours color colors material materials care ingredients "
     "battery warranty recommend best product products gift need today shop stream pinned can't cannot not allowed "
     "unable decline sorry apologise apologize escalate quality better vs difference cheap cheaper".split())
+_ASCII_DIGIT_RE = re.compile(r"[0-9]")
 _CODE_TOKEN_RE = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Z0-9]{2,15}(?![A-Za-z0-9])")
 _MATERIALS = frozenset(
     "cotton linen silk cashmere wool leather polyester nylon spandex modal fleece denim velvet satin bamboo "
@@ -313,10 +314,29 @@ class Reading:
         return self._sent_facts[i]
 
 
+@lru_cache(maxsize=16384)
+def _string_facts(s: str) -> tuple[tuple[float, ...], tuple[str, ...]]:
+    """The numbers and code-like tokens of one string of a tool call (memoised: catalogue strings recur)."""
+    return numbers_in(s), tuple(_CODE_TOKEN_RE.findall(s))
+
+
 def _walk(obj: Any, nums: set[float], strs: set[str]) -> None:
-    if isinstance(obj, bool) or obj is None:
+    t = type(obj)
+    if t is str:  # the common types first, by exact type; subclasses and the rest below
+        found, codes = _string_facts(obj) if len(obj) <= 512 else (numbers_in(obj), _CODE_TOKEN_RE.findall(obj))
+        nums.update(found)
+        strs.update(codes)
+    elif t is dict:
+        for v in obj.values():
+            _walk(v, nums, strs)
+    elif t is list:
+        for v in obj:
+            _walk(v, nums, strs)
+    elif t is float or t is int:
+        nums.add(float(obj))
+    elif isinstance(obj, bool) or obj is None:
         return
-    if isinstance(obj, (int, float)):
+    elif isinstance(obj, (int, float)):
         nums.add(float(obj))
     elif isinstance(obj, str):
         if any(ch.isdigit() for ch in obj):
@@ -354,6 +374,17 @@ def _name_regex(names: tuple[str, ...]) -> re.Pattern[str] | None:
     return re.compile(r"(?i)\b(" + "|".join(re.escape(n) for n in names) + r")s?\b") if names else None
 
 
+def _names_regex_in(names: tuple[str, ...], text: str) -> re.Pattern[str] | None:
+    """`_name_regex(names)`, or the same alternation cut to the names that occur in `text`: it finds the same
+    matches there (a name that is not a substring cannot match), and the cut sets recur, so the compiled
+    pattern is cached instead of compiled for every catalogue. Cut only on ASCII text, where `(?i)` matching
+    and `str.lower()` agree."""
+    if text.isascii() and all(n.isascii() for n in names):
+        low = text.lower()
+        names = tuple(n for n in names if n.lower() in low)
+    return _name_regex(names)
+
+
 class World:
     """The truth one request is graded against: products, room, request text, what the tools looked up."""
 
@@ -366,13 +397,24 @@ class World:
         self.lookup_nums, self.lookup_strs = lookup_nums, lookup_strs
         self.escalated = escalated
         self.viewer_names = [n for n in viewer_names if n]
-        self.request_nums = {v for _, _, v in _scan_numbers(request_text)[0]}
+        self.request_nums = set(numbers_in(request_text))
         self.request_trigrams = trigrams(" ".join(line.split("] ", 1)[-1] for line in request_text.splitlines()))
         self.by_link = {p.link: p for p in catalog.products}
         self.coupon_codes = {c.code.upper() for c in room.coupons}
-        self.name_re = _name_regex(tuple(sorted({p.short_name for p in catalog.products}, key=len, reverse=True)))
+        self.names = tuple(sorted({p.short_name for p in catalog.products}, key=len, reverse=True))
         self.name_link = {p.short_name.lower(): p.link for p in catalog.products}
         self._price: dict[int, float] = {}
+        self._record: dict[int, set[float]] = {}
+
+    def record_numbers(self, p: Product) -> set[float]:
+        """`_record_numbers(p)`, computed once per product while this request is graded (the caller must not
+        change the returned set)."""
+        out = self._record.get(p.link)
+        if out is None or self.by_link.get(p.link) is not p:
+            out = _record_numbers(p)
+            if self.by_link.get(p.link) is p:
+                self._record[p.link] = out
+        return out
 
     def price(self, link: int) -> float | None:
         if link not in self._price:
@@ -437,7 +479,7 @@ class World:
                 out |= {float(c.remaining) for c in coupons}
             return out
         ship_h = float(p.shipping.ships_within_hours)
-        exc_nums = {v for e in p.after_sales.exceptions for _, _, v in _scan_numbers(e)[0]}
+        exc_nums = {v for e in p.after_sales.exceptions for v in numbers_in(e)}
         contact = {24.0} if self.escalated and 24.0 in self.lookup_nums else set()
         if attr == "h":
             cands = {"ship": {ship_h}, "battery": {float(a["battery_hours"])} if "battery_hours" in a else set(),
@@ -477,9 +519,9 @@ class World:
         if attr == "min":
             return set()
         if attr in ("composition", "spec"):
-            return _record_numbers(p)
+            return set(self.record_numbers(p))
         # other units (GB, inch, ...): numbers of the product record and of the look-ups
-        return _record_numbers(p) | self.lookup_nums
+        return self.record_numbers(p) | self.lookup_nums
 
     @staticmethod
     def _by_cue(text: str, cands: dict[str, set[float]], cues: dict[str, re.Pattern[str]]) -> set[float]:
@@ -494,7 +536,7 @@ def _record_numbers(p: Product) -> set[float]:
     for _, _, v in _scan_numbers(json.dumps(p.model_dump(exclude={"product_id", "skus"})))[0]:
         out.add(v)
     for s in p.skus:
-        out |= {v for _, _, v in _scan_numbers(s.variant)[0]}
+        out |= set(numbers_in(s.variant))
     return out
 
 
@@ -555,8 +597,9 @@ def read_reply(reply: str, world: World) -> Reading:
     for m in _LINK_RE.finditer(text):
         mentions.append((m.start(), m.end(), int(m["n"])))
         link_num_starts.add(m.start("n"))
-    if world.name_re is not None:
-        for m in world.name_re.finditer(text):
+    name_re = _names_regex_in(world.names, text)
+    if name_re is not None:
+        for m in name_re.finditer(text):
             mentions.append((m.start(), m.end(), world.name_link[m.group(1).lower()]))
     for m in _ALL_SUBJ.finditer(text):
         mentions.append((m.start(), m.end(), -1))
@@ -703,7 +746,7 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
             ok = any(_close(n.value, world.values(attr, p, sent if attr in ("h", "day", "stock") else ctx))
                      for p in products)
         if not ok and n.attr == "bare":  # a lone bare number: also fine if a look-up returned it for this subject
-            ok = any(_close(n.value, _record_numbers(p)) for p in products) and n.value in world.lookup_nums
+            ok = any(_close(n.value, world.record_numbers(p)) for p in products) and n.value in world.lookup_nums
             if ok:
                 n.attr = None
                 unbound += 1
@@ -720,7 +763,7 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
     else:
         for n in r.nums:
             if n.attr is None and n.asserted and not (n.value in world.lookup_nums or n.value in world.request_nums
-                                                    or any(_close(n.value, _record_numbers(p))
+                                                    or any(_close(n.value, world.record_numbers(p))
                                                            for p in world.products(n.subject))):
                 errors.append(f"unsupported number {n.value:g}")
     r.noise = unbound
@@ -765,9 +808,13 @@ def _subject_at(r: Reading, pos: int, sentence: tuple[int, int]) -> int | None:
     return prev[-1] if prev else r.subject_default
 
 
+_AZ_RE = re.compile(r"[a-z]+")
+
+
 def _false_statements(r: Reading, world: World, stock_state: str | None, size: str | None) -> list[str]:
     errors: list[str] = []
     text = r.text
+    blobs: dict[int, str] = {}
     for i, (s, e) in enumerate(r.sentences):
         sent = text[s:e]
         if not sent.strip() or r.question[i]:
@@ -813,10 +860,13 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
                 errors.append(f"false: link {p.link} is not returnable")
         # materials and colours stated of the subject
         low = sent.lower()
-        for p in products if subj is not None or len(products) == 1 else []:
-            blob = (json.dumps(p.attributes) + " " + " ".join(s.variant for s in p.skus) + " "
-                    + " ".join(q.name for q in world.catalog.products)).lower()
-            for w in re.findall(r"[a-z]+", low):
+        words = _AZ_RE.findall(low) if subj is not None or len(products) == 1 else []
+        for p in products if words else []:
+            blob = blobs.get(p.link)
+            if blob is None:  # built once per product and reply
+                blob = blobs[p.link] = (json.dumps(p.attributes) + " " + " ".join(s.variant for s in p.skus) + " "
+                                        + " ".join(q.name for q in world.catalog.products)).lower()
+            for w in words:
                 if w in _MATERIALS and w not in blob and _MATERIAL_CUE.search(low) and not _negated(low, low.find(w)):
                     errors.append(f"false: link {p.link} is not {w}")
                     break

@@ -148,14 +148,41 @@ def notice(ctx: HookContext, params: dict[str, Any]) -> str | None:
     return message or None
 
 
-def traceable(value: float, allowed: set[float]) -> bool:
+def traceable(value: float, allowed: set[float] | frozenset[float]) -> bool:
     """A number is traceable if it is an allowed number or the sum/difference of two of them."""
-    keys = {round(a, 6) for a in allowed}
-    v = round(value, 6)
+    return _traceable(round(value, 6), _keys(allowed))
+
+
+def _keys(allowed: set[float] | frozenset[float]) -> frozenset[float]:
+    return frozenset(round(a, 6) for a in allowed)
+
+
+def _traceable(v: float, keys: frozenset[float]) -> bool:
+    """`traceable` with the value and the allowed numbers already rounded (the keys built once per reply)."""
     return v in keys or any(round(v - a, 6) in keys or round(a - v, 6) in keys for a in keys)
 
 
 _HANDLE_RE = re.compile(r"^\[([^\]\n]{1,60})\]", re.MULTILINE)
+
+
+def _replace_ignoring_case(text: str, name: str, new: str) -> str:
+    """`re.sub(re.escape(name), new, text, flags=re.IGNORECASE)` (`name` not empty, `new` without escapes),
+    without compiling a pattern per viewer handle: on ASCII text and name, re's case folding is `str.lower()`'s,
+    so the same spans are found by searching the lower-cased text."""
+    if not (text.isascii() and name.isascii()):
+        return re.sub(re.escape(name), new, text, flags=re.IGNORECASE)
+    low, key = text.lower(), name.lower()
+    at = low.find(key)
+    if at < 0:
+        return text
+    parts: list[str] = []
+    i = 0
+    while at >= 0:
+        parts += (text[i:at], new)
+        i = at + len(key)
+        at = low.find(key, i)
+    parts.append(text[i:])
+    return "".join(parts)
 
 
 @check("numbers_traceable", "reply")
@@ -167,13 +194,17 @@ def numbers_traceable(ctx: HookContext, params: dict[str, Any]) -> str | None:
     reply = ctx.reply
     for name in _HANDLE_RE.findall(ctx.comments):
         if any(ch.isdigit() for ch in name):
-            reply = re.sub(re.escape(name), "viewer", reply, flags=re.IGNORECASE)
+            reply = _replace_ignoring_case(reply, name, "viewer")
     reply = _LINK_RE.sub(" link ", reply)
     looked = set(ctx.tool_numbers)
     allowed = looked | set(numbers_in(ctx.comments)) | set(ctx.prompt_numbers)
     prices = set(extract_facts(reply).prices)
+    keys: dict[bool, frozenset[float]] = {}  # price -> the rounded allowed numbers, built once per reply
     for n in numbers_in(reply):
-        if not traceable(n, looked if n in prices else allowed):
+        price = n in prices
+        if price not in keys:
+            keys[price] = _keys(looked if price else allowed)
+        if not _traceable(round(n, 6), keys[price]):
             return f"the number {n:g} is not in any tool result of this request"
     return None
 

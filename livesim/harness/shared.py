@@ -1,7 +1,7 @@
 """The harness pieces a stream shares instead of rebuilding: the default harness and tool schemas.
 
 A `LiveStreamQA` request builds a whole stream, so what does not change between streams is built once per
-process: the canonical default harness and its fingerprint, and its tool schemas. Shared objects are
+process: the canonical default harness and its fingerprint, its tool schemas and its prompt blocks. Shared objects are
 read-only by contract: the simulator never edits a harness in place (patches return a new one, HSA transforms
 edit a clone), and callers change a stream's harness with `StreamSim.set_harness`, never by editing
 `sim.harness`.
@@ -10,11 +10,14 @@ edit a clone), and callers change a stream's harness with `StreamSim.set_harness
 from __future__ import annotations
 
 import pickle
+from typing import Any
 
 from livesim.harness.core import Harness, default_harness
+from livesim.harness.prompt import harness_blocks
 
 _DEFAULT: tuple[Harness, str] | None = None
 _SCHEMAS: dict[int, tuple[Harness, bytes]] = {}
+_BLOCKS: dict[int, tuple[Harness, dict[str, Any]]] = {}
 
 
 def shared_default_harness() -> tuple[Harness, str]:
@@ -38,3 +41,15 @@ def pickled_schemas(harness: Harness, shared: bool) -> bytes:
     if shared:
         _SCHEMAS[id(harness)] = (harness, data)  # holds the harness, so the id is never reused
     return data
+
+
+def shared_blocks(harness: Harness, shared: bool) -> dict[str, Any]:
+    """`harness_blocks(harness)`; a `shared` harness keeps them for the life of the process (read-only)."""
+    if shared:
+        hit = _BLOCKS.get(id(harness))
+        if hit is not None and hit[0] is harness:
+            return hit[1]
+    blocks = harness_blocks(harness)
+    if shared:
+        _BLOCKS[id(harness)] = (harness, blocks)
+    return blocks

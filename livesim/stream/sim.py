@@ -11,6 +11,7 @@ checks (`_run_call`, `_check_reply`) into their own module.
 
 from __future__ import annotations
 
+import functools
 import json
 import pickle
 from collections.abc import Callable, Sequence
@@ -28,8 +29,8 @@ from livesim.harness.core import Harness
 from livesim.harness.fastcopy import fresh
 from livesim.harness.hooks import HookContext, retry_message, run_hook
 from livesim.harness.patches import apply_patch
-from livesim.harness.prompt import harness_blocks, is_compact, render_prompt
-from livesim.harness.shared import pickled_schemas, shared_default_harness
+from livesim.harness.prompt import is_compact, render_prompt
+from livesim.harness.shared import pickled_schemas, shared_blocks, shared_default_harness
 from livesim.harness.tools import ToolContext, ToolError, run_tool, validate_args
 from livesim.parsing import ParsedAction, parse_action, tool_calls_to_openai
 from livesim.parsing.safety import finite_seconds, sanitize_action, unreadable_parse, with_error
@@ -40,7 +41,7 @@ from livesim.world.orders import book_order
 from livesim.world.phrasing import INTENTS
 from livesim.world.room import Room, generate_strategy
 from livesim.world.v1 import BlockRNG, LazyViewers, generate_viewers_v1
-from livesim.world.viewers import Viewer, generate_viewers, react
+from livesim.world.viewers import PrefixViewers, Viewer, react
 
 HarnessTransform = Callable[[Harness, np.random.Generator], Harness]
 # A fault injector sees (canonical tool key, rng) and returns None or a fault kind: timeout, malformed, denied.
@@ -86,9 +87,7 @@ class StreamSim:
                  world: int = 0) -> None:
         self.seed = int(seed)
         self.config = config or StreamConfig()
-        ss = np.random.SeedSequence(self.seed)
-        world_ss, arrivals_ss, outcome_ss, aug_ss, fault_ss = ss.spawn(5)
-        world_rng: Any = np.random.default_rng(world_ss)
+        world_rng: Any = np.random.default_rng(self._child_seed(0))
         if world == 1:  # LiveStream*-v1: the same generators, values from bulk draws (livesim.world.v1)
             world_rng = BlockRNG(world_rng)
         elif world != 0:
@@ -100,7 +99,9 @@ class StreamSim:
                         else generate_catalog(world_rng, cfg.n_products, self.faker))
         self.strategy = list(cfg.strategy) if cfg.strategy is not None else generate_strategy(
             world_rng, self.catalog, cfg.duration_s)
-        self.viewers: Sequence[Viewer] = (generate_viewers(world_rng, cfg.n_viewers, self.faker) if world == 0
+        # v0: drawn in order from the world's generator as far as they are looked up (the generator is not used
+        # after this line, so each viewer is the one generate_viewers would give); v1: each from its own generator
+        self.viewers: Sequence[Viewer] = (PrefixViewers(world_rng, cfg.n_viewers) if world == 0
                                           else generate_viewers_v1(self.seed, cfg.n_viewers))
         self.room = Room(pinned_link=self.catalog.links[0])
         # The canonical harness is read-only here (copy-on-write: patches and HSA work on copies), so the
@@ -112,18 +113,13 @@ class StreamSim:
             self.canonical, self._canonical_fp = harness.clone(), None
         self.augment = augment
         self.faults = faults or (cfg.faults.injector() if cfg.faults else None)
-        self._aug_ss = aug_ss
-        self.aug_rng = np.random.default_rng(aug_ss)
-        self.fault_rng = np.random.default_rng(fault_ss)
-        self.outcome_rng = np.random.default_rng(outcome_ss)
-        self.arrival_rng = np.random.default_rng(arrivals_ss)
         self.harness = self._present()
         self.tool_ctx = ToolContext(self.catalog, self.room)
         self.metrics = Metrics()
         self._events = sorted(self.strategy, key=lambda e: e.at_s)
         self._event_i = 0
         self._comment_k = 0
-        self._next_arrival = float(self.arrival_rng.exponential(60.0 / cfg.comments_per_min))
+        self._next_arrival_t: float | None = None  # drawn when first needed (a LiveStreamQA request never needs it)
         self._pending: list[_Stub] = []
         self._formed = 0
         self._patches = sorted(cfg.patches, key=lambda p: p.at_s)
@@ -141,6 +137,41 @@ class StreamSim:
         self.done = False
         self.advance_to(0.0)
 
+    # --- generators -----------------------------------------------------------------------------------
+    # World, arrivals, outcomes, augmentation and faults draw from the five children of SeedSequence(seed)
+    # (`SeedSequence(seed).spawn(5)[i]` is `SeedSequence(seed, spawn_key=(i,))`); each generator is built
+    # when first used, so a request that never draws arrivals or faults does not pay for their generators.
+    def _child_seed(self, i: int) -> np.random.SeedSequence:
+        return np.random.SeedSequence(self.seed, spawn_key=(i,))
+
+    @functools.cached_property
+    def arrival_rng(self) -> np.random.Generator:
+        return np.random.default_rng(self._child_seed(1))
+
+    @functools.cached_property
+    def outcome_rng(self) -> np.random.Generator:
+        return np.random.default_rng(self._child_seed(2))
+
+    @functools.cached_property
+    def aug_rng(self) -> np.random.Generator:
+        return np.random.default_rng(self._child_seed(3))
+
+    @functools.cached_property
+    def fault_rng(self) -> np.random.Generator:
+        return np.random.default_rng(self._child_seed(4))
+
+    @property
+    def _next_arrival(self) -> float:
+        """When the next generated comment arrives (the first gap is drawn on first use)."""
+        t = self._next_arrival_t
+        if t is None:
+            t = self._next_arrival_t = float(self.arrival_rng.exponential(60.0 / self.config.comments_per_min))
+        return t
+
+    @_next_arrival.setter
+    def _next_arrival(self, t: float) -> None:
+        self._next_arrival_t = t
+
     # --- harness ------------------------------------------------------------------------------------
     def _present(self) -> Harness:
         """The presented harness, with its fingerprint and tool schemas computed once per harness version."""
@@ -152,11 +183,12 @@ class StreamSim:
             self.presented_fingerprint = self._canonical_fp
         else:
             # The same draws each time, so a patch changes the presented view only where it changed the canonical.
-            self.aug_rng = np.random.default_rng(self._aug_ss)
+            self.aug_rng = np.random.default_rng(self._child_seed(3))
             presented = self.augment(self.canonical.clone(), self.aug_rng)
             self.presented_fingerprint = presented.fingerprint
-        self._schemas = pickled_schemas(presented, shared=presented is shared_default_harness()[0])
-        self._harness_blocks = harness_blocks(presented)  # the prompt blocks that depend on the harness alone
+        shared = presented is shared_default_harness()[0]
+        self._schemas = pickled_schemas(presented, shared=shared)
+        self._harness_blocks = shared_blocks(presented, shared)  # the prompt blocks of the harness alone
         return presented
 
     def set_harness(self, harness: Harness) -> None:
@@ -185,7 +217,8 @@ class StreamSim:
             self._event_i += 1
         self.room.clock_s = max(self.room.clock_s, t)
         viewers = self.viewers
-        active = viewers.active_count() if isinstance(viewers, LazyViewers) else sum(v.active for v in viewers)
+        active = (viewers.active_count() if isinstance(viewers, (LazyViewers, PrefixViewers))
+                  else sum(v.active for v in viewers))
         self.room.viewers_online = active * self.config.audience_per_viewer
 
     def _arrive(self, until: float) -> None:

@@ -11,6 +11,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from livesim.world.catalog import Catalog
+from livesim.world.draws import WeightedIndex
 from livesim.world.intents import BUILDERS, _Draw
 from livesim.world.phrasing import add_noise, phrase
 from livesim.world.room import Room
@@ -49,11 +50,22 @@ class Request(BaseModel):
 
 
 
-def draw_intent(rng: np.random.Generator, viewer: Viewer) -> str:
-    weights = PERSONA_INTENTS[viewer.persona]
+def _intent_weights(persona: str) -> tuple[list[str], np.ndarray]:
+    weights = PERSONA_INTENTS[persona]
     names = sorted(weights)
     p = np.array([weights[n] for n in names], dtype=float)
-    return names[int(rng.choice(len(names), p=p / p.sum()))]
+    return names, p / p.sum()
+
+
+_INTENT_PICK = {persona: (names, WeightedIndex(p)) for persona, (names, p) in
+                ((persona, _intent_weights(persona)) for persona in PERSONA_INTENTS)}
+
+
+def draw_intent(rng: np.random.Generator, viewer: Viewer) -> str:
+    """The intent of a viewer's comment, drawn from its persona's weights: the draw of
+    `rng.choice(len(names), p=p)` (one `rng.random()` on the same normalised CDF, `livesim.world.draws`)."""
+    names, pick = _INTENT_PICK[viewer.persona]
+    return names[pick(rng)]
 
 
 def make_comment(rng: np.random.Generator, viewer: Viewer, t: float, catalog: Catalog, room: Room, *,

@@ -6,6 +6,7 @@ without touching digits, '#' or protected slot strings. All randomness comes fro
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 from collections.abc import Callable, Collection, Mapping
@@ -74,6 +75,7 @@ _TRAILING_BANG: tuple[str, ...] = ("!", "!!", "!!!")
 _CAPITALISE_P = 0.25
 
 
+@functools.lru_cache(maxsize=4096)
 def _fields(template: str) -> frozenset[str]:
     return frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name is not None)
 
@@ -146,6 +148,7 @@ _SLANG_RE = re.compile(
 )
 _WORD_RE = re.compile(r"(?<![\w'])[A-Za-z]{4,}(?![\w'])")
 _TOKEN_RE = re.compile(r"\S+")
+_ASCII_DIGIT_HASH_RE = re.compile(r"[0-9#]")  # str.isdigit() or "#", for an ASCII token
 _END_PUNCT_RE = re.compile(r"[?!]+\s*\Z")
 _LOWER_FACTOR = 0.5  # lowercase-everything probability = slang_rate * this
 _CAPS_FACTOR = 0.1  # ALL CAPS probability = slang_rate * this
@@ -157,7 +160,9 @@ _Segments = list[tuple[str, bool]]  # (text, frozen)
 def _frozen_mask(text: str, protect: Collection[str]) -> list[bool]:
     mask = [False] * len(text)
     for m in _TOKEN_RE.finditer(text):
-        if any(c.isdigit() or c == "#" for c in m.group()):
+        tok = m.group()
+        if (_ASCII_DIGIT_HASH_RE.search(tok) is not None if tok.isascii()
+                else any(c.isdigit() or c == "#" for c in tok)):
             mask[m.start() : m.end()] = [True] * (m.end() - m.start())
     for p in protect:
         if not p:
@@ -182,9 +187,11 @@ def _segments(text: str, mask: list[bool]) -> _Segments:
 def _sub(segs: _Segments, pattern: re.Pattern[str], repl: Callable[[re.Match[str]], str]) -> _Segments:
     """Replace matches of `pattern` (found on the whole text) lying entirely inside one editable segment."""
     text = "".join(s for s, _ in segs)
+    matches = list(pattern.finditer(text))
+    if not matches:  # nothing to replace (and `repl`, which may draw, is never called)
+        return segs
     out: _Segments = []
     offset = 0
-    matches = list(pattern.finditer(text))
     j = 0
     for seg, frozen in segs:
         end = offset + len(seg)

@@ -74,21 +74,28 @@ class Truth(BaseModel):
 
 
 def merge_truths(truths: list[Truth]) -> Truth:
-    out = Truth(intents=[], targets=[], facts=[], tool_groups=[], skills=[])
+    intents: list[str] = []
+    targets: list[int] = []
+    facts: list[Fact] = []
+    groups: list[list[str]] = []
+    skills: list[str] = []
+    calls: list[GoldCall] = []
+    say: list[str] = []
     for t in truths:
-        out.intents += t.intents
-        out.targets += [x for x in t.targets if x not in out.targets]
-        out.facts += t.facts
-        out.tool_groups += [g for g in t.tool_groups if g not in out.tool_groups]
-        out.skills += [s for s in t.skills if s not in out.skills]
-        out.calls += [c for c in t.calls if c not in out.calls]
-        out.say += t.say
+        intents += t.intents
+        targets += [x for x in t.targets if x not in targets]
+        facts += t.facts
+        groups += [g for g in t.tool_groups if g not in groups]
+        skills += [s for s in t.skills if s not in skills]
+        calls += [c for c in t.calls if c not in calls]
+        say += t.say
     # A contradiction check needs one unambiguous question: with several, effectiveness still checks each.
     states = {t.stock_state for t in truths if t.stock_state}
     sizes = {t.size for t in truths if t.size}
-    out.stock_state = states.pop() if len(states) == 1 and sum(bool(t.stock_state) for t in truths) == 1 else None
-    out.size = sizes.pop() if len(sizes) == 1 and sum(bool(t.size) for t in truths) == 1 else None
-    return out
+    return Truth(intents=intents, targets=targets, facts=facts, tool_groups=groups, skills=skills, calls=calls,
+                 say=say, stock_state=states.pop() if len(states) == 1 and sum(bool(t.stock_state) for t in truths)
+                 == 1 else None,
+                 size=sizes.pop() if len(sizes) == 1 and sum(bool(t.size) for t in truths) == 1 else None)
 
 
 # intent -> the reply-skill role that answers it

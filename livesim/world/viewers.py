@@ -7,7 +7,8 @@ requests arrive later.
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Iterator, Sequence
+from typing import Any, Literal
 
 import numpy as np
 from faker import Faker
@@ -70,6 +71,46 @@ def generate_viewers(rng: np.random.Generator, n: int, faker: Faker | None = Non
     replacement, `uniform`), made through exact cheaper equivalents (`livesim.world.draws`): same seed, same viewers.
     """
     return [draw_viewer(rng, i) for i in range(n)]
+
+
+class PrefixViewers(Sequence[Viewer]):
+    """The v0 viewer population, drawn in order from the world's generator only as far as it is looked up.
+
+    `generate_viewers(rng, n)` draws viewer 0, 1, ... from one generator; looking up viewer `i` here draws the
+    viewers up to `i` that are not drawn yet, in the same order from the same generator, so every viewer is
+    the one `generate_viewers` gives (the world's generator must not be drawn from by anything else after the
+    viewers; a v0 world draws them last). A `LiveStreamQA` request looks at one or two viewers, so it draws
+    about half of them on average. A viewer not drawn yet has not left (`active_count`).
+    """
+
+    def __init__(self, rng: np.random.Generator, n: int) -> None:
+        self._rng = rng
+        self._n = n
+        self._built: list[Viewer] = []
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self._n))]
+        i = int(i)
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError(f"viewer index {i} out of range (0..{self._n - 1})")
+        built = self._built
+        while len(built) <= i:
+            built.append(draw_viewer(self._rng, len(built)))
+        return built[i]
+
+    def __iter__(self) -> Iterator[Viewer]:
+        for i in range(self._n):
+            yield self[i]
+
+    def active_count(self) -> int:
+        """Active viewers; one not drawn yet has not left."""
+        return self._n - sum(1 for v in self._built if not v.active)
 
 
 def draw_viewer(rng: np.random.Generator, i: int) -> Viewer:

@@ -39,6 +39,24 @@ def test_vector_envs_run(env_id):
         vec.close()
 
 
+def test_vector_observations_are_deep_copies_equal_to_the_single_env():
+    """The batch deep copy (a pickle round trip, livesim.envs.spaces.ConversationBatch) gives plain, equal and
+    independent observations: editing one returned batch changes neither the env's next batch nor a single
+    env's observation for the same seed."""
+    vec = SyncVectorEnv([lambda: gym.make("LiveStreamQA-v1") for _ in range(2)])
+    single = gym.make("LiveStreamQA-v1")
+    obs, _ = vec.reset(seed=[5, 6])
+    ref, _ = single.reset(seed=5)
+    assert type(obs) is tuple and type(obs[0]) is dict and obs[0] == ref
+    obs[0]["messages"][0]["content"] = "edited"
+    obs[0]["tools"].clear()
+    again = vec.step(("hello", "hello"))[0]
+    ref_step = single.step("hello")[0]
+    assert again[0] == ref_step and again[0]["tools"] and again[0]["messages"][0]["content"] != "edited"
+    assert again[0] is not obs[0] and again[0]["messages"] is not again[1]["messages"]
+    vec.close()
+
+
 def test_oracle_scores_full_marks_over_200_requests(oracle_qa):
     env, oracle = oracle_qa
     rewards, accuracy = [], []

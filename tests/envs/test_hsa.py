@@ -504,3 +504,36 @@ def test_harness_show_and_diff(tmp_path: Any, capsys: Any) -> None:
     assert "## Persona" in capsys.readouterr().out
     with pytest.raises(SystemExit, match="unknown wrapper"):
         main(["harness", "show", "--wrappers", "nope"])
+
+
+def test_first_draws_in_bulk_are_the_streams_first_draws() -> None:
+    from livesim.envs.hsa.core import Draws
+
+    for seed in range(20):
+        d = Draws(np.random.default_rng(seed))
+        keys = ["search_products", 3, "a\x1fb", 2.5, None]
+        assert d.randoms("tool_reorder:x", keys) == [d.rng("tool_reorder:x", k).random() for k in keys]
+
+
+def test_coins_in_one_call_are_the_scalar_draws() -> None:
+    from livesim.envs.hsa.wrappers import ORDER
+
+    class Scalar:  # no bit_generator: Augment draws coin and key one call at a time, as before
+        def __init__(self, seed: int) -> None:
+            self._g = np.random.default_rng(seed)
+
+        def random(self) -> float:
+            return self._g.random()
+
+        def integers(self, *a: int) -> int:
+            return self._g.integers(*a)
+
+    for seed in range(12):
+        for split in ("train", "heldout"):
+            fast = Augment(ORDER, split, 2 / 3)(default_harness(), np.random.default_rng(seed))
+            slow = Augment(ORDER, split, 2 / 3)(default_harness(), Scalar(seed))  # type: ignore[arg-type]
+            assert fast.fingerprint == slow.fingerprint
+    g, h = np.random.default_rng(3), Scalar(3)
+    Augment(ORDER, "train", 1.0)(default_harness(), g)
+    Augment(ORDER, "train", 1.0)(default_harness(), h)  # type: ignore[arg-type]
+    assert g.random() == h.random()  # the generator is left where the scalar draws leave it

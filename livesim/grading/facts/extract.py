@@ -154,6 +154,8 @@ def _inch_quote(text: str, s: int, e: int) -> int | None:
 
 def _scan_numbers(text: str) -> tuple[list[tuple[int, int, float]], list[_Span], list[_Span], list[_Span]]:
     """Numbers outside dates/times/coupon codes/2XL sizes, plus the dates, times and coupons found."""
+    if _DIGIT_RE.search(text) is None:  # every number, date, time and 2XL needs an ASCII digit: only codes to look for
+        return [], [], [], _coupons(text)
     dates, times, coupons = _dates(text), _times(text), _coupons(text)
     mask = bytearray(len(text))
     spans = [(s, e) for s, e, _ in dates + times + coupons]
@@ -167,7 +169,11 @@ def _scan_numbers(text: str) -> tuple[list[tuple[int, int, float]], list[_Span],
 
 def _sizes(text: str) -> tuple[str, ...]:
     found: dict[int, str] = {}
-    jobs = [(_SIZE_CI_RE, _TOK_CI_RE)] + [(rx, _TOK_UC_RE) for rx in _SIZE_UC_RES]
+    # Skip the scans that cannot match (same result, in the same order): the case-insensitive one needs the word
+    # "size" (checked on ASCII text, where str.lower() and (?i) agree), the others an upper-case size token.
+    jobs = [(_SIZE_CI_RE, _TOK_CI_RE)] if not text.isascii() or "size" in text.lower() else []
+    if _TOK_UC_RE.search(text) is not None:
+        jobs += [(rx, _TOK_UC_RE) for rx in _SIZE_UC_RES]
     for rx, tok_rx in jobs:
         for m in rx.finditer(text):
             for t in tok_rx.finditer(text, m.start("c"), m.end("c")):

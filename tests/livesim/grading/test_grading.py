@@ -103,3 +103,19 @@ def test_unloaded_reply_skill_is_blocked_then_graded(env):
     while not term:
         _, reward, term, _, info = env.step(gold)
     assert info["trace"]["fallback"] and reward == 0.0
+
+
+def test_handle_replacement_is_re_sub_ignoring_case():
+    import random
+    import re
+
+    from livesim.harness.hooks import _replace_ignoring_case
+
+    rng = random.Random(7)
+    alphabet = list("abAB12 _-.[]()*+?xyzXYZ") + ["ſ", "K", "é"]  # non-ASCII: re's own folding is used
+    for _ in range(20000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        name = "".join(rng.choice(alphabet[:12]) for _ in range(rng.randint(1, 4)))
+        assert _replace_ignoring_case(text, name, "viewer") == re.sub(re.escape(name), "viewer", text,
+                                                                      flags=re.IGNORECASE)
+    assert _replace_ignoring_case("Thanks MIA42, mia42!", "mia42", "viewer") == "Thanks viewer, viewer!"

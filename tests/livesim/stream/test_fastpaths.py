@@ -138,3 +138,52 @@ def test_oracle_scores_full_marks_in_v1():
     steps = play(stream, make_agent("oracle", env=stream), seed=3)
     dispatched = [r for _, r, i in steps if i["dispatched"]]
     assert len(dispatched) > 20 and np.mean(dispatched) >= 0.99
+
+
+def test_percentiles_are_numpys_to_the_bit():
+    from livesim.stream.config import percentiles
+
+    rng = np.random.default_rng(4)
+    cases = [[0.0], [1.5, 1.5], [3.0, 1.0], [0.1, 0.2, 0.30000000000000004]]
+    for n in list(range(1, 60)) + [97, 200, 1001]:
+        cases.append(rng.exponential(3.0, n).tolist())
+        cases.append(np.round(rng.uniform(0, 12, n), 1).tolist())  # ties
+        cases.append(rng.integers(0, 5, n).astype(float).tolist())
+    for values in cases:
+        got = percentiles(values, (50, 95))
+        want = [float(x) for x in np.percentile(values, [50, 95])]
+        assert [x.hex() for x in got] == [x.hex() for x in want], (values, got, want)
+        assert all(type(x) is float for x in got)
+    assert percentiles([5.0, 1.0, 9.0], (0, 100)) == [1.0, 9.0]
+
+
+def test_draw_intent_is_numpys_weighted_choice():
+    from livesim.world.comments import draw_intent
+    from livesim.world.viewers import PERSONA_INTENTS, PERSONAS
+
+    for persona in PERSONAS:
+        weights = PERSONA_INTENTS[persona]
+        names = sorted(weights)
+        p = np.array([weights[n] for n in names], dtype=float)
+        viewer = type("V", (), {"persona": persona})()
+        for seed in range(100):
+            a, b = np.random.default_rng([seed, 3]), np.random.default_rng([seed, 3])
+            want = [names[int(a.choice(len(names), p=p / p.sum()))] for _ in range(4)]
+            assert [draw_intent(b, viewer) for _ in range(4)] == want
+            assert a.random() == b.random()  # the same draws consumed
+
+
+def test_prefix_viewers_are_generate_viewers_drawn_on_demand():
+    from livesim.world.viewers import PrefixViewers, generate_viewers
+
+    for seed in range(5):
+        eager = generate_viewers(np.random.default_rng(seed), 30)
+        lazy = PrefixViewers(np.random.default_rng(seed), 30)
+        assert lazy[12] == eager[12] and len(lazy._built) == 13  # drew 0..12, in order, nothing more
+        assert lazy[-1] == eager[-1] and list(lazy) == eager and lazy[3:6] == eager[3:6]
+        lazy[4].active = False
+        assert lazy.active_count() == 29
+    sim = StreamSim(3)
+    assert len(sim.viewers._built) == 0 or sim.viewers.active_count() == len(sim.viewers)
+    with pytest.raises(IndexError):
+        PrefixViewers(np.random.default_rng(0), 3)[3]
