@@ -54,13 +54,6 @@ class TurnEnd:
         return ids if end is None else ids[:end]
 
 
-def layers_of(kv: Any) -> list[Any]:
-    """The cache's per-layer key/value holders (transformers' `Cache.layers`), untyped on purpose: the union of
-    layer kinds in transformers' stubs includes linear-attention layers that this attention-only path never meets.
-    """
-    return list(kv.layers)
-
-
 def stopping_criteria(rule: TurnEnd, prompt_width: int) -> Any:
     """The rule as a `transformers` `StoppingCriteria` (per row) for `model.generate` (the full-prefill path)."""
     import torch
@@ -151,16 +144,67 @@ class GenStats:
     forward_calls: int = 0
 
 
+def _turn_layer_class() -> type:
+    """`TurnLayer`: a `DynamicLayer` whose keys/values live in buffers sized for the whole turn (built lazily, so
+    importing this module needs no torch). Appending a token writes into the buffer instead of concatenating the
+    whole cache, which on a CPU cost more than the model's matmuls (every decode step copied every layer's cache).
+    """
+    global _TURN_LAYER
+    if _TURN_LAYER is not None:
+        return _TURN_LAYER
+    from transformers.cache_utils import DynamicLayer
+
+    class TurnLayer(DynamicLayer):  # type: ignore[misc]
+        def __init__(self, capacity: int, keys: Any = None, values: Any = None, length: int = 0) -> None:
+            super().__init__()
+            self.capacity, self.length = capacity, length
+            self.kbuf, self.vbuf = keys, values
+            if keys is not None:
+                self.device, self.is_initialized = keys.device, True
+                self.keys, self.values = keys[:, :, :length], values[:, :, :length]
+
+        def update(self, key_states: Any, value_states: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
+            if self.kbuf is None:
+                b, h, _, d = key_states.shape
+                self.kbuf = key_states.new_zeros((b, h, self.capacity, d))
+                self.vbuf = value_states.new_zeros((b, h, self.capacity, value_states.shape[-1]))
+                self.device, self.is_initialized = key_states.device, True
+            end = self.length + key_states.shape[-2]
+            if end > self.capacity:
+                raise RuntimeError(f"turn cache overflow: {end} > {self.capacity} positions")
+            self.kbuf[:, :, self.length : end] = key_states
+            self.vbuf[:, :, self.length : end] = value_states
+            self.length = end
+            self.keys, self.values = self.kbuf[:, :, :end], self.vbuf[:, :, :end]
+            return self.keys, self.values
+
+        def get_seq_length(self) -> int:
+            return self.length
+
+        def keep_rows(self, sel: Any) -> None:
+            self.kbuf, self.vbuf = self.kbuf.index_select(0, sel), self.vbuf.index_select(0, sel)
+            self.keys, self.values = self.kbuf[:, :, : self.length], self.vbuf[:, :, : self.length]
+
+    _TURN_LAYER = TurnLayer
+    return TurnLayer
+
+
+_TURN_LAYER: type | None = None
+
+
 def generate_cached(model: Any, prompts: list[list[int]], cache: PrefixCache, rule: TurnEnd, *,
                     max_new_tokens: int, pad_id: int, temperature: float = 0.0, top_p: float = 1.0,
                     generator: Any = None, stats: GenStats | None = None) -> list[list[int]]:
     """Complete every prompt (one batch), reusing and refilling `cache`; returns each completion's token ids.
 
-    Completions are cut by `rule` (the end-of-turn token is kept, as `model.generate` keeps its EOS).
+    Completions are cut by `rule` (the end-of-turn token is kept, as `model.generate` keeps its EOS). The batch's
+    key/value states live in buffers sized for the whole turn (`C + N + max_new_tokens` positions): decoding
+    writes one column a step, nothing is concatenated or re-prefilled.
     """
     import torch
-    from transformers import DynamicCache
+    from transformers.cache_utils import Cache
 
+    turn_layer = _turn_layer_class()
     stats = stats if stats is not None else GenStats()
     device = next(model.parameters()).device
     n_layers = model.config.get_text_config(decoder=True).num_hidden_layers
@@ -181,75 +225,74 @@ def generate_cached(model: Any, prompts: list[list[int]], cache: PrefixCache, ru
         stats.reused_tokens += n
     past_len = [0 if p is None else int(p[0][0].shape[2]) for p in past]
     C, N = max(past_len), max(len(f) for f in fresh)
+    capacity = C + N + max_new_tokens
     stats.prefill_tokens += sum(len(f) for f in fresh)
 
     # 2. one batch: [pad | cached_i] in the cache, [pad | new_i] as input; padding masked, positions real
-    mask = torch.zeros((B, C + N), dtype=torch.long)
+    mask = torch.zeros((B, capacity), dtype=torch.long)
     input_ids = torch.full((B, N), pad_id, dtype=torch.long)
     for i in range(B):
         mask[i, C - past_len[i] : C] = 1
-        mask[i, C + N - len(fresh[i]) :] = 1
+        mask[i, C + N - len(fresh[i]) : C + N] = 1
         input_ids[i, N - len(fresh[i]) :] = torch.tensor(fresh[i], dtype=torch.long)
-    kv = None
+    mask[:, C + N :] = 1  # decoded tokens (only the first `width` columns are ever passed)
     if C > 0:
         ref = next(p for p in past if p is not None)
         layers = []
         for layer in range(n_layers):
             k0, v0 = ref[layer]
-            shape = (B, k0.shape[1], C, k0.shape[3])
-            ks, vs = k0.new_zeros(shape), v0.new_zeros((B, v0.shape[1], C, v0.shape[3]))
+            ks = k0.new_zeros((B, k0.shape[1], capacity, k0.shape[3]))
+            vs = v0.new_zeros((B, v0.shape[1], capacity, v0.shape[3]))
             for i, p in enumerate(past):
                 if p is not None:
-                    ks[i, :, C - past_len[i] :] = p[layer][0][0]
-                    vs[i, :, C - past_len[i] :] = p[layer][1][0]
-            layers.append((ks, vs))
-        kv = DynamicCache(ddp_cache_data=layers)
+                    ks[i, :, C - past_len[i] : C] = p[layer][0][0]
+                    vs[i, :, C - past_len[i] : C] = p[layer][1][0]
+            layers.append(turn_layer(capacity, ks, vs, C))
     else:
-        kv = DynamicCache()
-    positions = (mask.cumsum(-1) - 1).clamp(min=0)[:, C:]
+        layers = [turn_layer(capacity) for _ in range(n_layers)]
+    kv = Cache(layers=layers)
+    positions = (mask[:, : C + N].cumsum(-1) - 1).clamp(min=0)[:, C:]
 
     rows = list(range(B))  # batch row -> prompt index, for rows still decoding
     outputs: list[list[int]] = [[] for _ in range(B)]
     spans = [[(C - past_len[i], C), (C + N - len(fresh[i]), C + N)] for i in range(B)]
     mask_d, input_d, pos_d = mask.to(device), input_ids.to(device), positions.to(device)
+    width = C + N  # cache length so far (all rows)
     t0 = time.perf_counter()
     with torch.inference_mode():
-        logits = model(input_ids=input_d, attention_mask=mask_d, position_ids=pos_d, cache=kv, use_cache=True,
-                       logits_to_keep=1).logits[:, -1, :]
+        logits = model(input_ids=input_d, attention_mask=mask_d[:, :width], position_ids=pos_d, cache=kv,
+                       use_cache=True, logits_to_keep=1).logits[:, -1, :]
         stats.forward_calls += 1
         stats.prefill_seconds += time.perf_counter() - t0
         t0 = time.perf_counter()
         next_pos = pos_d[:, -1:] + 1
-        width = C + N  # cache length so far (all rows)
         for step in range(max_new_tokens):
             tokens = _pick(logits, temperature, top_p, generator)  # (B',)
             done_rows: list[int] = []
             for j, i in enumerate(rows):
                 outputs[i].append(int(tokens[j]))
-                if rule.end(outputs[i]) is not None or step == max_new_tokens - 1:
+                if step == max_new_tokens - 1 or rule.end(outputs[i]) is not None:
                     done_rows.append(j)
             fed = step  # decode tokens already in the cache for every live row
             for j in done_rows:
                 i = rows[j]
                 idx = torch.cat([torch.arange(a, b) for a, b in spans[i]] + [torch.arange(C + N, C + N + fed)])
                 idx = idx.to(device)
-                row_kv = [(layer.keys[j : j + 1].index_select(2, idx), layer.values[j : j + 1].index_select(2, idx))
-                          for layer in layers_of(kv)]
+                row_kv = [(layer.kbuf[j : j + 1].index_select(2, idx), layer.vbuf[j : j + 1].index_select(2, idx))
+                          for layer in layers]
                 cache.put(prompts[i] + outputs[i][:fed], row_kv)
             if len(done_rows) == len(rows):
                 break
             if done_rows:
                 keep = [j for j in range(len(rows)) if j not in done_rows]
                 sel = torch.tensor(keep, device=device)
-                for layer in layers_of(kv):
-                    layer.keys = layer.keys.index_select(0, sel)
-                    layer.values = layer.values.index_select(0, sel)
+                for layer in layers:
+                    layer.keep_rows(sel)
                 rows = [rows[j] for j in keep]
                 tokens, mask_d, next_pos = tokens[sel], mask_d.index_select(0, sel), next_pos.index_select(0, sel)
-            mask_d = torch.cat([mask_d, mask_d.new_ones((len(rows), 1))], dim=1)
             width += 1
-            logits = model(input_ids=tokens.view(-1, 1), attention_mask=mask_d, position_ids=next_pos, cache=kv,
-                           use_cache=True, logits_to_keep=1).logits[:, -1, :]
+            logits = model(input_ids=tokens.view(-1, 1), attention_mask=mask_d[:, :width], position_ids=next_pos,
+                           cache=kv, use_cache=True, logits_to_keep=1).logits[:, -1, :]
             stats.forward_calls += 1
             next_pos = next_pos + 1
         stats.decode_seconds += time.perf_counter() - t0
