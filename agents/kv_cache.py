@@ -142,6 +142,8 @@ class GenStats:
     prefill_seconds: float = 0.0
     decode_seconds: float = 0.0
     forward_calls: int = 0
+    drafted_tokens: int = 0  # prompt-lookup draft tokens fed for verification
+    accepted_tokens: int = 0  # ...of which the model predicted the same (tokens gained without a forward pass)
 
 
 def _turn_layer_class() -> type:
@@ -170,8 +172,12 @@ def _turn_layer_class() -> type:
                 self.vbuf = value_states.new_zeros((b, h, self.capacity, value_states.shape[-1]))
                 self.device, self.is_initialized = key_states.device, True
             end = self.length + key_states.shape[-2]
-            if end > self.capacity:
-                raise RuntimeError(f"turn cache overflow: {end} > {self.capacity} positions")
+            if end > self.capacity:  # rejected draft columns used the room up: grow once by half
+                self.capacity = max(end, self.capacity * 3 // 2)
+                grown = [buf.new_zeros((*buf.shape[:2], self.capacity, buf.shape[3])) for buf in (self.kbuf, self.vbuf)]
+                for new_buf, buf in zip(grown, (self.kbuf, self.vbuf), strict=True):
+                    new_buf[:, :, : self.length] = buf[:, :, : self.length]
+                self.kbuf, self.vbuf = grown
             self.kbuf[:, :, self.length : end] = key_states
             self.vbuf[:, :, self.length : end] = value_states
             self.length = end
@@ -192,14 +198,44 @@ def _turn_layer_class() -> type:
 _TURN_LAYER: type | None = None
 
 
+class _Lookup:
+    """Prompt-lookup drafts for one row: the tokens that followed the most recent earlier occurrence of the row's
+    last `n` tokens (n = 3, else 2) in its own prompt and completion. Loops and copied spans (names, arguments,
+    repeated sentences) are predicted many tokens at a time; greedy verification keeps the output unchanged.
+    """
+
+    def __init__(self, ids: list[int]) -> None:
+        self.ids = list(ids)
+        self.seen: list[dict[tuple[int, ...], int]] = [{}, {}]  # n-gram (n = 3, 2) -> end of its latest occurrence
+        self.done = 0  # n-grams ending at positions <= done are registered
+
+    def extend(self, tokens: list[int]) -> None:
+        self.ids.extend(tokens)
+
+    def draft(self, k: int) -> list[int]:
+        ids, L = self.ids, len(self.ids)
+        for end in range(self.done + 1, L):  # register n-grams ending before the current one
+            for slot, n in enumerate((3, 2)):
+                if end >= n:
+                    self.seen[slot][tuple(ids[end - n : end])] = end
+        self.done = max(self.done, L - 1)
+        for slot, n in enumerate((3, 2)):
+            if L >= n and (at := self.seen[slot].get(tuple(ids[L - n :]))) is not None:
+                return ids[at : min(at + k, L)]
+        return []
+
+
 def generate_cached(model: Any, prompts: list[list[int]], cache: PrefixCache, rule: TurnEnd, *,
                     max_new_tokens: int, pad_id: int, temperature: float = 0.0, top_p: float = 1.0,
-                    generator: Any = None, stats: GenStats | None = None) -> list[list[int]]:
+                    generator: Any = None, stats: GenStats | None = None, lookahead: int = 0) -> list[list[int]]:
     """Complete every prompt (one batch), reusing and refilling `cache`; returns each completion's token ids.
 
     Completions are cut by `rule` (the end-of-turn token is kept, as `model.generate` keeps its EOS). The batch's
-    key/value states live in buffers sized for the whole turn (`C + N + max_new_tokens` positions): decoding
-    writes one column a step, nothing is concatenated or re-prefilled.
+    key/value states live in buffers sized for the whole turn: decoding writes columns, nothing is concatenated
+    or re-prefilled. `lookahead > 0` (greedy only) adds prompt-lookup drafts (`_Lookup`) of up to that many
+    tokens per row, verified in the same forward pass: each step feeds the row's last token and its draft,
+    keeps the drafted tokens the model itself predicts, plus the model's next token; rejected columns stay in
+    the buffer masked out. The output is what one token a step gives.
     """
     import torch
     from transformers.cache_utils import Cache
@@ -208,6 +244,7 @@ def generate_cached(model: Any, prompts: list[list[int]], cache: PrefixCache, ru
     stats = stats if stats is not None else GenStats()
     device = next(model.parameters()).device
     n_layers = model.config.get_text_config(decoder=True).num_hidden_layers
+    lookahead = lookahead if temperature <= 0 else 0
     B = len(prompts)
     # 1. per row: reused states and the tokens still to prefill (at least one, whose logits start decoding)
     past: list[list[tuple[Any, Any]] | None] = []
@@ -229,13 +266,12 @@ def generate_cached(model: Any, prompts: list[list[int]], cache: PrefixCache, ru
     stats.prefill_tokens += sum(len(f) for f in fresh)
 
     # 2. one batch: [pad | cached_i] in the cache, [pad | new_i] as input; padding masked, positions real
-    mask = torch.zeros((B, capacity), dtype=torch.long)
+    mask = torch.zeros((B, C + N), dtype=torch.long)
     input_ids = torch.full((B, N), pad_id, dtype=torch.long)
     for i in range(B):
         mask[i, C - past_len[i] : C] = 1
-        mask[i, C + N - len(fresh[i]) : C + N] = 1
+        mask[i, C + N - len(fresh[i]) :] = 1
         input_ids[i, N - len(fresh[i]) :] = torch.tensor(fresh[i], dtype=torch.long)
-    mask[:, C + N :] = 1  # decoded tokens (only the first `width` columns are ever passed)
     if C > 0:
         ref = next(p for p in past if p is not None)
         layers = []
@@ -251,36 +287,59 @@ def generate_cached(model: Any, prompts: list[list[int]], cache: PrefixCache, ru
     else:
         layers = [turn_layer(capacity) for _ in range(n_layers)]
     kv = Cache(layers=layers)
-    positions = (mask[:, : C + N].cumsum(-1) - 1).clamp(min=0)[:, C:]
+    positions = (mask.cumsum(-1) - 1).clamp(min=0)[:, C:]
 
     rows = list(range(B))  # batch row -> prompt index, for rows still decoding
     outputs: list[list[int]] = [[] for _ in range(B)]
+    cols: list[list[int]] = [[] for _ in range(B)]  # cache columns holding each row's fed output tokens
     spans = [[(C - past_len[i], C), (C + N - len(fresh[i]), C + N)] for i in range(B)]
+    lookups = [_Lookup(prompts[i]) for i in range(B)] if lookahead else []
     mask_d, input_d, pos_d = mask.to(device), input_ids.to(device), positions.to(device)
-    width = C + N  # cache length so far (all rows)
+    width = C + N  # columns used so far (all rows)
     t0 = time.perf_counter()
     with torch.inference_mode():
-        logits = model(input_ids=input_d, attention_mask=mask_d[:, :width], position_ids=pos_d, cache=kv,
-                       use_cache=True, logits_to_keep=1).logits[:, -1, :]
+        logits = model(input_ids=input_d, attention_mask=mask_d, position_ids=pos_d, cache=kv, use_cache=True,
+                       logits_to_keep=1).logits[:, -1:, :]
         stats.forward_calls += 1
         stats.prefill_seconds += time.perf_counter() - t0
         t0 = time.perf_counter()
-        next_pos = pos_d[:, -1:] + 1
-        for step in range(max_new_tokens):
-            tokens = _pick(logits, temperature, top_p, generator)  # (B',)
+        next_pos = pos_d[:, -1:] + 1  # (B', 1): position of each row's next fed token
+        drafts: list[list[int]] = [[] for _ in rows]
+        fed_at: int | None = None  # first column of the last decode feed (None: the prefill)
+        while True:
+            # pick: the model's token after every fed column; keep the drafted tokens it agrees with, then one more
+            if lookahead:
+                preds = logits.argmax(dim=-1).tolist()  # (B', 1 + m)
+                accepted = []
+                for d, pr in zip(drafts, preds, strict=True):
+                    n_ok = 0
+                    while n_ok < len(d) and d[n_ok] == pr[n_ok]:
+                        n_ok += 1
+                    accepted.append(n_ok)
+                stats.accepted_tokens += sum(accepted)
+                new = [d[:n_ok] + [pr[n_ok]] for d, pr, n_ok in zip(drafts, preds, accepted, strict=True)]
+            else:
+                accepted = [0] * len(rows)
+                new = [[t] for t in _pick(logits[:, -1, :], temperature, top_p, generator).tolist()]
             done_rows: list[int] = []
             for j, i in enumerate(rows):
-                outputs[i].append(int(tokens[j]))
-                if step == max_new_tokens - 1 or rule.end(outputs[i]) is not None:
+                got = new[j][: max_new_tokens - len(outputs[i])]
+                if fed_at is not None:  # the row's last token and its kept draft tokens are now cached
+                    cols[i].extend(range(fed_at, fed_at + 1 + min(accepted[j], len(got))))
+                    mask_d[j, fed_at + 1 + accepted[j] : width] = 0  # rejected draft columns
+                outputs[i].extend(got)
+                if lookups:
+                    lookups[j].extend(got)
+                if len(outputs[i]) >= max_new_tokens or rule.end(outputs[i]) is not None:
                     done_rows.append(j)
-            fed = step  # decode tokens already in the cache for every live row
+            if fed_at is not None:
+                next_pos = next_pos + 1 + torch.tensor(accepted, device=device).view(-1, 1)
             for j in done_rows:
                 i = rows[j]
-                idx = torch.cat([torch.arange(a, b) for a, b in spans[i]] + [torch.arange(C + N, C + N + fed)])
-                idx = idx.to(device)
+                idx = torch.tensor([c for a, b in spans[i] for c in range(a, b)] + cols[i], device=device)
                 row_kv = [(layer.kbuf[j : j + 1].index_select(2, idx), layer.vbuf[j : j + 1].index_select(2, idx))
                           for layer in layers]
-                cache.put(prompts[i] + outputs[i][:fed], row_kv)
+                cache.put(prompts[i] + outputs[i][: len(cols[i])], row_kv)
             if len(done_rows) == len(rows):
                 break
             if done_rows:
@@ -289,12 +348,24 @@ def generate_cached(model: Any, prompts: list[list[int]], cache: PrefixCache, ru
                 for layer in layers:
                     layer.keep_rows(sel)
                 rows = [rows[j] for j in keep]
-                tokens, mask_d, next_pos = tokens[sel], mask_d.index_select(0, sel), next_pos.index_select(0, sel)
-            width += 1
-            logits = model(input_ids=tokens.view(-1, 1), attention_mask=mask_d[:, :width], position_ids=next_pos,
-                           cache=kv, use_cache=True, logits_to_keep=1).logits[:, -1, :]
+                lookups = [lookups[j] for j in keep] if lookups else []
+                mask_d, next_pos = mask_d.index_select(0, sel), next_pos.index_select(0, sel)
+            # feed: each row's last token and its draft, one forward pass for the batch
+            drafts = ([lk.draft(min(lookahead, max_new_tokens - len(outputs[i]) - 1))
+                       for lk, i in zip(lookups, rows, strict=True)] if lookups else [[] for _ in rows])
+            m = max(len(d) for d in drafts)
+            stats.drafted_tokens += sum(len(d) for d in drafts)
+            feed = torch.full((len(rows), 1 + m), pad_id, dtype=torch.long)
+            step_mask = torch.zeros((len(rows), 1 + m), dtype=torch.long)
+            for j, (i, d) in enumerate(zip(rows, drafts, strict=True)):
+                feed[j, : 1 + len(d)] = torch.tensor([outputs[i][-1], *d], dtype=torch.long)
+                step_mask[j, : 1 + len(d)] = 1
+            mask_d = torch.cat([mask_d, step_mask.to(device)], dim=1)
+            fed_at, width = width, width + 1 + m
+            pos = next_pos + torch.arange(1 + m, device=device).view(1, -1)
+            logits = model(input_ids=feed.to(device), attention_mask=mask_d, position_ids=pos, cache=kv,
+                           use_cache=True, logits_to_keep=1 + m).logits
             stats.forward_calls += 1
-            next_pos = next_pos + 1
         stats.decode_seconds += time.perf_counter() - t0
     return [rule.cut(out) for out in outputs]
 

@@ -66,3 +66,43 @@ def test_prefix_cache_matches_longest_prefix_and_evicts() -> None:
     cache.put([6], [(t, t)])
     assert len(cache.entries) == 2
     assert _common_prefix([1, 2, 3], [1, 2, 4, 5]) == 2 and _common_prefix([], [1]) == 0
+
+
+def test_prompt_lookup_keeps_greedy_actions_and_saves_forward_passes(tiny_model_dir) -> None:
+    harness = default_harness()
+    harness.prompt.style = "compact"  # type: ignore[assignment]
+    runs = {}
+    for lookahead in (0, 8):
+        agent = _Recording(str(tiny_model_dir), device="cpu", max_new_tokens=40, batch_size=3, lookahead=lookahead)
+        list(run_batched(lambda: gym.make("LiveStreamQA-v0", harness=harness), agent, list(range(6)), 3))
+        runs[lookahead] = agent
+    plain, drafted = runs[0], runs[8]
+    assert [a for _, a in drafted.seen] == [a for _, a in plain.seen]
+    assert plain.stats["draft_tokens"] == 0 and drafted.stats["accepted_draft_tokens"] > 0
+    assert drafted.gen_stats.forward_calls < plain.gen_stats.forward_calls
+    assert drafted.stats["completion_tokens"] == plain.stats["completion_tokens"]
+
+
+def test_lookup_drafts_follow_the_latest_earlier_occurrence() -> None:
+    from livesim.agents.kv_cache import _Lookup
+
+    lk = _Lookup([1, 2, 3, 4, 5, 9, 2, 3])
+    assert lk.draft(2) == [4, 5]  # (2, 3) occurred before, followed by 4, 5
+    lk.extend([4, 7, 7])
+    assert lk.draft(3) == []  # (4, 7, 7), (7, 7): never seen before
+    lk.extend([1, 2, 3])
+    assert lk.draft(8) == [4, 5, 9, 2, 3, 4, 7, 7]  # what followed the earlier (1, 2, 3)
+    assert lk.draft(50) == [4, 5, 9, 2, 3, 4, 7, 7, 1, 2, 3]  # at most up to the end of the sequence
+    assert _Lookup([5]).draft(4) == []
+
+
+def test_turn_layer_grows_and_keeps_rows() -> None:
+    from livesim.agents.kv_cache import _turn_layer_class
+
+    layer = _turn_layer_class()(2)
+    k = torch.arange(2 * 1 * 3 * 2, dtype=torch.float32).view(2, 1, 3, 2)
+    keys, values = layer.update(k, -k)
+    assert layer.capacity >= 3 and layer.get_seq_length() == 3 and torch.equal(keys, k) and torch.equal(values, -k)
+    layer.update(k[:, :, :1], k[:, :, :1])
+    layer.keep_rows(torch.tensor([1]))
+    assert layer.keys.shape == (1, 1, 4, 2) and torch.equal(layer.keys[0, :, :3], k[1])
