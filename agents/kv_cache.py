@@ -197,6 +197,50 @@ def _turn_layer_class() -> type:
 
 _TURN_LAYER: type | None = None
 
+GROUPED_SDPA = "livesim_grouped_sdpa"
+"""Attention implementation used while `generate_cached` runs a model whose implementation is `sdpa`."""
+
+
+def _grouped_sdpa(module: Any, query: Any, key: Any, value: Any, attention_mask: Any, dropout: float = 0.0,
+                  scaling: float | None = None, **kwargs: Any) -> tuple[Any, None]:
+    """SDPA for grouped-query attention with a mask, without copying the cache per query head.
+
+    transformers' `sdpa` repeats every key/value head for its query heads (`repeat_kv`) whenever a mask is
+    given and more than one token is fed: with a padded batch that copied the whole cache on every decode step
+    (and every verification step of the drafts). Here the query heads that share a key/value head are folded
+    into the query length instead (heads `g*r .. g*r+r-1` read head `g`), the mask repeated to match; the
+    result equals `repeat_kv` + SDPA. Other cases go to transformers' `sdpa`.
+    """
+    import torch
+    from transformers.integrations.sdpa_attention import sdpa_attention_forward
+
+    n_rep = getattr(module, "num_key_value_groups", 1)
+    if (n_rep == 1 or attention_mask is None or attention_mask.shape[1] != 1 or kwargs.get("position_bias") is not None
+            or kwargs.get("softcap") is not None):
+        return sdpa_attention_forward(module, query, key, value, attention_mask, dropout=dropout, scaling=scaling,
+                                      **kwargs)
+    b, h, q, d = query.shape
+    folded = query.reshape(b, h // n_rep, n_rep * q, d)
+    mask = attention_mask.expand(b, 1, q, attention_mask.shape[-1]).repeat(1, 1, n_rep, 1)
+    out = torch.nn.functional.scaled_dot_product_attention(folded, key, value, attn_mask=mask, dropout_p=dropout,
+                                                           scale=scaling)
+    return out.reshape(b, h, q, value.shape[-1]).transpose(1, 2).contiguous(), None
+
+
+def _use_grouped_sdpa(model: Any) -> str | None:
+    """Switch a model on `sdpa` to `_grouped_sdpa` (registered once); returns the implementation to restore."""
+    from transformers.masking_utils import ALL_MASK_ATTENTION_FUNCTIONS, sdpa_mask
+    from transformers.modeling_utils import ALL_ATTENTION_FUNCTIONS
+
+    current = getattr(model.config, "_attn_implementation", None)
+    if current != "sdpa":
+        return None
+    if GROUPED_SDPA not in ALL_ATTENTION_FUNCTIONS:
+        ALL_ATTENTION_FUNCTIONS.register(GROUPED_SDPA, _grouped_sdpa)
+        ALL_MASK_ATTENTION_FUNCTIONS.register(GROUPED_SDPA, sdpa_mask)
+    model.config._attn_implementation = GROUPED_SDPA
+    return current
+
 
 class _Lookup:
     """Prompt-lookup drafts for one row: the tokens that followed the most recent earlier occurrence of the row's
@@ -289,14 +333,31 @@ def generate_cached(model: Any, prompts: list[list[int]], cache: PrefixCache, ru
     kv = Cache(layers=layers)
     positions = (mask.cumsum(-1) - 1).clamp(min=0)[:, C:]
 
-    rows = list(range(B))  # batch row -> prompt index, for rows still decoding
-    outputs: list[list[int]] = [[] for _ in range(B)]
-    cols: list[list[int]] = [[] for _ in range(B)]  # cache columns holding each row's fed output tokens
     spans = [[(C - past_len[i], C), (C + N - len(fresh[i]), C + N)] for i in range(B)]
-    lookups = [_Lookup(prompts[i]) for i in range(B)] if lookahead else []
-    mask_d, input_d, pos_d = mask.to(device), input_ids.to(device), positions.to(device)
-    width = C + N  # columns used so far (all rows)
     t0 = time.perf_counter()
+    restore = _use_grouped_sdpa(model)
+    try:
+        return _decode(model, prompts, cache, rule, kv, layers, outputs=[[] for _ in range(B)], spans=spans,
+                       mask_d=mask.to(device), input_d=input_ids.to(device), pos_d=positions.to(device), width=C + N,
+                       max_new_tokens=max_new_tokens, pad_id=pad_id, temperature=temperature, top_p=top_p,
+                       generator=generator, stats=stats, lookahead=lookahead, t0=t0)
+    finally:
+        if restore is not None:
+            model.config._attn_implementation = restore
+
+
+def _decode(model: Any, prompts: list[list[int]], cache: PrefixCache, rule: TurnEnd, kv: Any, layers: list[Any], *,
+            outputs: list[list[int]], spans: list[list[tuple[int, int]]], mask_d: Any, input_d: Any, pos_d: Any,
+            width: int, max_new_tokens: int, pad_id: int, temperature: float, top_p: float, generator: Any,
+            stats: GenStats, lookahead: int, t0: float) -> list[list[int]]:
+    """The prefill forward and the decode loop of `generate_cached` (see there)."""
+    import torch
+
+    device = mask_d.device
+    B = len(prompts)
+    rows = list(range(B))  # batch row -> prompt index, for rows still decoding
+    cols: list[list[int]] = [[] for _ in range(B)]  # cache columns holding each row's fed output tokens
+    lookups = [_Lookup(prompts[i]) for i in range(B)] if lookahead else []
     with torch.inference_mode():
         logits = model(input_ids=input_d, attention_mask=mask_d, position_ids=pos_d, cache=kv, use_cache=True,
                        logits_to_keep=1).logits[:, -1:, :]

@@ -106,3 +106,25 @@ def test_turn_layer_grows_and_keeps_rows() -> None:
     layer.update(k[:, :, :1], k[:, :, :1])
     layer.keep_rows(torch.tensor([1]))
     assert layer.keys.shape == (1, 1, 4, 2) and torch.equal(layer.keys[0, :, :3], k[1])
+
+
+def test_grouped_sdpa_equals_repeated_heads_and_the_model_gets_its_attention_back(tiny_model_dir) -> None:
+    from types import SimpleNamespace
+
+    from transformers.integrations.sdpa_attention import repeat_kv
+
+    from livesim.agents.kv_cache import _grouped_sdpa
+
+    g = torch.Generator().manual_seed(0)
+    q, k, v = (torch.randn(2, h, n, 8, generator=g) for h, n in ((6, 3), (2, 10), (2, 10)))
+    mask = torch.ones(2, 1, 3, 10, dtype=torch.bool)
+    mask[0, :, :, :4] = False  # left padding of row 0
+    mask[:, :, :, 7:] = torch.tril(torch.ones(3, 3, dtype=torch.bool))  # causal among the fed tokens
+    out, _ = _grouped_sdpa(SimpleNamespace(num_key_value_groups=3), q, k, v, mask, scaling=0.3)
+    ref = torch.nn.functional.scaled_dot_product_attention(q, repeat_kv(k, 3), repeat_kv(v, 3), attn_mask=mask,
+                                                           scale=0.3).transpose(1, 2)
+    assert out.shape == (2, 3, 6, 8) and torch.allclose(out, ref, atol=1e-6)
+    agent = TransformersAgent(str(tiny_model_dir), device="cpu", max_new_tokens=4)
+    before = agent.model.config._attn_implementation
+    agent.act({"messages": [{"role": "user", "content": "hi"}], "tools": []})
+    assert agent.model.config._attn_implementation == before == "sdpa"
