@@ -197,6 +197,8 @@ def _turn_layer_class() -> type:
 
 _TURN_LAYER: type | None = None
 
+_FOLDED_MASK: tuple[Any, Any, Any] | None = None  # (the model's mask object, (n_rep, dtype), folded additive mask)
+
 GROUPED_SDPA = "livesim_grouped_sdpa"
 """Attention implementation used while `generate_cached` runs a model whose implementation is `sdpa`."""
 
@@ -221,7 +223,14 @@ def _grouped_sdpa(module: Any, query: Any, key: Any, value: Any, attention_mask:
                                       **kwargs)
     b, h, q, d = query.shape
     folded = query.reshape(b, h // n_rep, n_rep * q, d)
-    mask = attention_mask.expand(b, 1, q, attention_mask.shape[-1]).repeat(1, 1, n_rep, 1)
+    global _FOLDED_MASK
+    if _FOLDED_MASK is not None and _FOLDED_MASK[0] is attention_mask and _FOLDED_MASK[1] == (n_rep, query.dtype):
+        mask = _FOLDED_MASK[2]  # every layer of a forward pass gets the same mask object: fold it once
+    else:
+        mask = attention_mask.expand(b, 1, q, attention_mask.shape[-1]).repeat(1, 1, n_rep, 1)
+        if mask.dtype == torch.bool:  # as SDPA converts a boolean mask, once instead of once per layer
+            mask = torch.zeros(mask.shape, dtype=query.dtype, device=mask.device).masked_fill_(~mask, float("-inf"))
+        _FOLDED_MASK = (attention_mask, (n_rep, query.dtype), mask)
     out = torch.nn.functional.scaled_dot_product_attention(folded, key, value, attn_mask=mask, dropout_p=dropout,
                                                            scale=scaling)
     return out.reshape(b, h, q, value.shape[-1]).transpose(1, 2).contiguous(), None
@@ -342,6 +351,8 @@ def generate_cached(model: Any, prompts: list[list[int]], cache: PrefixCache, ru
                        max_new_tokens=max_new_tokens, pad_id=pad_id, temperature=temperature, top_p=top_p,
                        generator=generator, stats=stats, lookahead=lookahead, t0=t0)
     finally:
+        global _FOLDED_MASK
+        _FOLDED_MASK = None
         if restore is not None:
             model.config._attn_implementation = restore
 
