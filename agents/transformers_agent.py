@@ -55,7 +55,8 @@ class TransformersAgent(BaseAgent):
     and dtype. ``temperature=0`` is greedy. Sampling is seeded per ``generate`` call from ``seed`` and a
     call counter, so a fresh agent replays the same samples. ``stats`` accumulates prompt/completion
     tokens, generation seconds, calls and observations; ``last_latencies`` holds per-observation seconds
-    of the last batch (its render time plus its batch's generation time).
+    of the last batch (its render time plus its batch's generation time). ``lookahead`` (KV path, greedy):
+    prompt-lookup draft tokens verified per decode step (0: one token a step; the output is the same).
     """
 
     name = "transformers"
