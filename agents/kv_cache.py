@@ -54,13 +54,6 @@ class TurnEnd:
         return ids if end is None else ids[:end]
 
 
-def layers_of(kv: Any) -> list[Any]:
-    """The cache's per-layer key/value holders (transformers' `Cache.layers`), untyped on purpose: the union of
-    layer kinds in transformers' stubs includes linear-attention layers that this attention-only path never meets.
-    """
-    return list(kv.layers)
-
-
 def stopping_criteria(rule: TurnEnd, prompt_width: int) -> Any:
     """The rule as a `transformers` `StoppingCriteria` (per row) for `model.generate` (the full-prefill path)."""
     import torch
@@ -149,21 +142,162 @@ class GenStats:
     prefill_seconds: float = 0.0
     decode_seconds: float = 0.0
     forward_calls: int = 0
+    drafted_tokens: int = 0  # prompt-lookup draft tokens fed for verification
+    accepted_tokens: int = 0  # ...of which the model predicted the same (tokens gained without a forward pass)
+
+
+def _turn_layer_class() -> type:
+    """`TurnLayer`: a `DynamicLayer` whose keys/values live in buffers sized for the whole turn (built lazily, so
+    importing this module needs no torch). Appending a token writes into the buffer instead of concatenating the
+    whole cache, which on a CPU cost more than the model's matmuls (every decode step copied every layer's cache).
+    """
+    global _TURN_LAYER
+    if _TURN_LAYER is not None:
+        return _TURN_LAYER
+    from transformers.cache_utils import DynamicLayer
+
+    class TurnLayer(DynamicLayer):  # type: ignore[misc]
+        def __init__(self, capacity: int, keys: Any = None, values: Any = None, length: int = 0) -> None:
+            super().__init__()
+            self.capacity, self.length = capacity, length
+            self.kbuf, self.vbuf = keys, values
+            if keys is not None:
+                self.device, self.is_initialized = keys.device, True
+                self.keys, self.values = keys[:, :, :length], values[:, :, :length]
+
+        def update(self, key_states: Any, value_states: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
+            if self.kbuf is None:
+                b, h, _, d = key_states.shape
+                self.kbuf = key_states.new_zeros((b, h, self.capacity, d))
+                self.vbuf = value_states.new_zeros((b, h, self.capacity, value_states.shape[-1]))
+                self.device, self.is_initialized = key_states.device, True
+            end = self.length + key_states.shape[-2]
+            if end > self.capacity:  # rejected draft columns used the room up: grow once by half
+                self.capacity = max(end, self.capacity * 3 // 2)
+                grown = [buf.new_zeros((*buf.shape[:2], self.capacity, buf.shape[3])) for buf in (self.kbuf, self.vbuf)]
+                for new_buf, buf in zip(grown, (self.kbuf, self.vbuf), strict=True):
+                    new_buf[:, :, : self.length] = buf[:, :, : self.length]
+                self.kbuf, self.vbuf = grown
+            self.kbuf[:, :, self.length : end] = key_states
+            self.vbuf[:, :, self.length : end] = value_states
+            self.length = end
+            self.keys, self.values = self.kbuf[:, :, :end], self.vbuf[:, :, :end]
+            return self.keys, self.values
+
+        def get_seq_length(self) -> int:
+            return self.length
+
+        def keep_rows(self, sel: Any) -> None:
+            self.kbuf, self.vbuf = self.kbuf.index_select(0, sel), self.vbuf.index_select(0, sel)
+            self.keys, self.values = self.kbuf[:, :, : self.length], self.vbuf[:, :, : self.length]
+
+    _TURN_LAYER = TurnLayer
+    return TurnLayer
+
+
+_TURN_LAYER: type | None = None
+
+_FOLDED_MASK: tuple[Any, Any, Any] | None = None  # (the model's mask object, (n_rep, dtype), folded additive mask)
+
+GROUPED_SDPA = "livesim_grouped_sdpa"
+"""Attention implementation used while `generate_cached` runs a model whose implementation is `sdpa`."""
+
+
+def _grouped_sdpa(module: Any, query: Any, key: Any, value: Any, attention_mask: Any, dropout: float = 0.0,
+                  scaling: float | None = None, **kwargs: Any) -> tuple[Any, None]:
+    """SDPA for grouped-query attention with a mask, without copying the cache per query head.
+
+    transformers' `sdpa` repeats every key/value head for its query heads (`repeat_kv`) whenever a mask is
+    given and more than one token is fed: with a padded batch that copied the whole cache on every decode step
+    (and every verification step of the drafts). Here the query heads that share a key/value head are folded
+    into the query length instead (heads `g*r .. g*r+r-1` read head `g`), the mask repeated to match; the
+    result equals `repeat_kv` + SDPA. Other cases go to transformers' `sdpa`.
+    """
+    import torch
+    from transformers.integrations.sdpa_attention import sdpa_attention_forward
+
+    n_rep = getattr(module, "num_key_value_groups", 1)
+    if (n_rep == 1 or attention_mask is None or attention_mask.shape[1] != 1 or kwargs.get("position_bias") is not None
+            or kwargs.get("softcap") is not None):
+        return sdpa_attention_forward(module, query, key, value, attention_mask, dropout=dropout, scaling=scaling,
+                                      **kwargs)
+    b, h, q, d = query.shape
+    folded = query.reshape(b, h // n_rep, n_rep * q, d)
+    global _FOLDED_MASK
+    if _FOLDED_MASK is not None and _FOLDED_MASK[0] is attention_mask and _FOLDED_MASK[1] == (n_rep, query.dtype):
+        mask = _FOLDED_MASK[2]  # every layer of a forward pass gets the same mask object: fold it once
+    else:
+        mask = attention_mask.expand(b, 1, q, attention_mask.shape[-1]).repeat(1, 1, n_rep, 1)
+        if mask.dtype == torch.bool:  # as SDPA converts a boolean mask, once instead of once per layer
+            mask = torch.zeros(mask.shape, dtype=query.dtype, device=mask.device).masked_fill_(~mask, float("-inf"))
+        _FOLDED_MASK = (attention_mask, (n_rep, query.dtype), mask)
+    out = torch.nn.functional.scaled_dot_product_attention(folded, key, value, attn_mask=mask, dropout_p=dropout,
+                                                           scale=scaling)
+    return out.reshape(b, h, q, value.shape[-1]).transpose(1, 2).contiguous(), None
+
+
+def _use_grouped_sdpa(model: Any) -> str | None:
+    """Switch a model on `sdpa` to `_grouped_sdpa` (registered once); returns the implementation to restore."""
+    from transformers.masking_utils import ALL_MASK_ATTENTION_FUNCTIONS, sdpa_mask
+    from transformers.modeling_utils import ALL_ATTENTION_FUNCTIONS
+
+    current = getattr(model.config, "_attn_implementation", None)
+    if current != "sdpa":
+        return None
+    if GROUPED_SDPA not in ALL_ATTENTION_FUNCTIONS:
+        ALL_ATTENTION_FUNCTIONS.register(GROUPED_SDPA, _grouped_sdpa)
+        ALL_MASK_ATTENTION_FUNCTIONS.register(GROUPED_SDPA, sdpa_mask)
+    model.config._attn_implementation = GROUPED_SDPA
+    return current
+
+
+class _Lookup:
+    """Prompt-lookup drafts for one row: the tokens that followed the most recent earlier occurrence of the row's
+    last `n` tokens (n = 3, else 2) in its own prompt and completion. Loops and copied spans (names, arguments,
+    repeated sentences) are predicted many tokens at a time; greedy verification keeps the output unchanged.
+    """
+
+    def __init__(self, ids: list[int]) -> None:
+        self.ids = list(ids)
+        self.seen: list[dict[tuple[int, ...], int]] = [{}, {}]  # n-gram (n = 3, 2) -> end of its latest occurrence
+        self.done = 0  # n-grams ending at positions <= done are registered
+
+    def extend(self, tokens: list[int]) -> None:
+        self.ids.extend(tokens)
+
+    def draft(self, k: int) -> list[int]:
+        ids, L = self.ids, len(self.ids)
+        for end in range(self.done + 1, L):  # register n-grams ending before the current one
+            for slot, n in enumerate((3, 2)):
+                if end >= n:
+                    self.seen[slot][tuple(ids[end - n : end])] = end
+        self.done = max(self.done, L - 1)
+        for slot, n in enumerate((3, 2)):
+            if L >= n and (at := self.seen[slot].get(tuple(ids[L - n :]))) is not None:
+                return ids[at : min(at + k, L)]
+        return []
 
 
 def generate_cached(model: Any, prompts: list[list[int]], cache: PrefixCache, rule: TurnEnd, *,
                     max_new_tokens: int, pad_id: int, temperature: float = 0.0, top_p: float = 1.0,
-                    generator: Any = None, stats: GenStats | None = None) -> list[list[int]]:
+                    generator: Any = None, stats: GenStats | None = None, lookahead: int = 0) -> list[list[int]]:
     """Complete every prompt (one batch), reusing and refilling `cache`; returns each completion's token ids.
 
-    Completions are cut by `rule` (the end-of-turn token is kept, as `model.generate` keeps its EOS).
+    Completions are cut by `rule` (the end-of-turn token is kept, as `model.generate` keeps its EOS). The batch's
+    key/value states live in buffers sized for the whole turn: decoding writes columns, nothing is concatenated
+    or re-prefilled. `lookahead > 0` (greedy only) adds prompt-lookup drafts (`_Lookup`) of up to that many
+    tokens per row, verified in the same forward pass: each step feeds the row's last token and its draft,
+    keeps the drafted tokens the model itself predicts, plus the model's next token; rejected columns stay in
+    the buffer masked out. The output is what one token a step gives.
     """
     import torch
-    from transformers import DynamicCache
+    from transformers.cache_utils import Cache
 
+    turn_layer = _turn_layer_class()
     stats = stats if stats is not None else GenStats()
     device = next(model.parameters()).device
     n_layers = model.config.get_text_config(decoder=True).num_hidden_layers
+    lookahead = lookahead if temperature <= 0 else 0
     B = len(prompts)
     # 1. per row: reused states and the tokens still to prefill (at least one, whose logits start decoding)
     past: list[list[tuple[Any, Any]] | None] = []
@@ -181,6 +315,7 @@ def generate_cached(model: Any, prompts: list[list[int]], cache: PrefixCache, ru
         stats.reused_tokens += n
     past_len = [0 if p is None else int(p[0][0].shape[2]) for p in past]
     C, N = max(past_len), max(len(f) for f in fresh)
+    capacity = C + N + max_new_tokens
     stats.prefill_tokens += sum(len(f) for f in fresh)
 
     # 2. one batch: [pad | cached_i] in the cache, [pad | new_i] as input; padding masked, positions real
@@ -190,68 +325,119 @@ def generate_cached(model: Any, prompts: list[list[int]], cache: PrefixCache, ru
         mask[i, C - past_len[i] : C] = 1
         mask[i, C + N - len(fresh[i]) :] = 1
         input_ids[i, N - len(fresh[i]) :] = torch.tensor(fresh[i], dtype=torch.long)
-    kv = None
     if C > 0:
         ref = next(p for p in past if p is not None)
         layers = []
         for layer in range(n_layers):
             k0, v0 = ref[layer]
-            shape = (B, k0.shape[1], C, k0.shape[3])
-            ks, vs = k0.new_zeros(shape), v0.new_zeros((B, v0.shape[1], C, v0.shape[3]))
+            ks = k0.new_zeros((B, k0.shape[1], capacity, k0.shape[3]))
+            vs = v0.new_zeros((B, v0.shape[1], capacity, v0.shape[3]))
             for i, p in enumerate(past):
                 if p is not None:
-                    ks[i, :, C - past_len[i] :] = p[layer][0][0]
-                    vs[i, :, C - past_len[i] :] = p[layer][1][0]
-            layers.append((ks, vs))
-        kv = DynamicCache(ddp_cache_data=layers)
+                    ks[i, :, C - past_len[i] : C] = p[layer][0][0]
+                    vs[i, :, C - past_len[i] : C] = p[layer][1][0]
+            layers.append(turn_layer(capacity, ks, vs, C))
     else:
-        kv = DynamicCache()
+        layers = [turn_layer(capacity) for _ in range(n_layers)]
+    kv = Cache(layers=layers)
     positions = (mask.cumsum(-1) - 1).clamp(min=0)[:, C:]
 
-    rows = list(range(B))  # batch row -> prompt index, for rows still decoding
-    outputs: list[list[int]] = [[] for _ in range(B)]
     spans = [[(C - past_len[i], C), (C + N - len(fresh[i]), C + N)] for i in range(B)]
-    mask_d, input_d, pos_d = mask.to(device), input_ids.to(device), positions.to(device)
     t0 = time.perf_counter()
+    restore = _use_grouped_sdpa(model)
+    try:
+        return _decode(model, prompts, cache, rule, kv, layers, outputs=[[] for _ in range(B)], spans=spans,
+                       mask_d=mask.to(device), input_d=input_ids.to(device), pos_d=positions.to(device), width=C + N,
+                       max_new_tokens=max_new_tokens, pad_id=pad_id, temperature=temperature, top_p=top_p,
+                       generator=generator, stats=stats, lookahead=lookahead, t0=t0)
+    finally:
+        global _FOLDED_MASK
+        _FOLDED_MASK = None
+        if restore is not None:
+            model.config._attn_implementation = restore
+
+
+def _decode(model: Any, prompts: list[list[int]], cache: PrefixCache, rule: TurnEnd, kv: Any, layers: list[Any], *,
+            outputs: list[list[int]], spans: list[list[tuple[int, int]]], mask_d: Any, input_d: Any, pos_d: Any,
+            width: int, max_new_tokens: int, pad_id: int, temperature: float, top_p: float, generator: Any,
+            stats: GenStats, lookahead: int, t0: float) -> list[list[int]]:
+    """The prefill forward and the decode loop of `generate_cached` (see there)."""
+    import torch
+
+    device = mask_d.device
+    B = len(prompts)
+    rows = list(range(B))  # batch row -> prompt index, for rows still decoding
+    cols: list[list[int]] = [[] for _ in range(B)]  # cache columns holding each row's fed output tokens
+    lookups = [_Lookup(prompts[i]) for i in range(B)] if lookahead else []
     with torch.inference_mode():
         logits = model(input_ids=input_d, attention_mask=mask_d, position_ids=pos_d, cache=kv, use_cache=True,
-                       logits_to_keep=1).logits[:, -1, :]
+                       logits_to_keep=1).logits[:, -1:, :]
         stats.forward_calls += 1
         stats.prefill_seconds += time.perf_counter() - t0
         t0 = time.perf_counter()
-        next_pos = pos_d[:, -1:] + 1
-        width = C + N  # cache length so far (all rows)
-        for step in range(max_new_tokens):
-            tokens = _pick(logits, temperature, top_p, generator)  # (B',)
+        next_pos = pos_d[:, -1:] + 1  # (B', 1): position of each row's next fed token
+        drafts: list[list[int]] = [[] for _ in rows]
+        fed_at: int | None = None  # first column of the last decode feed (None: the prefill)
+        while True:
+            # pick: the model's token after every fed column; keep the drafted tokens it agrees with, then one more
+            if lookahead:
+                preds = logits.argmax(dim=-1).tolist()  # (B', 1 + m)
+                accepted = []
+                for d, pr in zip(drafts, preds, strict=True):
+                    n_ok = 0
+                    while n_ok < len(d) and d[n_ok] == pr[n_ok]:
+                        n_ok += 1
+                    accepted.append(n_ok)
+                stats.accepted_tokens += sum(accepted)
+                new = [d[:n_ok] + [pr[n_ok]] for d, pr, n_ok in zip(drafts, preds, accepted, strict=True)]
+            else:
+                accepted = [0] * len(rows)
+                new = [[t] for t in _pick(logits[:, -1, :], temperature, top_p, generator).tolist()]
             done_rows: list[int] = []
             for j, i in enumerate(rows):
-                outputs[i].append(int(tokens[j]))
-                if rule.end(outputs[i]) is not None or step == max_new_tokens - 1:
+                got = new[j][: max_new_tokens - len(outputs[i])]
+                if fed_at is not None:  # the row's last token and its kept draft tokens are now cached
+                    cols[i].extend(range(fed_at, fed_at + 1 + min(accepted[j], len(got))))
+                    mask_d[j, fed_at + 1 + accepted[j] : width] = 0  # rejected draft columns
+                outputs[i].extend(got)
+                if lookups:
+                    lookups[j].extend(got)
+                if len(outputs[i]) >= max_new_tokens or rule.end(outputs[i]) is not None:
                     done_rows.append(j)
-            fed = step  # decode tokens already in the cache for every live row
+            if fed_at is not None:
+                next_pos = next_pos + 1 + torch.tensor(accepted, device=device).view(-1, 1)
             for j in done_rows:
                 i = rows[j]
-                idx = torch.cat([torch.arange(a, b) for a, b in spans[i]] + [torch.arange(C + N, C + N + fed)])
-                idx = idx.to(device)
-                row_kv = [(layer.keys[j : j + 1].index_select(2, idx), layer.values[j : j + 1].index_select(2, idx))
-                          for layer in layers_of(kv)]
-                cache.put(prompts[i] + outputs[i][:fed], row_kv)
+                idx = torch.tensor([c for a, b in spans[i] for c in range(a, b)] + cols[i], device=device)
+                row_kv = [(layer.kbuf[j : j + 1].index_select(2, idx), layer.vbuf[j : j + 1].index_select(2, idx))
+                          for layer in layers]
+                cache.put(prompts[i] + outputs[i][: len(cols[i])], row_kv)
             if len(done_rows) == len(rows):
                 break
             if done_rows:
                 keep = [j for j in range(len(rows)) if j not in done_rows]
                 sel = torch.tensor(keep, device=device)
-                for layer in layers_of(kv):
-                    layer.keys = layer.keys.index_select(0, sel)
-                    layer.values = layer.values.index_select(0, sel)
+                for layer in layers:
+                    layer.keep_rows(sel)
                 rows = [rows[j] for j in keep]
-                tokens, mask_d, next_pos = tokens[sel], mask_d.index_select(0, sel), next_pos.index_select(0, sel)
-            mask_d = torch.cat([mask_d, mask_d.new_ones((len(rows), 1))], dim=1)
-            width += 1
-            logits = model(input_ids=tokens.view(-1, 1), attention_mask=mask_d, position_ids=next_pos, cache=kv,
-                           use_cache=True, logits_to_keep=1).logits[:, -1, :]
+                lookups = [lookups[j] for j in keep] if lookups else []
+                mask_d, next_pos = mask_d.index_select(0, sel), next_pos.index_select(0, sel)
+            # feed: each row's last token and its draft, one forward pass for the batch
+            drafts = ([lk.draft(min(lookahead, max_new_tokens - len(outputs[i]) - 1))
+                       for lk, i in zip(lookups, rows, strict=True)] if lookups else [[] for _ in rows])
+            m = max(len(d) for d in drafts)
+            stats.drafted_tokens += sum(len(d) for d in drafts)
+            feed = torch.full((len(rows), 1 + m), pad_id, dtype=torch.long)
+            step_mask = torch.zeros((len(rows), 1 + m), dtype=torch.long)
+            for j, (i, d) in enumerate(zip(rows, drafts, strict=True)):
+                feed[j, : 1 + len(d)] = torch.tensor([outputs[i][-1], *d], dtype=torch.long)
+                step_mask[j, : 1 + len(d)] = 1
+            mask_d = torch.cat([mask_d, step_mask.to(device)], dim=1)
+            fed_at, width = width, width + 1 + m
+            pos = next_pos + torch.arange(1 + m, device=device).view(1, -1)
+            logits = model(input_ids=feed.to(device), attention_mask=mask_d, position_ids=pos, cache=kv,
+                           use_cache=True, logits_to_keep=1 + m).logits
             stats.forward_calls += 1
-            next_pos = next_pos + 1
         stats.decode_seconds += time.perf_counter() - t0
     return [rule.cut(out) for out in outputs]
 

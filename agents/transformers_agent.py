@@ -55,7 +55,8 @@ class TransformersAgent(BaseAgent):
     and dtype. ``temperature=0`` is greedy. Sampling is seeded per ``generate`` call from ``seed`` and a
     call counter, so a fresh agent replays the same samples. ``stats`` accumulates prompt/completion
     tokens, generation seconds, calls and observations; ``last_latencies`` holds per-observation seconds
-    of the last batch (its render time plus its batch's generation time).
+    of the last batch (its render time plus its batch's generation time). ``lookahead`` (KV path, greedy):
+    prompt-lookup draft tokens verified per decode step (0: one token a step; the output is the same).
     """
 
     name = "transformers"
@@ -78,6 +79,7 @@ class TransformersAgent(BaseAgent):
         kv_cache: bool = True,
         stop_after_tool_call: bool = True,
         cache_entries: int | None = None,
+        lookahead: int = 8,
     ) -> None:
         super().__init__()
         import torch
@@ -111,13 +113,16 @@ class TransformersAgent(BaseAgent):
         self.turn_end = TurnEnd(frozenset(self._eos_ids), vocab_ids.get("<tool_call>"), vocab_ids.get("</tool_call>"),
                                 after_tool_call=stop_after_tool_call)
         self.kv_cache = kv_cache
+        if lookahead < 0:
+            raise ValueError(f"expected lookahead >= 0, got {lookahead}")
+        self.lookahead = lookahead
         self.cache = PrefixCache(max_entries=cache_entries or max(16, 2 * batch_size))
         self.gen_stats = GenStats()
         self._calls = 0
         self.last_latencies: list[float] = []
         self.latency_log: list[float] = []  # every turn's measured seconds (batched turns share the batch time)
         self.stats.update(prompt_tokens=0, completion_tokens=0, generate_seconds=0.0, calls=0, observations=0,
-                          truncated_prompts=0, prefill_tokens=0, reused_tokens=0)
+                          truncated_prompts=0, prefill_tokens=0, reused_tokens=0, draft_tokens=0, accepted_draft_tokens=0)
 
     def _load(self, model: Any, tokenizer: Any, dtype: str, cache_dir: str | Path | None) -> tuple[Any, Any]:
         import torch
@@ -259,7 +264,8 @@ class TransformersAgent(BaseAgent):
         t0 = time.perf_counter()
         was_training = self.model.training
         self.model.eval()
-        before = (self.gen_stats.prefill_tokens, self.gen_stats.reused_tokens)
+        g = self.gen_stats
+        before = (g.prefill_tokens, g.reused_tokens, g.drafted_tokens, g.accepted_tokens)
         try:
             with torch.random.fork_rng(devices=devices):
                 gen = None
@@ -269,12 +275,14 @@ class TransformersAgent(BaseAgent):
                 completions = generate_cached(
                     self.model, batch, self.cache, self.turn_end, max_new_tokens=self.max_new_tokens,
                     pad_id=self._pad_id, temperature=self.temperature, top_p=self.top_p, generator=gen,
-                    stats=self.gen_stats)
+                    stats=self.gen_stats, lookahead=self.lookahead)
         finally:
             self.model.train(was_training)
         self.stats["generate_seconds"] += time.perf_counter() - t0
         self.stats["prefill_tokens"] += self.gen_stats.prefill_tokens - before[0]
         self.stats["reused_tokens"] += self.gen_stats.reused_tokens - before[1]
+        self.stats["draft_tokens"] += self.gen_stats.drafted_tokens - before[2]
+        self.stats["accepted_draft_tokens"] += self.gen_stats.accepted_tokens - before[3]
         self._calls += 1
         self.stats["calls"] += 1
         return self._decode(batch, completions)

@@ -1,16 +1,20 @@
 """Benchmark: the `transformers` agent's old path against the new one, on the same requests, in one run.
 
 Paths (each plays the same LiveStreamQA-v0 seeds to the end of every request, `--batch-size` at a time):
-- old:     the canonical (markdown) prompt, the whole conversation prefilled on every turn
-           (`model.generate`), a turn ends at EOS or the token budget (the agent before issue 9)
-- kv:      the same prompt, each conversation's KV cache kept between turns (only new tokens prefilled), a
-           turn also ends after a closed tool call
-- kv+compact: as kv, with the prompt presented in the compact style (`--prompt-style compact`)
+- old:        the canonical (markdown) prompt, the whole conversation prefilled on every turn
+              (`model.generate`), a turn ends at EOS or the token budget, float32 (the agent before issue 9)
+- kv:         the same prompt, each conversation's KV cache kept between turns (only new tokens prefilled) in
+              per-turn preallocated buffers, a turn also ends after a closed tool call; one token a step
+- kv+compact: as kv, with the prompt presented in the compact style (terse schemas, which the SmolLM2
+              template lists one line per tool) and prompt-lookup drafts verified in the decode step
+              (`lookahead=8`, greedy output unchanged)
+- new:        kv+compact in bfloat16 (`dtype=bfloat16`; on a CPU with AMX/AVX512-BF16, oneDNN runs it natively)
 
-Prints requests/s, completion tokens/s, prompt tokens (rendered / actually prefilled), turns and mean reward
-per model and path, and the new/old requests/s ratio. Greedy; same per-turn token budget everywhere.
+Prints requests/s, completion tokens/s, process CPU seconds (the same work under other jobs' load), prompt
+tokens (rendered / actually prefilled), decode forward passes, turns and mean reward per model and path, and
+each path's requests/s (and CPU-seconds) ratio to `old`. Greedy; the same per-turn token budget everywhere.
 
-    python bench/bench_llm.py --models tiny,smollm2-135m --requests 16 --batch-size 8 --json
+    python bench/bench_llm.py --models tiny,smollm2-135m --requests 16 --batch-size 8
 """
 
 from __future__ import annotations
@@ -28,15 +32,18 @@ from livesim.agents.transformers_agent import TransformersAgent
 from livesim.envs.rollout import run_batched
 from livesim.harness import default_harness
 
-PATHS = {
-    "old": {"kv_cache": False, "stop_after_tool_call": False, "style": None},
-    "kv": {"kv_cache": True, "stop_after_tool_call": True, "style": None},
-    "kv+compact": {"kv_cache": True, "stop_after_tool_call": True, "style": "compact"},
+PATHS: dict[str, dict[str, Any]] = {
+    "old": {"kv_cache": False, "stop_after_tool_call": False, "style": None, "lookahead": 0, "dtype": "float32"},
+    "kv": {"kv_cache": True, "stop_after_tool_call": True, "style": None, "lookahead": 0, "dtype": "float32"},
+    "kv+compact": {"kv_cache": True, "stop_after_tool_call": True, "style": "compact", "lookahead": 8,
+                   "dtype": "float32"},
+    "new": {"kv_cache": True, "stop_after_tool_call": True, "style": "compact", "lookahead": 8, "dtype": "bfloat16"},
 }
 
 
 def run_path(model: str, path: str, seeds: list[int], batch_size: int, max_new_tokens: int,
-             loaded: Any = None) -> dict[str, Any]:
+             loaded: dict[str, Any]) -> dict[str, Any]:
+    """Play `seeds` on one path; `loaded` maps a dtype to an already loaded (model, tokenizer)."""
     cfg = PATHS[path]
     harness = None
     if cfg["style"]:
@@ -47,27 +54,32 @@ def run_path(model: str, path: str, seeds: list[int], batch_size: int, max_new_t
         return gym.make("LiveStreamQA-v0", **({"harness": harness} if harness else {}))
 
     kwargs = {"max_new_tokens": max_new_tokens, "batch_size": batch_size, "kv_cache": cfg["kv_cache"],
-              "stop_after_tool_call": cfg["stop_after_tool_call"]}
-    if loaded is None:
-        agent = TransformersAgent(model, device="cpu", **kwargs)
+              "stop_after_tool_call": cfg["stop_after_tool_call"], "lookahead": cfg["lookahead"]}
+    if cfg["dtype"] in loaded:
+        model_obj, tok = loaded[cfg["dtype"]]
+        agent = TransformersAgent(model_obj, tokenizer=tok, **kwargs)
     else:
-        agent = TransformersAgent(loaded[0], tokenizer=loaded[1], **kwargs)
-    t0 = time.perf_counter()
+        agent = TransformersAgent(model, device="cpu", dtype=cfg["dtype"], **kwargs)
+        loaded[cfg["dtype"]] = (agent.model, agent.tokenizer)
+    t0, c0 = time.perf_counter(), time.process_time()
     records = list(run_batched(make_env, agent, seeds, batch_size))
-    wall = time.perf_counter() - t0
-    s = agent.stats
-    return {"model": model, "path": path, "requests": len(records), "wall_s": wall,
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    s, g = agent.stats, agent.gen_stats
+    return {"model": model, "path": path, "requests": len(records), "wall_s": round(wall, 2), "cpu_s": round(cpu, 2),
             "requests_per_s": len(records) / wall, "completion_tokens": int(s["completion_tokens"]),
             "completion_tokens_per_s": s["completion_tokens"] / wall, "prompt_tokens": int(s["prompt_tokens"]),
             "prefill_tokens": int(s["prefill_tokens"]), "turns": int(s["observations"]),
+            "decode_forwards": g.forward_calls - s["calls"] if cfg["kv_cache"] else None,
+            "accepted_draft_tokens": int(s["accepted_draft_tokens"]),
+            "prefill_s": round(g.prefill_seconds, 2), "decode_s": round(g.decode_seconds, 2),
             "mean_reward": sum(r["reward"] for r in records) / max(1, len(records)),
-            "actions": None, "_agent": agent}
+            "load_avg_1m": round(os.getloadavg()[0], 2)}
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--models", default="tiny,smollm2-135m", help="comma-separated zoo names or paths")
-    p.add_argument("--paths", default="old,kv,kv+compact", help=f"comma-separated, from {list(PATHS)}")
+    p.add_argument("--paths", default="old,kv,kv+compact,new", help=f"comma-separated, from {list(PATHS)}")
     p.add_argument("--requests", type=int, default=16, help="LiveStreamQA-v0 seeds 0..N-1")
     p.add_argument("--batch-size", type=int, default=8)
     p.add_argument("--max-new-tokens", type=int, default=128, help="per-turn token budget (all paths)")
@@ -77,23 +89,20 @@ def main() -> None:
     rows = []
     print(f"# {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start", flush=True)
     for model in args.models.split(","):
-        loaded = None
+        loaded: dict[str, Any] = {}
         for path in args.paths.split(","):
             row = run_path(model, path, seeds, args.batch_size, args.max_new_tokens, loaded)
-            agent = row.pop("_agent")
-            loaded = (agent.model, agent.tokenizer)
             rows.append(row)
-            row.pop("actions")
             print(json.dumps(row) if args.json else
-                  f"{model:14s} {path:11s} {row['requests']:3d} req  {row['wall_s']:8.1f} s  "
-                  f"{row['requests_per_s']:7.3f} req/s  {row['completion_tokens_per_s']:7.2f} tok/s  "
+                  f"{model:14s} {path:11s} {row['requests']:3d} req  {row['wall_s']:8.1f} s  cpu {row['cpu_s']:8.1f} s  "
+                  f"{row['requests_per_s']:7.4f} req/s  {row['completion_tokens_per_s']:7.2f} tok/s  "
                   f"prompt {row['prompt_tokens']:7d} prefilled {row['prefill_tokens']:7d}  turns {row['turns']:3d}  "
-                  f"reward {row['mean_reward']:.3f}", flush=True)
+                  f"reward {row['mean_reward']:.3f}  load {row['load_avg_1m']:.2f}", flush=True)
         base = next((r for r in rows if r["model"] == model and r["path"] == "old"), None)
         for r in rows:
             if base and r["model"] == model and r["path"] != "old":
                 print(f"{model:14s} {r['path']:11s} requests/s x{r['requests_per_s'] / base['requests_per_s']:.1f} "
-                      f"vs old", flush=True)
+                      f"vs old (CPU seconds x{base['cpu_s'] / max(r['cpu_s'], 1e-9):.1f})", flush=True)
     print(f"# load average {os.getloadavg()[0]:.2f} at end", flush=True)
 
 

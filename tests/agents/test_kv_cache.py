@@ -66,3 +66,65 @@ def test_prefix_cache_matches_longest_prefix_and_evicts() -> None:
     cache.put([6], [(t, t)])
     assert len(cache.entries) == 2
     assert _common_prefix([1, 2, 3], [1, 2, 4, 5]) == 2 and _common_prefix([], [1]) == 0
+
+
+def test_prompt_lookup_keeps_greedy_actions_and_saves_forward_passes(tiny_model_dir) -> None:
+    harness = default_harness()
+    harness.prompt.style = "compact"  # type: ignore[assignment]
+    runs = {}
+    for lookahead in (0, 8):
+        agent = _Recording(str(tiny_model_dir), device="cpu", max_new_tokens=40, batch_size=3, lookahead=lookahead)
+        list(run_batched(lambda: gym.make("LiveStreamQA-v0", harness=harness), agent, list(range(6)), 3))
+        runs[lookahead] = agent
+    plain, drafted = runs[0], runs[8]
+    assert [a for _, a in drafted.seen] == [a for _, a in plain.seen]
+    assert plain.stats["draft_tokens"] == 0 and drafted.stats["accepted_draft_tokens"] > 0
+    assert drafted.gen_stats.forward_calls < plain.gen_stats.forward_calls
+    assert drafted.stats["completion_tokens"] == plain.stats["completion_tokens"]
+
+
+def test_lookup_drafts_follow_the_latest_earlier_occurrence() -> None:
+    from livesim.agents.kv_cache import _Lookup
+
+    lk = _Lookup([1, 2, 3, 4, 5, 9, 2, 3])
+    assert lk.draft(2) == [4, 5]  # (2, 3) occurred before, followed by 4, 5
+    lk.extend([4, 7, 7])
+    assert lk.draft(3) == []  # (4, 7, 7), (7, 7): never seen before
+    lk.extend([1, 2, 3])
+    assert lk.draft(8) == [4, 5, 9, 2, 3, 4, 7, 7]  # what followed the earlier (1, 2, 3)
+    assert lk.draft(50) == [4, 5, 9, 2, 3, 4, 7, 7, 1, 2, 3]  # at most up to the end of the sequence
+    assert _Lookup([5]).draft(4) == []
+
+
+def test_turn_layer_grows_and_keeps_rows() -> None:
+    from livesim.agents.kv_cache import _turn_layer_class
+
+    layer = _turn_layer_class()(2)
+    k = torch.arange(2 * 1 * 3 * 2, dtype=torch.float32).view(2, 1, 3, 2)
+    keys, values = layer.update(k, -k)
+    assert layer.capacity >= 3 and layer.get_seq_length() == 3 and torch.equal(keys, k) and torch.equal(values, -k)
+    layer.update(k[:, :, :1], k[:, :, :1])
+    layer.keep_rows(torch.tensor([1]))
+    assert layer.keys.shape == (1, 1, 4, 2) and torch.equal(layer.keys[0, :, :3], k[1])
+
+
+def test_grouped_sdpa_equals_repeated_heads_and_the_model_gets_its_attention_back(tiny_model_dir) -> None:
+    from types import SimpleNamespace
+
+    from transformers.integrations.sdpa_attention import repeat_kv
+
+    from livesim.agents.kv_cache import _grouped_sdpa
+
+    g = torch.Generator().manual_seed(0)
+    q, k, v = (torch.randn(2, h, n, 8, generator=g) for h, n in ((6, 3), (2, 10), (2, 10)))
+    mask = torch.ones(2, 1, 3, 10, dtype=torch.bool)
+    mask[0, :, :, :4] = False  # left padding of row 0
+    mask[:, :, :, 7:] = torch.tril(torch.ones(3, 3, dtype=torch.bool))  # causal among the fed tokens
+    out, _ = _grouped_sdpa(SimpleNamespace(num_key_value_groups=3), q, k, v, mask, scaling=0.3)
+    ref = torch.nn.functional.scaled_dot_product_attention(q, repeat_kv(k, 3), repeat_kv(v, 3), attn_mask=mask,
+                                                           scale=0.3).transpose(1, 2)
+    assert out.shape == (2, 3, 6, 8) and torch.allclose(out, ref, atol=1e-6)
+    agent = TransformersAgent(str(tiny_model_dir), device="cpu", max_new_tokens=4)
+    before = agent.model.config._attn_implementation
+    agent.act({"messages": [{"role": "user", "content": "hi"}], "tools": []})
+    assert agent.model.config._attn_implementation == before == "sdpa"

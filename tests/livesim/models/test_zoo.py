@@ -166,3 +166,40 @@ def test_prepare_smollm2_converts_and_answers(tmp_path):
     obs = {"messages": [{"role": "system", "content": "You are a shop assistant."},
                         {"role": "user", "content": "How much is product SKU-7?"}], "tools": TOOLS}
     assert agent.act(obs).strip()
+
+
+def test_a_prepared_smollm2_gets_the_current_template_without_a_new_download(tmp_path):
+    """A model prepared by an older livesim (old template, no template digest in the marker) is updated in place."""
+    import hashlib
+
+    path = tmp_path / "smollm2-135m"
+    path.mkdir()
+    (path / "chat_template.jinja").write_text("{{ 'old template' }}")
+    (path / MARKER).write_text(json.dumps({"name": "smollm2-135m"}))
+    assert resolve_model("smollm2-135m", cache_dir=tmp_path) == path
+    assert (path / "chat_template.jinja").read_text() == SMOLLM2_TOOL_TEMPLATE
+    info = json.loads((path / MARKER).read_text())
+    assert info["name"] == "smollm2-135m"
+    assert info["chat_template_sha256"] == hashlib.sha256(SMOLLM2_TOOL_TEMPLATE.encode()).hexdigest()
+    stamp = (path / MARKER).stat().st_mtime_ns
+    assert models.prepare_model("smollm2-135m", cache_dir=tmp_path) == path  # up to date: nothing rewritten
+    assert (path / MARKER).stat().st_mtime_ns == stamp
+
+
+def test_smollm2_template_tool_format_switch(tiny):
+    """`tool_format` forces either listing; without it, described parameters mean JSON schemas."""
+    tok, _ = tiny
+    described = [{"type": "function", "function": {**TOOLS[0]["function"], "parameters": {
+        "type": "object", "properties": {"sku": {"type": "string", "description": "The SKU."}}, "required": ["sku"]}}}]
+    saved = tok.chat_template
+    try:
+        tok.chat_template = SMOLLM2_TOOL_TEMPLATE
+        render = lambda tools, **kw: tok.apply_chat_template(  # noqa: E731
+            CONVERSATION[:2], tools=tools, add_generation_prompt=True, tokenize=False, **kw)
+        line = "\nget_product(sku: string) - Look up a product by SKU.<|im_end|>"
+        assert line in render(TOOLS) and "<tools>" not in render(TOOLS)
+        assert "<tools>" in render(described) and '"description": "The SKU."' in render(described)
+        assert line in render(described, tool_format="lines")
+        assert "<tools>" in render(TOOLS, tool_format="json")
+    finally:
+        tok.chat_template = saved
