@@ -34,6 +34,7 @@ from livesim.envs.hsa import ToolFaults, make_wrappers
 from livesim.envs.rollout import PRIVILEGED_AGENTS
 from livesim.hat.common import atomic_dir, progress
 from livesim.models.zoo import resolve_model
+from livesim.stream.harness_file import harness_with_style
 
 SCHEMA_VERSION = "livesim-sft-v1"
 
@@ -59,7 +60,10 @@ class CollectConfig(BaseModel):
     min_accuracy: float = Field(1.0, ge=0, le=1, description="Judge filter: keep requests with accuracy >= this.")
     keep_retries: float = Field(0.15, ge=0, le=1, description="Share of hook-retry conversations kept whole.")
     val_fraction: float = Field(0.1, ge=0, lt=1, description="Share of conversations in the validation split.")
-    prompt_style: str = Field("full", description="System-prompt style of the env ('full'; more when the env has).")
+    prompt_style: Literal["full", "markdown", "xml", "json", "compact"] = Field(
+        "full", description="System-prompt style of the presented canonical harness: 'full' keeps the harness's own "
+        "(markdown); 'compact' is the token-budgeted style of the model loop (SmolLM2 ~1,100 prompt tokens instead of "
+        "~2,800). HSA may still re-present it (prompt style is one of its dimensions).")
     tokenizer: str | None = Field(None, description="Model dir/zoo name whose tokenizer counts tokens in stats.")
     batch_size: int = Field(8, ge=1, description="Episodes played in lockstep (act_batch for model teachers).")
 
@@ -137,12 +141,12 @@ def cut_retries(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _make_envs(cfg: CollectConfig, n: int, split: str = "train") -> tuple[list[Any], list[Any]]:
     """``n`` canonical envs and ``n`` augmented ones (empty when fixed_harness)."""
-    if cfg.prompt_style != "full":
-        raise ValueError(f"prompt_style {cfg.prompt_style!r} is not available in this livesim build; "
-                         "expected 'full'")
+    harness = None if cfg.prompt_style == "full" else harness_with_style(None, cfg.prompt_style)
 
     def base() -> Any:
         kwargs: dict[str, Any] = {"split": split} if cfg.env_id == "LiveStreamQA-v0" else {}
+        if harness is not None:
+            kwargs["harness"] = harness
         env = gym.make(cfg.env_id, **kwargs)
         return ToolFaults(env) if cfg.tool_faults else env
 

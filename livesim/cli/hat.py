@@ -56,7 +56,9 @@ def _add_model_flags(p: argparse.ArgumentParser, model: Any, skip: tuple[str, ..
         if name in skip:
             continue
         typ = _base_type(field.annotation)
-        help_ = f"{field.description or ''} (default: {field.default!r})"
+        # the config's default, not argparse's (None: "not set"); "%(default).0s" stops the formatter adding its own
+        desc = (field.description or "").replace("%", "%%")
+        help_ = f"{desc} (default: {field.default!r})%(default).0s"
         if typ is bool:
             p.add_argument(_flag(name), dest=name, action=argparse.BooleanOptionalAction, default=None, help=help_)
         elif typing.get_origin(typ) is typing.Literal:

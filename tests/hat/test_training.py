@@ -58,6 +58,24 @@ def test_collect_is_deterministic_and_arrow_safe(data_dir, tmp_path):
     assert "# livesim SFT data" in (data_dir / "README.md").read_text()
 
 
+def test_collect_compact_prompt_style(tmp_path):
+    """`prompt_style="compact"` presents the token-budgeted system prompt; same teacher, shorter conversations."""
+    cfg = CollectConfig(episodes=4, seed=5, fixed_harness=True, oracle_error_rate=0.0, batch_size=4)
+    full = collect_mod.load(collect_mod.run(cfg, tmp_path / "full", show_progress=False))
+    compact = collect_mod.load(collect_mod.run(cfg.model_copy(update={"prompt_style": "compact"}),
+                                               tmp_path / "compact", show_progress=False))
+    assert cfg.key() != cfg.model_copy(update={"prompt_style": "compact"}).key()
+
+    def systems(dd):
+        return [m["content"] for split in dd for r in dd[split] for m in r["messages"] if m["role"] == "system"]
+
+    s_full, s_compact = systems(full), systems(compact)
+    assert s_full and len(s_full) == len(s_compact)
+    assert all(len(c) < len(f) for c, f in zip(s_compact, s_full))
+    with pytest.raises(ValueError):
+        CollectConfig(prompt_style="tiny")
+
+
 def test_cut_retries_drops_failed_turns_only():
     msgs = [{"role": "system", "content": "s", "tool_calls": []}, {"role": "user", "content": "q", "tool_calls": []},
             {"role": "assistant", "content": "bad", "tool_calls": []},
