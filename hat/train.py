@@ -180,6 +180,12 @@ class _Run:
             fh.write(json.dumps(row, default=str, sort_keys=True) + "\n")
             fh.flush()
 
+    def _logged(self, stage: str, result: dict[str, Any]) -> bool:
+        if not self.metrics.is_file():
+            return False
+        row = json.loads(json.dumps({"stage": stage, "kind": "dev_eval", **result}, default=str, sort_keys=True))
+        return any(json.loads(line) == row for line in self.metrics.read_text().splitlines() if line.strip())
+
     def link(self, stage: str, target: Path) -> None:
         link = self.dir / "checkpoints" / stage
         link.parent.mkdir(parents=True, exist_ok=True)
@@ -193,6 +199,8 @@ class _Run:
         cache = model_dir.parent / f"{model_dir.name}.dev-{self.cfg.dev_requests}-{self.cfg.dev_max_new_tokens}.json"
         if cache.is_file():
             result = json.loads(cache.read_text())
+            if self._logged(stage, result):  # a rerun into the same run dir: already in metrics.jsonl
+                return result
         else:
             result = evaluate_model(model_dir, n=self.cfg.dev_requests, max_new_tokens=self.cfg.dev_max_new_tokens,
                                     show_progress=self.cfg.show_progress)

@@ -312,3 +312,17 @@ def test_cli_bad_input_is_one_line(tiny_model_dir, tmp_path):
         main(["hat", "train", "--preset", "tiny", "--set", "sft.nope=1"])
     with pytest.raises(SystemExit, match="unknown stage"):
         main(["hat", "train", "--preset", "tiny", "--ci", "--stages", "sft,foo"])
+
+
+def test_rerun_into_the_same_run_dir_logs_a_cached_dev_eval_once(tmp_path):
+    from livesim.hat.train import TrainConfig, _Run
+
+    cfg = TrainConfig.from_preset("tiny", ci=True).model_copy(update={"dev_requests": 2, "dev_max_new_tokens": 8})
+    model = tmp_path / "stages" / "sft-x"
+    model.mkdir(parents=True)
+    (model.parent / "sft-x.dev-2-8.json").write_text(json.dumps({"canonical": {"mean_reward": 0.5}}))
+    (tmp_path / "run").mkdir()
+    for _ in range(2):  # the second run of `train` into the same dir finds the row already there
+        assert _Run(cfg, tmp_path / "run").dev_eval("sft", model) == {"canonical": {"mean_reward": 0.5}}
+    rows = [json.loads(x) for x in (tmp_path / "run" / "metrics.jsonl").read_text().splitlines()]
+    assert rows == [{"stage": "sft", "kind": "dev_eval", "canonical": {"mean_reward": 0.5}}]
