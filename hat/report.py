@@ -180,7 +180,8 @@ def render_table(results: dict[str, Any]) -> str:
             lines += ["", f"## {title}", "", results[key + "_table"]]
     wall = [r for r in results["rows"] if (r.get("train") or {}).get("wall_s")]
     if wall:
-        lines += ["", "## Training wall time per stage (s; 0 = from the cache)", "", "| row | stage | wall s |",
+        lines += ["", "## Training wall time per stage (s, as measured when the stage was trained; rows that share "
+                  "a stage share its training)", "", "| row | stage | wall s |",
                   "|---|---|---|"]
         for r in wall:
             for st, w in r["train"]["wall_s"].items():

@@ -128,9 +128,26 @@ def row_specs(rows: list[Row], runs: dict[str, Any], ev: EvalPreset) -> list[tup
         res = runs[r.run]
         model_dir = res.base_model_dir if r.stage == "base" else res.stage_dirs[r.stage]
         train = {"run": r.run, "stage": r.stage, "model_dir": str(model_dir), "run_dir": str(res.run_dir),
-                 "wall_s": dict(res.wall_s) if r.stage != "base" else {}}
+                 "wall_s": _chain_wall(res, r.stage)}
         out.append((r, AgentSpec.for_model(model_dir, label=r.name, max_new_tokens=ev.max_new_tokens,
                                            batch_size=ev.batch_size), train))
+    return out
+
+
+_CHAIN = ("sft", "distill", "rl")
+
+
+def _chain_wall(res: Any, stage: str | None) -> dict[str, float]:
+    """Training seconds of each stage in the row's chain, as measured when the stage was trained (its stats'
+    `wall_s`; a stage served from the cache in this run keeps the time it took when it was built)."""
+    if stage not in _CHAIN:
+        return {}
+    out = {}
+    for st in _CHAIN[:_CHAIN.index(stage) + 1]:
+        stats = (getattr(res, "stats", None) or {}).get(st) or {}
+        w = stats.get("wall_s", res.wall_s.get(st))
+        if w is not None:
+            out[st] = float(w)
     return out
 
 

@@ -261,3 +261,15 @@ def test_reproduce_untrained_writes_ab_and_edit_tables(monkeypatch, tmp_path):
     table = written["table"].read_text()
     assert "## Online A/B analogue" in table and "## Harness-edit test" in table
     assert "| memorizer | 4 | 100.0 |" in table  # its edit row: n, AVG before
+
+
+def test_row_wall_times_are_the_rows_own_chain_as_trained():
+    import types
+
+    from livesim.hat.reproduce import _chain_wall
+
+    res = types.SimpleNamespace(stats={"sft": {"wall_s": 5.0}, "distill": {"wall_s": 2.0}, "rl": {"wall_s": 3.0}},
+                                wall_s={"collect": 0.0, "sft": 0.0, "distill": 0.0, "rl": 3.0})  # sft/distill cached
+    assert _chain_wall(res, "base") == {}
+    assert _chain_wall(res, "sft") == {"sft": 5.0}
+    assert _chain_wall(res, "rl") == {"sft": 5.0, "distill": 2.0, "rl": 3.0}
