@@ -258,27 +258,32 @@ CURVE_KEYS = ("loss", "train_loss", "reward", "kl", "eval_loss")
 
 
 def chart_curves(run_dirs: dict[str, str | Path], path: Path) -> Path | None:
-    """Training curves from each run's metrics.jsonl: every numeric key in CURVE_KEYS against the step."""
-    series: dict[str, list[tuple[float, float]]] = {}
-    for run, d in run_dirs.items():
+    """Training curves from each run's metrics.jsonl: one panel per (stage, key in CURVE_KEYS) with at least two
+    points, one line per run (rows that share a run dir are drawn once)."""
+    series: dict[tuple[str, str], dict[str, list[tuple[float, float]]]] = {}
+    runs = {Path(d).name: d for d in dict.fromkeys(str(d) for d in run_dirs.values())}
+    for run, d in runs.items():
         for i, m in enumerate(read_metrics(d)):
+            if m.get("kind", "train") != "train":  # summaries and dev-set rows are not curves
+                continue
             step = m.get("step", m.get("global_step", i))
-            stage = m.get("stage", "")
+            stage = str(m.get("stage", ""))
             for k in CURVE_KEYS:
                 v = m.get(k)
                 if isinstance(v, (int, float)) and not isinstance(v, bool) and isinstance(step, (int, float)):
-                    series.setdefault(f"{run}/{stage}/{k}".replace("//", "/"), []).append((float(step), float(v)))
+                    series.setdefault((stage, k), {}).setdefault(run, []).append((float(step), float(v)))
     if not series:
         return None
+    # one-point panels (a trainer's closing average, a single eval) only when there is nothing else to draw
+    panels = sorted(key for key, by_run in series.items() if any(len(pts) >= 2 for pts in by_run.values()))
+    panels = panels or sorted(series)
     plt = _plt()
-    keys = sorted({k.rsplit("/", 1)[1] for k in series})
-    fig, axes = plt.subplots(1, len(keys), figsize=(5 * len(keys), 3.5), squeeze=False)
-    for ax, key in zip(axes[0], keys, strict=True):
-        for name, pts in sorted(series.items()):
-            if name.rsplit("/", 1)[1] == key:
-                pts.sort()
-                ax.plot([p[0] for p in pts], [p[1] for p in pts], label=name.rsplit("/", 1)[0], lw=1)
-        ax.set_title(key)
+    fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 3.5), squeeze=False)
+    for ax, (stage, key) in zip(axes[0], panels, strict=True):
+        for run, pts in sorted(series[(stage, key)].items()):
+            pts.sort()
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], label=run, lw=1)
+        ax.set_title(f"{stage} {key}".strip())
         ax.set_xlabel("step")
         ax.legend(fontsize=7)
     fig.tight_layout()
