@@ -32,6 +32,7 @@ import livesim.envs  # noqa: F401  (registers the envs)
 from livesim.agents import make_agent
 from livesim.envs.hsa import ToolFaults, make_wrappers
 from livesim.envs.rollout import PRIVILEGED_AGENTS
+from livesim.harness.core import PromptStyleName
 from livesim.hat.common import atomic_dir, progress
 from livesim.models.zoo import resolve_model
 from livesim.stream.harness_file import harness_with_style
@@ -60,7 +61,7 @@ class CollectConfig(BaseModel):
     min_accuracy: float = Field(1.0, ge=0, le=1, description="Judge filter: keep requests with accuracy >= this.")
     keep_retries: float = Field(0.15, ge=0, le=1, description="Share of hook-retry conversations kept whole.")
     val_fraction: float = Field(0.1, ge=0, lt=1, description="Share of conversations in the validation split.")
-    prompt_style: Literal["full", "markdown", "xml", "json", "compact"] = Field(
+    prompt_style: Literal["full", PromptStyleName] = Field(
         "full", description="System-prompt style of the presented canonical harness: 'full' keeps the harness's own "
         "(markdown); 'compact' is the token-budgeted style of the model loop (SmolLM2 ~1,100 prompt tokens instead of "
         "~2,800). HSA may still re-present it (prompt style is one of its dimensions).")

@@ -174,6 +174,9 @@ class _Run:
     def __init__(self, cfg: TrainConfig, run_dir: Path) -> None:
         self.cfg, self.dir = cfg, run_dir
         self.metrics = run_dir / "metrics.jsonl"
+        # dev-set rows already logged by an earlier run into this dir (read once: a rerun must not repeat them)
+        lines = self.metrics.read_text().splitlines() if self.metrics.is_file() else []
+        self._dev_rows = [row for row in map(json.loads, filter(str.strip, lines)) if row.get("kind") == "dev_eval"]
 
     def log(self, row: dict[str, Any]) -> None:
         with open(self.metrics, "a") as fh:
@@ -181,10 +184,8 @@ class _Run:
             fh.flush()
 
     def _logged(self, stage: str, result: dict[str, Any]) -> bool:
-        if not self.metrics.is_file():
-            return False
         row = json.loads(json.dumps({"stage": stage, "kind": "dev_eval", **result}, default=str, sort_keys=True))
-        return any(json.loads(line) == row for line in self.metrics.read_text().splitlines() if line.strip())
+        return row in self._dev_rows
 
     def link(self, stage: str, target: Path) -> None:
         link = self.dir / "checkpoints" / stage

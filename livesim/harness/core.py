@@ -71,8 +71,11 @@ class Limits(_Model):
     max_tool_calls: int = Field(6, ge=1, le=20, description="Tool calls allowed in one assistant turn.")
 
 
+PromptStyleName = Literal["markdown", "xml", "json", "compact"]
+
+
 class PromptSpec(_Model):
-    style: Literal["markdown", "xml", "json", "compact"] = Field("markdown", description=(
+    style: PromptStyleName = Field("markdown", description=(
         "markdown: '## Title' headers; xml: <title> tags; json: one JSON object; compact: short titles, no "
         "Tools block (the schemas travel in the observation's `tools`, which chat templates render) and terse "
         "tool schemas."))
