@@ -118,17 +118,19 @@ def _tiny_preset() -> TrainConfig:
 
 
 def _smollm2_preset() -> TrainConfig:
-    # Sized for ~2 hours on a quiet 2-core CPU (SmolLM2 SFT ~100 tokens/s, ~3200-token conversations).
+    # Sized for a quiet 2-core CPU, one run per core: SFT ~100 tokens/s on ~2,500-3,200-token conversations
+    # (64 of them, LoRA) is ~35-50 min; a dev request (~2,800 prompt tokens, 2-3 turns) costs ~45-60 s on one
+    # core, so the dev set after each stage is small (4 per variant).
     return TrainConfig(
         preset="smollm2-135m", base_model="smollm2-135m",
         collect=CollectConfig(episodes=240, seed=0),
-        sft=SFTStageConfig(steps=48, lr=5e-4, batch_size=1, grad_accum=2, lora=True, lora_r=16, lora_alpha=32,
-                           save_steps=2),
+        sft=SFTStageConfig(steps=32, lr=5e-4, batch_size=1, grad_accum=2, lora=True, lora_r=16, lora_alpha=32,
+                           save_steps=4),
         distill=DistillStageConfig(steps=10, lr=5e-6, batch_size=4, prompts=64, max_completion_length=48,
                                    save_steps=2),
         rl=RLStageConfig(steps=4, lr=2e-6, num_generations=4, episodes_per_step=1, episodes=16,
-                         max_new_tokens=128, max_turns=3, save_steps=1),
-        dev_requests=20, dev_max_new_tokens=128,
+                         max_new_tokens=128, max_turns=3, temperature=0.7, canonical_fraction=0.5, save_steps=1),
+        dev_requests=4, dev_max_new_tokens=128,
     )
 
 

@@ -19,6 +19,17 @@ from livesim.render.dashboard import summary_rows
 EXAMPLE_EPILOG = "example: {}"
 
 
+class DefaultsHelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Shows an option's default once, and only when it says something: not for required options, flags that
+    are off by default, options whose default is "unset" (None), or help that already states its default."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        help_ = action.help or ""
+        if "%(default" in help_ or "(default" in help_ or action.required or action.default in (None, False):
+            return help_
+        return super()._get_help_string(action)
+
+
 def parse_seeds(text: str) -> list[int]:
     """'0-49' or '1,2,5' or '7' -> list of ints."""
     out: list[int] = []

@@ -12,6 +12,7 @@ from typing import Any
 
 import livesim
 from livesim.cli import grader, harness, hat, hat_eval, models, run, scenarios
+from livesim.cli.common import DefaultsHelpFormatter
 
 COMMANDS = (run, harness, scenarios, models, grader, hat, hat_eval)  # hat before hat_eval: it creates the `hat` group
 
@@ -43,14 +44,14 @@ def _defaults_and_examples(sub: Any) -> None:
     """Every subcommand's --help shows its defaults and one example."""
     for name, p in sub.choices.items():
         if p.formatter_class is argparse.HelpFormatter:
-            p.formatter_class = argparse.ArgumentDefaultsHelpFormatter
+            p.formatter_class = DefaultsHelpFormatter
         if not p.epilog and name in EXAMPLES:
             p.epilog = f"example: {EXAMPLES[name]}"
         for action in p._actions:  # nested subcommands (harness show/diff, models list/prepare)
             if isinstance(action, argparse._SubParsersAction):
                 for child_name, child in action.choices.items():
                     if child.formatter_class is argparse.HelpFormatter:
-                        child.formatter_class = argparse.ArgumentDefaultsHelpFormatter
+                        child.formatter_class = DefaultsHelpFormatter
                     child.epilog = child.epilog or f"example: livesim {name} {child_name}"
 
 

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from livesim.cli.common import EXAMPLE_EPILOG, add_common, agent_kwargs, print_table
+from livesim.cli.common import EXAMPLE_EPILOG, DefaultsHelpFormatter, add_common, agent_kwargs, print_table
 from livesim.cli.evaluation import cmd_eval, resolve_harness
 from livesim.envs.rollout import episode_requests, summarize, timed
 from livesim.runs.build import build_agent, make_env
@@ -34,7 +34,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add `eval` and `run` (the scenario and record options of `run` come from `livesim.cli.scenarios`)."""
-    fmt = argparse.ArgumentDefaultsHelpFormatter
+    fmt = DefaultsHelpFormatter
     p = sub.add_parser("eval", help="evaluate an agent over many episodes", formatter_class=fmt,
                        epilog=EXAMPLE_EPILOG.format("livesim eval --agent transformers --model smollm2-135m "
                                                     "--episodes 20 --record runs/smol"))

@@ -197,6 +197,18 @@ def test_version_help_and_one_line_errors(tmp_path, capsys) -> None:
     assert "\n" not in str(exit_.value)
 
 
+def test_help_states_each_default_once_and_no_unset_defaults(capsys) -> None:
+    for argv in (["hat", "reproduce", "--help"], ["hat", "train", "--help"], ["eval", "--help"]):
+        with pytest.raises(SystemExit):
+            main(argv)
+        text = " ".join(capsys.readouterr().out.split())  # argparse wraps lines
+        assert "(default: None)" not in text and "(default: False)" not in text, (argv, text)
+        assert not re.search(r"\(default: [^)]*\) \(default:", text), (argv, text)
+    with pytest.raises(SystemExit):
+        main(["hat", "reproduce", "--help"])
+    assert " ".join(capsys.readouterr().out.split()).count("(default: results)") == 1
+
+
 def test_summary_labels_terms_apart_from_scores_and_hides_stream_metrics_for_one_request(capsys) -> None:
     assert main(["eval", "--quiet", "--episodes", "2"]) == 0
     out = capsys.readouterr().out
