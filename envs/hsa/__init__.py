@@ -12,6 +12,7 @@ from livesim.envs.hsa.wrappers import (
     WRAPPERS,
     Augment,
     Chain,
+    HarnessPool,
     HarnessStateAugmentation,
     HarnessWrapper,
     HookAugmentation,
@@ -24,6 +25,7 @@ from livesim.envs.hsa.wrappers import (
     PromptOrder,
     PromptStyle,
     PromptTitles,
+    Pooled,
     SkillContentAugmentation,
     SkillDistractors,
     SkillFormat,
@@ -44,9 +46,9 @@ from livesim.envs.hsa.wrappers import (
 )
 
 __all__ = [
-    "DEFAULT_P", "DIMENSIONS", "TRANSFORMS", "WRAPPERS", "Augment", "Chain", "Draws", "HarnessStateAugmentation",
+    "DEFAULT_P", "DIMENSIONS", "TRANSFORMS", "WRAPPERS", "Augment", "Chain", "Draws", "HarnessPool", "HarnessStateAugmentation",
     "HarnessWrapper", "HookAugmentation", "HookCorrections", "HookLimits", "HookTemplates", "ParamRename",
-    "PromptAugmentation", "PromptLimits", "PromptOrder", "PromptStyle", "PromptTitles", "SkillContentAugmentation",
+    "PromptAugmentation", "PromptLimits", "PromptOrder", "PromptStyle", "PromptTitles", "Pooled", "SkillContentAugmentation",
     "SkillDistractors", "SkillFormat", "SkillIdentifierAugmentation", "SkillMask", "SkillParaphrase",
     "SkillRename", "SkillReorder", "SkillRuleOrder", "ToolDefaults", "ToolDescribe", "ToolFaults", "ToolRename",
     "ToolReorder", "ToolSchemaAugmentation", "Transform", "make_wrappers", "parse_spec",

@@ -8,7 +8,7 @@ harness whenever it builds a stream. Every draw comes from the env's augmentatio
 from __future__ import annotations
 
 import numbers
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import gymnasium as gym
@@ -22,6 +22,7 @@ from livesim.envs.hsa.core import _2_POW_M53, DIMENSIONS, TRANSFORMS, Draws
 from livesim.envs.hsa.vocab import SPLITS, vocab
 from livesim.harness.core import Harness
 from livesim.harness.faults import FaultConfig
+from livesim.harness.shared import shared_default_harness
 from livesim.harness.tools import TOOL_IMPLS
 
 DEFAULT_P = 2 / 3
@@ -185,6 +186,84 @@ class ToolFaults(gym.Wrapper[Any, Any, Any, Any]):
         base.faults = self.config.injector()
 
 
+POOL_SIZE = 256
+
+
+@dataclass(frozen=True)
+class Pooled:
+    """A finite pool of `size` presented harnesses per canonical harness: an episode draws one variant index
+    from its augmentation generator, and variant k is `inner` applied once with its own generator
+    (`SeedSequence(seed, spawn_key=(k,))`), then shared by every episode that draws k (not copied, never edited).
+
+    What a seed presents differs from exact HSA (another draw, and K variants instead of one per episode),
+    so pooled and exact runs are different augmentations; both are deterministic. `cache_limit` bounds the
+    variants kept (all canonical harnesses together; the oldest are dropped first).
+    """
+
+    inner: Any
+    size: int = POOL_SIZE
+    seed: int = 0
+    cache_limit: int = 4 * POOL_SIZE
+    _cache: dict[tuple[str, int], tuple[Harness, str]] = field(default_factory=dict, compare=False, repr=False)
+
+    def pooled(self, canonical: Harness, canonical_fp: str, rng: np.random.Generator) -> tuple[Harness, str]:
+        """(presented harness, its fingerprint) for an episode; the harness is shared: never edit it."""
+        return self._variant(canonical, canonical_fp, int(rng.integers(self.size)))
+
+    def _variant(self, canonical: Harness, canonical_fp: str, k: int) -> tuple[Harness, str]:
+        key = (canonical_fp, k)
+        hit = self._cache.get(key)
+        if hit is None:
+            k_rng = np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(key[1],)))
+            presented = self.inner(canonical.clone(), k_rng)
+            hit = (presented, presented.fingerprint)
+            while len(self._cache) >= self.cache_limit:
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[key] = hit
+        return hit
+
+    def prebuild(self, canonical: Harness) -> None:
+        """Build all `size` variants of `canonical` now (otherwise each is built the first time it is drawn)."""
+        fp = canonical.fingerprint
+        for k in range(self.size):
+            if (fp, k) not in self._cache:
+                self._variant(canonical, fp, k)
+
+    def __call__(self, harness: Harness, rng: np.random.Generator) -> Harness:
+        """As a plain transform (e.g. under a later wrapper, which edits what it gets): a copy of the variant."""
+        return self.pooled(harness, harness.fingerprint, rng)[0].clone()
+
+
+class HarnessPool(gym.Wrapper[Any, Any, Any, Any]):
+    """Makes the HSA wrappers below it draw from a finite pool of `size` presented harnesses (see `Pooled`).
+
+    Exact HSA builds a new presented harness for every episode (~2 ms: most of a `LiveStreamQA` request); the pool
+    builds each variant once per canonical harness and shares it, schemas and prompt blocks included. Put it
+    after the HSA wrappers: `make_wrappers(env, "hsa,hsa_pool")`. Records keep the wrapper spec, so a replay
+    rebuilds the pool at the default size and seed; other sizes are for Python use.
+    """
+
+    def __init__(self, env: gym.Env[Any, Any], size: int = POOL_SIZE, seed: int = 0) -> None:
+        base = _base(env)
+        if base.augment is None:
+            raise ValueError("hsa_pool pools the HSA wrappers below it, but none is applied; "
+                             "put it after them, e.g. 'hsa,hsa_pool'")
+        if isinstance(size, bool) or not isinstance(size, numbers.Integral) or size < 1:
+            raise ValueError(f"expected size >= 1, got {size!r}")
+        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+            raise ValueError(f"expected seed >= 0, got {seed!r}")
+        super().__init__(env)
+        self.size, self.seed = int(size), int(seed)
+        base.augment = self.pool = Pooled(base.augment, self.size, self.seed, max(4 * self.size, POOL_SIZE))
+
+    def prebuild(self) -> HarnessPool:
+        """Build every variant of the env's canonical harness now, so that no episode pays for one (a run that
+        must not pay the first-draw cost, e.g. a benchmark or RL workers). Returns self."""
+        harness = self.env.unwrapped.harness
+        self.pool.prebuild(shared_default_harness()[0] if harness is None else harness)
+        return self
+
+
 WRAPPERS: dict[str, type[gym.Wrapper[Any, Any, Any, Any]]] = {
     "hsa": HarnessStateAugmentation,
     "hsa_skill_ids": SkillIdentifierAugmentation,
@@ -194,6 +273,7 @@ WRAPPERS: dict[str, type[gym.Wrapper[Any, Any, Any, Any]]] = {
     "hsa_hooks": HookAugmentation,
     **{name: globals()["".join(part.capitalize() for part in name.split("_"))] for name in ORDER},
     "tool_faults": ToolFaults,
+    "hsa_pool": HarnessPool,
 }
 
 

@@ -23,7 +23,9 @@ from livesim.envs.hsa import (
     WRAPPERS,
     Augment,
     Chain,
+    HarnessPool,
     HarnessStateAugmentation,
+    Pooled,
     SkillRename,
     ToolFaults,
     make_wrappers,
@@ -426,6 +428,83 @@ def test_determinism_across_processes() -> None:
                               env={"PYTHONHASHSEED": hashseed, "PATH": ""}, cwd=_repo_root())
         outs.append(json.loads(proc.stdout))
     assert outs[0] == outs[1] == [_fingerprints("train", [3, 4]), _fingerprints("heldout", [5, 6])]
+
+
+# --- the finite pool (hsa_pool) ----------------------------------------------------------------------------------
+
+def _pooled_fingerprints(seeds: list[int], size: int = 4, split: str = "heldout") -> list[str]:
+    env = HarnessPool(qa_env("hsa", split=split, p=2 / 3), size=size)
+    agent = OracleAgent(env)
+    out = []
+    for s in seeds:
+        recs = list(episode_requests(env, agent, s))
+        out.append(env.unwrapped.sim.harness.fingerprint + f":{recs[-1]['reward']!r}")
+    return out
+
+
+def test_pool_presents_at_most_size_variants_deterministically_and_shares_them() -> None:
+    seeds = list(range(24))
+    a = _pooled_fingerprints(seeds)
+    assert a == _pooled_fingerprints(seeds)  # same seeds, same variants and rewards
+    assert 2 <= len({x.split(":")[0] for x in a}) <= 4  # a finite pool, drawn per seed
+    env = make_wrappers(qa_env(), "hsa,hsa_pool", split="train", p=2 / 3)
+    env.reset(seed=0)
+    first = env.unwrapped.sim.harness
+    pool = env.unwrapped.augment
+    assert isinstance(pool, Pooled) and pool.size == 256
+    key = next(k for k, (h, _) in pool._cache.items() if h is first)
+    for s in range(1, 400):
+        env.reset(seed=s)
+        if env.unwrapped.sim.harness.fingerprint == first.fingerprint:
+            assert env.unwrapped.sim.harness is first  # shared, not rebuilt
+            break
+    else:
+        pytest.fail(f"variant {key} never drawn again in 400 seeds of a 256-variant pool")
+    assert first.fingerprint == pool._cache[key][1]
+    small = HarnessPool(qa_env("hsa", split="train", p=2 / 3), size=5).prebuild()
+    assert len(small.pool._cache) == 5
+    built = dict(small.pool._cache)
+    for s in range(30):
+        small.reset(seed=s)
+        assert any(small.unwrapped.sim.harness is h for h, _ in built.values())  # only prebuilt variants
+    assert small.pool._cache == built
+
+
+def test_pool_keeps_the_oracle_reward_and_across_processes() -> None:
+    seeds = list(range(1000, 1000 + SPLIT_SEEDS))
+    env = HarnessPool(qa_env("hsa", split="heldout", p=1.0), size=8)
+    agent = OracleAgent(env)
+    got = [float(r["reward"]) for s in seeds for r in episode_requests(env, agent, s)]
+    assert got == bare("heldout")
+    code = "import json; from tests.envs.test_hsa import _pooled_fingerprints; print(json.dumps(_pooled_fingerprints([0, 5, 9])))"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          env={"PYTHONHASHSEED": "3", "PATH": ""}, cwd=_repo_root())
+    assert json.loads(proc.stdout) == _pooled_fingerprints([0, 5, 9])
+
+
+def test_pool_as_a_plain_transform_returns_a_copy_a_later_wrapper_may_edit() -> None:
+    env = make_wrappers(qa_env(), "hsa,hsa_pool,tool_rename", split="train", p=1.0)
+    assert isinstance(env.unwrapped.augment, Chain)
+    names = []
+    for s in range(6):
+        env.reset(seed=s)
+        names.append(tuple(t.name for t in env.unwrapped.sim.harness.tools))
+    pool = env.unwrapped.augment.first
+    assert pool._cache and all(h.fingerprint == fp for h, fp in pool._cache.values())  # cached variants untouched
+    assert all(n != tuple(t.name for t in h.tools) for n in names for h, _ in pool._cache.values())  # renamed after
+    env2 = make_wrappers(qa_env(), "hsa,hsa_pool,tool_rename", split="train", p=1.0)
+    assert names == [tuple(t.name for t in (env2.reset(seed=s), env2.unwrapped.sim.harness)[1].tools)
+                     for s in range(6)]
+
+
+def test_pool_checks_its_arguments() -> None:
+    with pytest.raises(ValueError, match="put it after them"):
+        HarnessPool(qa_env())
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(ValueError, match="size >= 1"):
+            HarnessPool(qa_env("hsa"), size=bad)
+    with pytest.raises(ValueError, match="seed >= 0"):
+        HarnessPool(qa_env("hsa"), seed=-2)
 
 
 def _repo_root() -> str:
