@@ -19,21 +19,24 @@ from livesim.agents import make_agent
 from livesim.envs.hsa import make_wrappers
 from livesim.envs.rollout import run_batched, summarize
 from livesim.hat.common import progress
+from livesim.stream.harness_file import harness_with_style
 
 DEV_SEED0 = 900_000
 
 
 def evaluate_model(model_dir: str | Path, n: int = 50, max_new_tokens: int = 128, batch_size: int = 8,
-                   variants: tuple[str, ...] = ("canonical", "heldout_hsa"), show_progress: bool = True
-                   ) -> dict[str, Any]:
-    """Mean reward (and per-term scores) of a model directory on the dev set, per harness variant."""
+                   variants: tuple[str, ...] = ("canonical", "heldout_hsa"), show_progress: bool = True,
+                   prompt_style: str = "full") -> dict[str, Any]:
+    """Mean reward (and per-term scores) of a model directory on the dev set, per harness variant;
+    `prompt_style` presents the canonical harness ('full': as it is, markdown; 'compact', ...)."""
+    harness = None if prompt_style == "full" else harness_with_style(None, prompt_style)
     agent = make_agent("transformers", model=str(model_dir), device="cpu", max_new_tokens=max_new_tokens,
                        temperature=0.0, batch_size=batch_size)
     seeds = [DEV_SEED0 + i for i in range(n)]
-    out: dict[str, Any] = {"n": n, "max_new_tokens": max_new_tokens}
+    out: dict[str, Any] = {"n": n, "max_new_tokens": max_new_tokens, "prompt_style": prompt_style}
     for variant in variants:
         def make_env(variant: str = variant) -> Any:
-            env = gym.make("LiveStreamQA-v0", split="test")
+            env = gym.make("LiveStreamQA-v0", split="test", harness=harness)
             return make_wrappers(env, "hsa", split="heldout") if variant == "heldout_hsa" else env
 
         t0 = time.perf_counter()

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from livesim.agents import AGENT_REGISTRY, make_agent
+from livesim.harness.core import STYLES
 from livesim.hat.edits import edited_harness
 from livesim.hat.ifeval import check, load_ifeval_jsonl
 from livesim.hat.suites import (
@@ -40,6 +41,7 @@ from livesim.hat.suites import (
     read_lock,
 )
 from livesim.runs.compare import paired_bootstrap
+from livesim.stream.harness_file import harness_with_style
 
 EVAL_VERSION = 1  # bump when what a row holds or how it is computed changes (invalidates the cache)
 QA_METRICS = ("accuracy", "effectiveness", "avg", "reward")
@@ -325,10 +327,14 @@ def _cache_key(spec: AgentSpec, suite: Suite, limit: int | None, batch_size: int
 
 def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, batch_size: int = 8,
                    agent: Any = None, ifeval_data: str | Path | None = None, use_cache: bool = True,
-                   progress: Any = None, patches: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+                   progress: Any = None, patches: list[dict[str, Any]] | None = None,
+                   prompt_style: str = "full") -> dict[str, Any]:
     """One suite for one agent: {suite, version, n, scores, rows} (from the cache when it is there).
 
     `patches` (QA suites): operator patches applied to the canonical harness first (the harness-edit test).
+    `prompt_style` (QA suites): how the canonical harness's prompt is presented ('full': as the harness says,
+    markdown; 'compact' for a small model on a CPU, ...): the same requests, another presented form; T2's HSA
+    transforms apply on top of it (its prompt_style transform may switch it).
     """
     suite = get_suite(suite_name)
     prompts: tuple[Any, ...] | None = None
@@ -339,6 +345,11 @@ def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, b
             raise ValueError(f"harness patches apply to QA suites, not {suite.name}")
         harness = edited_harness(patches)
         extra = {"patches": patches}
+    if prompt_style != "full" and suite.kind == "qa":
+        if prompt_style not in STYLES:
+            raise ValueError(f"prompt_style must be 'full' or one of {list(STYLES)}, got {prompt_style!r}")
+        harness = harness_with_style(harness, prompt_style)
+        extra = {**(extra or {}), "prompt_style": prompt_style}
     if suite.kind == "if" and ifeval_data is not None:
         prompts = tuple(load_ifeval_jsonl(ifeval_data))
         extra = {"ifeval_data": hashlib.sha256(Path(ifeval_data).read_bytes()).hexdigest()[:16]}
@@ -355,7 +366,7 @@ def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, b
     if suite.kind == "qa":
         reqs = suite.head(limit)
         rows = run_qa(agent, reqs, batch_size, privileged=spec.privileged, progress=progress, harness=harness)
-        if harness is None:
+        if patches is None:  # the presented form changes no request
             check_content(suite, {r["id"]: r["content"] for r in rows})
         scores = score_qa(rows)
     else:
@@ -366,7 +377,8 @@ def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, b
             check_content(suite, {r["id"]: r["content"] for r in rows})
         scores = score_if(rows)
     result = {"suite": suite.name, "key": suite.key, "title": suite.title, "n": len(rows), "limit": limit,
-              "patches": patches,
+              "patches": patches, **({"prompt_style": prompt_style} if suite.kind == "qa" and prompt_style != "full"
+                                     else {}),
               "data": "ifeval-jsonl" if prompts is not None else "suite", "agent": spec.display,
               "wall_s": time.perf_counter() - t0, "scores": scores, "rows": rows}
     if use_cache:
@@ -378,7 +390,8 @@ def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, b
 
 
 def evaluate(spec: AgentSpec, suites: list[str], limit: int | None = None, batch_size: int = 8,
-             ifeval_data: str | Path | None = None, use_cache: bool = True, progress: Any = None) -> dict[str, Any]:
+             ifeval_data: str | Path | None = None, use_cache: bool = True, progress: Any = None,
+             prompt_style: str = "full") -> dict[str, Any]:
     """Every named suite for one agent (the agent is built once, and only if some suite is not cached)."""
     holder: dict[str, Any] = {}
 
@@ -392,7 +405,8 @@ def evaluate(spec: AgentSpec, suites: list[str], limit: int | None = None, batch
                            "suites": {}}
     lazy = _Lazy()
     for name in suites:
-        out["suites"][name] = evaluate_suite(spec, name, limit, batch_size, lazy, ifeval_data, use_cache, progress)
+        out["suites"][name] = evaluate_suite(spec, name, limit, batch_size, lazy, ifeval_data, use_cache, progress,
+                                             prompt_style=prompt_style)
     return out
 
 

@@ -49,11 +49,13 @@ def error_reduction(before: list[dict[str, Any]], after: list[dict[str, Any]], n
 
 
 def run_harness_edit(spec: AgentSpec, limit: int | None = None, patches: list[dict[str, Any]] | None = None,
-                     batch_size: int = 8, agent: Any = None, use_cache: bool = True) -> dict[str, Any]:
+                     batch_size: int = 8, agent: Any = None, use_cache: bool = True,
+                     prompt_style: str = "full") -> dict[str, Any]:
     """T1 (canonical harness) vs T1 under the edited harness, for one agent with frozen weights."""
     patches = patches if patches is not None else [dict(p) for p in EDITS_V1]
-    before = evaluate_suite(spec, "T1", limit, batch_size, agent, use_cache=use_cache)
-    after = evaluate_suite(spec, "T1", limit, batch_size, agent, use_cache=use_cache, patches=patches)
+    before = evaluate_suite(spec, "T1", limit, batch_size, agent, use_cache=use_cache, prompt_style=prompt_style)
+    after = evaluate_suite(spec, "T1", limit, batch_size, agent, use_cache=use_cache, patches=patches,
+                           prompt_style=prompt_style)
     return {"agent": spec.display, "patches": patches, "patches_key": patches_key(patches),
             "before": before["scores"], "after": after["scores"],
             **error_reduction(before["rows"], after["rows"])}

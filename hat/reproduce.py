@@ -66,12 +66,15 @@ class EvalPreset:
     ab_seeds: int
     ab_duration_s: float
     edit_limit: int
+    # how the canonical harness's prompt is presented in the QA suites (the one the preset trained on)
+    prompt_style: str = "full"
 
 
 EVAL_PRESETS: dict[str, EvalPreset] = {
     "tiny": EvalPreset(("T1", "T2", "T3", "T4"), 64, 96, 8, 4, 120.0, 64),
-    # SmolLM2 on one CPU core: ~45-60 s per T1/T2 request (2,800-token prompts), so 16 per suite (~35 min per row)
-    "smollm2-135m": EvalPreset(("T1", "T2", "T4"), 16, 128, 8, 4, 120.0, 16),
+    # SmolLM2 on one CPU core, compact canonical prompt (~1,100 tokens; the markdown one is ~2,800): ~25-30 s per
+    # T1/T2 request, so 16 per suite
+    "smollm2-135m": EvalPreset(("T1", "T2", "T4"), 16, 128, 8, 4, 120.0, 16, prompt_style="compact"),
 }
 CI_PRESET = EvalPreset(("T1", "T2", "T3", "T4"), 4, 24, 4, 1, 30.0, 4)
 
@@ -158,7 +161,7 @@ def evaluate_rows(specs: list[tuple[str, AgentSpec, dict[str, Any]]], ev: EvalPr
     for name, spec, train in specs:
         t0 = time.perf_counter()
         try:
-            result = evaluate(spec, list(ev.suites), ev.limit, ev.batch_size, ifeval_data)
+            result = evaluate(spec, list(ev.suites), ev.limit, ev.batch_size, ifeval_data, prompt_style=ev.prompt_style)
         except (OSError, ValueError, RuntimeError) as e:  # one broken row is reported, not fatal
             log(f"[reproduce] {name}: evaluation failed: {e}")
             out.append(RowResult(name, None, "error", str(e).splitlines()[0][:200], train))
@@ -232,6 +235,6 @@ def _edits(by: dict[str, AgentSpec], ev: EvalPreset, extra: dict[str, Any], log:
     edits = []
     for name, spec in by.items():
         log(f"[reproduce] harness-edit test: {name}")
-        edits.append(run_harness_edit(spec, ev.edit_limit, batch_size=ev.batch_size))
+        edits.append(run_harness_edit(spec, ev.edit_limit, batch_size=ev.batch_size, prompt_style=ev.prompt_style))
     extra["harness_edit"] = edits
     extra["harness_edit_table"] = render_edits(edits)

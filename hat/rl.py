@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import gymnasium as gym
 import numpy as np
@@ -38,8 +38,10 @@ import livesim.envs  # noqa: F401  (registers the envs)
 from livesim.agents.transformers_agent import normalize_messages
 from livesim.envs.hsa import ToolFaults, make_wrappers
 from livesim.grading import WEIGHTS
+from livesim.harness.core import PromptStyleName
 from livesim.hat.common import atomic_dir, last_checkpoint, log_history, trainer_common, write_model_card
 from livesim.hat.sft import training_template
+from livesim.stream.harness_file import harness_with_style
 
 TERMS = ("accuracy", "effectiveness", "tool_rationality", "skill_selection")
 SEG_ENV, SEG_TOOL, SEG_REPLY = 0, 1, 2
@@ -76,6 +78,21 @@ class RLStageConfig(BaseModel):
                                   "as published), TRL's default 'dapo' otherwise.")
     beta: float = Field(0.0, ge=0, description="KL coefficient toward the initial policy (0: no reference model).")
     save_steps: int = Field(10, ge=1, description="Checkpoint every N steps.")
+    prompt_style: Literal["full", PromptStyleName] = Field(
+        "full", description="How the canonical harness's prompt is presented ('full': as the harness says, "
+        "markdown; 'compact': the token-budgeted style). HSA episodes may switch it (a prompt_style transform).")
+
+    def key_data(self) -> dict[str, Any]:
+        """The fields that make a stage's content key (``prompt_style`` only when set: keys of stages trained
+        before it existed stay valid)."""
+        data = self.model_dump()
+        if data["prompt_style"] == "full":
+            del data["prompt_style"]
+        return data
+
+    def harness(self) -> Any:
+        """The canonical harness the episodes start from (None: the env's default)."""
+        return None if self.prompt_style == "full" else harness_with_style(None, self.prompt_style)
 
     def weights(self) -> list[float]:
         return [WEIGHTS[t] for t in TERMS] + [self.length_penalty]
@@ -123,7 +140,7 @@ class EnvRollout:
     def _env(self, variant: str, k: int) -> Any:
         pool = self._pool[variant]
         while len(pool) <= k:
-            env = gym.make("LiveStreamQA-v0", split="train")
+            env = gym.make("LiveStreamQA-v0", split="train", harness=self.cfg.harness())
             if self.cfg.tool_faults:
                 env = ToolFaults(env)
             if variant == "hsa":

@@ -118,13 +118,13 @@ def _tiny_preset() -> TrainConfig:
 
 
 def _smollm2_preset() -> TrainConfig:
-    # Sized for a quiet 2-core CPU, one run per core: SFT ~100 tokens/s on ~2,500-3,200-token conversations
-    # (64 of them, LoRA) is ~35-50 min; a dev request (~2,800 prompt tokens, 2-3 turns) costs ~45-60 s on one
-    # core, so the dev set after each stage is small (4 per variant).
+    # Sized for a quiet 2-core CPU, one run per core. SmolLM2 SFT (LoRA, fp32) trains ~20-30 tokens/s on one core,
+    # so the canonical harness is presented in the compact style (~1,300-token conversations instead of ~3,100
+    # in markdown; HSA episodes still switch styles) and SFT sees 48 conversations; a dev request costs ~25 s.
     return TrainConfig(
         preset="smollm2-135m", base_model="smollm2-135m",
-        collect=CollectConfig(episodes=240, seed=0),
-        sft=SFTStageConfig(steps=32, lr=5e-4, batch_size=1, grad_accum=2, lora=True, lora_r=16, lora_alpha=32,
+        collect=CollectConfig(episodes=240, seed=0, prompt_style="compact"),
+        sft=SFTStageConfig(steps=24, lr=5e-4, batch_size=1, grad_accum=2, lora=True, lora_r=16, lora_alpha=32,
                            save_steps=4),
         distill=DistillStageConfig(steps=10, lr=5e-6, batch_size=4, prompts=64, max_completion_length=48,
                                    save_steps=2),
@@ -199,17 +199,47 @@ class _Run:
     def dev_eval(self, stage: str, model_dir: Path) -> dict[str, Any] | None:
         if self.cfg.dev_requests <= 0:
             return None
-        cache = model_dir.parent / f"{model_dir.name}.dev-{self.cfg.dev_requests}-{self.cfg.dev_max_new_tokens}.json"
+        style = self.cfg.collect.prompt_style
+        cache = model_dir.parent / (f"{model_dir.name}.dev-{self.cfg.dev_requests}-{self.cfg.dev_max_new_tokens}"
+                                    + ("" if style == "full" else f"-{style}") + ".json")
         if cache.is_file():
             result = json.loads(cache.read_text())
             if self._logged(stage, result):  # a rerun into the same run dir: already in metrics.jsonl
                 return result
         else:
             result = evaluate_model(model_dir, n=self.cfg.dev_requests, max_new_tokens=self.cfg.dev_max_new_tokens,
-                                    show_progress=self.cfg.show_progress)
+                                    show_progress=self.cfg.show_progress, prompt_style=style)
             cache.write_text(json.dumps(result, indent=2) + "\n")
         self.log({"stage": stage, "kind": "dev_eval", **result})
         return result
+
+
+def _rl_config(cfg: TrainConfig) -> RLStageConfig:
+    """The RL stage's config: its harness as the run's (fixed or HSA), presented as collect presented it."""
+    return cfg.rl.model_copy(update={"fixed_harness": cfg.rl_fixed, "prompt_style": cfg.collect.prompt_style})
+
+
+def _stage_key(cfg: TrainConfig, stage: str, prev_key: str, base_key: str, ckey: str) -> str:
+    """The content key of one stage: its config and the keys of what it starts from."""
+    if stage == "sft":
+        return content_key("sft", cfg.sft.model_dump(), base_key, ckey)
+    if stage == "distill":
+        return content_key("distill", cfg.distill.model_dump(), prev_key, base_key)
+    return content_key("rl", _rl_config(cfg).key_data(), prev_key)
+
+
+def plan(cfg: TrainConfig) -> dict[str, Path]:
+    """Where each stage of ``cfg`` lives in the stage cache (``collect`` included), trained or not: which
+    stages a run would reuse. Builds nothing but the ``tiny`` base model when it is missing."""
+    base_dir, base_key = _base(cfg)
+    collect_cfg = cfg.collect.model_copy(update={"fixed_harness": cfg.fixed_harness, "tokenizer": str(base_dir)})
+    ckey = content_key("collect", collect_cfg.model_copy(update={"tokenizer": base_key}).key())
+    out = {"base": base_dir, "collect": stages_dir() / f"collect-{ckey}"}
+    prev_key = base_key
+    for stage in cfg.stages:
+        prev_key = _stage_key(cfg, stage, prev_key, base_key, ckey)
+        out[stage] = stages_dir() / f"{stage}-{prev_key}"
+    return out
 
 
 def train(cfg: TrainConfig) -> TrainResult:
@@ -244,14 +274,9 @@ def train(cfg: TrainConfig) -> TrainResult:
 
     stage_dirs: dict[str, Path] = {}
     prev_dir, prev_key = base_dir, base_key
+    rl_cfg = _rl_config(cfg)
     for stage in cfg.stages:
-        if stage == "sft":
-            key = content_key("sft", cfg.sft.model_dump(), base_key, ckey)
-        elif stage == "distill":
-            key = content_key("distill", cfg.distill.model_dump(), prev_key, base_key)
-        else:
-            rl_cfg = cfg.rl.model_copy(update={"fixed_harness": cfg.rl_fixed})
-            key = content_key("rl", rl_cfg.model_dump(), prev_key)
+        key = _stage_key(cfg, stage, prev_key, base_key, ckey)
         out = stages_dir() / f"{stage}-{key}"
         work = stages_dir() / f"{stage}-{key}.work"
         t0 = time.perf_counter()

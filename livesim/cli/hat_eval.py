@@ -79,7 +79,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     spec = _spec(args)
     progress = progress_bar(args, total)
     try:
-        result = evaluate(spec, suites, args.limit, args.batch_size, args.ifeval_data, not args.no_cache, progress)
+        result = evaluate(spec, suites, args.limit, args.batch_size, args.ifeval_data, not args.no_cache, progress,
+                          prompt_style=args.prompt_style)
     except (FileNotFoundError, ImportError, ValueError, SuiteChangedError) as e:
         progress(None)
         raise SystemExit(f"error: {e}") from None
@@ -168,6 +169,9 @@ def register(sub: Any) -> None:
     p.add_argument("--limit", type=int, default=None, help="first N requests of each suite (default: all)")
     p.add_argument("--batch-size", type=int, default=8, help="requests per generate call (LLM agents)")
     p.add_argument("--max-new-tokens", type=int, default=160, help="generation cap per turn (models)")
+    p.add_argument("--prompt-style", choices=["full", "markdown", "xml", "json", "compact"], default="full",
+                   help="how the canonical harness's prompt is presented in T1-T3 ('full': as the harness says; "
+                        "'compact' is what the smollm2-135m preset trains and evaluates on)")
     p.add_argument("--ifeval-data", default=None, help="the real IFEval JSONL for T4 instead of the suite's prompts")
     p.add_argument("--no-cache", action="store_true", help="evaluate even if a cached result exists")
     p.add_argument("--out", default=None, help="write the full result (every request's row) to this JSON file")
