@@ -78,6 +78,21 @@ def test_results_are_cached(scripted, monkeypatch):
     assert again["suites"]["T1"]["scores"] == scripted["oracle"]["suites"]["T1"]["scores"]
 
 
+def test_compact_presentation_is_the_same_requests_in_another_form(scripted):
+    from livesim.hat.evaluate import evaluate_suite
+
+    for suite in ("T1", "T2"):
+        full = scripted["oracle"]["suites"][suite]
+        compact = evaluate_suite(AgentSpec("oracle"), suite, limit=8, prompt_style="compact")
+        assert compact["prompt_style"] == "compact" and "prompt_style" not in full
+        assert [r["id"] for r in compact["rows"]] == [r["id"] for r in full["rows"]]
+        assert compact["scores"]["avg"] == full["scores"]["avg"] == 1.0  # the oracle's reward is unchanged
+    mem = evaluate_suite(AgentSpec("memorizer"), "T1", limit=8, prompt_style="compact")
+    assert mem["scores"]["avg"] == 1.0  # names and rules unchanged: compact is not a harness change for the grader
+    with pytest.raises(ValueError, match="prompt_style must be 'full' or one of"):
+        evaluate_suite(AgentSpec("oracle"), "T1", limit=2, prompt_style="yaml")
+
+
 @pytest.fixture(scope="module")
 def tiny_result(tiny_model_dir, tmp_path_factory):
     mp = pytest.MonkeyPatch()

@@ -258,7 +258,7 @@ def test_instruction_generator_is_seeded_and_tagged(tmp_path):
 
 def test_killed_train_resumes_from_cache(tmp_path, monkeypatch):
     from livesim.hat import distill as distill_mod
-    from livesim.hat.train import TrainConfig, train
+    from livesim.hat.train import TrainConfig, plan, train
 
     monkeypatch.setenv("LIVESIM_CACHE", str(tmp_path / "cache"))
     cfg = TrainConfig.from_preset("tiny", ci=True).model_copy(update={
@@ -276,6 +276,8 @@ def test_killed_train_resumes_from_cache(tmp_path, monkeypatch):
     assert result.wall_s["collect"] == 0.0 and result.wall_s["sft"] == 0.0  # served from the stage cache
     assert result.wall_s["distill"] > 0
     assert set(result.stage_dirs) == {"sft", "distill"}
+    planned = plan(cfg)  # the stage cache paths, without training
+    assert {k: Path(v) for k, v in result.stage_dirs.items()} == {k: planned[k] for k in ("sft", "distill")}
     assert (tmp_path / "run" / "report.md").is_file() and (tmp_path / "run" / "curves.png").is_file()
     assert (tmp_path / "run" / "config.yaml").is_file()
     rows = [json.loads(x) for x in (tmp_path / "run" / "metrics.jsonl").read_text().splitlines()]
@@ -326,3 +328,21 @@ def test_rerun_into_the_same_run_dir_logs_a_cached_dev_eval_once(tmp_path):
         assert _Run(cfg, tmp_path / "run").dev_eval("sft", model) == {"canonical": {"mean_reward": 0.5}}
     rows = [json.loads(x) for x in (tmp_path / "run" / "metrics.jsonl").read_text().splitlines()]
     assert rows == [{"stage": "sft", "kind": "dev_eval", "canonical": {"mean_reward": 0.5}}]
+
+
+def test_rl_prompt_style_presents_the_canonical_harness_and_keeps_old_stage_keys(tiny_model_dir):
+    from transformers import AutoTokenizer
+
+    from livesim.hat.rl import EnvRollout, RLStageConfig
+    from livesim.hat.sft import training_template
+    from livesim.hat.train import TrainConfig, _rl_config
+
+    assert "prompt_style" not in RLStageConfig().key_data()  # stages trained before the field keep their keys
+    assert RLStageConfig(prompt_style="compact").key_data()["prompt_style"] == "compact"
+    tok = AutoTokenizer.from_pretrained(tiny_model_dir)
+    cfg = RLStageConfig(prompt_style="compact", tool_faults=False)
+    env = EnvRollout(cfg, tok, training_template(tok))._env("canonical", 0)
+    env.reset(seed=5)
+    assert env.unwrapped.sim.harness.prompt.style == "compact"
+    run = TrainConfig.from_preset("smollm2-135m")
+    assert run.collect.prompt_style == "compact" and _rl_config(run).prompt_style == "compact"  # one presentation
