@@ -122,7 +122,8 @@ class TransformersAgent(BaseAgent):
         self.last_latencies: list[float] = []
         self.latency_log: list[float] = []  # every turn's measured seconds (batched turns share the batch time)
         self.stats.update(prompt_tokens=0, completion_tokens=0, generate_seconds=0.0, calls=0, observations=0,
-                          truncated_prompts=0, prefill_tokens=0, reused_tokens=0, draft_tokens=0, accepted_draft_tokens=0)
+                          truncated_prompts=0, prefill_tokens=0, reused_tokens=0, draft_tokens=0,
+                          accepted_draft_tokens=0)
 
     def _load(self, model: Any, tokenizer: Any, dtype: str, cache_dir: str | Path | None) -> tuple[Any, Any]:
         import torch

@@ -94,7 +94,8 @@ def main() -> None:
             row = run_path(model, path, seeds, args.batch_size, args.max_new_tokens, loaded)
             rows.append(row)
             print(json.dumps(row) if args.json else
-                  f"{model:14s} {path:11s} {row['requests']:3d} req  {row['wall_s']:8.1f} s  cpu {row['cpu_s']:8.1f} s  "
+                  f"{model:14s} {path:11s} {row['requests']:3d} req  {row['wall_s']:8.1f} s  "
+                  f"cpu {row['cpu_s']:8.1f} s  "
                   f"{row['requests_per_s']:7.4f} req/s  {row['completion_tokens_per_s']:7.2f} tok/s  "
                   f"prompt {row['prompt_tokens']:7d} prefilled {row['prefill_tokens']:7d}  turns {row['turns']:3d}  "
                   f"reward {row['mean_reward']:.3f}  load {row['load_avg_1m']:.2f}", flush=True)

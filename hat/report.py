@@ -259,7 +259,8 @@ CURVE_KEYS = ("loss", "train_loss", "reward", "kl", "eval_loss")
 
 def chart_curves(run_dirs: dict[str, str | Path], path: Path) -> Path | None:
     """Training curves from each run's metrics.jsonl: one panel per (stage, key in CURVE_KEYS) with at least two
-    points, one line per run (rows that share a run dir are drawn once)."""
+    points, one line per run (rows that share a run dir are drawn once).
+    """
     series: dict[tuple[str, str], dict[str, list[tuple[float, float]]]] = {}
     runs = {Path(d).name: d for d in dict.fromkeys(str(d) for d in run_dirs.values())}
     for run, d in runs.items():

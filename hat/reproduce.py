@@ -143,7 +143,8 @@ _CHAIN = ("sft", "distill", "rl")
 
 def _chain_wall(res: Any, stage: str | None) -> dict[str, float]:
     """Training seconds of each stage in the row's chain, as measured when the stage was trained (its stats'
-    `wall_s`; a stage served from the cache in this run keeps the time it took when it was built)."""
+    `wall_s`; a stage served from the cache in this run keeps the time it took when it was built).
+    """
     if stage not in _CHAIN:
         return {}
     out = {}

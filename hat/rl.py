@@ -84,7 +84,8 @@ class RLStageConfig(BaseModel):
 
     def key_data(self) -> dict[str, Any]:
         """The fields that make a stage's content key (``prompt_style`` only when set: keys of stages trained
-        before it existed stay valid)."""
+        before it existed stay valid).
+        """
         data = self.model_dump()
         if data["prompt_style"] == "full":
             del data["prompt_style"]

@@ -5,7 +5,8 @@ sits below the envs; this one also sees HSA's train vocabulary, through the envs
 
 The corpus is what a model meets in training: oracle conversations played in ``LiveStreamQA-v0`` on the
 canonical harness and under HSA's *train* vocabulary (never the held-out one), rendered with the preset's
-chat template (:data:`TINY_CHAT_TEMPLATE`) (system prompt, tool schemas as JSON, tool calls, tool results, hook messages, replies).
+chat template (:data:`TINY_CHAT_TEMPLATE`) (system prompt, tool schemas as JSON, tool calls, tool results, hook
+messages, replies).
 Merges learnt there make a livestream prompt about as many tokens under a 4k vocabulary as under
 SmolLM2's 49k one, instead of about twice as many under a generic small BPE.
 """

@@ -230,7 +230,8 @@ def _stage_key(cfg: TrainConfig, stage: str, prev_key: str, base_key: str, ckey:
 
 def plan(cfg: TrainConfig) -> dict[str, Path]:
     """Where each stage of ``cfg`` lives in the stage cache (``collect`` included), trained or not: which
-    stages a run would reuse. Builds nothing but the ``tiny`` base model when it is missing."""
+    stages a run would reuse. Builds nothing but the ``tiny`` base model when it is missing.
+    """
     base_dir, base_key = _base(cfg)
     collect_cfg = cfg.collect.model_copy(update={"fixed_harness": cfg.fixed_harness, "tokenizer": str(base_dir)})
     ckey = content_key("collect", collect_cfg.model_copy(update={"tokenizer": base_key}).key())

@@ -20,12 +20,12 @@ from livesim.envs.hsa.wrappers import (
     HookLimits,
     HookTemplates,
     ParamRename,
+    Pooled,
     PromptAugmentation,
     PromptLimits,
     PromptOrder,
     PromptStyle,
     PromptTitles,
-    Pooled,
     SkillContentAugmentation,
     SkillDistractors,
     SkillFormat,
@@ -46,9 +46,10 @@ from livesim.envs.hsa.wrappers import (
 )
 
 __all__ = [
-    "DEFAULT_P", "DIMENSIONS", "TRANSFORMS", "WRAPPERS", "Augment", "Chain", "Draws", "HarnessPool", "HarnessStateAugmentation",
-    "HarnessWrapper", "HookAugmentation", "HookCorrections", "HookLimits", "HookTemplates", "ParamRename",
-    "PromptAugmentation", "PromptLimits", "PromptOrder", "PromptStyle", "PromptTitles", "Pooled", "SkillContentAugmentation",
+    "DEFAULT_P", "DIMENSIONS", "TRANSFORMS", "WRAPPERS", "Augment", "Chain", "Draws", "HarnessPool",
+    "HarnessStateAugmentation", "HarnessWrapper", "HookAugmentation", "HookCorrections", "HookLimits", "HookTemplates",
+    "ParamRename", "Pooled", "PromptAugmentation", "PromptLimits", "PromptOrder", "PromptStyle", "PromptTitles",
+    "SkillContentAugmentation",
     "SkillDistractors", "SkillFormat", "SkillIdentifierAugmentation", "SkillMask", "SkillParaphrase",
     "SkillRename", "SkillReorder", "SkillRuleOrder", "ToolDefaults", "ToolDescribe", "ToolFaults", "ToolRename",
     "ToolReorder", "ToolSchemaAugmentation", "Transform", "make_wrappers", "parse_spec",

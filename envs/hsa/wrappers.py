@@ -51,7 +51,8 @@ def _coins(rng: np.random.Generator, n: int) -> list[tuple[float, Draws]]:
     """Per transform, in order: `rng.random()` (does it apply?) then `Draws(rng)` (its keyed generators), drawn
     whether or not it applies, so later draws never shift. With numpy's default PCG64 both draws take one 64-bit
     word each (`random()` is `(x >> 11) * 2**-53`, `integers(2**62)` is `x >> 2`), so the 2n words come in one
-    call, the same values as the 2n scalar calls."""
+    call, the same values as the 2n scalar calls.
+    """
     bits = getattr(rng, "bit_generator", None)
     if type(bits) is not np.random.PCG64:
         return [(float(rng.random()), Draws(rng)) for _ in range(n)]
@@ -254,12 +255,14 @@ class HarnessPool(gym.Wrapper[Any, Any, Any, Any]):
             raise ValueError(f"expected seed >= 0, got {seed!r}")
         super().__init__(env)
         self.size, self.seed = int(size), int(seed)
-        base.augment = self.pool = Pooled(base.augment, self.size, self.seed, max(4 * self.size, POOL_SIZE))
+        self.pool: Pooled = Pooled(base.augment, self.size, self.seed, max(4 * self.size, POOL_SIZE))
+        base.augment = self.pool
 
     def prebuild(self) -> HarnessPool:
         """Build every variant of the env's canonical harness now, so that no episode pays for one (a run that
-        must not pay the first-draw cost, e.g. a benchmark or RL workers). Returns self."""
-        harness = self.env.unwrapped.harness
+        must not pay the first-draw cost, e.g. a benchmark or RL workers). Returns self.
+        """
+        harness = _base(self.env).harness
         self.pool.prebuild(shared_default_harness()[0] if harness is None else harness)
         return self
 

@@ -21,7 +21,8 @@ EXAMPLE_EPILOG = "example: {}"
 
 class DefaultsHelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
     """Shows an option's default once, and only when it says something: not for required options, flags that
-    are off by default, options whose default is "unset" (None), or help that already states its default."""
+    are off by default, options whose default is "unset" (None), or help that already states its default.
+    """
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         help_ = action.help or ""

@@ -378,7 +378,8 @@ def _names_regex_in(names: tuple[str, ...], text: str) -> re.Pattern[str] | None
     """`_name_regex(names)`, or the same alternation cut to the names that occur in `text`: it finds the same
     matches there (a name that is not a substring cannot match), and the cut sets recur, so the compiled
     pattern is cached instead of compiled for every catalogue. Cut only on ASCII text, where `(?i)` matching
-    and `str.lower()` agree."""
+    and `str.lower()` agree.
+    """
     if text.isascii() and all(n.isascii() for n in names):
         low = text.lower()
         names = tuple(n for n in names if n.lower() in low)
@@ -408,7 +409,8 @@ class World:
 
     def record_numbers(self, p: Product) -> set[float]:
         """`_record_numbers(p)`, computed once per product while this request is graded (the caller must not
-        change the returned set)."""
+        change the returned set).
+        """
         out = self._record.get(p.link)
         if out is None or self.by_link.get(p.link) is not p:
             out = _record_numbers(p)

@@ -168,7 +168,8 @@ _HANDLE_RE = re.compile(r"^\[([^\]\n]{1,60})\]", re.MULTILINE)
 def _replace_ignoring_case(text: str, name: str, new: str) -> str:
     """`re.sub(re.escape(name), new, text, flags=re.IGNORECASE)` (`name` not empty, `new` without escapes),
     without compiling a pattern per viewer handle: on ASCII text and name, re's case folding is `str.lower()`'s,
-    so the same spans are found by searching the lower-cased text."""
+    so the same spans are found by searching the lower-cased text.
+    """
     if not (text.isascii() and name.isascii()):
         return re.sub(re.escape(name), new, text, flags=re.IGNORECASE)
     low, key = text.lower(), name.lower()

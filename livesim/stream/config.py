@@ -77,7 +77,8 @@ class StreamConfig(BaseModel):
 def percentiles(values: list[float], qs: tuple[float, ...]) -> list[float]:
     """`[float(x) for x in np.percentile(values, qs)]` (method "linear") for finite floats, with numpy's
     arithmetic step for step (index `(n - 1) * q / 100`, neighbours from the sorted values, numpy's two-sided
-    lerp), so the figures are the same to the bit (checked against numpy in tests/livesim/stream)."""
+    lerp), so the figures are the same to the bit (checked against numpy in tests/livesim/stream).
+    """
     s = sorted(values)
     n = len(s)
     out = []

@@ -63,7 +63,8 @@ _INTENT_PICK = {persona: (names, WeightedIndex(p)) for persona, (names, p) in
 
 def draw_intent(rng: np.random.Generator, viewer: Viewer) -> str:
     """The intent of a viewer's comment, drawn from its persona's weights: the draw of
-    `rng.choice(len(names), p=p)` (one `rng.random()` on the same normalised CDF, `livesim.world.draws`)."""
+    `rng.choice(len(names), p=p)` (one `rng.random()` on the same normalised CDF, `livesim.world.draws`).
+    """
     names, pick = _INTENT_PICK[viewer.persona]
     return names[pick(rng)]
 

@@ -476,7 +476,8 @@ def test_pool_keeps_the_oracle_reward_and_across_processes() -> None:
     agent = OracleAgent(env)
     got = [float(r["reward"]) for s in seeds for r in episode_requests(env, agent, s)]
     assert got == bare("heldout")
-    code = "import json; from tests.envs.test_hsa import _pooled_fingerprints; print(json.dumps(_pooled_fingerprints([0, 5, 9])))"
+    code = ("import json; from tests.envs.test_hsa import _pooled_fingerprints; "
+            "print(json.dumps(_pooled_fingerprints([0, 5, 9])))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                           env={"PYTHONHASHSEED": "3", "PATH": ""}, cwd=_repo_root())
     assert json.loads(proc.stdout) == _pooled_fingerprints([0, 5, 9])

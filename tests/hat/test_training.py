@@ -71,7 +71,7 @@ def test_collect_compact_prompt_style(tmp_path):
 
     s_full, s_compact = systems(full), systems(compact)
     assert s_full and len(s_full) == len(s_compact)
-    assert all(len(c) < len(f) for c, f in zip(s_compact, s_full))
+    assert all(len(c) < len(f) for c, f in zip(s_compact, s_full, strict=True))
     with pytest.raises(ValueError):
         CollectConfig(prompt_style="tiny")
 
