@@ -36,6 +36,9 @@ class SFTStageConfig(BaseModel):
     max_length_cap: int | None = Field(None, ge=16, description="Drop (and report) conversations longer than this.")
     weight_decay: float = Field(0.0, ge=0, description="AdamW weight decay.")
     save_steps: int = Field(50, ge=1, description="Checkpoint every N steps (a killed stage resumes from the last).")
+    val_examples: int | None = Field(None, ge=1, description="Validation conversations scored before and after "
+                                     "training (None: the whole split); it cannot change the weights, so it is not "
+                                     "part of the stage's cache key.")
     assistant_only: bool = Field(True, description="Loss on assistant tokens only (SFT). False: on every token "
                                                    "(the domain pretraining of the `tiny` base).")
 
@@ -79,6 +82,8 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
     keep_cols = ["messages", "tools"]
     train = data["train"].select_columns(keep_cols)
     val = data["validation"].select_columns(keep_cols) if len(data["validation"]) else None
+    if val is not None and cfg.val_examples is not None:
+        val = val.select(range(min(len(val), cfg.val_examples)))
     lengths = measure_lengths(train, tokenizer, template)
     too_long = [i for i, n in enumerate(lengths) if cfg.max_length_cap and n > cfg.max_length_cap]
     if too_long:
@@ -120,7 +125,7 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
         final = final.merge_and_unload()
     stats = {
         "stage": "sft", "config": cfg.model_dump(), "model": str(model_dir), "data": str(data_dir),
-        "examples": len(train), "max_length": max_length, "dropped_too_long": len(too_long),
+        "examples": len(train), "val_examples": len(val) if val is not None else 0, "max_length": max_length, "dropped_too_long": len(too_long),
         "dropped_lengths": [lengths[i] for i in too_long], "lengths_mean": sum(kept_lengths) / len(kept_lengths),
         "loss_start": losses[0] if losses else None, "loss_end": losses[-1] if losses else None,
         "eval_loss_before": eval_before, "eval_loss_after": eval_after, "steps": trainer.state.global_step,

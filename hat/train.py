@@ -124,8 +124,9 @@ def _smollm2_preset() -> TrainConfig:
     return TrainConfig(
         preset="smollm2-135m", base_model="smollm2-135m",
         collect=CollectConfig(episodes=240, seed=0, prompt_style="compact"),
+        # the validation loss before and after SFT is a forward pass over each conversation: 8, not all 24
         sft=SFTStageConfig(steps=24, lr=5e-4, batch_size=1, grad_accum=2, lora=True, lora_r=16, lora_alpha=32,
-                           save_steps=4),
+                           save_steps=4, val_examples=8),
         distill=DistillStageConfig(steps=10, lr=5e-6, batch_size=4, prompts=64, max_completion_length=48,
                                    save_steps=2),
         rl=RLStageConfig(steps=4, lr=2e-6, num_generations=4, episodes_per_step=1, episodes=16,
@@ -222,7 +223,7 @@ def _rl_config(cfg: TrainConfig) -> RLStageConfig:
 def _stage_key(cfg: TrainConfig, stage: str, prev_key: str, base_key: str, ckey: str) -> str:
     """The content key of one stage: its config and the keys of what it starts from."""
     if stage == "sft":
-        return content_key("sft", cfg.sft.model_dump(), base_key, ckey)
+        return content_key("sft", cfg.sft.model_dump(exclude={"val_examples"}), base_key, ckey)
     if stage == "distill":
         return content_key("distill", cfg.distill.model_dump(), prev_key, base_key)
     return content_key("rl", _rl_config(cfg).key_data(), prev_key)

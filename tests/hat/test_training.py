@@ -120,9 +120,9 @@ def test_sft_lowers_loss_and_changes_parameters(data_dir, tiny_model_dir, tmp_pa
 
     from livesim.hat.sft import SFTStageConfig, run
 
-    stats = run(SFTStageConfig(steps=2, lr=1e-2, batch_size=1, save_steps=2), tiny_model_dir, data_dir,
-                tmp_path / "sft", show_progress=False)
-    assert stats["steps"] == 2 and stats["dropped_too_long"] == 0
+    stats = run(SFTStageConfig(steps=2, lr=1e-2, batch_size=1, save_steps=2, val_examples=1), tiny_model_dir,
+                data_dir, tmp_path / "sft", show_progress=False)
+    assert stats["steps"] == 2 and stats["dropped_too_long"] == 0 and stats["val_examples"] == 1
     # the same held-out conversation, scored before and after (the per-step training loss is on different
     # conversations each step, so it is too noisy to compare over two steps)
     assert stats["eval_loss_after"] < stats["eval_loss_before"]
@@ -346,3 +346,13 @@ def test_rl_prompt_style_presents_the_canonical_harness_and_keeps_old_stage_keys
     assert env.unwrapped.sim.harness.prompt.style == "compact"
     run = TrainConfig.from_preset("smollm2-135m")
     assert run.collect.prompt_style == "compact" and _rl_config(run).prompt_style == "compact"  # one presentation
+
+
+def test_sft_validation_size_does_not_change_the_stage_key():
+    from livesim.hat.train import TrainConfig, _stage_key
+
+    cfg = TrainConfig.from_preset("tiny")
+    capped = cfg.model_copy(update={"sft": cfg.sft.model_copy(update={"val_examples": 3})})
+    assert _stage_key(cfg, "sft", "b", "b", "c") == _stage_key(capped, "sft", "b", "b", "c")
+    other = cfg.model_copy(update={"sft": cfg.sft.model_copy(update={"steps": 7})})
+    assert _stage_key(cfg, "sft", "b", "b", "c") != _stage_key(other, "sft", "b", "b", "c")
