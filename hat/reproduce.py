@@ -114,8 +114,12 @@ def train_runs(preset: str, rows: list[Row], ci: bool, out_dir: Path, log: Any =
     results = {}
     for run in needed:
         base_cfg = api.TrainConfig.from_preset(preset, ci=ci)
-        cfg = base_cfg.model_copy(update={**RUNS[run], "out_dir": out_dir / "runs" / run})
-        log(f"[reproduce] training run {run!r} ({', '.join(RUNS[run]['stages'])})")
+        # only as far as the deepest stage a chosen row needs: `--rows base,HSA-SFT` trains no distill or RL
+        all_stages = RUNS[run]["stages"]
+        depth = max((all_stages.index(r.stage) + 1 for r in rows if r.run == run and r.stage in all_stages), default=0)
+        stages = all_stages[:depth]
+        cfg = base_cfg.model_copy(update={**RUNS[run], "stages": stages, "out_dir": out_dir / "runs" / run})
+        log(f"[reproduce] training run {run!r} ({', '.join(stages) or 'base and collect only'})")
         t0 = time.perf_counter()
         results[run] = api.train(cfg)
         log(f"[reproduce] run {run!r} ready in {time.perf_counter() - t0:.0f} s")

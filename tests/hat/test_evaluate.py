@@ -201,6 +201,12 @@ def test_reproduce_ci_end_to_end_with_a_stand_in_pipeline(monkeypatch, tmp_path,
     assert all(r["status"] == "ok" for r in results["rows"])
     assert results["rows"][2]["train"]["stage"] == "rl" and len(results["harness_edit"]) == 4
     assert written["curves_png"].read_bytes()[:8] == PNG and "Harness-edit test" in written["table"].read_text()
+    # each run is trained only as deep as a chosen row needs
+    assert sorted((c["fixed_harness"], c["stages"]) for c in calls) == [(False, ("sft", "distill", "rl")),
+                                                                         (True, ("sft",))]
+    calls.clear()
+    reproduce("tiny", ci=True, out_root=tmp_path / "b", rows=["base", "HSA-SFT"], harness_edit=False, ab=False)
+    assert [c["stages"] for c in calls] == [("sft",)]
 
 
 # ------------------------------------------------------------------------------------------------ A/B, edits
