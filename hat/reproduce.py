@@ -208,7 +208,9 @@ def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_
     suffix = ("-untrained" if untrained else "") + ("-ci" if ci else "")
     out_dir = Path(out_root) / f"{preset}{suffix}"
     command = (f"livesim hat reproduce --preset {preset}" + (" --untrained" if untrained else "")
-               + (" --ci" if ci else "") + (f" --limit {limit}" if limit else ""))
+               + (" --ci" if ci else "") + (f" --limit {limit}" if limit else "")
+               + (f" --rows {','.join(rows)}" if rows else "") + ("" if ab else " --no-ab")
+               + ("" if harness_edit else " --no-harness-edit"))
     if untrained:
         specs_u = untrained_specs(preset, ev)
         results = evaluate_rows(specs_u, ev, ifeval_data, log)

@@ -205,8 +205,10 @@ def test_reproduce_ci_end_to_end_with_a_stand_in_pipeline(monkeypatch, tmp_path,
     assert sorted((c["fixed_harness"], c["stages"]) for c in calls) == [(False, ("sft", "distill", "rl")),
                                                                          (True, ("sft",))]
     calls.clear()
-    reproduce("tiny", ci=True, out_root=tmp_path / "b", rows=["base", "HSA-SFT"], harness_edit=False, ab=False)
+    again = reproduce("tiny", ci=True, out_root=tmp_path / "b", rows=["base", "HSA-SFT"], harness_edit=False, ab=False)
     assert [c["stages"] for c in calls] == [("sft",)]
+    assert ("livesim hat reproduce --preset tiny --ci --rows base,HSA-SFT --no-ab --no-harness-edit"
+            in again["table"].read_text())  # the table names the command that wrote it
 
 
 # ------------------------------------------------------------------------------------------------ A/B, edits
