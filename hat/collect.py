@@ -142,7 +142,7 @@ def cut_retries(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _make_envs(cfg: CollectConfig, n: int, split: str = "train") -> tuple[list[Any], list[Any]]:
     """``n`` canonical envs and ``n`` augmented ones (empty when fixed_harness)."""
-    harness = None if cfg.prompt_style == "full" else harness_with_style(None, cfg.prompt_style)
+    harness = harness_with_style(None, cfg.prompt_style)
 
     def base() -> Any:
         kwargs: dict[str, Any] = {"split": split} if cfg.env_id == "LiveStreamQA-v0" else {}

@@ -30,7 +30,7 @@ def evaluate_model(model_dir: str | Path, n: int = 50, max_new_tokens: int = 128
     """Mean reward (and per-term scores) of a model directory on the dev set, per harness variant;
     `prompt_style` presents the canonical harness ('full': as it is, markdown; 'compact', ...).
     """
-    harness = None if prompt_style == "full" else harness_with_style(None, prompt_style)
+    harness = harness_with_style(None, prompt_style)
     agent = make_agent("transformers", model=str(model_dir), device="cpu", max_new_tokens=max_new_tokens,
                        temperature=0.0, batch_size=batch_size)
     seeds = [DEV_SEED0 + i for i in range(n)]

@@ -26,7 +26,6 @@ from typing import Any
 import numpy as np
 
 from livesim.agents import AGENT_REGISTRY, make_agent
-from livesim.harness.core import STYLES
 from livesim.hat.edits import edited_harness
 from livesim.hat.ifeval import check, load_ifeval_jsonl
 from livesim.hat.suites import (
@@ -346,8 +345,6 @@ def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, b
         harness = edited_harness(patches)
         extra = {"patches": patches}
     if prompt_style != "full" and suite.kind == "qa":
-        if prompt_style not in STYLES:
-            raise ValueError(f"prompt_style must be 'full' or one of {list(STYLES)}, got {prompt_style!r}")
         harness = harness_with_style(harness, prompt_style)
         extra = {**(extra or {}), "prompt_style": prompt_style}
     if suite.kind == "if" and ifeval_data is not None:

@@ -93,7 +93,7 @@ class RLStageConfig(BaseModel):
 
     def harness(self) -> Any:
         """The canonical harness the episodes start from (None: the env's default)."""
-        return None if self.prompt_style == "full" else harness_with_style(None, self.prompt_style)
+        return harness_with_style(None, self.prompt_style)
 
     def weights(self) -> list[float]:
         return [WEIGHTS[t] for t in TERMS] + [self.length_penalty]

@@ -125,7 +125,8 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
         final = final.merge_and_unload()
     stats = {
         "stage": "sft", "config": cfg.model_dump(), "model": str(model_dir), "data": str(data_dir),
-        "examples": len(train), "val_examples": len(val) if val is not None else 0, "max_length": max_length, "dropped_too_long": len(too_long),
+        "examples": len(train), "val_examples": len(val) if val is not None else 0, "max_length": max_length,
+        "dropped_too_long": len(too_long),
         "dropped_lengths": [lengths[i] for i in too_long], "lengths_mean": sum(kept_lengths) / len(kept_lengths),
         "loss_start": losses[0] if losses else None, "loss_end": losses[-1] if losses else None,
         "eval_loss_before": eval_before, "eval_loss_after": eval_after, "steps": trainer.state.global_step,

@@ -17,6 +17,7 @@ from rich.table import Table
 from livesim.agents import AGENT_REGISTRY
 from livesim.cli.common import agent_kwargs, parse_seeds
 from livesim.cli.common import progress as progress_bar
+from livesim.harness.core import STYLES
 from livesim.hat.ab import render_ab, run_ab
 from livesim.hat.evaluate import AgentSpec, evaluate, suite_drop
 from livesim.hat.harness_edit import load_patches, render_edits, run_harness_edit
@@ -169,7 +170,7 @@ def register(sub: Any) -> None:
     p.add_argument("--limit", type=int, default=None, help="first N requests of each suite (default: all)")
     p.add_argument("--batch-size", type=int, default=8, help="requests per generate call (LLM agents)")
     p.add_argument("--max-new-tokens", type=int, default=160, help="generation cap per turn (models)")
-    p.add_argument("--prompt-style", choices=["full", "markdown", "xml", "json", "compact"], default="full",
+    p.add_argument("--prompt-style", choices=["full", *STYLES], default="full",
                    help="how the canonical harness's prompt is presented in T1-T3 ('full': as the harness says; "
                         "'compact' is what the smollm2-135m preset trains and evaluates on)")
     p.add_argument("--ifeval-data", default=None, help="the real IFEval JSONL for T4 instead of the suite's prompts")

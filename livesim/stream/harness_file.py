@@ -27,7 +27,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from livesim.harness.core import Harness, default_harness
+from livesim.harness.core import STYLES, Harness, default_harness
 from livesim.harness.hooks import CHECKS
 from livesim.harness.skills import REPLY_SKILLS
 from livesim.harness.tools import TOOL_IMPLS
@@ -125,9 +125,13 @@ def dump_harness(h: Harness) -> str:
 
 
 def harness_with_style(h: Harness | None, style: str | None) -> Harness | None:
-    """`h` (or the canonical harness) presented in `style`; None when neither is given."""
-    if style is None:
+    """`h` (or the canonical harness) presented in `style`; `h` itself when `style` is None or "full" (as the
+    harness says). Any other style must be one of `STYLES` (ValueError otherwise).
+    """
+    if style is None or style == "full":
         return h
+    if style not in STYLES:
+        raise ValueError(f"prompt_style must be 'full' or one of {list(STYLES)}, got {style!r}")
     out = (h or default_harness()).model_copy(deep=True)
     out.prompt.style = style  # type: ignore[assignment]
     return out

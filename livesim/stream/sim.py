@@ -182,14 +182,14 @@ class StreamSim:
         if self.augment is None:
             presented = self.canonical  # shared: nothing edits a harness in place
             self.presented_fingerprint = self._canonical_fp
-        elif pool is not None:  # a finite pool of presented harnesses (HarnessPool): built once, shared
-            self.aug_rng = np.random.default_rng(self._child_seed(3))
-            presented, self.presented_fingerprint = pool(self.canonical, self._canonical_fp, self.aug_rng)
         else:
             # The same draws each time, so a patch changes the presented view only where it changed the canonical.
             self.aug_rng = np.random.default_rng(self._child_seed(3))
-            presented = self.augment(self.canonical.clone(), self.aug_rng)
-            self.presented_fingerprint = presented.fingerprint
+            if pool is not None:  # a finite pool of presented harnesses (HarnessPool): built once, shared
+                presented, self.presented_fingerprint = pool(self.canonical, self._canonical_fp, self.aug_rng)
+            else:
+                presented = self.augment(self.canonical.clone(), self.aug_rng)
+                self.presented_fingerprint = presented.fingerprint
         shared = pool is not None or presented is shared_default_harness()[0]
         self._schemas = pickled_schemas(presented, shared=shared)
         self._harness_blocks = shared_blocks(presented, shared)  # the prompt blocks of the harness alone
