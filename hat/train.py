@@ -223,7 +223,7 @@ def _rl_config(cfg: TrainConfig) -> RLStageConfig:
 def _stage_key(cfg: TrainConfig, stage: str, prev_key: str, base_key: str, ckey: str) -> str:
     """The content key of one stage: its config and the keys of what it starts from."""
     if stage == "sft":
-        return content_key("sft", cfg.sft.model_dump(exclude={"val_examples"}), base_key, ckey)
+        return content_key("sft", sft_mod.cache_key_data(cfg.sft), base_key, ckey)
     if stage == "distill":
         return content_key("distill", cfg.distill.model_dump(), prev_key, base_key)
     return content_key("rl", _rl_config(cfg).key_data(), prev_key)

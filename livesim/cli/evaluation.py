@@ -98,7 +98,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
                                 agent_kwargs={k: v for k, v in kwargs.items() if _jsonable(v)},
                                 wrappers=args.wrappers, hsa_split=args.hsa_split, hsa_p=args.hsa_p,
                                 split=getattr(args, "split", None), harness=args.harness_obj)
-    qa = args.env == "LiveStreamQA-v0"
+    qa = args.env.startswith("LiveStreamQA-")
     progress = Progress(len(seeds), "requests" if qa else "episodes", agent, args.quiet)
     t0 = time.perf_counter()
     records: list[dict[str, Any]] = []

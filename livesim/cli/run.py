@@ -38,9 +38,10 @@ def register(sub: Any) -> None:
     p = sub.add_parser("eval", help="evaluate an agent over many episodes", formatter_class=fmt,
                        epilog=EXAMPLE_EPILOG.format("livesim eval --agent transformers --model smollm2-135m "
                                                     "--episodes 20 --record runs/smol"))
-    p.add_argument("--env", default="LiveStreamQA-v0", help="LiveStreamQA-v0 (one request) or LiveStream-v0")
+    p.add_argument("--env", default="LiveStreamQA-v0", help="LiveStreamQA-v0 (one request) or LiveStream-v0; "
+                   "-v1 of either: the same env with the fast world generator")
     p.add_argument("--episodes", type=int, default=50, help="number of episodes (seeds seed..seed+N-1)")
-    p.add_argument("--split", choices=["train", "test"], default=None, help="request split (LiveStreamQA-v0)")
+    p.add_argument("--split", choices=["train", "test"], default=None, help="request split (LiveStreamQA)")
     p.add_argument("--hsa-split", choices=["train", "heldout"], default=None, help="transform split for --wrappers")
     p.add_argument("--batch-size", type=int, default=None,
                    help="episodes acted on at once through act_batch (default: the agent's batch_size, else 1)")

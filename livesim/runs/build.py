@@ -48,7 +48,7 @@ def make_env(env_id: str, args: Any) -> Any:
     if env_id not in ENV_IDS:
         raise SystemExit(f"error: unknown env {env_id!r}; choose from {', '.join(ENV_IDS)}")
     kwargs: dict[str, Any] = {}
-    if env_id == "LiveStreamQA-v0" and getattr(args, "split", None):
+    if env_id.startswith("LiveStreamQA-") and getattr(args, "split", None):
         kwargs["split"] = args.split
     if getattr(args, "render_mode", None):
         kwargs["render_mode"] = args.render_mode

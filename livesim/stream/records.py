@@ -42,7 +42,7 @@ class RecordHeader(_Line):
     kind: Literal["header"] = "header"
     format_version: int = Field(FORMAT_VERSION, description="Record format; readers refuse newer ones.")
     livesim_version: str = Field(description="The livesim that wrote the record.")
-    env_id: Literal["LiveStream-v0", "LiveStreamQA-v0"] = ENV_ID
+    env_id: Literal["LiveStream-v0", "LiveStreamQA-v0", "LiveStream-v1", "LiveStreamQA-v1"] = ENV_ID
     scenario: str | None = Field(None, description="Scenario name, if the run came from one.")
     purpose: str | None = None
     seed: int = Field(ge=0, lt=2**63, description="The seed passed to env.reset.")

@@ -155,6 +155,53 @@ def test_killed_sft_resumes_from_checkpoint(data_dir, tiny_model_dir, tmp_path):
     assert [r["step"] for r in stats["history"] if "loss" in r] == [1, 2, 3]  # step 1 restored, 2-3 run again
 
 
+def test_lora_sft_trains_the_added_token_rows_and_only_those(data_dir, tiny_model_dir, tmp_path):
+    """LoRA cannot change embedding rows; the added tokens (`<tool_call>`...) start untrained, so SFT trains their
+    rows (tied to the output head) and no other row; a killed run resumes with the rows from its checkpoint."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer, TrainerCallback
+
+    from livesim.hat.sft import ROWS_FILE, SFTStageConfig, added_token_ids, cache_key_data, run
+
+    tok = AutoTokenizer.from_pretrained(tiny_model_dir)
+    ids = added_token_ids(tok)
+    assert tok.convert_ids_to_tokens(ids)[:2] == ["<tool_call>", "</tool_call>"]
+    assert tok.convert_tokens_to_ids("<|im_end|>") not in ids  # special tokens are the base's own, not added
+    before = AutoModelForCausalLM.from_pretrained(tiny_model_dir).get_input_embeddings().weight.detach()
+
+    class Kill(TrainerCallback):
+        def on_step_end(self, args, state, control, **kw):
+            if state.global_step == 2:
+                raise KeyboardInterrupt
+
+    cfg = SFTStageConfig(steps=3, lr=5e-2, batch_size=1, save_steps=1, lora=True, lora_r=4, lora_alpha=8)
+    with pytest.raises(KeyboardInterrupt):
+        run(cfg, tiny_model_dir, data_dir, tmp_path / "sft", tmp_path / "work", show_progress=False, callbacks=[Kill()])
+    assert (tmp_path / "work" / "checkpoint-1" / ROWS_FILE).is_file()
+    stats = run(cfg, tiny_model_dir, data_dir, tmp_path / "sft", tmp_path / "work", show_progress=False)
+    assert stats["resumed_from"].endswith("checkpoint-1") and stats["steps"] == 3
+    assert stats["trained_token_rows"][:2] == ["<tool_call>", "</tool_call>"] and stats["token_rows_moved"] > 0
+    model = AutoModelForCausalLM.from_pretrained(tmp_path / "sft")
+    after = model.get_input_embeddings().weight.detach()
+    others = [i for i in range(before.shape[0]) if i not in set(ids)]
+    assert torch.equal(after[others], before[others])
+    assert not torch.equal(after[ids[0]], before[ids[0]])  # `<tool_call>` occurs in every target
+    if model.config.tie_word_embeddings:
+        assert torch.equal(model.get_output_embeddings().weight, after)
+
+    frozen = run(cfg.model_copy(update={"train_added_tokens": False, "steps": 1}), tiny_model_dir, data_dir,
+                 tmp_path / "sft-frozen", show_progress=False)
+    assert frozen["trained_token_rows"] == [] and frozen["token_rows_moved"] is None
+    assert torch.equal(AutoModelForCausalLM.from_pretrained(tmp_path / "sft-frozen").get_input_embeddings().weight,
+                       before)
+    # the flag keys the stage cache only where it can change the weights (LoRA), so full fine-tuning keys stay
+    full = SFTStageConfig()
+    assert cache_key_data(full) == cache_key_data(full.model_copy(update={"train_added_tokens": False}))
+    assert cache_key_data(cfg) != cache_key_data(cfg.model_copy(update={"train_added_tokens": False}))
+    with pytest.raises(ValueError, match="weight_decay"):
+        SFTStageConfig(lora=True, weight_decay=0.01)
+
+
 THINK = "<think>\n\n</think>\n\n"  # what Qwen3's training template writes before every assistant turn
 
 

@@ -92,6 +92,24 @@ def test_eval_record_holds_every_request_and_replays(tmp_path, capsys, agent) ->
         _eval(capsys, "--agent", agent, "--episodes", "1", "--record", str(out))
 
 
+def test_eval_record_of_a_v1_env_with_its_split_replays(tmp_path, capsys) -> None:
+    """-v1 envs are recorded (the header once allowed only v0 ids) and `--split` reaches them."""
+    import gymnasium as gym
+
+    out = tmp_path / "rec"
+    code, summary, _ = _eval(capsys, "--env", "LiveStreamQA-v1", "--split", "test", "--episodes", "2",
+                             "--record", str(out))
+    assert code == 0 and summary["requests"] == 2
+    record = read_record(out / "seed-00001.jsonl")
+    assert record.header.env_id == "LiveStreamQA-v1" and record.header.split == "test"
+    assert replay(record) == len(record.steps) and regrade(record)[0] == []
+    env = gym.make("LiveStreamQA-v1", split="test")
+    obs, _ = env.reset(seed=1)
+    assert obs["messages"] == record.steps[0].messages[:len(obs["messages"])]  # the test split's request
+    train_obs, _ = gym.make("LiveStreamQA-v1", split="train").reset(seed=1)
+    assert train_obs["messages"] != obs["messages"]
+
+
 def test_eval_record_keeps_hook_messages_and_harness(tmp_path, capsys, agent_module) -> None:
     out = tmp_path / "rec"
     code, summary, _ = _eval(capsys, "--agent", "my_agents:Echo", "--episodes", "2", "--record", str(out),
