@@ -77,7 +77,8 @@ ROWS_FILE = "added_token_rows.pt"
 
 def added_token_ids(tokenizer: Any) -> list[int]:
     """Ids of the tokenizer's added tokens that are not special (special ones are the chat markers a base model
-    was trained with; added ones, such as SmolLM2's `<tool_call>`, start untrained)."""
+    was trained with; added ones, such as SmolLM2's `<tool_call>`, start untrained).
+    """
     return sorted(i for i, t in tokenizer.added_tokens_decoder.items() if not t.special)
 
 
@@ -152,7 +153,7 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
                          peft_config=peft_config, callbacks=callbacks)
     check_no_truncation(trainer.train_dataset, max_length)
     new_rows = added_token_ids(tokenizer) if cfg.lora and cfg.train_added_tokens else []
-    rows_before = None
+    rows_before, weight = None, None
     if new_rows:
         weight = train_rows(trainer.model, new_rows)
         rows_before = weight[new_rows].detach().clone()
@@ -177,8 +178,8 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
         "eval_loss_before": eval_before, "eval_loss_after": eval_after, "steps": trainer.state.global_step,
         "resumed_from": resumed_from, "wall_s": time.perf_counter() - t0, "history": history,
         "trained_token_rows": [tokenizer.convert_ids_to_tokens(i) for i in new_rows],
-        "token_rows_moved": (float((trainer.model.get_input_embeddings().weight[new_rows].detach() - rows_before)
-                                   .norm(dim=-1).max()) if rows_before is not None else None),
+        "token_rows_moved": (float((weight[new_rows].detach() - rows_before).norm(dim=-1).max())
+                             if weight is not None and rows_before is not None else None),
     }
     if trainer.accelerator.is_main_process:  # under accelerate launch only rank 0 writes
         with atomic_dir(out) as tmp:
@@ -200,7 +201,8 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
 
 def train_rows(model: Any, ids: list[int]) -> Any:
     """Make rows ``ids`` of ``model``'s input embedding (and so of a tied output head) trainable, every other row
-    fixed (its gradient is masked to zero). Returns the embedding weight."""
+    fixed (its gradient is masked to zero). Returns the embedding weight.
+    """
     import torch
 
     weight = model.get_input_embeddings().weight
