@@ -53,7 +53,7 @@ class DashboardState:
 
     def apply(self, line: RecordLine) -> DashboardState:
         if isinstance(line, RecordHeader):
-            self.title, self.agent, self.seed = line.scenario or "stream", line.agent, line.seed
+            self.title, self.agent, self.seed = line.scenario or line.env_id, line.agent, line.seed
             self.duration_s = line.config.duration_s
             self.harness_version, self.harness_fingerprint = line.harness_version, line.harness_fingerprint
         elif isinstance(line, StepRecord):
