@@ -327,8 +327,9 @@ def _cache_key(spec: AgentSpec, suite: Suite, limit: int | None, batch_size: int
 def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, batch_size: int = 8,
                    agent: Any = None, ifeval_data: str | Path | None = None, use_cache: bool = True,
                    progress: Any = None, patches: list[dict[str, Any]] | None = None,
-                   prompt_style: str = "full") -> dict[str, Any]:
-    """One suite for one agent: {suite, version, n, scores, rows} (from the cache when it is there).
+                   prompt_style: str = "full", cached_only: bool = False) -> dict[str, Any] | None:
+    """One suite for one agent: {suite, version, n, scores, rows} (from the cache when it is there;
+    `cached_only`: None when it is not, nothing is run).
 
     `patches` (QA suites): operator patches applied to the canonical harness first (the harness-edit test).
     `prompt_style` (QA suites): how the canonical harness's prompt is presented ('full': as the harness says,
@@ -358,6 +359,8 @@ def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, b
         result = {"suite": suite.name, "key": suite.key, "title": suite.title, "n": 0, "scores": None, "rows": [],
                   "note": f"{spec.name} reads the env's ground truth and has no answer to a plain prompt"}
         return result
+    if cached_only:
+        return None
     agent = agent if agent is not None else spec.build()
     t0 = time.perf_counter()
     if suite.kind == "qa":
@@ -388,8 +391,11 @@ def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, b
 
 def evaluate(spec: AgentSpec, suites: list[str], limit: int | None = None, batch_size: int = 8,
              ifeval_data: str | Path | None = None, use_cache: bool = True, progress: Any = None,
-             prompt_style: str = "full") -> dict[str, Any]:
-    """Every named suite for one agent (the agent is built once, and only if some suite is not cached)."""
+             prompt_style: str = "full", cached_only: bool = False) -> dict[str, Any]:
+    """Every named suite for one agent (the agent is built once, and only if some suite is not cached).
+
+    `cached_only`: only suites already in the evaluation cache; the others are listed under "not_measured".
+    """
     holder: dict[str, Any] = {}
 
     class _Lazy:  # builds the agent on first use, so fully cached evaluations never load a model
@@ -402,8 +408,12 @@ def evaluate(spec: AgentSpec, suites: list[str], limit: int | None = None, batch
                            "suites": {}}
     lazy = _Lazy()
     for name in suites:
-        out["suites"][name] = evaluate_suite(spec, name, limit, batch_size, lazy, ifeval_data, use_cache, progress,
-                                             prompt_style=prompt_style)
+        result = evaluate_suite(spec, name, limit, batch_size, lazy, ifeval_data, use_cache, progress,
+                                prompt_style=prompt_style, cached_only=cached_only)
+        if result is None:
+            out.setdefault("not_measured", []).append(name)
+        else:
+            out["suites"][name] = result
     return out
 
 

@@ -105,8 +105,11 @@ def plan(rows: list[str] | None = None) -> list[Row]:
     return [r for r in ROWS if r.name in names]
 
 
-def train_runs(preset: str, rows: list[Row], ci: bool, out_dir: Path, log: Any = print) -> dict[str, Any]:
-    """Run (or fetch from the stage cache) every training run the rows need; run name -> TrainResult."""
+def train_runs(preset: str, rows: list[Row], ci: bool, out_dir: Path, log: Any = print,
+               cached_only: bool = False) -> dict[str, Any]:
+    """Run (or fetch from the stage cache) every training run the rows need; run name -> TrainResult.
+    `cached_only`: each run only as deep as its stages are already in the cache (nothing is trained).
+    """
     needed = sorted({r.run for r in rows if r.run})
     if not needed:
         return {}
@@ -119,6 +122,14 @@ def train_runs(preset: str, rows: list[Row], ci: bool, out_dir: Path, log: Any =
         depth = max((all_stages.index(r.stage) + 1 for r in rows if r.run == run and r.stage in all_stages), default=0)
         stages = all_stages[:depth]
         cfg = base_cfg.model_copy(update={**RUNS[run], "stages": stages, "out_dir": out_dir / "runs" / run})
+        if cached_only:
+            where = api.plan(cfg)
+            if not (where["collect"] / "data").is_dir():
+                log(f"[reproduce] run {run!r}: not in the stage cache (--cached-only)")
+                continue
+            while stages and not api.stage_ready(where[stages[-1]]):
+                stages = stages[:-1]
+            cfg = cfg.model_copy(update={"stages": stages})
         log(f"[reproduce] training run {run!r} ({', '.join(stages) or 'base and collect only'})")
         t0 = time.perf_counter()
         results[run] = api.train(cfg)
@@ -126,14 +137,18 @@ def train_runs(preset: str, rows: list[Row], ci: bool, out_dir: Path, log: Any =
     return results
 
 
-def row_specs(rows: list[Row], runs: dict[str, Any], ev: EvalPreset) -> list[tuple[Row, AgentSpec, dict[str, Any]]]:
+def row_specs(rows: list[Row], runs: dict[str, Any],
+              ev: EvalPreset) -> list[tuple[Row, AgentSpec | None, dict[str, Any]]]:
     """Each row's agent spec and training info (model dir, run dir, wall time per stage)."""
-    out: list[tuple[Row, AgentSpec, dict[str, Any]]] = []
+    out: list[tuple[Row, AgentSpec | None, dict[str, Any]]] = []
     for r in rows:
         if r.agent or r.run is None:
             out.append((r, AgentSpec(r.agent or "null", {}, label=r.name), {}))
             continue
-        res = runs[r.run]
+        res = runs.get(r.run)
+        if res is None or (r.stage != "base" and r.stage not in res.stage_dirs):  # --cached-only: not trained
+            out.append((r, None, {}))
+            continue
         model_dir = res.base_model_dir if r.stage == "base" else res.stage_dirs[r.stage]
         train = {"run": r.run, "stage": r.stage, "model_dir": str(model_dir), "run_dir": str(res.run_dir),
                  "wall_s": _chain_wall(res, r.stage)}
@@ -160,18 +175,28 @@ def _chain_wall(res: Any, stage: str | None) -> dict[str, float]:
     return out
 
 
-def evaluate_rows(specs: list[tuple[str, AgentSpec, dict[str, Any]]], ev: EvalPreset,
-                  ifeval_data: str | Path | None = None, log: Any = print) -> list[RowResult]:
+def evaluate_rows(specs: list[tuple[str, AgentSpec | None, dict[str, Any]]], ev: EvalPreset,
+                  ifeval_data: str | Path | None = None, log: Any = print,
+                  cached_only: bool = False) -> list[RowResult]:
     out = []
     for name, spec, train in specs:
+        if spec is None:
+            out.append(RowResult(name, None, "not measured", "its stage is not in the stage cache", train))
+            continue
         t0 = time.perf_counter()
         try:
-            result = evaluate(spec, list(ev.suites), ev.limit, ev.batch_size, ifeval_data, prompt_style=ev.prompt_style)
+            result = evaluate(spec, list(ev.suites), ev.limit, ev.batch_size, ifeval_data, prompt_style=ev.prompt_style,
+                              cached_only=cached_only)
         except (OSError, ValueError, RuntimeError) as e:  # one broken row is reported, not fatal
             log(f"[reproduce] {name}: evaluation failed: {e}")
             out.append(RowResult(name, None, "error", str(e).splitlines()[0][:200], train))
             continue
-        log(f"[reproduce] {name}: evaluated in {time.perf_counter() - t0:.0f} s")
+        if cached_only and not result["suites"]:
+            log(f"[reproduce] {name}: nothing cached (--cached-only)")
+            out.append(RowResult(name, None, "not measured", "no suite in the evaluation cache", train))
+            continue
+        missing = f"; not measured: {', '.join(result['not_measured'])}" if result.get("not_measured") else ""
+        log(f"[reproduce] {name}: evaluated in {time.perf_counter() - t0:.0f} s{missing}")
         out.append(RowResult(name, result, train=train))
     return out
 
@@ -191,11 +216,14 @@ def untrained_specs(preset: str, ev: EvalPreset) -> list[tuple[str, AgentSpec, d
 
 def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_root: str | Path = "results",
               ifeval_data: str | Path | None = None, ab: bool = True, harness_edit: bool = True,
-              log: Any = None, untrained: bool = False, limit: int | None = None) -> dict[str, Path]:
+              log: Any = None, untrained: bool = False, limit: int | None = None,
+              cached_only: bool = False) -> dict[str, Path]:
     """Train what is missing, evaluate every row, run the A/B and harness-edit tests; write results/<preset>/.
 
     `untrained=True` evaluates only rows that need no training (oracle, memorizer, null, random and the
     preset's zoo model) into results/<preset>-untrained/; `limit` overrides the preset's requests per suite.
+    `cached_only=True` trains nothing and evaluates nothing: the table holds the stages and evaluations already
+    cached (a row or suite that is not is marked not measured), e.g. to write the table while a run goes on.
     """
     log = log or (lambda msg: print(msg, file=sys.stderr))
     if preset not in EVAL_PRESETS:
@@ -210,7 +238,7 @@ def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_
     command = (f"livesim hat reproduce --preset {preset}" + (" --untrained" if untrained else "")
                + (" --ci" if ci else "") + (f" --limit {limit}" if limit else "")
                + (f" --rows {','.join(rows)}" if rows else "") + ("" if ab else " --no-ab")
-               + ("" if harness_edit else " --no-harness-edit"))
+               + ("" if harness_edit else " --no-harness-edit") + (" --cached-only" if cached_only else ""))
     if untrained:
         specs_u = untrained_specs(preset, ev)
         results = evaluate_rows(specs_u, ev, ifeval_data, log)
@@ -224,11 +252,11 @@ def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_
             _edits(by, ev, extra_u, log)
         return write_results(out_dir, preset, results, extra_u, baseline="null")
     chosen = plan(rows)
-    runs = train_runs(preset, chosen, ci, out_dir, log)
+    runs = train_runs(preset, chosen, ci, out_dir, log, cached_only=cached_only)
     specs = row_specs(chosen, runs, ev)
-    results = evaluate_rows([(r.name, s, t) for r, s, t in specs], ev, ifeval_data, log)
+    results = evaluate_rows([(r.name, s, t) for r, s, t in specs], ev, ifeval_data, log, cached_only=cached_only)
     extra: dict[str, Any] = {"eval": ev.__dict__, "ci": ci, "command": command}
-    by = {r.name: s for r, s, _ in specs}
+    by = {r.name: s for r, s, _ in specs if s is not None}
     if ab and "HAT" in by and "fixed-SFT" in by:
         log("[reproduce] A/B: fixed-SFT vs HAT as host")
         extra["ab"] = run_ab(by["fixed-SFT"], by["HAT"], list(range(ev.ab_seeds)), duration_s=ev.ab_duration_s)

@@ -217,7 +217,8 @@ def train_rows(model: Any, ids: list[int]) -> Any:
 
 def _with_rows_group(trainer_cls: Any, scale: float) -> Any:
     """``trainer_cls`` whose optimizer puts the input embedding (when it trains) in a group of its own, at
-    learning rate x ``scale`` and no weight decay (the scheduler then scales that group like the others)."""
+    learning rate x ``scale`` and no weight decay (the scheduler then scales that group like the others).
+    """
 
     class RowsTrainer(trainer_cls):  # type: ignore[misc, valid-type]
         def create_optimizer(self, model: Any = None) -> Any:

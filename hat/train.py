@@ -169,8 +169,10 @@ def _base(cfg: TrainConfig) -> tuple[Path, str]:
     return path, content_key("base", ident)
 
 
-def _ready(path: Path) -> bool:
+def stage_ready(path: Path) -> bool:
+    """Whether a stage's output directory is complete (a model and its stats)."""
     return (path / "config.json").is_file() and any(path.glob("*_stats.json"))
+
 
 
 class _Run:
@@ -282,7 +284,7 @@ def train(cfg: TrainConfig) -> TrainResult:
         out = stages_dir() / f"{stage}-{key}"
         work = stages_dir() / f"{stage}-{key}.work"
         t0 = time.perf_counter()
-        if _ready(out):
+        if stage_ready(out):
             wall[stage] = 0.0
         else:
             if stage == "sft":

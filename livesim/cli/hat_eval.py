@@ -130,7 +130,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     try:
         written = reproduce(args.preset, ci=args.ci, rows=rows, out_root=args.out, ifeval_data=args.ifeval_data,
                             ab=not args.no_ab, harness_edit=not args.no_harness_edit, untrained=args.untrained,
-                            limit=args.limit)
+                            limit=args.limit, cached_only=args.cached_only)
     except (TrainingUnavailableError, ValueError, FileNotFoundError) as e:
         raise SystemExit(f"error: {e}") from None
     for kind, path in written.items():
@@ -192,6 +192,9 @@ def register(sub: Any) -> None:
     p.add_argument("--limit", type=int, default=None, help="requests per suite (default: the preset's)")
     p.add_argument("--no-ab", action="store_true", help="skip the A/B stream test")
     p.add_argument("--no-harness-edit", action="store_true", help="skip the harness-edit test")
+    p.add_argument("--cached-only", action="store_true",
+                   help="train and evaluate nothing: write the table from the stages and evaluations already "
+                        "cached (the rest marked not measured), e.g. while a long run goes on")
     p.set_defaults(func=cmd_reproduce)
 
     p = hat.add_parser("ab", help="online A/B analogue: LiveStream-v0 hosted by A vs B, mid-stream harness patch")

@@ -27,3 +27,30 @@ def test_reproduce_tiny_ci_trains_every_stage_and_writes_the_table(tmp_path, mon
         assert f'"{row}"' in text, row
     table = (run / "table.md").read_text()
     assert "HAT" in table and "oracle" in table
+
+    # --cached-only: the same table from the caches, nothing trained or evaluated ...
+    import shutil
+
+    import livesim.hat.evaluate as evaluate_mod
+
+    def no_agent(*a, **k):
+        raise AssertionError("--cached-only built an agent")
+
+    monkeypatch.setattr(evaluate_mod.AgentSpec, "build", no_agent)
+    again = tmp_path / "again"
+    assert main(["hat", "reproduce", "--preset", "tiny", "--ci", "--out", str(again), "--no-ab",
+                 "--no-harness-edit", "--cached-only"]) == 0
+    def summary(res):
+        return [(r["row"], r["status"], r.get("suites")) for r in res["rows"]]
+
+    assert summary(json.loads((again / "tiny-ci" / "results.json").read_text())) == summary(results)
+    # ... and a stage that is not in the cache is a row marked not measured, not a training run
+    for rl in (tmp_path / "cache" / "stages").glob("rl-*"):
+        shutil.rmtree(rl) if rl.is_dir() else rl.unlink()
+    assert main(["hat", "reproduce", "--preset", "tiny", "--ci", "--out", str(again), "--no-ab",
+                 "--no-harness-edit", "--cached-only"]) == 0
+    rows = {r["row"]: r for r in json.loads((again / "tiny-ci" / "results.json").read_text())["rows"]}
+    assert rows["HAT"]["status"] == rows["fixed-RL"]["status"] == "not measured"
+    assert rows["HSA-SFT+distill"]["status"] == "ok" and rows["oracle"]["status"] == "ok"
+    assert not list((tmp_path / "cache" / "stages").glob("rl-*"))
+    assert "--cached-only" in (again / "tiny-ci" / "table.md").read_text()
