@@ -56,6 +56,7 @@ def run_harness_edit(spec: AgentSpec, limit: int | None = None, patches: list[di
     before = evaluate_suite(spec, "T1", limit, batch_size, agent, use_cache=use_cache, prompt_style=prompt_style)
     after = evaluate_suite(spec, "T1", limit, batch_size, agent, use_cache=use_cache, patches=patches,
                            prompt_style=prompt_style)
+    assert before is not None and after is not None  # evaluated (not cached_only)
     return {"agent": spec.display, "patches": patches, "patches_key": patches_key(patches),
             "before": before["scores"], "after": after["scores"],
             **error_reduction(before["rows"], after["rows"])}

@@ -20,6 +20,7 @@ from __future__ import annotations
 import importlib
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -175,7 +176,7 @@ def _chain_wall(res: Any, stage: str | None) -> dict[str, float]:
     return out
 
 
-def evaluate_rows(specs: list[tuple[str, AgentSpec | None, dict[str, Any]]], ev: EvalPreset,
+def evaluate_rows(specs: Sequence[tuple[str, AgentSpec | None, dict[str, Any]]], ev: EvalPreset,
                   ifeval_data: str | Path | None = None, log: Any = print,
                   cached_only: bool = False) -> list[RowResult]:
     out = []
