@@ -43,9 +43,9 @@ class SFTStageConfig(BaseModel):
     lora_r: int = Field(16, ge=1, description="LoRA rank.")
     lora_alpha: int = Field(32, ge=1, description="LoRA alpha.")
     train_added_tokens: bool = Field(True, description="With LoRA: also train the embedding rows (tied to the "
-                                     "output head) of the tokenizer's added non-special tokens, through peft's "
-                                     "`trainable_token_indices` (e.g. the `<tool_call>` tokens the zoo adds to "
-                                     "SmolLM2). LoRA alone leaves those rows as initialised, so the model cannot "
+                                     "output head) of the tokenizer's added non-special tokens (e.g. the "
+                                     "`<tool_call>` tokens the zoo adds to SmolLM2), every other row held by a "
+                                     "gradient mask. LoRA alone leaves those rows as initialised, so the model cannot "
                                      "learn to emit them. No effect on full fine-tuning (and not in the cache key "
                                      "then).")
     added_tokens_lr_scale: float = Field(20.0, gt=0, description="The added tokens' rows learn at lr x this (no "
@@ -155,7 +155,7 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
     trainer = trainer_cls(model=model, args=args, train_dataset=train, eval_dataset=val, processing_class=tokenizer,
                           peft_config=peft_config, callbacks=callbacks)
     check_no_truncation(trainer.train_dataset, max_length)
-    rows_before, weight = None, None
+    weight = rows_before = None
     if new_rows:
         weight = train_rows(trainer.model, new_rows)
         rows_before = weight[new_rows].detach().clone()
@@ -181,7 +181,7 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
         "resumed_from": resumed_from, "wall_s": time.perf_counter() - t0, "history": history,
         "trained_token_rows": [tokenizer.convert_ids_to_tokens(i) for i in new_rows],
         "token_rows_moved": (float((weight[new_rows].detach() - rows_before).norm(dim=-1).max())
-                             if weight is not None and rows_before is not None else None),
+                             if weight is not None else None),
     }
     if trainer.accelerator.is_main_process:  # under accelerate launch only rank 0 writes
         with atomic_dir(out) as tmp:
@@ -211,7 +211,7 @@ def train_rows(model: Any, ids: list[int]) -> Any:
     weight.requires_grad_(True)
     mask = torch.zeros(weight.shape[0], 1, dtype=weight.dtype, device=weight.device)
     mask[ids] = 1.0
-    weight.register_hook(lambda grad: grad * mask.to(grad.device, grad.dtype))
+    weight.register_hook(lambda grad: grad * mask)
     return weight
 
 
