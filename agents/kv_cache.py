@@ -3,7 +3,9 @@
 Within a request the conversation only grows, so the tokens of turn k are a prefix of those of turn k+1
 (up to how the chat template re-renders the model's own output). `PrefixCache` keeps the key/value states
 of recent token sequences; a new prompt reuses the longest common prefix it finds there and only the rest
-is prefilled (tool results, hook messages). `generate_cached` runs one batch of such prompts through a
+is prefilled (tool results, hook messages). The prefix common to a whole batch (the tool list and the
+rules every request under one harness starts with) is prefilled once, as a shared entry that every row reads
+(`_share_batch_prefix`). `generate_cached` runs one batch of such prompts through a
 manual decode loop: per-row caches of different lengths are left-padded into one `DynamicCache`, the
 new tokens are left-padded after them (the padding in between is masked out, and position ids count only
 real tokens), and finished rows leave the batch. Greedy decoding gives the tokens a full prefill with
@@ -71,6 +73,7 @@ def stopping_criteria(rule: TurnEnd, prompt_width: int) -> Any:
 class _Entry:
     ids: list[int]
     kv: list[tuple[Any, Any]]  # per layer (keys, values), each (1, heads, len(ids), head_dim)
+    shared: bool = False  # a batch's common prefix: read by many rows, never consumed by one
 
 
 @dataclass
@@ -101,14 +104,14 @@ class PrefixCache:
         """The first `n` positions of an entry's states; `consume` drops the entry (its owner moved on)."""
         e = self.entries[key]
         kv = [(k[:, :, :n], v[:, :, :n]) for k, v in e.kv]
-        if consume:
+        if consume and not e.shared:
             del self.entries[key]
         else:
             self.entries.move_to_end(key)
         return kv
 
-    def put(self, ids: list[int], kv: list[tuple[Any, Any]]) -> None:
-        self.entries[self._next] = _Entry(list(ids), kv)
+    def put(self, ids: list[int], kv: list[tuple[Any, Any]], shared: bool = False) -> None:
+        self.entries[self._next] = _Entry(list(ids), kv, shared)
         self._next += 1
         while len(self.entries) > self.max_entries:
             self.entries.popitem(last=False)
@@ -299,6 +302,8 @@ def generate_cached(model: Any, prompts: list[list[int]], cache: PrefixCache, ru
     n_layers = model.config.get_text_config(decoder=True).num_hidden_layers
     lookahead = lookahead if temperature <= 0 else 0
     B = len(prompts)
+    # 0. the batch's common prefix (a system prompt and tool list that every request shares), prefilled once
+    _share_batch_prefix(model, prompts, cache, stats, n_layers, turn_layer, device)
     # 1. per row: reused states and the tokens still to prefill (at least one, whose logits start decoding)
     past: list[list[tuple[Any, Any]] | None] = []
     fresh: list[list[int]] = []
@@ -355,6 +360,51 @@ def generate_cached(model: Any, prompts: list[list[int]], cache: PrefixCache, ru
         _FOLDED_MASK = None
         if restore is not None:
             model.config._attn_implementation = restore
+
+
+def _share_batch_prefix(model: Any, prompts: list[list[int]], cache: PrefixCache, stats: GenStats, n_layers: int,
+                        turn_layer: type, device: Any) -> None:
+    """Prefill the longest prefix common to every prompt of the batch once, as a shared cache entry.
+
+    Requests presented under one harness start with the same tokens (the template's tool list, the persona and
+    the rules); without this, each row of the first batch prefilled them anew. Done only when the cache does
+    not already hold the prefix (a partial match is extended) and the prefix is at least `cache.min_prefix`.
+    """
+    import torch
+    from transformers.cache_utils import Cache
+
+    if len(prompts) < 2:
+        return
+    first = prompts[0]
+    n = min(len(p) for p in prompts) - 1  # every row keeps at least one token of its own to prefill
+    for ids in prompts[1:]:
+        n = min(n, _common_prefix(first[:n], ids[:n]))
+    if n < cache.min_prefix:
+        return
+    key, have = cache.match(first[:n])
+    have = min(have, n)
+    if have >= n:
+        return
+    t0 = time.perf_counter()
+    if key is not None and have > 0:
+        past = cache.take(key, have, consume=False)
+        layers = []
+        for k, v in past:
+            kb, vb = k.new_zeros((1, k.shape[1], n, k.shape[3])), v.new_zeros((1, v.shape[1], n, v.shape[3]))
+            kb[:, :, :have], vb[:, :, :have] = k, v
+            layers.append(turn_layer(n, kb, vb, have))
+    else:
+        have, layers = 0, [turn_layer(n) for _ in range(n_layers)]
+    with torch.inference_mode():
+        model(input_ids=torch.tensor([first[have:n]], device=device),
+              attention_mask=torch.ones((1, n), dtype=torch.long, device=device),
+              position_ids=torch.arange(have, n, device=device).view(1, -1), cache=Cache(layers=layers),
+              use_cache=True, logits_to_keep=1)
+    stats.forward_calls += 1
+    stats.prefill_tokens += n - have
+    stats.reused_tokens += have
+    stats.prefill_seconds += time.perf_counter() - t0
+    cache.put(first[:n], [(layer.kbuf[:, :, :n], layer.vbuf[:, :, :n]) for layer in layers], shared=True)
 
 
 def _decode(model: Any, prompts: list[list[int]], cache: PrefixCache, rule: TurnEnd, kv: Any, layers: list[Any], *,

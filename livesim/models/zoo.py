@@ -67,6 +67,9 @@ _TINY_CORPUS = [
     "0 1 2 3 4 5 6 7 8 9 10 25 99 100 250 999 2024 $ € % # @ & * ( ) [ ] { } < > / \\ : ; , . ! ? ' \"",
 ]
 
+# The tool list comes first in the system turn, before the system prompt: under one harness it is the same for every
+# request, while the prompt's room and link blocks change per request, so a prefix cache (the `transformers`
+# agent's, vLLM's automatic prefix caching) shares the whole tool list across requests (static first, dynamic last).
 SMOLLM2_TOOL_TEMPLATE = r"""{%- if messages and messages[0].role == 'system' -%}
     {%- set system_message = messages[0].content if messages[0].content is string else '' -%}
     {%- set loop_messages = messages[1:] -%}
@@ -74,7 +77,7 @@ SMOLLM2_TOOL_TEMPLATE = r"""{%- if messages and messages[0].role == 'system' -%}
     {%- set system_message = 'You are a helpful AI assistant named SmolLM, trained by Hugging Face' -%}
     {%- set loop_messages = messages -%}
 {%- endif -%}
-{{- '<|im_start|>system\n' + system_message -}}
+{{- '<|im_start|>system\n' -}}
 {%- if tools -%}
     {%- set ns = namespace(lines=true) -%}
     {%- if tool_format is defined -%}
@@ -88,7 +91,7 @@ SMOLLM2_TOOL_TEMPLATE = r"""{%- if messages and messages[0].role == 'system' -%}
         {%- endfor -%}
     {%- endif -%}
     {%- if ns.lines -%}
-        {{- '\n\n# Tools\nCall a tool as <tool_call>\n{"name": <tool>, "arguments": {<arg>: <value>}}\n</tool_call>' -}}
+        {{- '# Tools\nCall a tool as <tool_call>\n{"name": <tool>, "arguments": {<arg>: <value>}}\n</tool_call>' -}}
         {{- ' (arg? is optional):' -}}
         {%- for tool in tools -%}
             {%- set fn = tool.function if tool.function is defined else tool -%}
@@ -106,15 +109,16 @@ SMOLLM2_TOOL_TEMPLATE = r"""{%- if messages and messages[0].role == 'system' -%}
             {%- if fn.description -%}{{- ' - ' + fn.description -}}{%- endif -%}
         {%- endfor -%}
     {%- else -%}
-        {{- '\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\n' -}}
+        {{- '# Tools\n\nYou may call one or more functions to assist with the user query.\n\n' -}}
         {{- 'You are provided with function signatures within <tools></tools> XML tags:\n<tools>' -}}
         {%- for tool in tools -%}{{- '\n' + (tool | tojson) -}}{%- endfor -%}
         {{- '\n</tools>\n\nFor each function call, return a json object with function name and arguments ' -}}
         {{- 'within <tool_call></tool_call> XML tags:\n<tool_call>\n' -}}
         {{- '{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call>' -}}
     {%- endif -%}
+    {{- '\n\n' -}}
 {%- endif -%}
-{{- '<|im_end|>\n' -}}
+{{- system_message + '<|im_end|>\n' -}}
 {%- for message in loop_messages -%}
     {%- set content = message.content if message.content is string else '' -%}
     {%- if message.role == 'assistant' -%}

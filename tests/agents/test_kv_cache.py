@@ -68,6 +68,34 @@ def test_prefix_cache_matches_longest_prefix_and_evicts() -> None:
     assert _common_prefix([1, 2, 3], [1, 2, 4, 5]) == 2 and _common_prefix([], [1]) == 0
 
 
+def test_a_batch_common_prefix_is_prefilled_once_and_shared(tiny_model_dir) -> None:
+    from transformers import AutoModelForCausalLM
+
+    from livesim.agents.kv_cache import GenStats, generate_cached
+
+    model = AutoModelForCausalLM.from_pretrained(tiny_model_dir).eval()
+    prefix = [(7 * i) % 200 + 5 for i in range(40)]
+    prompts = [prefix + [11, 12, 13], prefix + [21, 22], prefix + [31, 32, 33, 34]]
+    rule = TurnEnd(frozenset({0}))
+    cache, stats = PrefixCache(min_prefix=16), GenStats()
+    outs = generate_cached(model, prompts, cache, rule, max_new_tokens=6, pad_id=0, stats=stats)
+    # the 40 shared tokens once, then each row's own tail
+    assert stats.prefill_tokens == 40 + 3 + 2 + 4
+    shared = [e for e in cache.entries.values() if e.shared]
+    assert len(shared) == 1 and shared[0].ids == prefix  # read by every row, consumed by none
+    for prompt, out in zip(prompts, outs, strict=True):  # as if each prompt were generated alone, from scratch
+        assert generate_cached(model, [prompt], PrefixCache(), rule, max_new_tokens=6, pad_id=0) == [out]
+    # a batch whose prefix is cached already: nothing is prefilled twice
+    again = GenStats()
+    generate_cached(model, [prefix + [41, 42], prefix + [51]], cache, rule, max_new_tokens=2, pad_id=0, stats=again)
+    assert again.prefill_tokens == 2 + 1
+    # no common prefix worth sharing: rows are prefilled as they are
+    alone = GenStats()
+    generate_cached(model, [[5, 6, 7], [8, 9]], PrefixCache(min_prefix=16), rule, max_new_tokens=2, pad_id=0,
+                    stats=alone)
+    assert alone.prefill_tokens == 5
+
+
 def test_prompt_lookup_keeps_greedy_actions_and_saves_forward_passes(tiny_model_dir) -> None:
     harness = default_harness()
     harness.prompt.style = "compact"  # type: ignore[assignment]

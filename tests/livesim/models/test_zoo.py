@@ -135,7 +135,9 @@ def test_smollm2_template_is_trl_ready(tiny):
     try:
         tok.chat_template = SMOLLM2_TOOL_TEMPLATE
         text = tok.apply_chat_template(CONVERSATION, tools=TOOLS, add_generation_prompt=True, tokenize=False)
-        assert text.startswith("<|im_start|>system\nYou are the host.\n\n# Tools") and CALL_TEXT in text
+        # the tool list first (the same for every request under one harness: a shared prefix), then the prompt
+        assert text.startswith("<|im_start|>system\n# Tools\n") and CALL_TEXT in text
+        assert "\n\nYou are the host.<|im_end|>\n<|im_start|>user" in text
         plain = tok.apply_chat_template(CONVERSATION[1:2], add_generation_prompt=True, tokenize=False)
         assert plain.startswith("<|im_start|>system\nYou are a helpful AI assistant named SmolLM")
         assert supports_tool_calling(tok) and is_chat_template_prefix_preserving(tok)
@@ -196,7 +198,7 @@ def test_smollm2_template_tool_format_switch(tiny):
         tok.chat_template = SMOLLM2_TOOL_TEMPLATE
         render = lambda tools, **kw: tok.apply_chat_template(  # noqa: E731
             CONVERSATION[:2], tools=tools, add_generation_prompt=True, tokenize=False, **kw)
-        line = "\nget_product(sku: string) - Look up a product by SKU.<|im_end|>"
+        line = "\nget_product(sku: string) - Look up a product by SKU.\n\nYou are the host.<|im_end|>"
         assert line in render(TOOLS) and "<tools>" not in render(TOOLS)
         assert "<tools>" in render(described) and '"description": "The SKU."' in render(described)
         assert line in render(described, tool_format="lines")
