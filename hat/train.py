@@ -124,8 +124,9 @@ def _smollm2_preset() -> TrainConfig:
     return TrainConfig(
         preset="smollm2-135m", base_model="smollm2-135m",
         collect=CollectConfig(episodes=240, seed=0, prompt_style="compact"),
-        # the validation loss before and after SFT is a forward pass over each conversation: 8, not all 24
-        sft=SFTStageConfig(steps=24, lr=5e-4, batch_size=1, grad_accum=2, lora=True, lora_r=16, lora_alpha=32,
+        # the validation loss before and after SFT is a forward pass over each conversation: 8, not all 24.
+        # 48 steps (96 conversations): at 24 the HSA run had not learned the task (every dev request fell back)
+        sft=SFTStageConfig(steps=48, lr=5e-4, batch_size=1, grad_accum=2, lora=True, lora_r=16, lora_alpha=32,
                            save_steps=4, val_examples=8),
         distill=DistillStageConfig(steps=10, lr=5e-6, batch_size=4, prompts=64, max_completion_length=48,
                                    save_steps=2),
