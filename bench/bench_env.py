@@ -220,7 +220,7 @@ def bench_vector(env_id: str, steps: int) -> dict[str, float]:
             env.reset(seed=i + 1)
     single = steps / (time.perf_counter() - t0)
     env.close()
-    out = {"single_steps_per_s": single}
+    out = {"single_steps_per_s": single, "lockstep_estimate": lockstep_estimate(env_id, steps)}
     for name, cls, kw in (("sync2", SyncVectorEnv, {}), ("async2", AsyncVectorEnv, {"shared_memory": False})):
         vec = cls([lambda: gym.make(env_id) for _ in range(2)], **kw)
         vec.reset(seed=0)
@@ -234,6 +234,31 @@ def bench_vector(env_id: str, steps: int) -> dict[str, float]:
         out[f"{name}_steps_per_s"] = rate
         out[f"{name}_over_single"] = rate / single
     return out
+
+
+def lockstep_estimate(env_id: str, steps: int) -> float:
+    """What a lockstep vector env of 2 (Sync/Async: every `step` waits for both) could gain over one env with
+    free IPC and two idle cores, estimated from two envs stepped side by side in one process, each step timed:
+    sum(a_t + b_t) / sum(max(a_t, b_t)). A QA step that ends a request grades it and builds the next world
+    (milliseconds) while a hook retry costs ~0.1 ms, so the pair waits for its slower half much of the time.
+    An estimate, not a bound: in one process the two envs share the CPU caches and the text memos.
+    """
+    envs = [gym.make(env_id) for _ in range(2)]
+    for k, e in enumerate(envs):
+        e.reset(seed=k)
+    total = slowest = 0.0
+    for i in range(steps // 2):
+        times = []
+        for k, e in enumerate(envs):
+            t0 = time.perf_counter()
+            _, _, term, trunc, _ = e.step(VECTOR_ACTION)
+            if term or trunc:
+                e.reset(seed=1_000_000 * (k + 1) + i)
+            times.append(time.perf_counter() - t0)
+        total, slowest = total + sum(times), slowest + max(times)
+    for e in envs:
+        e.close()
+    return total / slowest
 
 
 def pin_one_core() -> str:
@@ -333,7 +358,8 @@ def _print(res: dict[str, Any], ref: dict[str, Any] | None) -> None:
             v = r["vector"]
             print(f"vector ({label}, {r['vector_env']}, fixed reply): one env {v['single_steps_per_s']:.0f} steps/s; "
                   f"SyncVectorEnv(2) {v['sync2_steps_per_s']:.0f} ({v['sync2_over_single']:.2f}x); "
-                  f"AsyncVectorEnv(2) {v['async2_steps_per_s']:.0f} ({v['async2_over_single']:.2f}x)")
+                  f"AsyncVectorEnv(2) {v['async2_steps_per_s']:.0f} ({v['async2_over_single']:.2f}x); "
+                  f"lockstep estimate {v.get('lockstep_estimate', float('nan')):.2f}x")
     if ref:
         for name in ("LiveStreamQA-v0 + oracle", "LiveStreamQA-v1 + oracle", "LiveStream-v0 + oracle",
                      "LiveStream-v1 + oracle"):
