@@ -33,6 +33,7 @@ from livesim.agents import make_agent
 from livesim.envs.hsa import ToolFaults, make_wrappers
 from livesim.envs.rollout import PRIVILEGED_AGENTS
 from livesim.harness.core import PromptStyleName
+from livesim.harness.prompt import PROMPT_RENDER_VERSION
 from livesim.hat.common import atomic_dir, progress
 from livesim.models.zoo import resolve_model
 from livesim.stream.harness_file import harness_with_style
@@ -72,6 +73,7 @@ class CollectConfig(BaseModel):
         """Content key: a hash of every field but the batch size (which cannot change the data)."""
         data = self.model_dump(exclude={"batch_size"})
         data["schema"] = SCHEMA_VERSION
+        data["render"] = PROMPT_RENDER_VERSION  # the conversations hold rendered prompts
         return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 

@@ -1,9 +1,9 @@
 """The system-prompt pipeline: ordered blocks rendered from the harness and the room in one of four styles.
 
 Blocks: persona, rules, room_context, product_context, strategy, skill_index, tools, output_format. Styles:
-Markdown headers, XML tags, one JSON object, or compact (short titles, terse lines, and no Tools block: the
-schemas travel in the observation's `tools`, which every chat template renders, so listing them again in
-the system prompt only doubles them). A token budget (`PromptSpec.token_budget`) switches a prompt that
+Markdown headers, XML tags, one JSON object, or compact (short titles, terse lines, the room's blocks last, and
+no Tools block: the schemas travel in the observation's `tools`, which every chat template renders, so listing
+them again in the system prompt only doubles them). A token budget (`PromptSpec.token_budget`) switches a prompt that
 would exceed it to the compact style. Limits (reply length, turn cap) are rendered from the harness, so the
 prompt never states a number the harness does not hold.
 """
@@ -17,6 +17,16 @@ from livesim.grading.latency import count_tokens
 from livesim.harness.core import Harness, terse_text
 from livesim.world.catalog import Catalog
 from livesim.world.room import Room
+
+# Blocks whose content changes with the room (the clock, the links on sale, the active strategy). The compact
+# style presents them after the others, in the harness's order within each group: every request under one
+# harness then starts with the same tokens up to the room, and a prefix cache (the `transformers` agent's,
+# vLLM's) prefills them once (static first, dynamic last). The other styles keep the harness's order as it is.
+ROOM_BLOCKS = frozenset({"room_context", "product_context", "strategy"})
+
+PROMPT_RENDER_VERSION = 2
+"""Bumped whenever a rendered prompt changes for the same harness and room (2: compact puts the room last);
+it enters the content key of collected datasets (`livesim.hat.collect`)."""
 
 # Block titles of the compact style (HSA's prompt_titles and `PromptSpec.titles` still override them).
 COMPACT_TITLES = {"persona": "Role", "rules": "Rules", "room_context": "Room", "product_context": "Links",
@@ -113,8 +123,9 @@ def _render(harness: Harness, room: Room, catalog: Catalog, compact: bool, stati
     if compact:
         contents = compact_contents(harness, room, catalog, static)
         short = {b: spec.titles.get(b, COMPACT_TITLES[b]) for b in spec.blocks if b != "tools"}
+        order = [b for b in spec.blocks if b not in ROOM_BLOCKS] + [b for b in spec.blocks if b in ROOM_BLOCKS]
         return "\n".join(f"# {short[b]}\n" + ("\n".join(f"- {x}" for x in c) if isinstance(c, list) else c)
-                         for b in spec.blocks if b in short and (c := contents[b]))
+                         for b in order if b in short and (c := contents[b]))
     contents = block_contents(harness, room, catalog, static)
     titles = {b: spec.titles.get(b, b.replace("_", " ").title()) for b in spec.blocks}
     if spec.style == "json":
