@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from livesim.harness.prompt import PROMPT_RENDER_VERSION
 from livesim.hat import collect as collect_mod
 from livesim.hat import distill as distill_mod
 from livesim.hat import rl as rl_mod
@@ -204,8 +205,9 @@ class _Run:
         if self.cfg.dev_requests <= 0:
             return None
         style = self.cfg.collect.prompt_style
+        # the render version: the same model and settings meet other prompts when their rendering changes
         cache = model_dir.parent / (f"{model_dir.name}.dev-{self.cfg.dev_requests}-{self.cfg.dev_max_new_tokens}"
-                                    + ("" if style == "full" else f"-{style}") + ".json")
+                                    + ("" if style == "full" else f"-{style}") + f"-r{PROMPT_RENDER_VERSION}.json")
         if cache.is_file():
             result = json.loads(cache.read_text())
             if self._logged(stage, result):  # a rerun into the same run dir: already in metrics.jsonl

@@ -367,7 +367,10 @@ def test_rerun_into_the_same_run_dir_logs_a_cached_dev_eval_once(tmp_path):
     cfg = TrainConfig.from_preset("tiny", ci=True).model_copy(update={"dev_requests": 2, "dev_max_new_tokens": 8})
     model = tmp_path / "stages" / "sft-x"
     model.mkdir(parents=True)
-    (model.parent / "sft-x.dev-2-8.json").write_text(json.dumps({"canonical": {"mean_reward": 0.5}}))
+    from livesim.harness.prompt import PROMPT_RENDER_VERSION
+
+    (model.parent / f"sft-x.dev-2-8-r{PROMPT_RENDER_VERSION}.json").write_text(
+        json.dumps({"canonical": {"mean_reward": 0.5}}))
     (tmp_path / "run").mkdir()
     for _ in range(2):  # the second run of `train` into the same dir finds the row already there
         assert _Run(cfg, tmp_path / "run").dev_eval("sft", model) == {"canonical": {"mean_reward": 0.5}}
