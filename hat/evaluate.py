@@ -8,7 +8,7 @@ estimate otherwise), `gen` is the measured generation time (seconds the agent sp
 turns; batched turns share their batch's time). Differences between two models are paired by request and get
 percentile-bootstrap 95% CIs (`livesim.runs.compare.paired_bootstrap`; ratio scores resample prompts).
 
-Results are cached per (agent identity, suite version and content pin, limit, evaluation settings) under
+Results are cached per (agent identity, suite version and content pin, limit, evaluation settings, prompt render version) under
 `$LIVESIM_CACHE/evals` (default ~/.cache/livesim/evals), so a rerun evaluates only what is missing.
 """
 
@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from livesim.agents import AGENT_REGISTRY, make_agent
+from livesim.harness.prompt import PROMPT_RENDER_VERSION
 from livesim.hat.edits import edited_harness
 from livesim.hat.ifeval import check, load_ifeval_jsonl
 from livesim.hat.suites import (
@@ -318,7 +319,7 @@ def cache_dir() -> Path:
 
 def _cache_key(spec: AgentSpec, suite: Suite, limit: int | None, batch_size: int, extra: Any) -> str:
     pin = read_lock().get(suite.key, {})
-    payload = {"v": EVAL_VERSION, "agent": spec.identity(), "suite": suite.key,
+    payload = {"v": EVAL_VERSION, "render": PROMPT_RENDER_VERSION, "agent": spec.identity(), "suite": suite.key,
                "content": pin.get("content_sha256"), "spec": suite.spec_sha256(), "limit": limit,
                "batch": batch_size if not spec.privileged else 1, "extra": extra}
     return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:24]
