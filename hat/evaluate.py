@@ -8,8 +8,8 @@ estimate otherwise), `gen` is the measured generation time (seconds the agent sp
 turns; batched turns share their batch's time). Differences between two models are paired by request and get
 percentile-bootstrap 95% CIs (`livesim.runs.compare.paired_bootstrap`; ratio scores resample prompts).
 
-Results are cached per (agent identity, suite version and content pin, limit, evaluation settings, prompt render version) under
-`$LIVESIM_CACHE/evals` (default ~/.cache/livesim/evals), so a rerun evaluates only what is missing.
+Results are cached per (agent identity, suite version and content pin, limit, evaluation settings, prompt
+render version) under `$LIVESIM_CACHE/evals` (default ~/.cache/livesim/evals), so a rerun evaluates only what is missing.
 """
 
 from __future__ import annotations
