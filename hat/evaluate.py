@@ -9,7 +9,8 @@ turns; batched turns share their batch's time). Differences between two models a
 percentile-bootstrap 95% CIs (`livesim.runs.compare.paired_bootstrap`; ratio scores resample prompts).
 
 Results are cached per (agent identity, suite version and content pin, limit, evaluation settings, prompt
-render version) under `$LIVESIM_CACHE/evals` (default ~/.cache/livesim/evals), so a rerun evaluates only what is missing.
+render version) under `$LIVESIM_CACHE/evals` (default ~/.cache/livesim/evals), so a rerun evaluates only what is
+missing.
 """
 
 from __future__ import annotations
