@@ -41,6 +41,28 @@ def test_compact_drops_the_tools_block_and_keeps_names_limits_and_types() -> Non
     assert {"type": "string"} == small["tools"][1]["function"]["parameters"]["properties"]["category"]
 
 
+def test_compact_puts_the_room_last_so_requests_share_their_opening() -> None:
+    from livesim.harness.prompt import ROOM_BLOCKS
+
+    systems = [gym.make("LiveStreamQA-v0", harness=_harness("compact")).reset(seed=s)[0]["messages"][0]["content"]
+               for s in (3, 4)]
+    titles = [line for line in systems[0].splitlines() if line.startswith("# ")]
+    assert titles == ["# Role", "# Rules", "# Skills", "# Format", "# Room", "# Links", "# Strategy"]
+    head = systems[0][: systems[0].index("# Room")]
+    assert systems[1].startswith(head) and systems[0] != systems[1]  # everything before the room is shared
+    # a reordered harness keeps its order within each group (HSA's block-order transform stays visible)
+    h = _harness("compact")
+    h.prompt.blocks = ["strategy", "skill_index", "product_context", "rules", "persona", "room_context",
+                       "tools", "output_format"]
+    system = gym.make("LiveStreamQA-v0", harness=h).reset(seed=3)[0]["messages"][0]["content"]
+    titles = [line for line in system.splitlines() if line.startswith("# ")]
+    assert titles == ["# Skills", "# Rules", "# Role", "# Format", "# Strategy", "# Links", "# Room"]
+    assert {"room_context", "product_context", "strategy"} == ROOM_BLOCKS
+    # the other styles present the harness's order as it is
+    md = gym.make("LiveStreamQA-v0", harness=_harness("markdown")).reset(seed=3)[0]["messages"][0]["content"]
+    assert md.index("## Room Context") < md.index("## Skill Index")
+
+
 def test_terse_text_keeps_the_first_clause() -> None:
     assert terse_text("Get a product's details: name, category.") == "Get a product's details"
     assert terse_text("Issue a coupon to a viewer, if the current strategy allows it.") == "Issue a coupon to a viewer"
