@@ -91,13 +91,15 @@ class AgentSpec:
 
 
 def model_fingerprint(model: str) -> str:
-    """A zoo name stays a name; a model directory becomes a digest of its config and weight files."""
+    """A zoo name stays a name; a model directory becomes a digest of its config, tokenizer, chat template and
+    weight files."""
     path = Path(model)
     if not path.is_dir():
         return model
     h = hashlib.sha256()
     for f in sorted(path.iterdir()):
-        if f.is_file() and (f.suffix in (".json", ".safetensors", ".bin", ".model", ".txt") or f.name == "merges"):
+        if f.is_file() and (f.suffix in (".json", ".safetensors", ".bin", ".model", ".txt", ".jinja")
+                            or f.name == "merges"):
             h.update(f.name.encode())
             data = f.read_bytes() if f.stat().st_size < 4 << 20 else _sample(f)
             h.update(hashlib.sha256(data).digest())
