@@ -92,7 +92,8 @@ class AgentSpec:
 
 def model_fingerprint(model: str) -> str:
     """A zoo name stays a name; a model directory becomes a digest of its config, tokenizer, chat template and
-    weight files."""
+    weight files.
+    """
     path = Path(model)
     if not path.is_dir():
         return model
