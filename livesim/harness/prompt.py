@@ -26,7 +26,7 @@ ROOM_BLOCKS = frozenset({"room_context", "product_context", "strategy"})
 
 PROMPT_RENDER_VERSION = 2
 """Bumped whenever a rendered prompt changes for the same harness and room (2: compact puts the room last);
-it enters the content key of collected datasets (`livesim.hat.collect`)."""
+it enters the content keys of collected datasets, suite evaluations and dev-set evaluations (`livesim.hat`)."""
 
 # Block titles of the compact style (HSA's prompt_titles and `PromptSpec.titles` still override them).
 COMPACT_TITLES = {"persona": "Role", "rules": "Rules", "room_context": "Room", "product_context": "Links",
