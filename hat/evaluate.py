@@ -332,9 +332,14 @@ def _cache_key(spec: AgentSpec, suite: Suite, limit: int | None, batch_size: int
 def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, batch_size: int = 8,
                    agent: Any = None, ifeval_data: str | Path | None = None, use_cache: bool = True,
                    progress: Any = None, patches: list[dict[str, Any]] | None = None,
-                   prompt_style: str = "full", cached_only: bool = False) -> dict[str, Any] | None:
-    """One suite for one agent: {suite, version, n, scores, rows} (from the cache when it is there;
+                   prompt_style: str = "full", cached_only: bool = False,
+                   records: str | Path | None = None) -> dict[str, Any] | None:
+    """One suite for one agent: {suite, version, n, scores, rows, cache_key} (from the cache when it is there;
     `cached_only`: None when it is not, nothing is run).
+
+    `records`: a second, read-only folder of results under the same keys (`<cache_key>.json`), looked up after
+    the cache: the evaluation records that `livesim hat reproduce` commits beside a table. The key holds the
+    agent's identity (a model directory's digest), so a record serves only the very same weights.
 
     `patches` (QA suites): operator patches applied to the canonical harness first (the harness-edit test).
     `prompt_style` (QA suites): how the canonical harness's prompt is presented ('full': as the harness says,
@@ -358,8 +363,10 @@ def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, b
         extra = {"ifeval_data": hashlib.sha256(Path(ifeval_data).read_bytes()).hexdigest()[:16]}
     key = _cache_key(spec, suite, limit, batch_size, extra)
     path = cache_dir() / f"{key}.json"
-    if use_cache and path.exists():
-        return json.loads(path.read_text())
+    if use_cache:
+        for found in (path, Path(records) / f"{key}.json" if records is not None else None):
+            if found is not None and found.exists():
+                return {**json.loads(found.read_text()), "cache_key": key}
     if suite.kind == "if" and spec.privileged:
         result = {"suite": suite.name, "key": suite.key, "title": suite.title, "n": 0, "scores": None, "rows": [],
                   "note": f"{spec.name} reads the env's ground truth and has no answer to a plain prompt"}
@@ -385,7 +392,7 @@ def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, b
               "patches": patches, **({"prompt_style": prompt_style} if suite.kind == "qa" and prompt_style != "full"
                                      else {}),
               "data": "ifeval-jsonl" if prompts is not None else "suite", "agent": spec.display,
-              "wall_s": time.perf_counter() - t0, "scores": scores, "rows": rows}
+              "wall_s": time.perf_counter() - t0, "scores": scores, "rows": rows, "cache_key": key}
     if use_cache:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
@@ -396,10 +403,12 @@ def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, b
 
 def evaluate(spec: AgentSpec, suites: list[str], limit: int | None = None, batch_size: int = 8,
              ifeval_data: str | Path | None = None, use_cache: bool = True, progress: Any = None,
-             prompt_style: str = "full", cached_only: bool = False) -> dict[str, Any]:
+             prompt_style: str = "full", cached_only: bool = False,
+             records: str | Path | None = None) -> dict[str, Any]:
     """Every named suite for one agent (the agent is built once, and only if some suite is not cached).
 
-    `cached_only`: only suites already in the evaluation cache; the others are listed under "not_measured".
+    `cached_only`: only suites already in the evaluation cache (or in `records`, see `evaluate_suite`); the
+    others are listed under "not_measured".
     """
     holder: dict[str, Any] = {}
 
@@ -414,7 +423,7 @@ def evaluate(spec: AgentSpec, suites: list[str], limit: int | None = None, batch
     lazy = _Lazy()
     for name in suites:
         result = evaluate_suite(spec, name, limit, batch_size, lazy, ifeval_data, use_cache, progress,
-                                prompt_style=prompt_style, cached_only=cached_only)
+                                prompt_style=prompt_style, cached_only=cached_only, records=records)
         if result is None:
             out.setdefault("not_measured", []).append(name)
         else:

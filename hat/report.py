@@ -35,7 +35,8 @@ class RowResult:
 
 def _summary(suite: dict[str, Any]) -> dict[str, Any] | None:
     return None if suite is None else {"key": suite["key"], "n": suite["n"], "scores": suite["scores"],
-                                       "note": suite.get("note"), "wall_s": suite.get("wall_s")}
+                                       "note": suite.get("note"), "wall_s": suite.get("wall_s"),
+                                       "cache_key": suite.get("cache_key")}
 
 
 def _diff(a: RowResult | None, b: RowResult | None) -> dict[str, Any]:
@@ -178,6 +179,16 @@ def render_table(results: dict[str, Any]) -> str:
     for key, title in (("ab", "Online A/B analogue"), ("harness_edit", "Harness-edit test")):
         if results.get(key + "_table"):
             lines += ["", f"## {title}", "", results[key + "_table"]]
+    carried = [r for r in results["rows"] if r["status"] == "ok" and (r.get("train") or {}).get("carried")]
+    if carried:
+        lines += ["", "## Rows read from the evaluation records", "",
+                  "These stages were not on the machine that wrote this table: their rows are the committed "
+                  "evaluation records (`evals/`) of an earlier run of the same stage key (same config, same "
+                  "data; the weights themselves were not re-checked here).", "",
+                  "| row | stage key | model digest when evaluated |", "|---|---|---|"]
+        for r in carried:
+            lines.append(f"| {r['row']} | {r['train'].get('stage_key', 'n/a')} | "
+                         f"{r['train'].get('fingerprint', 'n/a')} |")
     wall = [r for r in results["rows"] if (r.get("train") or {}).get("wall_s")]
     if wall:
         lines += ["", "## Training wall time per stage (s, as measured when the stage was trained; rows that share "

@@ -13,11 +13,20 @@ Two separable halves:
 Training goes through `livesim.hat.train` (issue 10), imported only when a trained row is asked for. Stage
 outputs are cached by the pipeline and evaluation results by `livesim.hat.evaluate`, so a rerun only evaluates
 what is missing (and trains nothing).
+
+**Evaluation records.** Every suite result a table uses is also written to `results/<preset>/evals/<cache key>.json`
+(per-request rows, a few KB each; the key holds the model's digest), and `results.json` names each row's stage
+key, model digest and record keys. A later run reads the records as a second cache, so retrained weights that
+come out identical are not evaluated again; and with `--cached-only`, a trained row whose stage is not on the
+machine is read from the records of the previous `results.json` when its stage key is the one the pipeline
+would build now (same config, same data), marked as such in the table. Stage outputs (hundreds of MB) stay out
+of the repository; the records are what lets a table outlive the machine that measured it.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import sys
 import time
 from collections.abc import Sequence
@@ -26,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from livesim.hat.ab import render_ab, run_ab
-from livesim.hat.evaluate import AgentSpec, evaluate
+from livesim.hat.evaluate import AgentSpec, evaluate, model_fingerprint
 from livesim.hat.harness_edit import render_edits, run_harness_edit
 from livesim.hat.report import RowResult, write_results
 
@@ -152,7 +161,8 @@ def row_specs(rows: list[Row], runs: dict[str, Any],
             continue
         model_dir = res.base_model_dir if r.stage == "base" else res.stage_dirs[r.stage]
         train = {"run": r.run, "stage": r.stage, "model_dir": str(model_dir), "run_dir": str(res.run_dir),
-                 "wall_s": _chain_wall(res, r.stage)}
+                 "wall_s": _chain_wall(res, r.stage), "stage_key": Path(model_dir).name,
+                 "fingerprint": model_fingerprint(str(model_dir))}
         out.append((r, AgentSpec.for_model(model_dir, label=r.name, max_new_tokens=ev.max_new_tokens,
                                            batch_size=ev.batch_size), train))
     return out
@@ -176,18 +186,75 @@ def _chain_wall(res: Any, stage: str | None) -> dict[str, float]:
     return out
 
 
+def planned_stage_keys(preset: str, rows: list[Row], ci: bool) -> dict[str, str]:
+    """Row name -> the name of the stage directory (its content key) the pipeline would build for the row now."""
+    needed = sorted({r.run for r in rows if r.run})
+    if not needed:
+        return {}
+    api = _train_api()
+    where = {run: api.plan(api.TrainConfig.from_preset(preset, ci=ci).model_copy(update=RUNS[run])) for run in needed}
+    return {r.name: Path(where[r.run][r.stage]).name for r in rows if r.run}
+
+
+def carried_rows(previous: Path, records: Path, planned: dict[str, str]) -> dict[str, RowResult]:
+    """Rows of an earlier `results.json` whose stage key is the one planned now, with every suite whose evaluation
+    record is in `records` (the rows of a stage that is not on this machine; see the module docstring).
+    """
+    if not previous.is_file():
+        return {}
+    out = {}
+    for row in json.loads(previous.read_text()).get("rows", []):
+        train = row.get("train") or {}
+        name = row.get("row")
+        if row.get("status") != "ok" or not train.get("stage_key") or planned.get(name) != train["stage_key"]:
+            continue
+        suites = {}
+        for suite, summary in (row.get("suites") or {}).items():
+            key = (summary or {}).get("cache_key")
+            if key and (records / f"{key}.json").is_file():
+                suites[suite] = {**json.loads((records / f"{key}.json").read_text()), "cache_key": key}
+        if suites:
+            out[name] = RowResult(name, {"agent": row.get("agent", name), "suites": suites},
+                                  note=f"read from the evaluation records of stage {train['stage_key']}",
+                                  train={**train, "carried": True})
+    return out
+
+
+def save_records(rows: list[RowResult], records: Path) -> int:
+    """Write each suite result the rows use to `records/<cache key>.json` (once); returns how many were new."""
+    new = 0
+    for r in rows:
+        for result in ((r.result or {}).get("suites") or {}).values():
+            key = (result or {}).get("cache_key")
+            if not key or (records / f"{key}.json").exists():
+                continue
+            records.mkdir(parents=True, exist_ok=True)
+            body = {k: v for k, v in result.items() if k != "cache_key"}
+            (records / f"{key}.json").write_text(json.dumps(body, sort_keys=True) + "\n")
+            new += 1
+    return new
+
+
 def evaluate_rows(specs: Sequence[tuple[str, AgentSpec | None, dict[str, Any]]], ev: EvalPreset,
                   ifeval_data: str | Path | None = None, log: Any = print,
-                  cached_only: bool = False) -> list[RowResult]:
+                  cached_only: bool = False, records: Path | None = None,
+                  carried: dict[str, RowResult] | None = None) -> list[RowResult]:
+    """Evaluate each row (`records`: committed results read as a second cache); a row with no spec (its stage is
+    not in the stage cache) is taken from `carried` when it is there, else marked not measured.
+    """
     out = []
     for name, spec, train in specs:
         if spec is None:
+            if carried and name in carried:
+                log(f"[reproduce] {name}: {carried[name].note}")
+                out.append(carried[name])
+                continue
             out.append(RowResult(name, None, "not measured", "its stage is not in the stage cache", train))
             continue
         t0 = time.perf_counter()
         try:
             result = evaluate(spec, list(ev.suites), ev.limit, ev.batch_size, ifeval_data, prompt_style=ev.prompt_style,
-                              cached_only=cached_only)
+                              cached_only=cached_only, records=records)
         except (OSError, ValueError, RuntimeError) as e:  # one broken row is reported, not fatal
             log(f"[reproduce] {name}: evaluation failed: {e}")
             out.append(RowResult(name, None, "error", str(e).splitlines()[0][:200], train))
@@ -236,13 +303,15 @@ def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_
         ev = EvalPreset(**{**ev.__dict__, "limit": limit, "edit_limit": limit})
     suffix = ("-untrained" if untrained else "") + ("-ci" if ci else "")
     out_dir = Path(out_root) / f"{preset}{suffix}"
+    records = out_dir / "evals"
     command = (f"livesim hat reproduce --preset {preset}" + (" --untrained" if untrained else "")
                + (" --ci" if ci else "") + (f" --limit {limit}" if limit else "")
                + (f" --rows {','.join(rows)}" if rows else "") + ("" if ab else " --no-ab")
                + ("" if harness_edit else " --no-harness-edit") + (" --cached-only" if cached_only else ""))
     if untrained:
         specs_u = untrained_specs(preset, ev)
-        results = evaluate_rows(specs_u, ev, ifeval_data, log)
+        results = evaluate_rows(specs_u, ev, ifeval_data, log, records=records)
+        save_records(results, records)
         by = {name: s for name, s, _ in specs_u}
         extra_u: dict[str, Any] = {"eval": ev.__dict__, "ci": ci, "command": command}
         if ab:
@@ -255,7 +324,11 @@ def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_
     chosen = plan(rows)
     runs = train_runs(preset, chosen, ci, out_dir, log, cached_only=cached_only)
     specs = row_specs(chosen, runs, ev)
-    results = evaluate_rows([(r.name, s, t) for r, s, t in specs], ev, ifeval_data, log, cached_only=cached_only)
+    carried = (carried_rows(out_dir / "results.json", records, planned_stage_keys(preset, chosen, ci))
+               if cached_only and any(s is None for _, s, _ in specs) else {})
+    results = evaluate_rows([(r.name, s, t) for r, s, t in specs], ev, ifeval_data, log, cached_only=cached_only,
+                            records=records, carried=carried)
+    save_records(results, records)
     extra: dict[str, Any] = {"eval": ev.__dict__, "ci": ci, "command": command}
     by = {r.name: s for r, s, _ in specs if s is not None}
     if ab and "HAT" in by and "fixed-SFT" in by:

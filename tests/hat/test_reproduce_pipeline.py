@@ -44,13 +44,37 @@ def test_reproduce_tiny_ci_trains_every_stage_and_writes_the_table(tmp_path, mon
         return [(r["row"], r["status"], r.get("suites")) for r in res["rows"]]
 
     assert summary(json.loads((again / "tiny-ci" / "results.json").read_text())) == summary(results)
-    # ... and a stage that is not in the cache is a row marked not measured, not a training run
+    # every suite result the table uses is kept beside it as an evaluation record (key: model digest) ...
+    first = json.loads((again / "tiny-ci" / "results.json").read_text())
+    keys = {s["cache_key"] for r in first["rows"] if r["status"] == "ok" for s in r["suites"].values()
+            if s and s.get("cache_key")}
+    assert keys and keys <= {p.stem for p in (again / "tiny-ci" / "evals").glob("*.json")}
+    assert all(r["train"]["stage_key"] and r["train"]["fingerprint"].startswith("dir:")
+               for r in first["rows"] if r["train"])
+    # ... which serve as a second cache: with the evaluation cache gone, the same table
+    shutil.rmtree(tmp_path / "cache" / "evals")
+    assert main(["hat", "reproduce", "--preset", "tiny", "--ci", "--out", str(again), "--no-ab",
+                 "--no-harness-edit", "--cached-only"]) == 0
+    assert summary(json.loads((again / "tiny-ci" / "results.json").read_text())) == summary(results)
+    # a stage that is not in the stage cache is never trained by --cached-only: its row is read from the records
+    # of the previous results.json (same stage key), marked as such ...
     for rl in (tmp_path / "cache" / "stages").glob("rl-*"):
         shutil.rmtree(rl) if rl.is_dir() else rl.unlink()
     assert main(["hat", "reproduce", "--preset", "tiny", "--ci", "--out", str(again), "--no-ab",
                  "--no-harness-edit", "--cached-only"]) == 0
     rows = {r["row"]: r for r in json.loads((again / "tiny-ci" / "results.json").read_text())["rows"]}
-    assert rows["HAT"]["status"] == rows["fixed-RL"]["status"] == "not measured"
-    assert rows["HSA-SFT+distill"]["status"] == "ok" and rows["oracle"]["status"] == "ok"
+    before = {r["row"]: r for r in first["rows"]}
+    for name in ("HAT", "fixed-RL"):
+        assert rows[name]["status"] == "ok" and rows[name]["train"]["carried"] is True
+        assert rows[name]["suites"] == before[name]["suites"]
+        assert rows[name]["train"]["stage_key"] == before[name]["train"]["stage_key"]
+    assert "Rows read from the evaluation records" in (again / "tiny-ci" / "table.md").read_text()
     assert not list((tmp_path / "cache" / "stages").glob("rl-*"))
-    assert "--cached-only" in (again / "tiny-ci" / "table.md").read_text()
+    # ... and, with no records (a new results folder), marked not measured
+    fresh = tmp_path / "fresh"
+    assert main(["hat", "reproduce", "--preset", "tiny", "--ci", "--out", str(fresh), "--no-ab",
+                 "--no-harness-edit", "--cached-only"]) == 0
+    rows = {r["row"]: r for r in json.loads((fresh / "tiny-ci" / "results.json").read_text())["rows"]}
+    assert rows["HAT"]["status"] == rows["fixed-RL"]["status"] == "not measured"
+    assert rows["HSA-SFT+distill"]["status"] == "not measured"  # its stage is here, but no evaluation is
+    assert "--cached-only" in (fresh / "tiny-ci" / "table.md").read_text()
