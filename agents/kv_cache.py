@@ -407,6 +407,22 @@ def _share_batch_prefix(model: Any, prompts: list[list[int]], cache: PrefixCache
     cache.put(first[:n], [(layer.kbuf[:, :, :n], layer.vbuf[:, :, :n]) for layer in layers], shared=True)
 
 
+def share_group_prefixes(model: Any, groups: list[list[list[int]]], cache: PrefixCache,
+                         stats: GenStats | None = None) -> None:
+    """Prefill the prefix common to each group of prompts once, as a shared entry (`_share_batch_prefix` per
+    group): for a batch whose rows start alike only group by group, e.g. the rollouts of several GRPO groups.
+    `generate_cached` then finds each group's entry for its rows.
+    """
+    if not groups:
+        return
+    turn_layer = _turn_layer_class()
+    device = next(model.parameters()).device
+    n_layers = model.config.get_text_config(decoder=True).num_hidden_layers
+    for group in groups:
+        _share_batch_prefix(model, group, cache, stats if stats is not None else GenStats(), n_layers, turn_layer,
+                            device)
+
+
 def _decode(model: Any, prompts: list[list[int]], cache: PrefixCache, rule: TurnEnd, kv: Any, layers: list[Any], *,
             outputs: list[list[int]], spans: list[list[tuple[int, int]]], mask_d: Any, input_d: Any, pos_d: Any,
             width: int, max_new_tokens: int, pad_id: int, temperature: float, top_p: float, generator: Any,

@@ -35,6 +35,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 import livesim.envs  # noqa: F401  (registers the envs)
+from livesim.agents.kv_cache import GenStats, PrefixCache, TurnEnd, generate_cached, share_group_prefixes
 from livesim.agents.transformers_agent import normalize_messages
 from livesim.envs.hsa import ToolFaults, make_wrappers
 from livesim.grading import WEIGHTS
@@ -78,17 +79,24 @@ class RLStageConfig(BaseModel):
                                   "as published), TRL's default 'dapo' otherwise.")
     beta: float = Field(0.0, ge=0, description="KL coefficient toward the initial policy (0: no reference model).")
     save_steps: int = Field(10, ge=1, description="Checkpoint every N steps.")
+    kv_cache: bool = Field(True, description="Sample rollouts through livesim's prefix KV cache (a group's shared "
+                           "prompt and each earlier turn prefilled once; livesim.agents.kv_cache) instead of "
+                           "model.generate, which prefills the whole context again every turn. Same sampling "
+                           "distribution, other draws.")
     prompt_style: Literal["full", PromptStyleName] = Field(
         "full", description="How the canonical harness's prompt is presented ('full': as the harness says, "
         "markdown; 'compact': the token-budgeted style). HSA episodes may switch it (a prompt_style transform).")
 
     def key_data(self) -> dict[str, Any]:
-        """The fields that make a stage's content key (``prompt_style`` only when set: keys of stages trained
-        before it existed stay valid).
+        """The fields that make a stage's content key (``prompt_style`` only when set, ``kv_cache`` only when on:
+        keys of stages trained before they existed stay valid; the cached sampler draws other rollouts, so it
+        is a new key).
         """
         data = self.model_dump()
         if data["prompt_style"] == "full":
             del data["prompt_style"]
+        if not data["kv_cache"]:  # model.generate, as stages trained before the field were
+            del data["kv_cache"]
         return data
 
     def harness(self) -> Any:
@@ -134,6 +142,7 @@ class EnvRollout:
         self.eos_id = tokenizer.convert_tokens_to_ids(tokenizer.eos_token)
         self.pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else self.eos_id
         self.calls = 0
+        self.gen_stats = GenStats()  # prefilled / reused prompt tokens of the cached sampler, over every play
         self._pool: dict[str, list[Any]] = {"canonical": [], "hsa": []}
         self.last_transcripts: list[list[dict[str, Any]]] = []
 
@@ -174,6 +183,29 @@ class EnvRollout:
         return tail + nxt[len(prev):]
 
     # --- generation -----------------------------------------------------------------------------------
+    def _generate_cached(self, model: Any, contexts: list[list[int]], cache: PrefixCache) -> list[list[int]]:
+        """One turn for every live rollout through `generate_cached`: within a `play` the weights are fixed, so
+        the group's common prompt is prefilled once and each turn only prefills what the env added.
+        """
+        import torch
+
+        device = next(model.parameters()).device
+        was_training = model.training
+        model.eval()
+        try:
+            gen = torch.Generator(device=device).manual_seed(self.cfg.seed * 1_000_003 + self.calls)
+            self.calls += 1
+            groups: dict[tuple[int, ...], list[list[int]]] = {}
+            for ctx in contexts:  # a GRPO group's rollouts start identical: its prompt is prefilled once
+                groups.setdefault(tuple(ctx), []).append(ctx)
+            with torch.no_grad():
+                share_group_prefixes(model, [g for g in groups.values() if len(g) > 1], cache, self.gen_stats)
+                return generate_cached(model, contexts, cache, TurnEnd(frozenset({self.eos_id}), after_tool_call=False),
+                                       max_new_tokens=self.cfg.max_new_tokens, pad_id=self.pad_id,
+                                       temperature=self.cfg.temperature, generator=gen, stats=self.gen_stats)
+        finally:
+            model.train(was_training)
+
     def _generate(self, model: Any, contexts: list[list[int]]) -> list[list[int]]:
         import torch
 
@@ -204,8 +236,14 @@ class EnvRollout:
 
     def play(self, model: Any, episodes: list[tuple[int, str]], generate: Any = None) -> dict[str, Any]:
         """Play one rollout per ``(seed, variant)``; ``generate(contexts) -> new ids`` overrides the model."""
-        gen = generate or (lambda ctx: self._generate(model, ctx))
         n = len(episodes)
+        if generate is not None:
+            gen = generate
+        elif self.cfg.kv_cache:
+            cache = PrefixCache(max_entries=max(16, 2 * n))  # this play's weights only
+            gen = lambda ctx: self._generate_cached(model, ctx, cache)  # noqa: E731
+        else:
+            gen = lambda ctx: self._generate(model, ctx)  # noqa: E731
         envs, state = [], []
         counters: dict[str, int] = {"canonical": 0, "hsa": 0}
         for seed, variant in episodes:
@@ -386,6 +424,8 @@ def run(cfg: RLStageConfig, model_dir: str | Path, out_dir: str | Path, work_dir
         "per_term_start": {k: v[0] for k, v in per_term.items() if v},
         "per_term_end": {k: v[-1] for k, v in per_term.items() if v},
         "wall_s": time.perf_counter() - t0, "history": history,
+        "rollout_tokens": {"prefilled": rollout.gen_stats.prefill_tokens, "reused": rollout.gen_stats.reused_tokens,
+                           "sampler": "kv_cache" if cfg.kv_cache else "model.generate"},
     }
     if trainer.accelerator.is_main_process:  # under accelerate launch only rank 0 writes
         with atomic_dir(out) as tmp:

@@ -253,6 +253,34 @@ def test_rollout_masks_env_tokens_and_matches_the_env_transcript(tiny_model_dir)
         assert out["livesim_dispatched"][k] and out["livesim_terms"][k]["accuracy"] == 1.0
 
 
+def test_cached_rollout_sampler_matches_model_generate_and_prefills_a_group_once(tiny_model_dir):
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from livesim.hat.rl import EnvRollout, RLStageConfig
+    from livesim.hat.sft import training_template
+
+    tok = AutoTokenizer.from_pretrained(tiny_model_dir)
+    model = AutoModelForCausalLM.from_pretrained(tiny_model_dir, dtype=torch.float32)
+    model.train()  # as GRPOTrainer holds it between steps
+    template = training_template(tok)
+    # a group: the same episode four times (GRPO's num_generations), as TRL hands it to the rollout_func
+    episodes = [(21, "canonical")] * 4 + [(22, "hsa")] * 4
+    outs = {}
+    for kv in (True, False):
+        # near-zero temperature: sampling is the argmax on both paths, so the two samplers must agree token for token
+        cfg = RLStageConfig(tool_faults=False, max_turns=2, max_new_tokens=12, temperature=1e-4, kv_cache=kv)
+        rollout = EnvRollout(cfg, tok, template)
+        outs[kv] = (rollout.play(model, episodes), rollout.gen_stats)
+    (cached, stats), (plain, _) = outs[True], outs[False]
+    for key in ("prompt_ids", "completion_ids", "env_mask", "livesim_terms", "livesim_segments"):
+        assert cached[key] == plain[key], key
+    assert model.training  # sampled in eval mode, handed back in train mode
+    prompt_tokens = sum(len(p) for p in cached["prompt_ids"])
+    assert stats.reused_tokens > 0 and stats.prefill_tokens < prompt_tokens / 2  # a group's prompt once, not 4x
+    assert "kv_cache" in RLStageConfig().key_data() and "kv_cache" not in RLStageConfig(kv_cache=False).key_data()
+
+
 def test_segment_advantages_split_tool_and_reply_tokens():
     from livesim.hat.rl import RLStageConfig, segment_advantages
 
