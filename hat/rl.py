@@ -83,6 +83,9 @@ class RLStageConfig(BaseModel):
                            "prompt and each earlier turn prefilled once; livesim.agents.kv_cache) instead of "
                            "model.generate, which prefills the whole context again every turn. Same sampling "
                            "distribution, other draws.")
+    gradient_checkpointing: bool = Field(True, description="Recompute activations in the backward pass: a GRPO "
+                                         "step trains on whole episodes (SmolLM2: 4 x ~3,000 tokens held ~20 GB "
+                                         "of activations without it). Memory only: not in the stage key.")
     prompt_style: Literal["full", PromptStyleName] = Field(
         "full", description="How the canonical harness's prompt is presented ('full': as the harness says, "
         "markdown; 'compact': the token-budgeted style). HSA episodes may switch it (a prompt_style transform).")
@@ -92,7 +95,7 @@ class RLStageConfig(BaseModel):
         keys of stages trained before they existed stay valid; the cached sampler draws other rollouts, so it
         is a new key).
         """
-        data = self.model_dump()
+        data = self.model_dump(exclude={"gradient_checkpointing"})  # how memory is spent, not what is trained
         if data["prompt_style"] == "full":
             del data["prompt_style"]
         if not data["kv_cache"]:  # model.generate, as stages trained before the field were
@@ -395,9 +398,11 @@ def run(cfg: RLStageConfig, model_dir: str | Path, out_dir: str | Path, work_dir
     rows = episode_rows(cfg)
     dataset = Dataset.from_list(rows)
     batch = cfg.episodes_per_step * cfg.num_generations
+    common = trainer_common(work, steps=cfg.steps, lr=cfg.lr, batch_size=batch, grad_accum=1, seed=cfg.seed,
+                            save_steps=cfg.save_steps)
+    common["gradient_checkpointing"] = cfg.gradient_checkpointing
     args = GRPOConfig(
-        **trainer_common(work, steps=cfg.steps, lr=cfg.lr, batch_size=batch, grad_accum=1, seed=cfg.seed,
-                         save_steps=cfg.save_steps),
+        **common,
         num_generations=cfg.num_generations, max_completion_length=cfg.max_completion_length,
         temperature=cfg.temperature, beta=cfg.beta, reward_weights=cfg.weights(),
         multi_objective_aggregation=cfg.multi_objective_aggregation,
