@@ -91,10 +91,13 @@ class AgentSpec:
 
 
 def model_fingerprint(model: str) -> str:
-    """A zoo name stays a name; a model directory becomes a digest of its config, tokenizer, chat template and
-    weight files.
+    """A model directory becomes a digest of its config, tokenizer, chat template and weight files; so does a
+    prepared downloaded zoo model (`smollm2-135m`: its name and its directory are one evaluation); any other
+    name stays a name.
     """
-    path = Path(model)
+    from livesim.models.zoo import prepared_dir
+
+    path = prepared_dir(model) or Path(model)
     if not path.is_dir():
         return model
     h = hashlib.sha256()

@@ -519,6 +519,17 @@ def list_models(cache_dir: str | Path | None = None) -> list[dict[str, Any]]:
     return rows
 
 
+def prepared_dir(name: str, cache_dir: str | Path | None = None) -> Path | None:
+    """The directory a downloaded zoo model loads from, if it is prepared; None for anything else (a path, an
+    unknown name, a model not prepared yet, or an offline model, which ``resolve_model`` may rebuild).
+    """
+    entry = MODEL_ZOO.get(name)
+    if entry is None or entry.offline:
+        return None
+    path = models_dir(cache_dir) / name
+    return path if _is_ready(path) else None
+
+
 def resolve_model(name_or_path: str | Path, cache_dir: str | Path | None = None) -> Path:
     """Return a local model directory for a zoo name (building offline ones on demand) or a local path."""
     name = str(name_or_path)

@@ -296,3 +296,23 @@ def test_row_wall_times_are_the_rows_own_chain_as_trained():
     assert _chain_wall(res, "base") == {}
     assert _chain_wall(res, "sft") == {"sft": 5.0}
     assert _chain_wall(res, "rl") == {"sft": 5.0, "distill": 2.0, "rl": 3.0}
+
+
+def test_a_prepared_zoo_name_and_its_directory_are_one_evaluation(tmp_path, monkeypatch):
+    """`hat eval --model smollm2-135m` and reproduce's base row (the same directory) share cache entries."""
+    import json as _json
+
+    from livesim.hat.evaluate import AgentSpec
+    from livesim.models.zoo import MARKER
+
+    monkeypatch.setenv("LIVESIM_CACHE", str(tmp_path))
+    by_name = AgentSpec.for_model("smollm2-135m")
+    assert by_name.identity()["kwargs"]["model"] == "smollm2-135m"  # not prepared: the name
+    model_dir = tmp_path / "models" / "smollm2-135m"
+    model_dir.mkdir(parents=True)
+    (model_dir / "config.json").write_text("{}")
+    (model_dir / "model.safetensors").write_bytes(b"weights")
+    (model_dir / MARKER).write_text(_json.dumps({"build_hash": "x"}))
+    ident = by_name.identity()["kwargs"]["model"]
+    assert ident.startswith("dir:") and ident == AgentSpec.for_model(str(model_dir)).identity()["kwargs"]["model"]
+    assert AgentSpec.for_model("tiny").identity()["kwargs"]["model"] == "tiny"  # offline: may be rebuilt on load
