@@ -367,8 +367,8 @@ def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, b
     key = _cache_key(spec, suite, limit, batch_size, extra)
     path = cache_dir() / f"{key}.json"
     if use_cache:
-        for found in (path, Path(records) / f"{key}.json" if records is not None else None):
-            if found is not None and found.exists():
+        for found in [path] + ([Path(records) / f"{key}.json"] if records is not None else []):
+            if found.exists():
                 return {**json.loads(found.read_text()), "cache_key": key}
     if suite.kind == "if" and spec.privileged:
         result = {"suite": suite.name, "key": suite.key, "title": suite.title, "n": 0, "scores": None, "rows": [],

@@ -115,6 +115,11 @@ def plan(rows: list[str] | None = None) -> list[Row]:
     return [r for r in ROWS if r.name in names]
 
 
+def _run_config(api: Any, preset: str, run: str, ci: bool) -> Any:
+    """The preset's `TrainConfig` for one of `RUNS` (every stage of the run)."""
+    return api.TrainConfig.from_preset(preset, ci=ci).model_copy(update=RUNS[run])
+
+
 def train_runs(preset: str, rows: list[Row], ci: bool, out_dir: Path, log: Any = print,
                cached_only: bool = False) -> dict[str, Any]:
     """Run (or fetch from the stage cache) every training run the rows need; run name -> TrainResult.
@@ -126,12 +131,11 @@ def train_runs(preset: str, rows: list[Row], ci: bool, out_dir: Path, log: Any =
     api = _train_api()
     results = {}
     for run in needed:
-        base_cfg = api.TrainConfig.from_preset(preset, ci=ci)
         # only as far as the deepest stage a chosen row needs: `--rows base,HSA-SFT` trains no distill or RL
         all_stages = RUNS[run]["stages"]
         depth = max((all_stages.index(r.stage) + 1 for r in rows if r.run == run and r.stage in all_stages), default=0)
         stages = all_stages[:depth]
-        cfg = base_cfg.model_copy(update={**RUNS[run], "stages": stages, "out_dir": out_dir / "runs" / run})
+        cfg = _run_config(api, preset, run, ci).model_copy(update={"stages": stages, "out_dir": out_dir / "runs" / run})
         if cached_only:
             where = api.plan(cfg)
             if not (where["collect"] / "data").is_dir():
@@ -192,7 +196,7 @@ def planned_stage_keys(preset: str, rows: list[Row], ci: bool) -> dict[str, str]
     if not needed:
         return {}
     api = _train_api()
-    where = {run: api.plan(api.TrainConfig.from_preset(preset, ci=ci).model_copy(update=RUNS[run])) for run in needed}
+    where = {run: api.plan(_run_config(api, preset, run, ci)) for run in needed}
     return {r.name: Path(where[r.run][r.stage]).name for r in rows if r.run}
 
 
