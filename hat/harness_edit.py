@@ -13,6 +13,7 @@ automatically from one model's dev-set failures).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -21,7 +22,8 @@ from livesim.hat.edits import EDITS_V1, edited_harness, load_patches, patches_ke
 from livesim.hat.evaluate import AgentSpec, evaluate_suite
 from livesim.runs.compare import paired_bootstrap
 
-__all__ = ["EDITS_V1", "edited_harness", "error_reduction", "load_patches", "render_edits", "run_harness_edit"]
+__all__ = ["EDITS_V1", "edit_result", "edited_harness", "error_reduction", "load_patches", "render_edits",
+           "run_harness_edit"]
 
 def error_reduction(before: list[dict[str, Any]], after: list[dict[str, Any]], n_boot: int = 10_000,
                     seed: int = 0) -> dict[str, Any]:
@@ -50,15 +52,29 @@ def error_reduction(before: list[dict[str, Any]], after: list[dict[str, Any]], n
 
 def run_harness_edit(spec: AgentSpec, limit: int | None = None, patches: list[dict[str, Any]] | None = None,
                      batch_size: int = 8, agent: Any = None, use_cache: bool = True,
-                     prompt_style: str = "full") -> dict[str, Any]:
-    """T1 (canonical harness) vs T1 under the edited harness, for one agent with frozen weights."""
+                     prompt_style: str = "full", cached_only: bool = False,
+                     records: str | Path | None = None) -> dict[str, Any] | None:
+    """T1 (canonical harness) vs T1 under the edited harness, for one agent with frozen weights.
+
+    `records` and `cached_only` as in `evaluate_suite` (None when `cached_only` and either side is not cached).
+    The result names both evaluations' `cache_keys` (before, after), so it can be rebuilt from the records.
+    """
     patches = patches if patches is not None else [dict(p) for p in EDITS_V1]
-    before = evaluate_suite(spec, "T1", limit, batch_size, agent, use_cache=use_cache, prompt_style=prompt_style)
-    after = evaluate_suite(spec, "T1", limit, batch_size, agent, use_cache=use_cache, patches=patches,
-                           prompt_style=prompt_style)
-    assert before is not None and after is not None  # evaluated (not cached_only)
-    return {"agent": spec.display, "patches": patches, "patches_key": patches_key(patches),
+    kw: dict[str, Any] = {"use_cache": use_cache, "prompt_style": prompt_style, "cached_only": cached_only,
+                          "records": records}
+    before = evaluate_suite(spec, "T1", limit, batch_size, agent, **kw)
+    after = evaluate_suite(spec, "T1", limit, batch_size, agent, patches=patches, **kw) if before else None
+    if before is None or after is None:
+        return None
+    return edit_result(spec.display, patches, before, after)
+
+
+def edit_result(agent: str, patches: list[dict[str, Any]], before: dict[str, Any],
+                after: dict[str, Any]) -> dict[str, Any]:
+    """The harness-edit entry of one agent from its two T1 evaluations (fresh, cached or read from records)."""
+    return {"agent": agent, "patches": patches, "patches_key": patches_key(patches),
             "before": before["scores"], "after": after["scores"],
+            "cache_keys": [before.get("cache_key"), after.get("cache_key")],
             **error_reduction(before["rows"], after["rows"])}
 
 

@@ -35,8 +35,9 @@ from pathlib import Path
 from typing import Any
 
 from livesim.hat.ab import render_ab, run_ab
+from livesim.hat.edits import EDITS_V1, patches_key
 from livesim.hat.evaluate import AgentSpec, evaluate, model_fingerprint
-from livesim.hat.harness_edit import render_edits, run_harness_edit
+from livesim.hat.harness_edit import edit_result, render_edits, run_harness_edit
 from livesim.hat.report import RowResult, write_results
 
 
@@ -320,34 +321,101 @@ def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_
         extra_u: dict[str, Any] = {"eval": ev.__dict__, "ci": ci, "command": command}
         if ab:
             log("[reproduce] A/B: memorizer vs oracle as host")
-            extra_u["ab"] = run_ab(by["memorizer"], by["oracle"], list(range(ev.ab_seeds)), duration_s=ev.ab_duration_s)
+            extra_u["ab"] = run_ab(by["memorizer"], by["oracle"], list(range(ev.ab_seeds)), duration_s=ev.ab_duration_s,
+                                   prompt_style=ev.prompt_style, records=records)
             extra_u["ab_table"] = render_ab(extra_u["ab"])
         if harness_edit:
-            _edits(by, ev, extra_u, log)
+            _edits(by, ev, extra_u, log, records)
         return write_results(out_dir, preset, results, extra_u, baseline="null")
     chosen = plan(rows)
     runs = train_runs(preset, chosen, ci, out_dir, log, cached_only=cached_only)
     specs = row_specs(chosen, runs, ev)
-    carried = (carried_rows(out_dir / "results.json", records, planned_stage_keys(preset, chosen, ci))
+    previous = out_dir / "results.json"
+    carried = (carried_rows(previous, records, planned_stage_keys(preset, chosen, ci))
                if cached_only and any(s is None for _, s, _ in specs) else {})
     results = evaluate_rows([(r.name, s, t) for r, s, t in specs], ev, ifeval_data, log, cached_only=cached_only,
                             records=records, carried=carried)
     save_records(results, records)
     extra: dict[str, Any] = {"eval": ev.__dict__, "ci": ci, "command": command}
     by = {r.name: s for r, s, _ in specs if s is not None}
-    if ab and "HAT" in by and "fixed-SFT" in by:
-        log("[reproduce] A/B: fixed-SFT vs HAT as host")
-        extra["ab"] = run_ab(by["fixed-SFT"], by["HAT"], list(range(ev.ab_seeds)), duration_s=ev.ab_duration_s)
-        extra["ab_table"] = render_ab(extra["ab"])
+    prev = json.loads(previous.read_text()) if carried else {}
+    if ab:
+        stage_keys = {r.name: t.get("stage_key") for r, s, t in specs if s is not None}
+        stage_keys.update({name: c.train.get("stage_key") for name, c in carried.items()})
+        _ab(by, ev, extra, log, records, cached_only, stage_keys, prev.get("ab"))
     if harness_edit:
-        _edits(by, ev, extra, log)
+        _edits(by, ev, extra, log, records, cached_only, carried=[n for n in carried if n not in by],
+               previous=prev.get("harness_edit"))
     return write_results(out_dir, preset, results, extra)
 
 
-def _edits(by: dict[str, AgentSpec], ev: EvalPreset, extra: dict[str, Any], log: Any) -> None:
+AB_ROWS = ("fixed-SFT", "HAT")
+
+
+def _ab(by: dict[str, AgentSpec], ev: EvalPreset, extra: dict[str, Any], log: Any, records: Path,
+        cached_only: bool, stage_keys: dict[str, str | None], previous: dict[str, Any] | None) -> None:
+    """The A/B of fixed-SFT vs HAT as host: from its record, run (unless `cached_only`), or carried from the
+    previous results.json when a row's stage is not on this machine and both stage keys are the same.
+    """
+    base, treat = AB_ROWS
+    keys = {n: stage_keys.get(n) for n in AB_ROWS}
+    result = None
+    if base in by and treat in by:
+        log(f"[reproduce] A/B: {base} vs {treat} as host")
+        result = run_ab(by[base], by[treat], list(range(ev.ab_seeds)), duration_s=ev.ab_duration_s,
+                        prompt_style=ev.prompt_style, records=records, cached_only=cached_only)
+    elif previous and previous.get("stage_keys") == keys and all(keys.values()):
+        path = records / f"ab-{previous.get('ab_key')}.json"
+        if path.is_file():
+            log(f"[reproduce] A/B: read from the record of stages {', '.join(str(k) for k in keys.values())}")
+            result = {**json.loads(path.read_text()), "ab_key": previous["ab_key"], "carried": True}
+    if result is None:
+        if all(n in by or keys.get(n) for n in AB_ROWS):
+            log("[reproduce] A/B: not measured (no record; --cached-only)")
+        return
+    extra["ab"] = {**result, "stage_keys": keys}
+    extra["ab_table"] = render_ab(result)
+
+
+def _edits(by: dict[str, AgentSpec], ev: EvalPreset, extra: dict[str, Any], log: Any, records: Path,
+           cached_only: bool = False, carried: Sequence[str] = (), previous: list[dict[str, Any]] | None = None
+           ) -> None:
+    """The harness-edit test of every row with a model here (its evaluations saved as records), and of each
+    `carried` row from the records its entry in the `previous` results.json names.
+    """
     edits = []
     for name, spec in by.items():
         log(f"[reproduce] harness-edit test: {name}")
-        edits.append(run_harness_edit(spec, ev.edit_limit, batch_size=ev.batch_size, prompt_style=ev.prompt_style))
-    extra["harness_edit"] = edits
-    extra["harness_edit_table"] = render_edits(edits)
+        res = run_harness_edit(spec, ev.edit_limit, batch_size=ev.batch_size, prompt_style=ev.prompt_style,
+                               cached_only=cached_only, records=records)
+        if res is None:
+            log(f"[reproduce] harness-edit test: {name}: not measured (not cached; --cached-only)")
+            continue
+        _save_keys(res["cache_keys"], records)
+        edits.append(res)
+    want = patches_key([dict(p) for p in EDITS_V1])
+    for name in carried:
+        old = next((e for e in previous or [] if e.get("agent") == name and e.get("patches_key") == want), None)
+        paths = [records / f"{k}.json" for k in (old or {}).get("cache_keys") or [] if k]
+        if old is None or len(paths) != 2 or not all(p.is_file() for p in paths):
+            continue
+        before, after = (json.loads(p.read_text()) for p in paths)
+        if before.get("limit") != ev.edit_limit:
+            continue
+        log(f"[reproduce] harness-edit test: {name}: read from the evaluation records")
+        edits.append({**edit_result(name, old["patches"], {**before, "cache_key": old["cache_keys"][0]},
+                                    {**after, "cache_key": old["cache_keys"][1]}), "carried": True})
+    if edits:
+        extra["harness_edit"] = edits
+        extra["harness_edit_table"] = render_edits(edits)
+
+
+def _save_keys(keys: Sequence[str | None], records: Path) -> None:
+    """Copy evaluation results from the evaluation cache to the records, by cache key (once)."""
+    from livesim.hat.evaluate import cache_dir
+
+    for key in keys:
+        src, dst = cache_dir() / f"{key}.json", records / f"{key}.json"
+        if key and src.is_file() and not dst.exists():
+            records.mkdir(parents=True, exist_ok=True)
+            dst.write_text(src.read_text())

@@ -142,7 +142,8 @@ def cmd_ab(args: argparse.Namespace) -> int:
     a = parse_agent(args.a, args.max_new_tokens, args.batch_size)
     b = parse_agent(args.b, args.max_new_tokens, args.batch_size)
     try:
-        result = run_ab(a, b, parse_seeds(args.seeds), trials=args.trials, duration_s=args.duration)
+        result = run_ab(a, b, parse_seeds(args.seeds), trials=args.trials, duration_s=args.duration,
+                        prompt_style=args.prompt_style, records=args.records)
     except (ValueError, FileNotFoundError, ImportError) as e:
         raise SystemExit(f"error: {e}") from None
     print(json.dumps(result, sort_keys=True) if args.json else render_ab(result))
@@ -153,7 +154,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
     try:
         patches = load_patches(args.patches)
         out = [run_harness_edit(parse_agent(a, args.max_new_tokens, args.batch_size), args.limit, patches,
-                                args.batch_size) for a in args.agent]
+                                args.batch_size, prompt_style=args.prompt_style) for a in args.agent]
     except (ValueError, FileNotFoundError, ImportError) as e:
         raise SystemExit(f"error: {e}") from None
     print(json.dumps(out, sort_keys=True) if args.json else render_edits(out))
@@ -205,6 +206,11 @@ def register(sub: Any) -> None:
     p.add_argument("--duration", type=float, default=120.0, help="stream length in simulated seconds")
     p.add_argument("--max-new-tokens", type=int, default=160)
     p.add_argument("--batch-size", type=int, default=8)
+    p.add_argument("--prompt-style", choices=["full", *STYLES], default="full",
+                   help="how the canonical harness's prompt is presented ('compact': as the smollm2-135m preset "
+                        "trains and evaluates)")
+    p.add_argument("--records", default=None,
+                   help="folder of A/B records: reuse the result for the same models and settings, save a new one")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_ab)
 
@@ -215,5 +221,8 @@ def register(sub: Any) -> None:
     p.add_argument("--limit", type=int, default=64, help="first N requests of T1")
     p.add_argument("--max-new-tokens", type=int, default=160)
     p.add_argument("--batch-size", type=int, default=8)
+    p.add_argument("--prompt-style", choices=["full", *STYLES], default="full",
+                   help="how the canonical harness's prompt is presented ('compact': as the smollm2-135m preset "
+                        "trains and evaluates)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_edit)

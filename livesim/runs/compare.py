@@ -22,6 +22,7 @@ from rich.table import Table
 import livesim
 from livesim.agents import AGENT_REGISTRY, make_agent
 from livesim.envs.rollout import PRIVILEGED_AGENTS
+from livesim.harness.core import Harness
 from livesim.runs.episode import make_stream_env, run_episode
 from livesim.stream.records import RecordEnd, RecordHeader, StepRecord
 from livesim.stream.scenario import Scenario
@@ -81,8 +82,9 @@ def episode_metrics(summary: dict[str, Any]) -> dict[str, float]:
             for m in METRICS}
 
 
-def run_agent(scenario: Scenario, spec: AgentSpec, seeds: list[int], trials: int) -> AgentRuns:
-    """Play `spec` on every seed, `trials` times each."""
+def run_agent(scenario: Scenario, spec: AgentSpec, seeds: list[int], trials: int,
+              harness: Harness | None = None) -> AgentRuns:
+    """Play `spec` on every seed, `trials` times each (on `harness` instead of the canonical one, if given)."""
     env = make_stream_env()
     runs = AgentRuns(spec)
     seeded = _accepts_seed(spec.name) and "seed" not in dict(spec.kwargs)
@@ -94,7 +96,7 @@ def run_agent(scenario: Scenario, spec: AgentSpec, seeds: list[int], trials: int
             kwargs = {**dict(spec.kwargs), **({"seed": agent_seed} if seeded else {})}
             agent = make_agent(spec.name, **kwargs, **({"env": env} if spec.name in PRIVILEGED_AGENTS else {}))
             header = RecordHeader(livesim_version=livesim.__version__, scenario=scenario.name, seed=s,
-                                  config=config, agent=spec.name, agent_kwargs=kwargs)
+                                  config=config, agent=spec.name, agent_kwargs=kwargs, harness=harness)
             task: tuple[Any, ...] = ()
             for line in run_episode(env, agent, header):
                 if isinstance(line, StepRecord):
@@ -125,8 +127,8 @@ def paired_bootstrap(a: np.ndarray, b: np.ndarray, rng: np.random.Generator, n_b
 
 
 def compare(scenario: Scenario, specs: list[AgentSpec], seeds: list[int], trials: int = 4, n_boot: int = 10_000,
-            bootstrap_seed: int = 0) -> dict[str, Any]:
-    """Run every agent on the same seeds; compare each with the first (the baseline)."""
+            bootstrap_seed: int = 0, harness: Harness | None = None) -> dict[str, Any]:
+    """Run every agent on the same seeds (on `harness`, if given); compare each with the first (the baseline)."""
     if len(specs) < 2:
         raise ValueError(f"compare needs at least two agents, got {len(specs)}")
 
@@ -138,7 +140,7 @@ def compare(scenario: Scenario, specs: list[AgentSpec], seeds: list[int], trials
     labels = [s.label for s in specs]
     if len(set(labels)) != len(labels):
         labels = [f"{i}:{x}" for i, x in enumerate(labels)]
-    runs = {lab: run_agent(scenario, spec, seeds, trials) for lab, spec in zip(labels, specs, strict=True)}
+    runs = {lab: run_agent(scenario, spec, seeds, trials, harness) for lab, spec in zip(labels, specs, strict=True)}
     base = labels[0]
     rng = np.random.default_rng(bootstrap_seed)
     metrics: dict[str, Any] = {}

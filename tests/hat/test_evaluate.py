@@ -225,6 +225,30 @@ def test_ab_streams_paired_by_seed():
     assert "| gmv |" in render_ab(r)
 
 
+def test_ab_presents_the_prompt_style_and_keeps_a_record(tmp_path, monkeypatch):
+    import livesim.hat.ab as ab
+
+    seen = []
+    real = ab.compare
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs.get("harness"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(ab, "compare", spy)
+    a, b = AgentSpec("oracle", label="A"), AgentSpec("memorizer", label="B")
+    assert ab.run_ab(a, b, seeds=[0], duration_s=30, n_boot=200, records=tmp_path, cached_only=True) is None
+    r = ab.run_ab(a, b, seeds=[0], duration_s=30, n_boot=200, prompt_style="compact", records=tmp_path)
+    assert seen[0].prompt.style == "compact" and r["prompt_style"] == "compact"
+    assert (tmp_path / f"ab-{r['ab_key']}.json").is_file() and "presented compact" in ab.render_ab(r)
+    # the record serves the same agents under other labels, without a stream; another style is another record
+    monkeypatch.setattr(ab, "compare", lambda *a, **k: pytest.fail("ran streams despite the record"))
+    again = ab.run_ab(AgentSpec("oracle", label="X"), AgentSpec("memorizer", label="Y"), seeds=[0], duration_s=30,
+                      n_boot=200, prompt_style="compact", records=tmp_path, cached_only=True)
+    assert again["agents"] == ["X", "Y"] and again["metrics"]["gmv"]["mean"]["Y"] == r["metrics"]["gmv"]["mean"]["B"]
+    assert ab.run_ab(a, b, seeds=[0], duration_s=30, n_boot=200, records=tmp_path, cached_only=True) is None
+
+
 def test_harness_edit_with_scripted_agents():
     from livesim.hat.harness_edit import EDITS_V1, edited_harness, error_reduction, run_harness_edit
 

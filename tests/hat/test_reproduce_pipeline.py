@@ -28,6 +28,16 @@ def test_reproduce_tiny_ci_trains_every_stage_and_writes_the_table(tmp_path, mon
     table = (run / "table.md").read_text()
     assert "HAT" in table and "oracle" in table
 
+    # the A/B and the harness-edit test of two rows, kept as records beside the table
+    again = tmp_path / "again"
+    assert main(["hat", "reproduce", "--preset", "tiny", "--ci", "--out", str(again), "--rows", "fixed-SFT,HAT"]) == 0
+    two = json.loads((again / "tiny-ci" / "results.json").read_text())
+    assert two["ab"]["agents"] == ["fixed-SFT", "HAT"]
+    assert (again / "tiny-ci" / "evals" / f"ab-{two['ab']['ab_key']}.json").is_file()
+    assert [e["agent"] for e in two["harness_edit"]] == ["fixed-SFT", "HAT"]
+    edit_keys = {k for e in two["harness_edit"] for k in e["cache_keys"]}
+    assert len(edit_keys) == 4 and edit_keys <= {p.stem for p in (again / "tiny-ci" / "evals").glob("*.json")}
+
     # --cached-only: the same table from the caches, nothing trained or evaluated ...
     import shutil
 
@@ -37,9 +47,7 @@ def test_reproduce_tiny_ci_trains_every_stage_and_writes_the_table(tmp_path, mon
         raise AssertionError("--cached-only built an agent")
 
     monkeypatch.setattr(evaluate_mod.AgentSpec, "build", no_agent)
-    again = tmp_path / "again"
-    assert main(["hat", "reproduce", "--preset", "tiny", "--ci", "--out", str(again), "--no-ab",
-                 "--no-harness-edit", "--cached-only"]) == 0
+    assert main(["hat", "reproduce", "--preset", "tiny", "--ci", "--out", str(again), "--cached-only"]) == 0
     def summary(res):
         return [(r["row"], r["status"], r.get("suites")) for r in res["rows"]]
 
@@ -53,16 +61,24 @@ def test_reproduce_tiny_ci_trains_every_stage_and_writes_the_table(tmp_path, mon
                for r in first["rows"] if r["train"])
     # ... which serve as a second cache: with the evaluation cache gone, the same table
     shutil.rmtree(tmp_path / "cache" / "evals")
-    assert main(["hat", "reproduce", "--preset", "tiny", "--ci", "--out", str(again), "--no-ab",
-                 "--no-harness-edit", "--cached-only"]) == 0
-    assert summary(json.loads((again / "tiny-ci" / "results.json").read_text())) == summary(results)
+    assert main(["hat", "reproduce", "--preset", "tiny", "--ci", "--out", str(again), "--cached-only"]) == 0
+    full = json.loads((again / "tiny-ci" / "results.json").read_text())
+    assert summary(full) == summary(results)
+    # (the A/B and the harness-edit entries of the rows that have them, from their records; the rest not measured)
+    assert full["ab"]["metrics"] == two["ab"]["metrics"]
+    assert [(e["agent"], e["reduction"]) for e in full["harness_edit"]] == [
+        (e["agent"], e["reduction"]) for e in two["harness_edit"]]
     # a stage that is not in the stage cache is never trained by --cached-only: its row is read from the records
     # of the previous results.json (same stage key), marked as such ...
     for rl in (tmp_path / "cache" / "stages").glob("rl-*"):
         shutil.rmtree(rl) if rl.is_dir() else rl.unlink()
-    assert main(["hat", "reproduce", "--preset", "tiny", "--ci", "--out", str(again), "--no-ab",
-                 "--no-harness-edit", "--cached-only"]) == 0
-    rows = {r["row"]: r for r in json.loads((again / "tiny-ci" / "results.json").read_text())["rows"]}
+    assert main(["hat", "reproduce", "--preset", "tiny", "--ci", "--out", str(again), "--cached-only"]) == 0
+    carried = json.loads((again / "tiny-ci" / "results.json").read_text())
+    rows = {r["row"]: r for r in carried["rows"]}
+    # (HAT's A/B and harness-edit entries too: from the records the previous results.json names)
+    assert carried["ab"]["carried"] is True and carried["ab"]["metrics"] == two["ab"]["metrics"]
+    assert {e["agent"]: e["reduction"] for e in carried["harness_edit"]} == {
+        e["agent"]: e["reduction"] for e in two["harness_edit"]}
     before = {r["row"]: r for r in first["rows"]}
     for name in ("HAT", "fixed-RL"):
         assert rows[name]["status"] == "ok" and rows[name]["train"]["carried"] is True
