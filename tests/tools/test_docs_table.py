@@ -1,0 +1,46 @@
+"""tools/docs_table.py: a doc's table excerpt is written from results.json between its markers, nothing else."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+spec = importlib.util.spec_from_file_location("docs_table", ROOT / "tools" / "docs_table.py")
+docs_table = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+spec.loader.exec_module(docs_table)  # type: ignore[union-attr]
+
+RESULTS = {"rows": [
+    {"row": "base", "status": "ok", "suites": {"T1": {"scores": {"accuracy": 0.0, "effectiveness": 0.0, "avg": 0.0}},
+                                                "T4": {"scores": {"prompt_strict": 0.25, "inst_strict": 0.5}}}},
+    {"row": "HAT", "status": "ok", "train": {"carried": True},
+     "suites": {"T1": {"scores": {"accuracy": 0.875, "effectiveness": 0.125, "avg": 0.5}},
+                "T2": {"scores": {"avg": 0.0}}},
+     "t1_to_t2": {"avg": {"mean": -0.5, "ci95": [-0.6, -0.4]}}},
+    {"row": "fixed-RL", "status": "not measured", "note": "its stage is not in the stage cache"},
+]}
+
+
+def test_the_excerpt_replaces_only_what_is_between_the_markers(tmp_path):
+    res, doc = tmp_path / "results.json", tmp_path / "doc.md"
+    res.write_text(json.dumps(RESULTS))
+    doc.write_text("before\n<!-- t -->\nold table\n<!-- /t -->\nafter\n")
+    assert docs_table.main(["--results", str(res), "--doc", str(doc), "--marker", "t"]) == 0
+    text = doc.read_text()
+    assert text.startswith("before\n<!-- t -->\n| row |") and text.endswith("<!-- /t -->\nafter\n")
+    assert "old table" not in text
+    assert "| HAT | 87.5 | 12.5 | 50.0 | 0.0 | -50.0 [-60.0, -40.0] | not measured | not measured |  | carried" in text
+    assert "| base | 0.0 | 0.0 | 0.0 | not measured | n/a | 25.0 | 50.0 |  | measured here |" in text
+    assert "| fixed-RL | not measured: its stage is not in the stage cache |" in text
+
+
+def test_a_doc_without_the_markers_is_a_clear_error_and_is_not_touched(tmp_path):
+    res, doc = tmp_path / "results.json", tmp_path / "doc.md"
+    res.write_text(json.dumps(RESULTS))
+    doc.write_text("no markers here\n")
+    with pytest.raises(SystemExit, match="no <!-- t --> ... <!-- /t --> markers"):
+        docs_table.main(["--results", str(res), "--doc", str(doc), "--marker", "t"])
+    assert doc.read_text() == "no markers here\n"
