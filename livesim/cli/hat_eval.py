@@ -146,6 +146,7 @@ def cmd_ab(args: argparse.Namespace) -> int:
                         prompt_style=args.prompt_style, records=args.records)
     except (ValueError, FileNotFoundError, ImportError) as e:
         raise SystemExit(f"error: {e}") from None
+    assert result is not None  # None only with cached_only
     print(json.dumps(result, sort_keys=True) if args.json else render_ab(result))
     return 0
 
@@ -153,10 +154,11 @@ def cmd_ab(args: argparse.Namespace) -> int:
 def cmd_edit(args: argparse.Namespace) -> int:
     try:
         patches = load_patches(args.patches)
-        out = [run_harness_edit(parse_agent(a, args.max_new_tokens, args.batch_size), args.limit, patches,
-                                args.batch_size, prompt_style=args.prompt_style) for a in args.agent]
+        found = [run_harness_edit(parse_agent(a, args.max_new_tokens, args.batch_size), args.limit, patches,
+                                  args.batch_size, prompt_style=args.prompt_style) for a in args.agent]
     except (ValueError, FileNotFoundError, ImportError) as e:
         raise SystemExit(f"error: {e}") from None
+    out = [e for e in found if e is not None]  # None only with cached_only
     print(json.dumps(out, sort_keys=True) if args.json else render_edits(out))
     return 0
 
