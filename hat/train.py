@@ -183,7 +183,13 @@ class _Run:
         self.metrics = run_dir / "metrics.jsonl"
         # dev-set rows already logged by an earlier run into this dir (read once: a rerun must not repeat them)
         lines = self.metrics.read_text().splitlines() if self.metrics.is_file() else []
-        self._dev_rows = [row for row in map(json.loads, filter(str.strip, lines)) if row.get("kind") == "dev_eval"]
+        rows = list(map(json.loads, filter(str.strip, lines)))
+        self._dev_rows = [row for row in rows if row.get("kind") == "dev_eval"]
+        # (stage, stage key) of the training curves already here (key None: rows logged before keys were)
+        self._curves = {(row.get("stage"), row.get("stage_key")) for row in rows if row.get("kind") == "train"}
+
+    def has_curve(self, stage: str, key: str) -> bool:
+        return (stage, key) in self._curves or (stage, None) in self._curves
 
     def log(self, row: dict[str, Any]) -> None:
         with open(self.metrics, "a") as fh:
@@ -299,9 +305,13 @@ def train(cfg: TrainConfig) -> TrainResult:
             wall[stage] = time.perf_counter() - t0
         stage_stats = json.loads(next(out.glob("*_stats.json")).read_text())
         stats[stage] = {k: v for k, v in stage_stats.items() if k != "history"}
-        if wall[stage] > 0:
+        # the stage's training curve, also when the stage came from the cache (copied from its stats, marked as
+        # such) so that every run dir that uses a stage can chart it; once per run dir and stage key
+        if wall[stage] > 0 or not run.has_curve(stage, out.name):
             for row in stage_stats.get("history", []):
-                run.log({"stage": stage, "kind": "train", **row})
+                run.log({"stage": stage, "kind": "train", "stage_key": out.name,
+                         **({} if wall[stage] > 0 else {"from_cache": True}), **row})
+        if wall[stage] > 0:
             run.log({"stage": stage, "kind": "summary", "wall_s": wall[stage],
                      **{k: v for k, v in stats[stage].items() if k not in ("config", "history")}})
         run.link(stage, out)

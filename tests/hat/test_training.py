@@ -355,6 +355,19 @@ def test_killed_train_resumes_from_cache(tmp_path, monkeypatch):
     assert (tmp_path / "run" / "config.yaml").is_file()
     rows = [json.loads(x) for x in (tmp_path / "run" / "metrics.jsonl").read_text().splitlines()]
     assert {r["stage"] for r in rows} >= {"sft", "distill"}
+    history = {st: json.loads(next(Path(d).glob("*_stats.json")).read_text())["history"]
+               for st, d in result.stage_dirs.items()}
+    curve = [r for r in rows if r["kind"] == "train" and r["stage"] == "sft"]
+    assert len(curve) == len(history["sft"]) and not any(r.get("from_cache") for r in curve)  # logged once
+    # a new run dir over cached stages still gets every stage's curve, copied from the stage and marked so
+    again = train(cfg.model_copy(update={"out_dir": tmp_path / "run2"}))
+    assert again.wall_s["sft"] == again.wall_s["distill"] == 0.0
+    rows2 = [json.loads(x) for x in (tmp_path / "run2" / "metrics.jsonl").read_text().splitlines()]
+    for st in ("sft", "distill"):
+        curve = [r for r in rows2 if r["kind"] == "train" and r["stage"] == st]
+        assert len(curve) == len(history[st]) and all(r["from_cache"] for r in curve)
+        assert {r["stage_key"] for r in curve} == {Path(result.stage_dirs[st]).name}
+    assert (tmp_path / "run2" / "curves.png").is_file()
 
 
 @pytest.mark.slow
