@@ -72,13 +72,13 @@ def run_ab(a: AgentSpec, b: AgentSpec, seeds: list[int], trials: int = 1, durati
     if path is not None and path.is_file():  # recorded under other labels, maybe: relabelled A, B as here
         found = json.loads(path.read_text())
         names = dict(zip(found["agents"], (a.display, b.display), strict=True))
-        return {**_relabel(found, names), "ab_key": key}
+        return {**relabel(found, names), "ab_key": key}
     if cached_only:
         return None
     scenario = ab_scenario(duration_s)
     result = compare(scenario, [_compare_spec(a), _compare_spec(b)], seeds, trials=trials, n_boot=n_boot,
                      harness=harness_with_style(None, prompt_style))
-    out = _relabel(result, dict(zip(result["agents"], (a.display, b.display), strict=True)))
+    out = relabel(result, dict(zip(result["agents"], (a.display, b.display), strict=True)))
     out.update(version=AB_VERSION, duration_s=duration_s, patch_at_s=duration_s / 2, prompt_style=prompt_style)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -86,12 +86,14 @@ def run_ab(a: AgentSpec, b: AgentSpec, seeds: list[int], trials: int = 1, durati
     return {**out, "ab_key": key}
 
 
-def _relabel(obj: Any, names: dict[str, str]) -> Any:
-    """`obj` with every key or string that is an agent label replaced by its new name."""
+def relabel(obj: Any, names: dict[str, str]) -> Any:
+    """`obj` (an A/B result or part of it) with every key or string that is an agent label replaced by its new
+    name.
+    """
     if isinstance(obj, dict):
-        return {names.get(k, k): _relabel(v, names) for k, v in obj.items()}
+        return {names.get(k, k): relabel(v, names) for k, v in obj.items()}
     if isinstance(obj, list):
-        return [_relabel(x, names) for x in obj]
+        return [relabel(x, names) for x in obj]
     return names.get(obj, obj) if isinstance(obj, str) else obj
 
 

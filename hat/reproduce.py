@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from livesim.hat.ab import render_ab, run_ab
+from livesim.hat.ab import relabel, render_ab, run_ab
 from livesim.hat.edits import EDITS_V1, patches_key
 from livesim.hat.evaluate import AgentSpec, evaluate, model_fingerprint
 from livesim.hat.harness_edit import edit_result, render_edits, run_harness_edit
@@ -368,7 +368,9 @@ def _ab(by: dict[str, AgentSpec], ev: EvalPreset, extra: dict[str, Any], log: An
         path = records / f"ab-{previous.get('ab_key')}.json"
         if path.is_file():
             log(f"[reproduce] A/B: read from the record of stages {', '.join(str(k) for k in keys.values())}")
-            result = {**json.loads(path.read_text()), "ab_key": previous["ab_key"], "carried": True}
+            found = json.loads(path.read_text())  # recorded under the labels of whoever ran it: relabelled
+            names = dict(zip(found["agents"], AB_ROWS, strict=True))
+            result = {**relabel(found, names), "ab_key": previous["ab_key"], "carried": True}
     if result is None:
         if all(n in by or keys.get(n) for n in AB_ROWS):
             log("[reproduce] A/B: not measured (no record; --cached-only)")

@@ -340,3 +340,24 @@ def test_a_prepared_zoo_name_and_its_directory_are_one_evaluation(tmp_path, monk
     ident = by_name.identity()["kwargs"]["model"]
     assert ident.startswith("dir:") and ident == AgentSpec.for_model(str(model_dir)).identity()["kwargs"]["model"]
     assert AgentSpec.for_model("tiny").identity()["kwargs"]["model"] == "tiny"  # offline: may be rebuilt on load
+
+
+def test_reproduce_carries_an_ab_record_under_the_table_row_names(tmp_path):
+    """An A/B recorded by `livesim hat ab` (labels: model paths) is carried into the table as fixed-SFT vs HAT."""
+    from livesim.hat.ab import run_ab
+    from livesim.hat.reproduce import CI_PRESET, _ab
+
+    rec = run_ab(AgentSpec("oracle", label="model:/x/sft"), AgentSpec("memorizer", label="model:/x/rl"), seeds=[0],
+                 duration_s=30, n_boot=200, records=tmp_path)
+    assert rec is not None
+    keys = {"fixed-SFT": "sft-1", "HAT": "rl-2"}
+    extra: dict = {}
+    _ab({}, CI_PRESET, extra, lambda m: None, tmp_path, True, keys, {"ab_key": rec["ab_key"], "stage_keys": keys})
+    assert extra["ab"]["carried"] is True and extra["ab"]["agents"] == ["fixed-SFT", "HAT"]
+    assert extra["ab"]["metrics"]["gmv"]["mean"]["HAT"] == rec["metrics"]["gmv"]["mean"]["model:/x/rl"]
+    assert "model:/x" not in extra["ab_table"]
+    # another stage key for either row: not carried (a different model), nothing run
+    other: dict = {}
+    _ab({}, CI_PRESET, other, lambda m: None, tmp_path, True, {**keys, "HAT": "rl-3"},
+        {"ab_key": rec["ab_key"], "stage_keys": keys})
+    assert "ab" not in other
