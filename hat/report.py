@@ -45,7 +45,7 @@ def _diff(a: RowResult | None, b: RowResult | None) -> dict[str, Any]:
     return compare_results(a.result, b.result)
 
 
-def _ci(d: dict[str, Any] | None) -> str:
+def fmt_ci(d: dict[str, Any] | None) -> str:
     if not d:
         return "n/a"
     return f"{d['mean'] * 100:+.1f} [{d['ci95'][0] * 100:+.1f}, {d['ci95'][1] * 100:+.1f}]"
@@ -103,7 +103,7 @@ def build_results(preset: str, rows: list[RowResult], baseline: str = "base", ex
 
 
 # ------------------------------------------------------------------------------------------------ table.md
-def _f(x: Any, pct: bool = True) -> str:
+def fmt_pct(x: Any, pct: bool = True) -> str:
     if x is None:
         return "n/a"
     return f"{x * 100:.1f}" if pct else f"{x:.2f}"
@@ -133,18 +133,18 @@ def render_table(results: dict[str, Any]) -> str:
                 block = (block.get("by_subset") or {}).get(sub)
                 if not block:
                     return "n/a"
-            return _f(block.get(key))
+            return fmt_pct(block.get(key))
 
         lat = ((s.get("T1") or {}).get("scores") or {}).get("latency", {})
         drop = (r.get("t1_to_t2") or {}).get("avg")
         ns = "/".join(str((s.get(k) or {}).get("n", 0)) for k in SUITE_ORDER)
         lines.append(
             f"| {r['row']} | {sc('T1', 'accuracy')} | {sc('T1', 'effectiveness')} | {sc('T1', 'avg')} | "
-            f"{sc('T2', 'accuracy')} | {sc('T2', 'effectiveness')} | {sc('T2', 'avg')} | {_ci(drop)} | "
+            f"{sc('T2', 'accuracy')} | {sc('T2', 'effectiveness')} | {sc('T2', 'avg')} | {fmt_ci(drop)} | "
             f"{sc('T3', 'avg')} | {sc('T3', 'avg', 'tool_faults')} | {sc('T3', 'avg', 'prompt')} | "
             f"{sc('T4', 'prompt_strict')} | {sc('T4', 'inst_strict')} | {sc('T4', 'prompt_loose')} | "
-            f"{sc('T4', 'inst_loose')} | {_f(lat.get('sim_p50'), False)} / {_f(lat.get('sim_p95'), False)} | "
-            f"{_f(lat.get('gen_p50'), False)} / {_f(lat.get('gen_p95'), False)} | {ns} |")
+            f"{sc('T4', 'inst_loose')} | {fmt_pct(lat.get('sim_p50'), False)} / {fmt_pct(lat.get('sim_p95'), False)} | "
+            f"{fmt_pct(lat.get('gen_p50'), False)} / {fmt_pct(lat.get('gen_p95'), False)} | {ns} |")
     base = results["baseline"]
     diff_rows = [r for r in results["rows"] if r.get("vs_" + base)]
     if diff_rows:
@@ -152,9 +152,10 @@ def render_table(results: dict[str, Any]) -> str:
                   "| row | T1 AVG | T2 AVG | T3 AVG | T4 P-strict | T4 I-strict |", "|---|---|---|---|---|---|"]
         for r in diff_rows:
             d = r["vs_" + base]
-            lines.append(f"| {r['row']} | {_ci(d.get('T1', {}).get('avg'))} | {_ci(d.get('T2', {}).get('avg'))} | "
-                         f"{_ci(d.get('T3', {}).get('avg'))} | {_ci(d.get('T4', {}).get('prompt_strict'))} | "
-                         f"{_ci(d.get('T4', {}).get('inst_strict'))} |")
+            lines.append(f"| {r['row']} | {fmt_ci(d.get('T1', {}).get('avg'))} | "
+                         f"{fmt_ci(d.get('T2', {}).get('avg'))} | {fmt_ci(d.get('T3', {}).get('avg'))} | "
+                         f"{fmt_ci(d.get('T4', {}).get('prompt_strict'))} | "
+                         f"{fmt_ci(d.get('T4', {}).get('inst_strict'))} |")
     intents = sorted({i for r in results["rows"] if r["status"] == "ok"
                       for i in (((r["suites"].get("T1") or {}).get("scores") or {}).get("by_intent") or {})})
     if intents:
@@ -167,7 +168,7 @@ def render_table(results: dict[str, Any]) -> str:
                 vals = []
                 for name in ("T1", "T2"):
                     blk = (((r["suites"].get(name) or {}).get("scores") or {}).get("by_intent") or {}).get(it)
-                    vals.append(_f(blk["avg"]) if blk else "n/a")
+                    vals.append(fmt_pct(blk["avg"]) if blk else "n/a")
                 cells.append(" / ".join(vals))
             lines.append(f"| {it} | " + " | ".join(cells) + " |")
     if results.get("findings"):
@@ -175,7 +176,7 @@ def render_table(results: dict[str, Any]) -> str:
                   "|---|---|---|"]
         for f in results["findings"]:
             holds = {True: "yes", False: "no", None: "not measured"}[f["holds"]]
-            lines.append(f"| {f['claim']} | {_ci(f['diff'])} | {holds} |")
+            lines.append(f"| {f['claim']} | {fmt_ci(f['diff'])} | {holds} |")
     for key, title in (("ab", "Online A/B analogue"), ("harness_edit", "Harness-edit test")):
         if results.get(key + "_table"):
             lines += ["", f"## {title}", "", results[key + "_table"]]

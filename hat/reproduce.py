@@ -29,15 +29,14 @@ import importlib
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from livesim.hat.ab import relabel, render_ab, run_ab
-from livesim.hat.edits import EDITS_V1, patches_key
+from livesim.hat.ab import render_ab, run_ab
 from livesim.hat.evaluate import AgentSpec, evaluate, model_fingerprint
-from livesim.hat.harness_edit import edit_result, render_edits, run_harness_edit
+from livesim.hat.harness_edit import render_edits, run_harness_edit
 from livesim.hat.report import RowResult, write_results
 
 
@@ -231,13 +230,19 @@ def save_records(rows: list[RowResult], records: Path) -> int:
     for r in rows:
         for result in ((r.result or {}).get("suites") or {}).values():
             key = (result or {}).get("cache_key")
-            if not key or (records / f"{key}.json").exists():
-                continue
-            records.mkdir(parents=True, exist_ok=True)
-            body = {k: v for k, v in result.items() if k != "cache_key"}
-            (records / f"{key}.json").write_text(json.dumps(body, sort_keys=True) + "\n")
-            new += 1
+            if key:
+                new += _write_record(key, result, records)
     return new
+
+
+def _write_record(key: str, result: dict[str, Any], records: Path) -> bool:
+    """`records/<key>.json` holds `result` (without its `cache_key`), unless it is there already."""
+    path = records / f"{key}.json"
+    if path.exists():
+        return False
+    records.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({k: v for k, v in result.items() if k != "cache_key"}, sort_keys=True) + "\n")
+    return True
 
 
 def evaluate_rows(specs: Sequence[tuple[str, AgentSpec | None, dict[str, Any]]], ev: EvalPreset,
@@ -338,86 +343,70 @@ def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_
     save_records(results, records)
     extra: dict[str, Any] = {"eval": ev.__dict__, "ci": ci, "command": command}
     by = {r.name: s for r, s, _ in specs if s is not None}
-    prev = json.loads(previous.read_text()) if carried else {}
+    # a carried row's model is not here, but its digest is: a stand-in spec with the same identity finds the A/B
+    # and harness-edit records under their own keys (models, settings, style); it can never be built
+    stand_ins = {name: _stand_in(c, ev) for name, c in carried.items() if name not in by and c.train.get("fingerprint")}
     if ab:
-        stage_keys = {r.name: t.get("stage_key") for r, s, t in specs if s is not None}
-        stage_keys.update({name: c.train.get("stage_key") for name, c in carried.items()})
-        _ab(by, ev, extra, log, records, cached_only, stage_keys, prev.get("ab"))
+        _ab({**by, **stand_ins}, ev, extra, log, records, cached_only or bool(stand_ins), set(stand_ins))
     if harness_edit:
-        _edits(by, ev, extra, log, records, cached_only, carried=[n for n in carried if n not in by],
-               previous=prev.get("harness_edit"))
+        _edits({**by, **stand_ins}, ev, extra, log, records, cached_only, set(stand_ins))
     return write_results(out_dir, preset, results, extra)
 
 
 AB_ROWS = ("fixed-SFT", "HAT")
 
 
+def _stand_in(row: RowResult, ev: EvalPreset) -> AgentSpec:
+    """The agent spec of a carried row, its model named by the digest recorded with it (`identity()` as the
+    original's, so record keys match).
+    """
+    return AgentSpec.for_model(row.train["fingerprint"], label=row.row, max_new_tokens=ev.max_new_tokens,
+                               batch_size=ev.batch_size)
+
+
 def _ab(by: dict[str, AgentSpec], ev: EvalPreset, extra: dict[str, Any], log: Any, records: Path,
-        cached_only: bool, stage_keys: dict[str, str | None], previous: dict[str, Any] | None) -> None:
-    """The A/B of fixed-SFT vs HAT as host: from its record, run (unless `cached_only`), or carried from the
-    previous results.json when a row's stage is not on this machine and both stage keys are the same.
+        cached_only: bool, carried: Collection[str] = ()) -> None:
+    """The A/B of fixed-SFT vs HAT as host: from its record, or run (unless `cached_only`); `carried` rows' specs
+    are stand-ins (the result is marked carried).
     """
     base, treat = AB_ROWS
-    keys = {n: stage_keys.get(n) for n in AB_ROWS}
-    result = None
-    if base in by and treat in by:
-        log(f"[reproduce] A/B: {base} vs {treat} as host")
-        result = run_ab(by[base], by[treat], list(range(ev.ab_seeds)), duration_s=ev.ab_duration_s,
-                        prompt_style=ev.prompt_style, records=records, cached_only=cached_only)
-    elif previous and previous.get("stage_keys") == keys and all(keys.values()):
-        path = records / f"ab-{previous.get('ab_key')}.json"
-        if path.is_file():
-            log(f"[reproduce] A/B: read from the record of stages {', '.join(str(k) for k in keys.values())}")
-            found = json.loads(path.read_text())  # recorded under the labels of whoever ran it: relabelled
-            names = dict(zip(found["agents"], AB_ROWS, strict=True))
-            result = {**relabel(found, names), "ab_key": previous["ab_key"], "carried": True}
-    if result is None:
-        if all(n in by or keys.get(n) for n in AB_ROWS):
-            log("[reproduce] A/B: not measured (no record; --cached-only)")
+    if base not in by or treat not in by:
         return
-    extra["ab"] = {**result, "stage_keys": keys}
+    log(f"[reproduce] A/B: {base} vs {treat} as host")
+    result = run_ab(by[base], by[treat], list(range(ev.ab_seeds)), duration_s=ev.ab_duration_s,
+                    prompt_style=ev.prompt_style, records=records, cached_only=cached_only)
+    if result is None:
+        log("[reproduce] A/B: not measured (no record; --cached-only)")
+        return
+    extra["ab"] = {**result, **({"carried": True} if set(carried) & set(AB_ROWS) else {})}
     extra["ab_table"] = render_ab(result)
 
 
 def _edits(by: dict[str, AgentSpec], ev: EvalPreset, extra: dict[str, Any], log: Any, records: Path,
-           cached_only: bool = False, carried: Sequence[str] = (), previous: list[dict[str, Any]] | None = None
-           ) -> None:
-    """The harness-edit test of every row with a model here (its evaluations saved as records), and of each
-    `carried` row from the records its entry in the `previous` results.json names.
+           cached_only: bool = False, carried: Collection[str] = ()) -> None:
+    """The harness-edit test of every row (its evaluations saved as records); `carried` rows' specs are
+    stand-ins, read from the records only (their entries marked carried).
     """
     edits = []
     for name, spec in by.items():
         log(f"[reproduce] harness-edit test: {name}")
         res = run_harness_edit(spec, ev.edit_limit, batch_size=ev.batch_size, prompt_style=ev.prompt_style,
-                               cached_only=cached_only, records=records)
+                               cached_only=cached_only or name in carried, records=records)
         if res is None:
             log(f"[reproduce] harness-edit test: {name}: not measured (not cached; --cached-only)")
             continue
         _save_keys(res["cache_keys"], records)
-        edits.append(res)
-    want = patches_key([dict(p) for p in EDITS_V1])
-    for name in carried:
-        old = next((e for e in previous or [] if e.get("agent") == name and e.get("patches_key") == want), None)
-        paths = [records / f"{k}.json" for k in (old or {}).get("cache_keys") or [] if k]
-        if old is None or len(paths) != 2 or not all(p.is_file() for p in paths):
-            continue
-        before, after = (json.loads(p.read_text()) for p in paths)
-        if before.get("limit") != ev.edit_limit:
-            continue
-        log(f"[reproduce] harness-edit test: {name}: read from the evaluation records")
-        edits.append({**edit_result(name, old["patches"], {**before, "cache_key": old["cache_keys"][0]},
-                                    {**after, "cache_key": old["cache_keys"][1]}), "carried": True})
+        edits.append({**res, "carried": True} if name in carried else res)
     if edits:
         extra["harness_edit"] = edits
         extra["harness_edit_table"] = render_edits(edits)
 
 
 def _save_keys(keys: Sequence[str | None], records: Path) -> None:
-    """Copy evaluation results from the evaluation cache to the records, by cache key (once)."""
+    """Keep the evaluations named by `keys` as records, from the evaluation cache (a harness-edit test's)."""
     from livesim.hat.evaluate import cache_dir
 
     for key in keys:
-        src, dst = cache_dir() / f"{key}.json", records / f"{key}.json"
-        if key and src.is_file() and not dst.exists():
-            records.mkdir(parents=True, exist_ok=True)
-            dst.write_text(src.read_text())
+        src = cache_dir() / f"{key}.json"
+        if key and src.is_file():
+            _write_record(key, json.loads(src.read_text()), records)

@@ -14,15 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-
-def _pct(x: float | None) -> str:
-    return "n/a" if x is None else f"{x * 100:.1f}"
-
-
-def _ci(d: dict[str, Any] | None) -> str:
-    if not d:
-        return "n/a"
-    return f"{d['mean'] * 100:+.1f} [{d['ci95'][0] * 100:+.1f}, {d['ci95'][1] * 100:+.1f}]"
+from livesim.hat.report import fmt_ci, fmt_pct
 
 
 def excerpt(results: dict[str, Any]) -> str:
@@ -35,10 +27,10 @@ def excerpt(results: dict[str, Any]) -> str:
         s = r["suites"]
 
         def g(suite: str, key: str, s: dict[str, Any] = s) -> str:
-            return _pct(((s.get(suite) or {}).get("scores") or {}).get(key)) if s.get(suite) else "not measured"
+            return fmt_pct(((s.get(suite) or {}).get("scores") or {}).get(key)) if s.get(suite) else "not measured"
 
-        drop = _ci((r.get("t1_to_t2") or {}).get("avg")) if s.get("T2") else "n/a"
-        vs = _ci(((r.get("vs_base") or {}).get("T4") or {}).get("inst_strict")) if r.get("vs_base") else ""
+        drop = fmt_ci((r.get("t1_to_t2") or {}).get("avg")) if s.get("T2") else "n/a"
+        vs = fmt_ci(((r.get("vs_base") or {}).get("T4") or {}).get("inst_strict")) if r.get("vs_base") else ""
         src = "carried (records)" if (r.get("train") or {}).get("carried") else "measured here"
         lines.append(f"| {r['row']} | {g('T1', 'accuracy')} | {g('T1', 'effectiveness')} | {g('T1', 'avg')} | "
                      f"{g('T2', 'avg')} | {drop} | {g('T4', 'prompt_strict')} | {g('T4', 'inst_strict')} | {vs} | "

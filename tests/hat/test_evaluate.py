@@ -347,17 +347,18 @@ def test_reproduce_carries_an_ab_record_under_the_table_row_names(tmp_path):
     from livesim.hat.ab import run_ab
     from livesim.hat.reproduce import CI_PRESET, _ab
 
-    rec = run_ab(AgentSpec("oracle", label="model:/x/sft"), AgentSpec("memorizer", label="model:/x/rl"), seeds=[0],
-                 duration_s=30, n_boot=200, records=tmp_path)
+    ev = CI_PRESET
+    rec = run_ab(AgentSpec("oracle", label="model:/x/sft"), AgentSpec("memorizer", label="model:/x/rl"),
+                 seeds=list(range(ev.ab_seeds)), duration_s=ev.ab_duration_s, records=tmp_path)
     assert rec is not None
-    keys = {"fixed-SFT": "sft-1", "HAT": "rl-2"}
+    # the rows' models are not here: stand-in specs with the recorded identities find the record by its key
+    by = {"fixed-SFT": AgentSpec("oracle", label="fixed-SFT"), "HAT": AgentSpec("memorizer", label="HAT")}
     extra: dict = {}
-    _ab({}, CI_PRESET, extra, lambda m: None, tmp_path, True, keys, {"ab_key": rec["ab_key"], "stage_keys": keys})
+    _ab(by, ev, extra, lambda m: None, tmp_path, True, {"fixed-SFT", "HAT"})
     assert extra["ab"]["carried"] is True and extra["ab"]["agents"] == ["fixed-SFT", "HAT"]
     assert extra["ab"]["metrics"]["gmv"]["mean"]["HAT"] == rec["metrics"]["gmv"]["mean"]["model:/x/rl"]
     assert "model:/x" not in extra["ab_table"]
-    # another stage key for either row: not carried (a different model), nothing run
+    # another model for either row: another key, not carried (a different model), nothing run
     other: dict = {}
-    _ab({}, CI_PRESET, other, lambda m: None, tmp_path, True, {**keys, "HAT": "rl-3"},
-        {"ab_key": rec["ab_key"], "stage_keys": keys})
+    _ab({**by, "HAT": AgentSpec("random", label="HAT")}, ev, other, lambda m: None, tmp_path, True, {"HAT"})
     assert "ab" not in other
