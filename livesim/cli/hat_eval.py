@@ -141,6 +141,8 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
 def cmd_ab(args: argparse.Namespace) -> int:
     a = parse_agent(args.a, args.max_new_tokens, args.batch_size)
     b = parse_agent(args.b, args.max_new_tokens, args.batch_size)
+    if args.records is not None and Path(args.records).exists() and not Path(args.records).is_dir():
+        raise SystemExit(f"error: --records {args.records} is not a folder")  # checked before hours of streams
     try:
         result = run_ab(a, b, parse_seeds(args.seeds), trials=args.trials, duration_s=args.duration,
                         prompt_style=args.prompt_style, records=args.records)

@@ -362,3 +362,14 @@ def test_reproduce_carries_an_ab_record_under_the_table_row_names(tmp_path):
     other: dict = {}
     _ab({**by, "HAT": AgentSpec("random", label="HAT")}, ev, other, lambda m: None, tmp_path, True, {"HAT"})
     assert "ab" not in other
+
+
+def test_hat_ab_names_a_records_path_that_is_not_a_folder_before_running(tmp_path):
+    from livesim.cli import main
+
+    f = tmp_path / "file.json"
+    f.write_text("{}")
+    with pytest.raises(SystemExit, match="--records .*file.json is not a folder"):
+        main(["hat", "ab", "--a", "oracle", "--b", "memorizer", "--seeds", "0", "--duration", "10",
+              "--records", str(f)])
+    assert f.read_text() == "{}"
