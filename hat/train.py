@@ -71,6 +71,7 @@ class TrainConfig(BaseModel):
     rl: RLStageConfig = Field(default_factory=RLStageConfig)
     dev_requests: int = Field(50, ge=0, description="Dev-set requests per variant after each stage (0: none).")
     dev_max_new_tokens: int = Field(128, ge=1, description="Generation cap per turn in the dev evaluation.")
+    dev_batch_size: int = Field(8, ge=1, description="Requests generated together in the dev evaluation.")
     eval_base: bool = Field(True, description="Also evaluate the base model on the dev set.")
     out_dir: Path | None = Field(None, description="Run directory (default runs/hat-<preset>-<key>).")
     show_progress: bool = Field(True, description="Progress bars.")
@@ -114,7 +115,8 @@ def _tiny_preset() -> TrainConfig:
         # model scored 0 (no GRPO signal; docs/training.md, "Measured")
         rl=RLStageConfig(steps=12, lr=2e-5, num_generations=4, episodes_per_step=2, episodes=32,
                          max_new_tokens=96, max_turns=3, temperature=0.7, canonical_fraction=0.5, save_steps=4),
-        dev_requests=20, dev_max_new_tokens=96,
+        # the dev set in one batch: a 0.85M model generates 20 requests about as fast as 8
+        dev_requests=20, dev_max_new_tokens=96, dev_batch_size=20,
     )
 
 
@@ -212,15 +214,18 @@ class _Run:
             return None
         style = self.cfg.collect.prompt_style
         # the render version: the same model and settings meet other prompts when their rendering changes
+        # the batch size is in the name when not the default 8: greedy outputs under padding may differ with it
+        bs = self.cfg.dev_batch_size
         cache = model_dir.parent / (f"{model_dir.name}.dev-{self.cfg.dev_requests}-{self.cfg.dev_max_new_tokens}"
-                                    + ("" if style == "full" else f"-{style}") + f"-r{PROMPT_RENDER_VERSION}.json")
+                                    + ("" if style == "full" else f"-{style}") + ("" if bs == 8 else f"-b{bs}")
+                                    + f"-r{PROMPT_RENDER_VERSION}.json")
         if cache.is_file():
             result = json.loads(cache.read_text())
             if self._logged(stage, result):  # a rerun into the same run dir: already in metrics.jsonl
                 return result
         else:
             result = evaluate_model(model_dir, n=self.cfg.dev_requests, max_new_tokens=self.cfg.dev_max_new_tokens,
-                                    show_progress=self.cfg.show_progress, prompt_style=style)
+                                    batch_size=bs, show_progress=self.cfg.show_progress, prompt_style=style)
             cache.write_text(json.dumps(result, indent=2) + "\n")
         self.log({"stage": stage, "kind": "dev_eval", **result})
         return result
