@@ -41,15 +41,6 @@ TINY_CHAT_TEMPLATE = r"""{%- if messages and messages[0].role == 'system' -%}
         {%- set f = tool.function if tool.function is defined else tool -%}
         {%- set params = f.parameters if f.parameters is defined and f.parameters else {} -%}
         {%- set required = params.required if params.required is defined else [] -%}
-        {%- if f.description is defined and f.description and f.description in system_message -%}
-            {{- '\n- ' + f.name + '(' -}}
-            {%- if params.properties is defined -%}
-                {%- for pname in params.properties -%}
-                    {{- pname + ('' if pname in required else '?') + ('' if loop.last else ', ') -}}
-                {%- endfor -%}
-            {%- endif -%}
-            {{- ')' -}}
-        {%- else -%}
         {{- '\n- ' + f.name + ': ' + (f.description if f.description is defined else '') -}}
         {%- if params.properties is defined -%}
             {%- for pname, p in params.properties.items() -%}
@@ -59,7 +50,6 @@ TINY_CHAT_TEMPLATE = r"""{%- if messages and messages[0].role == 'system' -%}
                 {%- else -%}{%- set ptype = 'any' -%}{%- endif -%}
                 {{- ptype + '): ' + (p.description if p.description is defined else '') -}}
             {%- endfor -%}
-        {%- endif -%}
         {%- endif -%}
     {%- endfor -%}
 {%- endif -%}
@@ -97,9 +87,7 @@ TINY_CHAT_TEMPLATE = r"""{%- if messages and messages[0].role == 'system' -%}
 every livesim parser reads), ``{% generation %}`` markers (TRL's assistant-only loss needs no patch), prefix-
 preserving, no thinking block, and the tool schemas as one line per function plus one per argument (name,
 ``?`` when optional, type, description) instead of JSON: the same facts in about half the tokens (the prompt is
-the CPU cost driver). A tool whose description the system prompt already states verbatim (the harness's own tool
-list, present in most prompt styles) is one signature line, ``- name(arg, optional?)``: its description is not
-rendered twice (a ~1,970-token conversation becomes ~1,450). Tool-call arguments are still JSON."""
+the CPU cost driver). Tool-call arguments are still JSON."""
 
 SPECIAL_TOKENS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
 # Added but not special, as in Qwen3: decoding with skip_special_tokens=True keeps them.

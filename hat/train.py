@@ -115,8 +115,7 @@ def _tiny_preset() -> TrainConfig:
         # model scored 0 (no GRPO signal; docs/training.md, "Measured")
         rl=RLStageConfig(steps=12, lr=2e-5, num_generations=4, episodes_per_step=2, episodes=32,
                          max_new_tokens=96, max_turns=3, temperature=0.7, canonical_fraction=0.5, save_steps=4),
-        # the dev set in one batch: a 0.85M model generates 20 requests about as fast as 8
-        dev_requests=20, dev_max_new_tokens=96, dev_batch_size=20,
+        dev_requests=20, dev_max_new_tokens=96,
     )
 
 

@@ -445,30 +445,3 @@ def test_sft_validation_size_does_not_change_the_stage_key():
     assert _stage_key(cfg, "sft", "b", "b", "c") == _stage_key(capped, "sft", "b", "b", "c")
     other = cfg.model_copy(update={"sft": cfg.sft.model_copy(update={"steps": 7})})
     assert _stage_key(cfg, "sft", "b", "b", "c") != _stage_key(other, "sft", "b", "b", "c")
-
-
-def test_tiny_template_renders_a_tool_the_prompt_describes_as_a_signature():
-    """A tool whose description the system prompt states verbatim is one signature line; any other tool keeps its
-    description and one line per argument, so nothing the prompt does not say is dropped."""
-    from jinja2 import Environment
-
-    from livesim.hat.tokenizer import TINY_CHAT_TEMPLATE
-
-    template = Environment().from_string(TINY_CHAT_TEMPLATE.replace("{%- generation -%}", "").replace(
-        "{%- endgeneration -%}", ""))
-    params = {"type": "object", "required": ["link"],
-              "properties": {"link": {"type": "integer", "description": "The product's link number."},
-                             "variant": {"type": "string", "description": "A size or colour."}}}
-    tools = [{"type": "function", "function": {"name": "check_stock", "description": "Check stock for a variant.",
-                                               "parameters": params}},
-             {"type": "function", "function": {"name": "get_price", "description": "Get the live price.",
-                                               "parameters": {"type": "object", "properties": {}}}}]
-    system = "## Tools\n- check_stock(link, variant): Check stock for a variant."
-    text = template.render(messages=[{"role": "system", "content": system}, {"role": "user", "content": "hi"}],
-                           tools=tools)
-    assert "\n- check_stock(link, variant?)" in text
-    assert "The product's link number." not in text           # said once, in the prompt's own list
-    assert "\n- get_price: Get the live price." in text         # not in the prompt: rendered in full
-    bare = template.render(messages=[{"role": "system", "content": "no tool list"}], tools=tools)
-    assert "\n- check_stock: Check stock for a variant.\n  link (integer): The product's link number." in bare
-    assert "\n  variant? (string): A size or colour." in bare
