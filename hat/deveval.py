@@ -22,9 +22,11 @@ from livesim.hat.common import progress
 from livesim.stream.harness_file import harness_with_style
 
 DEV_SEED0 = 900_000
+DEV_BATCH_SIZE = 8
+"""Requests generated together by default (a dev cache file name carries the batch size only when it differs)."""
 
 
-def evaluate_model(model_dir: str | Path, n: int = 50, max_new_tokens: int = 128, batch_size: int = 8,
+def evaluate_model(model_dir: str | Path, n: int = 50, max_new_tokens: int = 128, batch_size: int = DEV_BATCH_SIZE,
                    variants: tuple[str, ...] = ("canonical", "heldout_hsa"), show_progress: bool = True,
                    prompt_style: str = "full") -> dict[str, Any]:
     """Mean reward (and per-term scores) of a model directory on the dev set, per harness variant;

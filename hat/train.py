@@ -27,7 +27,7 @@ from livesim.hat import rl as rl_mod
 from livesim.hat import sft as sft_mod
 from livesim.hat.collect import CollectConfig
 from livesim.hat.common import content_key, stages_dir
-from livesim.hat.deveval import evaluate_model
+from livesim.hat.deveval import DEV_BATCH_SIZE, evaluate_model
 from livesim.hat.distill import DistillStageConfig
 from livesim.hat.rl import RLStageConfig
 from livesim.hat.sft import SFTStageConfig
@@ -71,7 +71,7 @@ class TrainConfig(BaseModel):
     rl: RLStageConfig = Field(default_factory=RLStageConfig)
     dev_requests: int = Field(50, ge=0, description="Dev-set requests per variant after each stage (0: none).")
     dev_max_new_tokens: int = Field(128, ge=1, description="Generation cap per turn in the dev evaluation.")
-    dev_batch_size: int = Field(8, ge=1, description="Requests generated together in the dev evaluation.")
+    dev_batch_size: int = Field(DEV_BATCH_SIZE, ge=1, description="Requests generated together in the dev evaluation.")
     eval_base: bool = Field(True, description="Also evaluate the base model on the dev set.")
     out_dir: Path | None = Field(None, description="Run directory (default runs/hat-<preset>-<key>).")
     show_progress: bool = Field(True, description="Progress bars.")
@@ -213,10 +213,11 @@ class _Run:
             return None
         style = self.cfg.collect.prompt_style
         # the render version: the same model and settings meet other prompts when their rendering changes
-        # the batch size is in the name when not the default 8: greedy outputs under padding may differ with it
+        # the batch size is in the name when not the default: greedy outputs under padding may differ with it
         bs = self.cfg.dev_batch_size
         cache = model_dir.parent / (f"{model_dir.name}.dev-{self.cfg.dev_requests}-{self.cfg.dev_max_new_tokens}"
-                                    + ("" if style == "full" else f"-{style}") + ("" if bs == 8 else f"-b{bs}")
+                                    + ("" if style == "full" else f"-{style}")
+                                    + ("" if bs == DEV_BATCH_SIZE else f"-b{bs}")
                                     + f"-r{PROMPT_RENDER_VERSION}.json")
         if cache.is_file():
             result = json.loads(cache.read_text())

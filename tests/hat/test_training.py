@@ -419,6 +419,21 @@ def test_rerun_into_the_same_run_dir_logs_a_cached_dev_eval_once(tmp_path):
     assert rows == [{"stage": "sft", "kind": "dev_eval", "canonical": {"mean_reward": 0.5}}]
 
 
+def test_a_dev_batch_size_other_than_the_default_has_its_own_dev_cache(tmp_path):
+    from livesim.harness.prompt import PROMPT_RENDER_VERSION
+    from livesim.hat.train import TrainConfig, _Run
+
+    model = tmp_path / "stages" / "sft-x"
+    model.mkdir(parents=True)
+    (model.parent / f"sft-x.dev-2-8-r{PROMPT_RENDER_VERSION}.json").write_text(json.dumps({"batch": "default"}))
+    (model.parent / f"sft-x.dev-2-8-b4-r{PROMPT_RENDER_VERSION}.json").write_text(json.dumps({"batch": 4}))
+    base = TrainConfig.from_preset("tiny", ci=True).model_copy(update={"dev_requests": 2, "dev_max_new_tokens": 8})
+    for bs, want in ((8, {"batch": "default"}), (4, {"batch": 4})):
+        cfg = base.model_copy(update={"dev_batch_size": bs})
+        (tmp_path / f"run{bs}").mkdir()
+        assert _Run(cfg, tmp_path / f"run{bs}").dev_eval("sft", model) == want
+
+
 def test_rl_prompt_style_presents_the_canonical_harness_and_keeps_old_stage_keys(tiny_model_dir):
     from transformers import AutoTokenizer
 
