@@ -108,7 +108,10 @@ def _tiny_preset() -> TrainConfig:
     return TrainConfig(
         preset="tiny", base_model="tiny",
         collect=CollectConfig(episodes=1200, seed=0),
-        sft=SFTStageConfig(steps=800, lr=2e-3, batch_size=4, save_steps=50),
+        # 4 conversations a step as 4 micro-batches of one: an unpadded row runs SDPA's fused causal kernel, a padded
+        # batch of 4 needs a mask and falls back to the math kernel (2.4x slower a token on this CPU;
+        # bench/bench_sft.py). Same gradient: the loss is normalised over the tokens of all 4 micro-batches.
+        sft=SFTStageConfig(steps=800, lr=2e-3, batch_size=1, grad_accum=4, save_steps=50),
         distill=DistillStageConfig(steps=10, lr=1e-5, batch_size=4, prompts=64, max_completion_length=32,
                                    save_steps=10),
         # T=0.7 and half the episodes canonical: at T=1.0 with 75% augmented episodes every rollout of the SFT

@@ -136,6 +136,31 @@ def test_sft_lowers_loss_and_changes_parameters(data_dir, tiny_model_dir, tmp_pa
     assert isinstance(agent.act({"messages": [{"role": "user", "content": "hi"}], "tools": []}), str)
 
 
+def test_micro_batches_of_one_train_as_the_padded_batch_does(data_dir, tiny_model_dir, tmp_path):
+    # the tiny preset takes its 4 conversations a step as 4 unpadded micro-batches (fast SDPA kernel on a CPU):
+    # the same conversations, and the loss normalised over all of them, so the same steps as one padded batch
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    from livesim.hat.sft import SFTStageConfig, run
+
+    common = dict(steps=2, lr=1e-2, save_steps=2, val_examples=1)
+    padded = run(SFTStageConfig(batch_size=2, grad_accum=1, **common), tiny_model_dir, data_dir, tmp_path / "a",
+                 show_progress=False)
+    micro = run(SFTStageConfig(batch_size=1, grad_accum=2, **common), tiny_model_dir, data_dir, tmp_path / "b",
+                show_progress=False)
+    assert [r["loss"] for r in micro["history"] if "loss" in r] == pytest.approx(
+        [r["loss"] for r in padded["history"] if "loss" in r], rel=1e-4)
+    a = AutoModelForCausalLM.from_pretrained(tmp_path / "a").state_dict()
+    b = AutoModelForCausalLM.from_pretrained(tmp_path / "b").state_dict()
+    assert all(torch.allclose(a[k], b[k], atol=1e-4) for k in a)
+    # and it is not vacuous: a different data order gives other weights
+    other = run(SFTStageConfig(batch_size=1, grad_accum=2, seed=1, **common), tiny_model_dir, data_dir,
+                tmp_path / "c", show_progress=False)
+    c = AutoModelForCausalLM.from_pretrained(tmp_path / "c").state_dict()
+    assert other["steps"] == 2 and not all(torch.allclose(a[k], c[k], atol=1e-4) for k in a)
+
+
 def test_killed_sft_resumes_from_checkpoint(data_dir, tiny_model_dir, tmp_path):
     from transformers import TrainerCallback
 
