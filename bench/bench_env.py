@@ -233,7 +233,46 @@ def bench_vector(env_id: str, steps: int) -> dict[str, float]:
         vec.close()
         out[f"{name}_steps_per_s"] = rate
         out[f"{name}_over_single"] = rate / single
+    out.update(ipc_floor(env_id, steps))
     return out
+
+
+class _EchoEnv(gym.Env):  # type: ignore[type-arg]
+    """No work at all: every step returns the same recorded observation and info of the real env (their size and
+    shape), so a vector env of these measures the vector machinery alone (pipes, pickling, info merging)."""
+
+    def __init__(self, obs: Any, info: dict[str, Any], observation_space: Any, action_space: Any) -> None:
+        self._obs, self._info = obs, info
+        self.observation_space, self.action_space = observation_space, action_space
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        super().reset(seed=seed)
+        return self._obs, dict(self._info)
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        return self._obs, 0.0, False, False, dict(self._info)
+
+
+def ipc_floor(env_id: str, steps: int) -> dict[str, float]:
+    """The fastest `AsyncVectorEnv(2)` can step with this env's observations: two envs that do no work. A vector
+    step of the real env costs at least this plus its slower sub-env's step."""
+    from gymnasium.vector import AsyncVectorEnv
+
+    env = gym.make(env_id)
+    obs, _ = env.reset(seed=0)
+    obs, _, _, _, info = env.step(VECTOR_ACTION)
+    spaces = (env.observation_space, env.action_space)
+    env.close()
+    vec = AsyncVectorEnv([lambda: _EchoEnv(obs, info, *spaces) for _ in range(2)], shared_memory=False)
+    vec.reset(seed=0)
+    vec.step((VECTOR_ACTION, VECTOR_ACTION))
+    n = steps // 2
+    t0 = time.perf_counter()
+    for _ in range(n):
+        vec.step((VECTOR_ACTION, VECTOR_ACTION))
+    dt = time.perf_counter() - t0
+    vec.close()
+    return {"echo_async2_steps_per_s": 2 * n / dt, "echo_async2_vector_step_ms": 1000 * dt / n}
 
 
 def lockstep_estimate(env_id: str, steps: int) -> float:
@@ -360,6 +399,10 @@ def _print(res: dict[str, Any], ref: dict[str, Any] | None) -> None:
                   f"SyncVectorEnv(2) {v['sync2_steps_per_s']:.0f} ({v['sync2_over_single']:.2f}x); "
                   f"AsyncVectorEnv(2) {v['async2_steps_per_s']:.0f} ({v['async2_over_single']:.2f}x); "
                   f"lockstep estimate {v.get('lockstep_estimate', float('nan')):.2f}x")
+            if "echo_async2_steps_per_s" in v:
+                print(f"  IPC floor ({label}): AsyncVectorEnv(2) of two no-work envs with these observations "
+                      f"{v['echo_async2_steps_per_s']:.0f} steps/s ({v['echo_async2_vector_step_ms']:.3f} ms a "
+                      f"vector step); one env of the real env takes {1000 / v['single_steps_per_s']:.3f} ms a step")
     if ref:
         for name in ("LiveStreamQA-v0 + oracle", "LiveStreamQA-v1 + oracle", "LiveStream-v0 + oracle",
                      "LiveStream-v1 + oracle"):
