@@ -221,7 +221,8 @@ def bench_vector(env_id: str, steps: int) -> dict[str, float]:
     single = steps / (time.perf_counter() - t0)
     env.close()
     out = {"single_steps_per_s": single, "lockstep_estimate": lockstep_estimate(env_id, steps)}
-    for name, cls, kw in (("sync2", SyncVectorEnv, {}), ("async2", AsyncVectorEnv, {"shared_memory": False})):
+    for name, cls, kw in (("sync2", SyncVectorEnv, {}), ("async2", AsyncVectorEnv, {"shared_memory": False}),
+                          ("async2_nocopy", AsyncVectorEnv, {"shared_memory": False, "copy": False})):
         vec = cls([lambda: gym.make(env_id) for _ in range(2)], **kw)
         vec.reset(seed=0)
         vec.step((VECTOR_ACTION, VECTOR_ACTION))  # workers warm
@@ -397,7 +398,9 @@ def _print(res: dict[str, Any], ref: dict[str, Any] | None) -> None:
             v = r["vector"]
             print(f"vector ({label}, {r['vector_env']}, fixed reply): one env {v['single_steps_per_s']:.0f} steps/s; "
                   f"SyncVectorEnv(2) {v['sync2_steps_per_s']:.0f} ({v['sync2_over_single']:.2f}x); "
-                  f"AsyncVectorEnv(2) {v['async2_steps_per_s']:.0f} ({v['async2_over_single']:.2f}x); "
+                  f"AsyncVectorEnv(2) {v['async2_steps_per_s']:.0f} ({v['async2_over_single']:.2f}x"
+                  + (f"; copy=False {v['async2_nocopy_over_single']:.2f}x" if "async2_nocopy_over_single" in v else "")
+                  + "); "
                   f"lockstep estimate {v.get('lockstep_estimate', float('nan')):.2f}x")
             if "echo_async2_steps_per_s" in v:
                 print(f"  IPC floor ({label}): AsyncVectorEnv(2) of two no-work envs with these observations "
