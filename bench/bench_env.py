@@ -235,6 +235,21 @@ def bench_vector(env_id: str, steps: int) -> dict[str, float]:
         out[f"{name}_steps_per_s"] = rate
         out[f"{name}_over_single"] = rate / single
     out.update(ipc_floor(env_id, steps))
+    from livesim.envs.vector import PooledVectorEnv
+
+    for per_worker in (1, 8):  # livesim's pool: 2 workers, one message per worker per step
+        k = 2 * per_worker
+        vec = PooledVectorEnv([lambda: gym.make(env_id) for _ in range(k)], num_workers=2)
+        vec.reset(seed=0)
+        vec.step((VECTOR_ACTION,) * k)
+        n = max(1, steps // k)
+        t0 = time.perf_counter()
+        for _ in range(n):
+            vec.step((VECTOR_ACTION,) * k)
+        rate = k * n / (time.perf_counter() - t0)
+        vec.close()
+        out[f"pool2x{per_worker}_steps_per_s"] = rate
+        out[f"pool2x{per_worker}_over_single"] = rate / single
     return out
 
 
@@ -402,6 +417,10 @@ def _print(res: dict[str, Any], ref: dict[str, Any] | None) -> None:
                   + (f"; copy=False {v['async2_nocopy_over_single']:.2f}x" if "async2_nocopy_over_single" in v else "")
                   + "); "
                   f"lockstep estimate {v.get('lockstep_estimate', float('nan')):.2f}x")
+            if "pool2x8_steps_per_s" in v:
+                print(f"  PooledVectorEnv (livesim.envs.vector), 2 workers: 1 env each {v['pool2x1_steps_per_s']:.0f} "
+                      f"steps/s ({v['pool2x1_over_single']:.2f}x); 8 envs each {v['pool2x8_steps_per_s']:.0f} "
+                      f"({v['pool2x8_over_single']:.2f}x)")
             if "echo_async2_steps_per_s" in v:
                 print(f"  IPC floor ({label}): AsyncVectorEnv(2) of two no-work envs with these observations "
                       f"{v['echo_async2_steps_per_s']:.0f} steps/s ({v['echo_async2_vector_step_ms']:.3f} ms a "
