@@ -19,8 +19,9 @@ other::
     obs, rewards, terminations, truncations, infos = envs.step(["Hi! Let me check."] * 16)
     envs.close()
 
-Limits: next-step autoreset only; ``reset(options={"reset_mask": ...})`` is not supported; every ``step`` waits
-for every worker (a lockstep API, like Sync/Async).
+``call``/``get_attr`` reach the sub-envs as in Gymnasium's vector envs (e.g. the oracle inside workers,
+docs/agents.md). Limits: next-step autoreset only; ``reset(options={"reset_mask": ...})`` is not supported;
+every ``step`` waits for every worker (a lockstep API, like Sync/Async).
 """
 
 from __future__ import annotations
@@ -62,6 +63,13 @@ def _worker(remote: Any, parent: Any, fns_pickled: bytes) -> None:
                         results.append(env.step(action))
                     autoreset[i] = bool(results[-1][2] or results[-1][3])
                 remote.send(("ok", results))
+            elif cmd == "call":
+                name, args, kwargs = data
+                out = []
+                for env in envs:
+                    attr = env.get_wrapper_attr(name)
+                    out.append(attr(*args, **kwargs) if callable(attr) else attr)
+                remote.send(("ok", out))
             elif cmd == "close":
                 remote.send(("ok", None))
                 break
@@ -191,6 +199,18 @@ class PooledVectorEnv(VectorEnv):  # type: ignore[type-arg]
         terms = np.array([r[2] for r in per_env], dtype=np.bool_)
         truncs = np.array([r[3] for r in per_env], dtype=np.bool_)
         return obs, rewards, terms, truncs, self._infos(infos)
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """Call method ``name`` of every sub-env (or read the attribute, if it is not callable), as
+        ``SyncVectorEnv.call``: e.g. ``envs.step(envs.call("oracle_action"))`` with envs built by
+        ``livesim.agents.oracle.with_oracle``.
+        """
+        self._send("call", [(name, args, kwargs)] * self.num_workers)
+        return tuple(r for chunk in self._receive() for r in chunk)
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """Attribute ``name`` of every sub-env."""
+        return self.call(name)
 
     def close_extras(self, terminate: bool = False, **kwargs: Any) -> None:
         if not terminate:

@@ -83,3 +83,21 @@ def test_a_failing_sub_env_raises_in_the_main_process_and_closes_the_pool():
     with pytest.raises(RuntimeError, match="worker 1: ValueError: boom in the sub-env"):
         pool.step(np.array([0, 0, 0, 1]))
     assert pool.closed and not any(p.is_alive() for p in pool._procs)
+
+
+def test_the_oracle_plays_inside_pool_workers_for_full_marks():
+    from livesim.agents.oracle import with_oracle
+
+    pool = PooledVectorEnv([lambda: with_oracle(gym.make("LiveStreamQA-v1")) for _ in range(4)], num_workers=2)
+    pool.reset(seed=0)
+    done = np.zeros(4, dtype=bool)
+    finals = []
+    for _ in range(20):
+        _, rew, term, trunc, _ = pool.step(pool.call("oracle_action"))
+        finals += [r for r, d, t in zip(rew, done, term | trunc, strict=True) if t and not d]
+        done |= term | trunc
+        if done.all():
+            break
+    assert done.all() and finals == [1.0] * 4
+    assert pool.get_attr("spec")[0].id == "LiveStreamQA-v1"
+    pool.close()
