@@ -19,6 +19,7 @@ def _same_infos(a, b):
             _same_infos(a[k], b[k])
         else:
             assert np.array_equal(np.asarray(a[k]), np.asarray(b[k])), k
+            assert np.asarray(a[k]).dtype == np.asarray(b[k]).dtype, k
 
 
 @pytest.mark.parametrize("env_id", ["LiveStreamQA-v1", "LiveStream-v0"])
@@ -100,4 +101,46 @@ def test_the_oracle_plays_inside_pool_workers_for_full_marks():
             break
     assert done.all() and finals == [1.0] * 4
     assert pool.get_attr("spec")[0].id == "LiveStreamQA-v1"
+    pool.close()
+
+
+class _Infos(gym.Env):
+    """Each sub-env reports different info keys, types and nesting (set by its reset seed)."""
+
+    observation_space = gym.spaces.Discrete(3)
+    action_space = gym.spaces.Discrete(3)
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        self.k = int(seed or 0)
+        return self.k % 3, self._info(0)
+
+    def _info(self, t):
+        info = {"arr": np.full(2, self.k + t, dtype=np.float32)}
+        if self.k % 2:
+            info["a"] = self.k + t
+        else:
+            info["nested"] = {"c": 1.5 * t, **({"deep": {"z": True}} if self.k % 4 == 0 else {})}
+        if self.k == 3:
+            info["o"] = f"text {t}"
+        return info
+
+    def step(self, action):
+        return int(action), float(action), bool(action == 2), False, self._info(int(action))
+
+
+def test_pool_infos_of_mixed_keys_equal_sync():
+    pool = PooledVectorEnv([_Infos for _ in range(7)], num_workers=3)
+    sync = SyncVectorEnv([_Infos for _ in range(7)])
+    (po, pi), (so, si) = pool.reset(seed=0), sync.reset(seed=0)
+    assert np.array_equal(po, so)
+    _same_infos(pi, si)
+    assert list(pi) == list(si)  # the same key order
+    for t in range(5):
+        actions = np.array([(t + i) % 3 for i in range(7)])
+        p, s = pool.step(actions), sync.step(actions)
+        for a, b in zip(p[:4], s[:4], strict=True):
+            assert np.array_equal(a, b)
+        _same_infos(p[4], s[4])
+        assert list(p[4]) == list(s[4])
     pool.close()
