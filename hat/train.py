@@ -79,7 +79,8 @@ class TrainConfig(BaseModel):
     @classmethod
     def from_preset(cls, name: str, ci: bool = False) -> TrainConfig:
         """``tiny`` (from scratch; 25 min end to end on a quiet 2-core CPU with 2 threads, measured 2026-12-03) or
-        ``smollm2-135m``; ``ci`` shrinks it."""
+        ``smollm2-135m``; ``ci`` shrinks it.
+        """
         if name not in PRESETS:
             raise ValueError(f"unknown preset {name!r}; expected one of {sorted(PRESETS)}")
         cfg = PRESETS[name]()
