@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -58,6 +58,11 @@ class SFTStageConfig(BaseModel):
     val_examples: int | None = Field(None, ge=1, description="Validation conversations scored before and after "
                                      "training (None: the whole split); it cannot change the weights, so it is not "
                                      "part of the stage's cache key.")
+    lm_head: Literal["fused", "plain"] = Field(
+        "fused", description="'fused': TRL's chunked LM head (the logits never materialised; logs entropy and token "
+        "accuracy). 'plain': the model's own loss over full logits, no extra metrics: same loss, 1.3-1.6x faster a "
+        "step for the tiny model on a CPU (measured; TRL's CPU fallback folds each tile in torch ops). In the cache "
+        "key only when 'plain'.")
     assistant_only: bool = Field(True, description="Loss on assistant tokens only (SFT). False: on every token "
                                                    "(the domain pretraining of the `tiny` base).")
 
@@ -82,6 +87,8 @@ def added_token_ids(tokenizer: Any) -> list[int]:
 def cache_key_data(cfg: SFTStageConfig) -> dict[str, Any]:
     """The fields of ``cfg`` that can change the trained weights (what the stage cache is keyed on)."""
     exclude = {"val_examples"}
+    if cfg.lm_head == "fused":  # the default before the field existed: keys of earlier stages stay valid
+        exclude |= {"lm_head"}
     if not (cfg.lora and cfg.train_added_tokens):
         exclude |= {"added_tokens_lr_scale"}
     if not cfg.lora:
@@ -151,7 +158,8 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
     )
     args.disable_tqdm = not show_progress
     new_rows = added_token_ids(tokenizer) if cfg.lora and cfg.train_added_tokens else []
-    trainer_cls = _with_rows_group(SFTTrainer, cfg.added_tokens_lr_scale) if new_rows else SFTTrainer
+    base_cls = _with_plain_loss(SFTTrainer) if cfg.lm_head == "plain" else SFTTrainer
+    trainer_cls = _with_rows_group(base_cls, cfg.added_tokens_lr_scale) if new_rows else base_cls
     trainer = trainer_cls(model=model, args=args, train_dataset=train, eval_dataset=val, processing_class=tokenizer,
                           peft_config=peft_config, callbacks=callbacks)
     check_no_truncation(trainer.train_dataset, max_length)
@@ -213,6 +221,20 @@ def train_rows(model: Any, ids: list[int]) -> Any:
     mask[ids] = 1.0
     weight.register_hook(lambda grad: grad * mask)
     return weight
+
+
+def _with_plain_loss(trainer_cls: Any) -> Any:
+    """``trainer_cls`` whose loss is the model's own (full logits, labels -100 ignored, normalised by the step's
+    label tokens across micro-batches, as TRL's): the same value as TRL's fused LM head, without its metrics.
+    """
+
+    class PlainLossSFTTrainer(trainer_cls):  # type: ignore[misc, valid-type]
+        def compute_loss(self, model: Any, inputs: dict[str, Any], return_outputs: bool = False,
+                         num_items_in_batch: Any = None) -> Any:
+            out = model(**{**inputs, "use_cache": False}, num_items_in_batch=num_items_in_batch)
+            return (out.loss, out) if return_outputs else out.loss
+
+    return PlainLossSFTTrainer
 
 
 def _with_rows_group(trainer_cls: Any, scale: float) -> Any:

@@ -161,6 +161,28 @@ def test_micro_batches_of_one_train_as_the_padded_batch_does(data_dir, tiny_mode
     assert other["steps"] == 2 and not all(torch.allclose(a[k], c[k], atol=1e-4) for k in a)
 
 
+def test_plain_lm_head_trains_as_the_fused_one_and_keys_apart(data_dir, tiny_model_dir, tmp_path):
+    # sft.lm_head="plain": the model's own loss over full logits instead of TRL's chunked LM head (faster for a small
+    # vocabulary on a CPU); the same loss and weights, and a stage key of its own, while the default key is unchanged
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    from livesim.hat.sft import SFTStageConfig, cache_key_data, run
+
+    common = dict(steps=2, lr=1e-2, batch_size=1, grad_accum=2, save_steps=2, val_examples=1)
+    fused = run(SFTStageConfig(**common), tiny_model_dir, data_dir, tmp_path / "a", show_progress=False)
+    plain = run(SFTStageConfig(lm_head="plain", **common), tiny_model_dir, data_dir, tmp_path / "b",
+                show_progress=False)
+    assert [r["loss"] for r in plain["history"] if "loss" in r] == pytest.approx(
+        [r["loss"] for r in fused["history"] if "loss" in r], rel=1e-4)
+    assert plain["eval_loss_after"] == pytest.approx(fused["eval_loss_after"], rel=1e-4)
+    a = AutoModelForCausalLM.from_pretrained(tmp_path / "a").state_dict()
+    b = AutoModelForCausalLM.from_pretrained(tmp_path / "b").state_dict()
+    assert all(torch.allclose(a[k], b[k], atol=1e-4) for k in a)
+    assert "lm_head" not in cache_key_data(SFTStageConfig())
+    assert cache_key_data(SFTStageConfig(lm_head="plain"))["lm_head"] == "plain"
+
+
 def test_killed_sft_resumes_from_checkpoint(data_dir, tiny_model_dir, tmp_path):
     from transformers import TrainerCallback
 
