@@ -223,15 +223,7 @@ def bench_vector(env_id: str, steps: int) -> dict[str, float]:
     out = {"single_steps_per_s": single, "lockstep_estimate": lockstep_estimate(env_id, steps)}
     for name, cls, kw in (("sync2", SyncVectorEnv, {}), ("async2", AsyncVectorEnv, {"shared_memory": False}),
                           ("async2_nocopy", AsyncVectorEnv, {"shared_memory": False, "copy": False})):
-        vec = cls([lambda: gym.make(env_id) for _ in range(2)], **kw)
-        vec.reset(seed=0)
-        vec.step((VECTOR_ACTION, VECTOR_ACTION))  # workers warm
-        n = steps // 2
-        t0 = time.perf_counter()
-        for _ in range(n):
-            vec.step((VECTOR_ACTION, VECTOR_ACTION))
-        rate = 2 * n / (time.perf_counter() - t0)
-        vec.close()
+        rate = vector_steps_per_s(cls([lambda: gym.make(env_id) for _ in range(2)], **kw), steps)
         out[f"{name}_steps_per_s"] = rate
         out[f"{name}_over_single"] = rate / single
     out.update(ipc_floor(env_id, steps))
@@ -239,15 +231,8 @@ def bench_vector(env_id: str, steps: int) -> dict[str, float]:
 
     for per_worker in (1, 8):  # livesim's pool: 2 workers, one message per worker per step
         k = 2 * per_worker
-        vec = PooledVectorEnv([lambda: gym.make(env_id) for _ in range(k)], num_workers=2)
-        vec.reset(seed=0)
-        vec.step((VECTOR_ACTION,) * k)
-        n = max(1, steps // k)
-        t0 = time.perf_counter()
-        for _ in range(n):
-            vec.step((VECTOR_ACTION,) * k)
-        rate = k * n / (time.perf_counter() - t0)
-        vec.close()
+        rate = vector_steps_per_s(PooledVectorEnv([lambda: gym.make(env_id) for _ in range(k)], num_workers=2),
+                                  steps)
         out[f"pool2x{per_worker}_steps_per_s"] = rate
         out[f"pool2x{per_worker}_over_single"] = rate / single
     return out
@@ -279,16 +264,23 @@ def ipc_floor(env_id: str, steps: int) -> dict[str, float]:
     obs, _, _, _, info = env.step(VECTOR_ACTION)
     spaces = (env.observation_space, env.action_space)
     env.close()
-    vec = AsyncVectorEnv([lambda: _EchoEnv(obs, info, *spaces) for _ in range(2)], shared_memory=False)
+    rate = vector_steps_per_s(
+        AsyncVectorEnv([lambda: _EchoEnv(obs, info, *spaces) for _ in range(2)], shared_memory=False), steps)
+    return {"echo_async2_steps_per_s": rate, "echo_async2_vector_step_ms": 1000 * 2 / rate}
+
+
+def vector_steps_per_s(vec: Any, steps: int) -> float:
+    """Sub-env steps per second of ``vec`` over about ``steps`` sub-env steps (one warm-up step untimed); closes it."""
+    k = vec.num_envs
     vec.reset(seed=0)
-    vec.step((VECTOR_ACTION, VECTOR_ACTION))
-    n = steps // 2
+    vec.step((VECTOR_ACTION,) * k)  # workers warm
+    n = max(1, steps // k)
     t0 = time.perf_counter()
     for _ in range(n):
-        vec.step((VECTOR_ACTION, VECTOR_ACTION))
-    dt = time.perf_counter() - t0
+        vec.step((VECTOR_ACTION,) * k)
+    rate = k * n / (time.perf_counter() - t0)
     vec.close()
-    return {"echo_async2_steps_per_s": 2 * n / dt, "echo_async2_vector_step_ms": 1000 * dt / n}
+    return rate
 
 
 def lockstep_estimate(env_id: str, steps: int) -> float:
