@@ -156,16 +156,14 @@ class PooledVectorEnv(VectorEnv):  # type: ignore[type-arg]
         for remote, data in zip(self._remotes, per_worker, strict=True):
             remote.send((cmd, data))
 
-    def _batch(self, per_env: list[tuple[Any, ...]]) -> tuple[Any, list[dict[str, Any]]]:
+    def _gather(self, per_env: list[tuple[Any, ...]]) -> tuple[Any, dict[str, Any]]:
+        """The sub-envs' observations batched and their infos merged (Gymnasium's ``_add_info``, in env order)."""
         out: Any = create_empty_array(self.single_observation_space, self.num_envs)
         obs = concatenate(self.single_observation_space, [r[0] for r in per_env], out)
-        return obs, [r[-1] for r in per_env]
-
-    def _infos(self, infos: list[dict[str, Any]]) -> dict[str, Any]:
-        merged: dict[str, Any] = {}
-        for i, info in enumerate(infos):
-            merged = self._add_info(merged, info, i)
-        return merged
+        infos: dict[str, Any] = {}
+        for i, r in enumerate(per_env):
+            infos = self._add_info(infos, r[-1], i)
+        return obs, infos
 
     # ------------------------------------------------------------------------------------------------- API
     def reset(self, *, seed: int | list[int | None] | None = None,
@@ -184,8 +182,7 @@ class PooledVectorEnv(VectorEnv):  # type: ignore[type-arg]
             raise ValueError("PooledVectorEnv does not support options['reset_mask']; reset every sub-env")
         self._send("reset", [(seeds[a:b], options) for a, b in self._slices])
         per_env = [r for chunk in self._receive() for r in chunk]
-        obs, infos = self._batch(per_env)
-        return obs, self._infos(infos)
+        return self._gather(per_env)
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every sub-env with its action (next-step autoreset, as ``SyncVectorEnv``)."""
@@ -194,11 +191,11 @@ class PooledVectorEnv(VectorEnv):  # type: ignore[type-arg]
             raise ValueError(f"expected {self.num_envs} actions, got {len(acts)}")
         self._send("step", [acts[a:b] for a, b in self._slices])
         per_env = [r for chunk in self._receive() for r in chunk]
-        obs, infos = self._batch(per_env)
+        obs, infos = self._gather(per_env)
         rewards = np.array([r[1] for r in per_env], dtype=np.float64)
         terms = np.array([r[2] for r in per_env], dtype=np.bool_)
         truncs = np.array([r[3] for r in per_env], dtype=np.bool_)
-        return obs, rewards, terms, truncs, self._infos(infos)
+        return obs, rewards, terms, truncs, infos
 
     def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
         """Call method ``name`` of every sub-env (or read the attribute, if it is not callable), as
