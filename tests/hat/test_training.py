@@ -136,6 +136,18 @@ def test_sft_lowers_loss_and_changes_parameters(data_dir, tiny_model_dir, tmp_pa
     assert isinstance(agent.act({"messages": [{"role": "user", "content": "hi"}], "tools": []}), str)
 
 
+def _assert_same_training(a: dict, b: dict, dir_a: Path, dir_b: Path) -> None:
+    """Two SFT runs took the same steps: the same loss at every step and the same weights (fp tolerance)."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    assert [r["loss"] for r in b["history"] if "loss" in r] == pytest.approx(
+        [r["loss"] for r in a["history"] if "loss" in r], rel=1e-4)
+    wa = AutoModelForCausalLM.from_pretrained(dir_a).state_dict()
+    wb = AutoModelForCausalLM.from_pretrained(dir_b).state_dict()
+    assert all(torch.allclose(wa[k], wb[k], atol=1e-4) for k in wa)
+
+
 def test_micro_batches_of_one_train_as_the_padded_batch_does(data_dir, tiny_model_dir, tmp_path):
     # the tiny preset takes its 4 conversations a step as 4 unpadded micro-batches (fast SDPA kernel on a CPU):
     # the same conversations, and the loss normalised over all of them, so the same steps as one padded batch
@@ -149,11 +161,8 @@ def test_micro_batches_of_one_train_as_the_padded_batch_does(data_dir, tiny_mode
                  show_progress=False)
     micro = run(SFTStageConfig(batch_size=1, grad_accum=2, **common), tiny_model_dir, data_dir, tmp_path / "b",
                 show_progress=False)
-    assert [r["loss"] for r in micro["history"] if "loss" in r] == pytest.approx(
-        [r["loss"] for r in padded["history"] if "loss" in r], rel=1e-4)
+    _assert_same_training(padded, micro, tmp_path / "a", tmp_path / "b")
     a = AutoModelForCausalLM.from_pretrained(tmp_path / "a").state_dict()
-    b = AutoModelForCausalLM.from_pretrained(tmp_path / "b").state_dict()
-    assert all(torch.allclose(a[k], b[k], atol=1e-4) for k in a)
     # and it is not vacuous: a different data order gives other weights
     other = run(SFTStageConfig(batch_size=1, grad_accum=2, seed=1, **common), tiny_model_dir, data_dir,
                 tmp_path / "c", show_progress=False)
@@ -164,8 +173,6 @@ def test_micro_batches_of_one_train_as_the_padded_batch_does(data_dir, tiny_mode
 def test_plain_lm_head_trains_as_the_fused_one_and_keys_apart(data_dir, tiny_model_dir, tmp_path):
     # sft.lm_head="plain": the model's own loss over full logits instead of TRL's chunked LM head (faster for a small
     # vocabulary on a CPU); the same loss and weights, and a stage key of its own, while the default key is unchanged
-    import torch
-    from transformers import AutoModelForCausalLM
 
     from livesim.hat.sft import SFTStageConfig, cache_key_data, run
 
@@ -173,12 +180,8 @@ def test_plain_lm_head_trains_as_the_fused_one_and_keys_apart(data_dir, tiny_mod
     fused = run(SFTStageConfig(**common), tiny_model_dir, data_dir, tmp_path / "a", show_progress=False)
     plain = run(SFTStageConfig(lm_head="plain", **common), tiny_model_dir, data_dir, tmp_path / "b",
                 show_progress=False)
-    assert [r["loss"] for r in plain["history"] if "loss" in r] == pytest.approx(
-        [r["loss"] for r in fused["history"] if "loss" in r], rel=1e-4)
+    _assert_same_training(fused, plain, tmp_path / "a", tmp_path / "b")
     assert plain["eval_loss_after"] == pytest.approx(fused["eval_loss_after"], rel=1e-4)
-    a = AutoModelForCausalLM.from_pretrained(tmp_path / "a").state_dict()
-    b = AutoModelForCausalLM.from_pretrained(tmp_path / "b").state_dict()
-    assert all(torch.allclose(a[k], b[k], atol=1e-4) for k in a)
     assert "lm_head" not in cache_key_data(SFTStageConfig())
     assert cache_key_data(SFTStageConfig(lm_head="plain"))["lm_head"] == "plain"
 
