@@ -1,4 +1,4 @@
-"""`livesim hat collect|sft|distill|rl|train`: Harness-Aware Training from the command line.
+"""`livesim hat collect|sft|distill|rl|train|dev`: Harness-Aware Training from the command line.
 
 Every stage-config field is a flag (generated from the pydantic configs in ``livesim.hat``, with their
 descriptions as help); ``train`` takes a preset plus ``--set SECTION.FIELD=VALUE`` overrides. torch, trl and
@@ -18,7 +18,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from livesim.hat import collect, distill, rl, sft
+from livesim.harness.core import STYLES
 from livesim.hat.collect import CollectConfig
+from livesim.hat.deveval import DEV_BATCH_SIZE, VARIANTS, check_request, evaluate_model
 from livesim.hat.distill import DistillStageConfig
 from livesim.hat.rl import RLStageConfig
 from livesim.hat.sft import SFTStageConfig
@@ -173,6 +175,37 @@ def _cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_dev(args: argparse.Namespace) -> int:
+    _threads(args)
+    variants = tuple(v.strip() for v in args.variants.split(",") if v.strip())
+    check_request(variants, args.requests)  # before a model is loaded
+    model = resolve_model(args.model)
+    result = evaluate_model(model, n=args.requests, max_new_tokens=args.max_new_tokens, batch_size=args.batch_size,
+                            variants=variants, show_progress=not args.quiet, prompt_style=args.prompt_style)
+    result = {"model": str(model), **result}
+    if args.out:
+        Path(args.out).write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
+    if args.json:
+        print(json.dumps({k: ({x: y for x, y in v.items() if x != "rewards"} if k in variants else v)
+                          for k, v in result.items()}, sort_keys=True))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"dev set: {model} ({args.requests} requests per variant, seeds from the test split)")
+    for col in ("variant", "mean reward [95% CI]", "accuracy", "effectiveness", "pass", "fallback",
+                "parse errors/turn", "turns", "wall s"):
+        table.add_column(col, justify="left" if col == "variant" else "right")
+    for v in variants:
+        r = result[v]
+        lo, hi = r["mean_ci95"]
+        table.add_row(v, f"{r['mean_reward']:.3f} [{lo:.3f}, {hi:.3f}]", f"{r['accuracy']:.3f}",
+                      f"{r['effectiveness']:.3f}", f"{r['pass_rate']:.3f}", f"{r['fallback_rate']:.3f}",
+                      f"{r['parse_failure_rate']:.2f}", f"{r['turns_mean']:.2f}", f"{r['wall_s']:.0f}")
+    Console(width=150).print(table)
+    return 0
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     hat = sub.add_parser("hat", help="Harness-Aware Training: collect, sft, distill, rl, train",
                          description="Harness-Aware Training (docs/training.md).")
@@ -223,6 +256,22 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="override a config field, e.g. --set sft.steps=50 --set collect.episodes=100")
     common(p)
     p.set_defaults(func=_one_line_errors(_cmd_train))
+
+    p = hs.add_parser("dev", help="a model on the dev set (what train runs after each stage), with 95%% CIs",
+                      description="Mean reward of a model on the dev set: LiveStreamQA-v0 test-split requests, on "
+                                  "the canonical harness and under held-out HSA, played greedily by the "
+                                  "transformers agent (the evaluation `train` runs after each stage).")
+    p.add_argument("--model", required=True, help="zoo name or HF model dir (e.g. a stage of the stage cache)")
+    p.add_argument("--requests", type=int, default=50, help="requests per variant (default: 50)")
+    p.add_argument("--variants", default=",".join(VARIANTS), help=f"comma list from {','.join(VARIANTS)}")
+    p.add_argument("--max-new-tokens", type=int, default=128, help="generation cap per turn (default: 128)")
+    p.add_argument("--batch-size", type=int, default=DEV_BATCH_SIZE, help="requests generated together")
+    p.add_argument("--prompt-style", choices=["full", *STYLES], default="full",
+                   help="how the canonical harness's prompt is presented ('compact': the smollm2-135m preset's)")
+    p.add_argument("--out", default=None, help="write the result (with every request's reward) to this JSON file")
+    p.add_argument("--json", action="store_true", help="print one JSON object (no per-request rewards)")
+    common(p)
+    p.set_defaults(func=_one_line_errors(_cmd_dev))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -452,6 +452,31 @@ def test_cli_bad_input_is_one_line(tiny_model_dir, tmp_path):
         main(["hat", "train", "--preset", "tiny", "--ci", "--stages", "sft,foo"])
 
 
+def test_dev_command_keeps_every_request_and_a_bootstrap_interval(tiny_model_dir, tmp_path, capsys):
+    from livesim.cli import main
+    from livesim.hat.deveval import mean_ci95
+
+    out = tmp_path / "dev.json"
+    main(["hat", "dev", "--model", str(tiny_model_dir), "--requests", "3", "--variants", "canonical",
+          "--max-new-tokens", "4", "--quiet", "--out", str(out)])
+    result = json.loads(out.read_text())
+    assert set(result) >= {"model", "canonical", "n"} and "heldout_hsa" not in result
+    canon = result["canonical"]
+    assert len(canon["rewards"]) == 3 and canon["mean_reward"] == pytest.approx(sum(canon["rewards"]) / 3)
+    assert canon["mean_ci95"][0] <= canon["mean_reward"] <= canon["mean_ci95"][1]
+    assert "dev set" in capsys.readouterr().out
+    # the interval: seeded (same values, same bounds), around the mean, wider for fewer requests
+    values = [0.0, 1.0, 0.5, 0.0, 1.0, 0.25]
+    lo, hi = mean_ci95(values)
+    assert mean_ci95(values) == [lo, hi] and lo < sum(values) / 6 < hi
+    lo2, hi2 = mean_ci95(values * 8)
+    assert hi2 - lo2 < hi - lo
+    with pytest.raises(SystemExit, match="unknown dev-set variant"):
+        main(["hat", "dev", "--model", str(tiny_model_dir), "--variants", "canonical,nope"])
+    with pytest.raises(SystemExit, match="at least one request, got 0"):
+        main(["hat", "dev", "--model", str(tiny_model_dir), "--requests", "0"])
+
+
 def test_rerun_into_the_same_run_dir_logs_a_cached_dev_eval_once(tmp_path):
     from livesim.hat.train import TrainConfig, _Run
 
