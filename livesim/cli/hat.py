@@ -17,8 +17,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from livesim.hat import collect, distill, rl, sft
 from livesim.harness.core import STYLES
+from livesim.hat import collect, distill, rl, sft
 from livesim.hat.collect import CollectConfig
 from livesim.hat.deveval import DEV_BATCH_SIZE, VARIANTS, check_request, evaluate_model
 from livesim.hat.distill import DistillStageConfig
