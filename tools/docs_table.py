@@ -5,6 +5,11 @@ T4 instruction-strict against base, and where each row comes from) is built from
 `livesim hat reproduce`, so a table quoted in the docs is generated, not typed:
 
     python tools/docs_table.py --results results/smollm2-135m/results.json --doc docs/results.md --marker fifth-table
+
+With `--dev ROW=FILE ...` instead of `--results`, the table is the dev set's, one row per `livesim hat dev --out`
+file (mean reward with its bootstrap 95% interval and the main rates, per variant):
+
+    python tools/docs_table.py --dev HSA-SFT=results/tiny/dev50/HSA-SFT.json ... --doc DOC --marker NAME
 """
 
 from __future__ import annotations
@@ -38,14 +43,59 @@ def excerpt(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def dev_excerpt(rows: list[tuple[str, dict[str, Any]]]) -> str:
+    """The dev-set table of `livesim hat dev --out` results, one row each."""
+    lines = ["| row | model | n | canonical mean reward [95% CI] | accuracy / effectiveness / fallback | "
+             "held-out HSA mean reward [95% CI] | fallback / parse errors a turn / turns |",
+             "|---|---|---|---|---|---|---|"]
+
+    def mean(v: dict[str, Any] | None) -> str:
+        if not v:
+            return "not measured"
+        lo, hi = v["mean_ci95"]
+        return f"{v['mean_reward']:.3f} [{lo:.3f}, {hi:.3f}]"
+
+    for label, r in rows:
+        c, h = r.get("canonical"), r.get("heldout_hsa")
+        rates_c = f"{c['accuracy']:.2f} / {c['effectiveness']:.2f} / {c['fallback_rate']:.2f}" if c else ""
+        rates_h = f"{h['fallback_rate']:.2f} / {h['parse_failure_rate']:.2f} / {h['turns_mean']:.1f}" if h else ""
+        lines.append(f"| {label} | `{Path(r['model']).name}` | {r['n']} | {mean(c)} | {rates_c} | {mean(h)} | "
+                     f"{rates_h} |")
+    return "\n".join(lines)
+
+
+def _load(path: str, key: str) -> dict[str, Any]:
+    """A JSON object from `path` that has `key`, or a one-line error naming the file."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"error: {path}: not a readable JSON file ({e})") from None
+    if not isinstance(data, dict) or key not in data:
+        raise SystemExit(f"error: {path}: no {key!r} in it (not the output this table is built from)")
+    return data
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--results", required=True, help="results.json written by livesim hat reproduce")
+    src = ap.add_mutually_exclusive_group(required=True)
+    src.add_argument("--results", help="results.json written by livesim hat reproduce")
+    src.add_argument("--dev", nargs="+", metavar="ROW=FILE", help="`livesim hat dev --out` files, one row each")
     ap.add_argument("--doc", required=True, help="markdown file holding the markers")
     ap.add_argument("--marker", required=True, help="NAME of <!-- NAME --> ... <!-- /NAME -->")
     args = ap.parse_args(argv)
-    table = excerpt(json.loads(Path(args.results).read_text()))
     doc = Path(args.doc)
+    if not doc.is_file():
+        raise SystemExit(f"error: --doc {args.doc}: no such file")
+    if args.dev:
+        rows = []
+        for item in args.dev:
+            label, _, path = item.partition("=")
+            if not label or not path:
+                raise SystemExit(f"error: --dev expects ROW=FILE, got {item!r}")
+            rows.append((label, _load(path, "canonical")))
+        table = dev_excerpt(rows)
+    else:
+        table = excerpt(_load(args.results, "rows"))
     text = doc.read_text()
     start, end = f"<!-- {args.marker} -->", f"<!-- /{args.marker} -->"
     if start not in text or end not in text:

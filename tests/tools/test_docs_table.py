@@ -44,3 +44,25 @@ def test_a_doc_without_the_markers_is_a_clear_error_and_is_not_touched(tmp_path)
     with pytest.raises(SystemExit, match="no <!-- t --> ... <!-- /t --> markers"):
         docs_table.main(["--results", str(res), "--doc", str(doc), "--marker", "t"])
     assert doc.read_text() == "no markers here\n"
+
+
+def test_the_dev_table_has_one_row_per_file_and_bad_files_are_clear_errors(tmp_path):
+    dev = {"model": "/x/stages/sft-abc", "n": 50,
+           "canonical": {"mean_reward": 0.146, "mean_ci95": [0.069, 0.236], "accuracy": 0.94, "effectiveness": 0.14,
+                         "fallback_rate": 0.0},
+           "heldout_hsa": {"mean_reward": 0.0, "mean_ci95": [0.0, 0.0], "fallback_rate": 0.98,
+                           "parse_failure_rate": 2.48, "turns_mean": 6.78}}
+    f, doc = tmp_path / "dev.json", tmp_path / "doc.md"
+    f.write_text(json.dumps(dev))
+    doc.write_text("<!-- d -->\n<!-- /d -->\n")
+    assert docs_table.main(["--dev", f"HSA-SFT={f}", f"again={f}", "--doc", str(doc), "--marker", "d"]) == 0
+    text = doc.read_text()
+    assert ("| HSA-SFT | `sft-abc` | 50 | 0.146 [0.069, 0.236] | 0.94 / 0.14 / 0.00 | 0.000 [0.000, 0.000] | "
+            "0.98 / 2.48 / 6.8 |") in text and "| again |" in text
+    (tmp_path / "bad.json").write_text("not json")
+    for arg, msg in ((str(f), "expects ROW=FILE"), (f"x={tmp_path / 'bad.json'}", "not a readable JSON file"),
+                     (f"x={tmp_path / 'none.json'}", "not a readable JSON file")):
+        with pytest.raises(SystemExit, match=msg):
+            docs_table.main(["--dev", arg, "--doc", str(doc), "--marker", "d"])
+    with pytest.raises(SystemExit, match="no such file"):
+        docs_table.main(["--dev", f"x={f}", "--doc", str(tmp_path / "nodoc.md"), "--marker", "d"])
