@@ -7,7 +7,8 @@ T4 instruction-strict against base, and where each row comes from) is built from
     python tools/docs_table.py --results results/smollm2-135m/results.json --doc docs/results.md --marker fifth-table
 
 With `--dev ROW=FILE ...` instead of `--results`, the table is the dev set's, one row per `livesim hat dev --out`
-file (mean reward with its bootstrap 95% interval and the main rates, per variant):
+file (mean reward with its bootstrap 95% interval and the main rates, per variant; `ROW=A.json,B.json` merges the
+variants of one model evaluated apart):
 
     python tools/docs_table.py --dev HSA-SFT=results/tiny/dev50/HSA-SFT.json ... --doc DOC --marker NAME
 """
@@ -79,7 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     src = ap.add_mutually_exclusive_group(required=True)
     src.add_argument("--results", help="results.json written by livesim hat reproduce")
-    src.add_argument("--dev", nargs="+", metavar="ROW=FILE", help="`livesim hat dev --out` files, one row each")
+    src.add_argument("--dev", nargs="+", metavar="ROW=FILE[,FILE]",
+                     help="`livesim hat dev --out` files, one row each (comma: variants evaluated apart)")
     ap.add_argument("--doc", required=True, help="markdown file holding the markers")
     ap.add_argument("--marker", required=True, help="NAME of <!-- NAME --> ... <!-- /NAME -->")
     args = ap.parse_args(argv)
@@ -92,7 +94,10 @@ def main(argv: list[str] | None = None) -> int:
             label, _, path = item.partition("=")
             if not label or not path:
                 raise SystemExit(f"error: --dev expects ROW=FILE, got {item!r}")
-            rows.append((label, _load(path, "canonical")))
+            merged: dict[str, Any] = {}
+            for part in path.split(","):  # the variants of one model evaluated apart (e.g. one core each)
+                merged.update(_load(part, "model"))
+            rows.append((label, merged))
         table = dev_excerpt(rows)
     else:
         table = excerpt(_load(args.results, "rows"))

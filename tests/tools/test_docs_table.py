@@ -55,10 +55,16 @@ def test_the_dev_table_has_one_row_per_file_and_bad_files_are_clear_errors(tmp_p
     f, doc = tmp_path / "dev.json", tmp_path / "doc.md"
     f.write_text(json.dumps(dev))
     doc.write_text("<!-- d -->\n<!-- /d -->\n")
-    assert docs_table.main(["--dev", f"HSA-SFT={f}", f"again={f}", "--doc", str(doc), "--marker", "d"]) == 0
+    canon, held = tmp_path / "c.json", tmp_path / "h.json"  # one model's variants evaluated apart
+    canon.write_text(json.dumps({k: v for k, v in dev.items() if k != "heldout_hsa"}))
+    held.write_text(json.dumps({k: v for k, v in dev.items() if k != "canonical"}))
+    assert docs_table.main(["--dev", f"HSA-SFT={f}", f"apart={canon},{held}", f"canon={canon}", "--doc", str(doc),
+                            "--marker", "d"]) == 0
     text = doc.read_text()
-    assert ("| HSA-SFT | `sft-abc` | 50 | 0.146 [0.069, 0.236] | 0.94 / 0.14 / 0.00 | 0.000 [0.000, 0.000] | "
-            "0.98 / 2.48 / 6.8 |") in text and "| again |" in text
+    row = ("`sft-abc` | 50 | 0.146 [0.069, 0.236] | 0.94 / 0.14 / 0.00 | 0.000 [0.000, 0.000] | "
+           "0.98 / 2.48 / 6.8 |")
+    assert f"| HSA-SFT | {row}" in text and f"| apart | {row}" in text
+    assert "| canon | `sft-abc` | 50 | 0.146 [0.069, 0.236] | 0.94 / 0.14 / 0.00 | not measured |  |" in text
     (tmp_path / "bad.json").write_text("not json")
     for arg, msg in ((str(f), "expects ROW=FILE"), (f"x={tmp_path / 'bad.json'}", "not a readable JSON file"),
                      (f"x={tmp_path / 'none.json'}", "not a readable JSON file")):
