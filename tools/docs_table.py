@@ -46,21 +46,21 @@ def excerpt(results: dict[str, Any]) -> str:
 
 def dev_excerpt(rows: list[tuple[str, dict[str, Any]]]) -> str:
     """The dev-set table of `livesim hat dev --out` results, one row each."""
-    lines = ["| row | model | n | canonical mean reward [95% CI] | accuracy / effectiveness / fallback | "
-             "held-out HSA mean reward [95% CI] | fallback / parse errors a turn / turns |",
-             "|---|---|---|---|---|---|---|"]
+    lines = ["| row | model | canonical mean reward [95% CI] (n) | accuracy / effectiveness / fallback | "
+             "held-out HSA mean reward [95% CI] (n) | fallback / parse errors a turn / turns |",
+             "|---|---|---|---|---|---|"]
 
-    def mean(v: dict[str, Any] | None) -> str:
+    def mean(v: dict[str, Any] | None, n: int) -> str:
         if not v:
             return "not measured"
         lo, hi = v["mean_ci95"]
-        return f"{v['mean_reward']:.3f} [{lo:.3f}, {hi:.3f}]"
+        return f"{v['mean_reward']:.3f} [{lo:.3f}, {hi:.3f}] ({len(v.get('rewards') or []) or n})"
 
     for label, r in rows:
         c, h = r.get("canonical"), r.get("heldout_hsa")
         rates_c = f"{c['accuracy']:.2f} / {c['effectiveness']:.2f} / {c['fallback_rate']:.2f}" if c else ""
         rates_h = f"{h['fallback_rate']:.2f} / {h['parse_failure_rate']:.2f} / {h['turns_mean']:.1f}" if h else ""
-        lines.append(f"| {label} | `{Path(r['model']).name}` | {r['n']} | {mean(c)} | {rates_c} | {mean(h)} | "
+        lines.append(f"| {label} | `{Path(r['model']).name}` | {mean(c, r['n'])} | {rates_c} | {mean(h, r['n'])} | "
                      f"{rates_h} |")
     return "\n".join(lines)
 

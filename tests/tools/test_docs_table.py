@@ -48,8 +48,8 @@ def test_a_doc_without_the_markers_is_a_clear_error_and_is_not_touched(tmp_path)
 
 def test_the_dev_table_has_one_row_per_file_and_bad_files_are_clear_errors(tmp_path):
     dev = {"model": "/x/stages/sft-abc", "n": 50,
-           "canonical": {"mean_reward": 0.146, "mean_ci95": [0.069, 0.236], "accuracy": 0.94, "effectiveness": 0.14,
-                         "fallback_rate": 0.0},
+           "canonical": {"mean_reward": 0.146, "rewards": [0.146] * 50, "mean_ci95": [0.069, 0.236],
+                         "accuracy": 0.94, "effectiveness": 0.14, "fallback_rate": 0.0},
            "heldout_hsa": {"mean_reward": 0.0, "mean_ci95": [0.0, 0.0], "fallback_rate": 0.98,
                            "parse_failure_rate": 2.48, "turns_mean": 6.78}}
     f, doc = tmp_path / "dev.json", tmp_path / "doc.md"
@@ -57,14 +57,14 @@ def test_the_dev_table_has_one_row_per_file_and_bad_files_are_clear_errors(tmp_p
     doc.write_text("<!-- d -->\n<!-- /d -->\n")
     canon, held = tmp_path / "c.json", tmp_path / "h.json"  # one model's variants evaluated apart
     canon.write_text(json.dumps({k: v for k, v in dev.items() if k != "heldout_hsa"}))
-    held.write_text(json.dumps({k: v for k, v in dev.items() if k != "canonical"}))
+    held.write_text(json.dumps({**{k: v for k, v in dev.items() if k != "canonical"}, "n": 20}))
     assert docs_table.main(["--dev", f"HSA-SFT={f}", f"apart={canon},{held}", f"canon={canon}", "--doc", str(doc),
                             "--marker", "d"]) == 0
     text = doc.read_text()
-    row = ("`sft-abc` | 50 | 0.146 [0.069, 0.236] | 0.94 / 0.14 / 0.00 | 0.000 [0.000, 0.000] | "
-           "0.98 / 2.48 / 6.8 |")
-    assert f"| HSA-SFT | {row}" in text and f"| apart | {row}" in text
-    assert "| canon | `sft-abc` | 50 | 0.146 [0.069, 0.236] | 0.94 / 0.14 / 0.00 | not measured |  |" in text
+    row = "`sft-abc` | 0.146 [0.069, 0.236] (50) | 0.94 / 0.14 / 0.00 | 0.000 [0.000, 0.000] ({}) | 0.98 / 2.48 / 6.8 |"
+    # n per variant: from its rewards, else the file's n (the held-out file says 20)
+    assert f"| HSA-SFT | {row.format(50)}" in text and f"| apart | {row.format(20)}" in text
+    assert "| canon | `sft-abc` | 0.146 [0.069, 0.236] (50) | 0.94 / 0.14 / 0.00 | not measured |  |" in text
     (tmp_path / "bad.json").write_text("not json")
     for arg, msg in ((str(f), "expects ROW=FILE"), (f"x={tmp_path / 'bad.json'}", "not a readable JSON file"),
                      (f"x={tmp_path / 'none.json'}", "not a readable JSON file")):
