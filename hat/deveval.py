@@ -20,6 +20,7 @@ from livesim.agents import make_agent
 from livesim.envs.hsa import make_wrappers
 from livesim.envs.rollout import run_batched, summarize
 from livesim.hat.common import progress
+from livesim.runs.compare import paired_bootstrap
 from livesim.stream.harness_file import harness_with_style
 
 DEV_SEED0 = 900_000
@@ -29,13 +30,14 @@ VARIANTS = ("canonical", "heldout_hsa")
 
 
 def mean_ci95(values: list[float], n_boot: int = 10_000, seed: int = 0) -> list[float]:
-    """Percentile bootstrap 95% interval of the mean of `values` (resampling requests; seeded)."""
+    """Percentile bootstrap 95% interval of the mean of `values` (resampling requests; seeded): the project's
+    `paired_bootstrap` against zeros.
+    """
     if not values:
         return [0.0, 0.0]
     x = np.asarray(values, dtype=float)
-    idx = np.random.default_rng(seed).integers(0, len(x), size=(n_boot, len(x)))
-    lo, hi = np.percentile(x[idx].mean(axis=1), [2.5, 97.5])
-    return [float(lo), float(hi)]
+    _, lo, hi = paired_bootstrap(np.zeros_like(x), x, np.random.default_rng(seed), n_boot)
+    return [lo, hi]
 
 
 def check_request(variants: tuple[str, ...], n: int) -> None:
