@@ -169,6 +169,7 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
         rows_before = weight[new_rows].detach().clone()
         trainer.add_callback(_SaveRows(weight, new_rows))
     eval_before = trainer.evaluate()["eval_loss"] if val is not None and len(val) else None
+    _rewrap_after_eval(trainer)
     resumed_from = last_checkpoint(work)
     if new_rows and resumed_from:
         _load_rows(trainer.model, new_rows, Path(resumed_from))
@@ -186,6 +187,7 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
         "dropped_lengths": [lengths[i] for i in too_long], "lengths_mean": sum(kept_lengths) / len(kept_lengths),
         "loss_start": losses[0] if losses else None, "loss_end": losses[-1] if losses else None,
         "eval_loss_before": eval_before, "eval_loss_after": eval_after, "steps": trainer.state.global_step,
+        "processes": trainer.accelerator.num_processes,
         "resumed_from": resumed_from, "wall_s": time.perf_counter() - t0, "history": history,
         "trained_token_rows": [tokenizer.convert_ids_to_tokens(i) for i in new_rows],
         "token_rows_moved": (float((weight[new_rows].detach() - rows_before).norm(dim=-1).max())
@@ -207,6 +209,22 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
             (tmp / "sft_stats.json").write_text(json.dumps(stats, indent=2, default=str) + "\n")
     trainer.accelerator.wait_for_everyone()
     return stats
+
+
+def _rewrap_after_eval(trainer: Any) -> None:
+    """Let ``train()`` wrap the model for data parallelism after an ``evaluate()``.
+
+    ``evaluate()`` before ``train()`` prepares the model in evaluation mode (no DDP wrapper) and accelerate marks it
+    prepared, so ``train()`` skips the wrapper and the processes of a multi-process launch never synchronise their
+    gradients: each trains on its own shard (measured with transformers 5 / accelerate 1: after one step the two
+    ranks' weights differed and the logged gradient norm was not the single-process one). Undoing the mark restores
+    DDP; a single process is left as it is.
+    """
+    model, acc = trainer.model, trainer.accelerator
+    if acc.num_processes > 1 and getattr(model, "_is_accelerate_prepared", False):
+        model._is_accelerate_prepared = False
+        acc._models = [m for m in acc._models if m is not model]
+        trainer.model_wrapped = model
 
 
 def train_rows(model: Any, ids: list[int]) -> Any:
@@ -232,7 +250,12 @@ def _with_plain_loss(trainer_cls: Any) -> Any:
         def compute_loss(self, model: Any, inputs: dict[str, Any], return_outputs: bool = False,
                          num_items_in_batch: Any = None) -> Any:
             out = model(**{**inputs, "use_cache": False}, num_items_in_batch=num_items_in_batch)
-            return (out.loss, out) if return_outputs else out.loss
+            loss = out.loss
+            if self.args.average_tokens_across_devices and num_items_in_batch is not None:
+                # as Trainer.compute_loss: the loss is normalised by the tokens of every process, and DDP averages
+                # the gradients over processes; without this a 2-process run trains (and logs) half the loss
+                loss = loss * self.accelerator.num_processes
+            return (loss, out) if return_outputs else loss
 
     return PlainLossSFTTrainer
 

@@ -420,23 +420,32 @@ def test_killed_train_resumes_from_cache(tmp_path, monkeypatch):
     assert (tmp_path / "run2" / "curves.png").is_file()
 
 
-@pytest.mark.slow
-def test_sft_under_two_process_cpu_accelerate_launch(data_dir, tiny_model_dir, tmp_path):
-    """DDP on CPU (gloo): `accelerate launch --cpu --num_processes 2` of `livesim hat sft`."""
+def test_sft_in_two_processes_trains_as_one_process(data_dir, tiny_model_dir, tmp_path):
+    """DDP on a CPU (gloo): `accelerate launch --multi_gpu --num_processes 2` of `livesim hat sft` (accelerate's
+    `--cpu` launcher starts one process) takes the same steps as one process: each rank gets every other
+    conversation of the step, and the gradients are synchronised (an `evaluate()` before `train()` used to switch
+    DDP off, so each rank trained on its own shard)."""
     import os
     import subprocess
     import sys
 
-    out = tmp_path / "sft-ddp"
-    cmd = [sys.executable, "-m", "accelerate.commands.launch", "--cpu", "--num_processes", "2", "--num_machines", "1",
-           "--mixed_precision", "no", "--dynamo_backend", "no", "-m", "livesim.cli", "hat", "sft",
-           "--model", str(tiny_model_dir), "--data", str(data_dir), "--out", str(out), "--steps", "2",
-           "--batch-size", "1", "--quiet"]
-    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    from livesim.hat.sft import SFTStageConfig, run
+
+    common = ["--steps", "3", "--lr", "1e-2", "--batch-size", "1", "--save-steps", "3", "--val-examples", "2"]
+    one = run(SFTStageConfig(steps=3, lr=1e-2, batch_size=1, grad_accum=2, save_steps=3, val_examples=2),
+              tiny_model_dir, data_dir, tmp_path / "one", show_progress=False)
+    out = tmp_path / "ddp"
+    cmd = [sys.executable, "-m", "accelerate.commands.launch", "--multi_gpu", "--num_processes", "2",
+           "--num_machines", "1", "--mixed_precision", "no", "--dynamo_backend", "no", "--main_process_port", "0",
+           "-m", "livesim.cli", "hat", "sft", "--model", str(tiny_model_dir), "--data", str(data_dir), "--out", str(out),
+           *common, "--grad-accum", "1", "--lm-head", "plain", "--quiet"]
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "CUDA_VISIBLE_DEVICES": ""}
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    stats = json.loads((out / "sft_stats.json").read_text())
-    assert stats["steps"] == 2 and (out / "config.json").is_file()
+    ddp = json.loads((out / "sft_stats.json").read_text())
+    assert ddp["processes"] == 2 and one["processes"] == 1 and ddp["steps"] == 3
+    _assert_same_training(one, ddp, tmp_path / "one", out)
+    assert ddp["eval_loss_after"] == pytest.approx(one["eval_loss_after"], rel=1e-4)
 
 
 def test_cli_bad_input_is_one_line(tiny_model_dir, tmp_path):
