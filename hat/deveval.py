@@ -27,6 +27,59 @@ DEV_SEED0 = 900_000
 DEV_BATCH_SIZE = 8
 """Requests generated together by default (a dev cache file name carries the batch size only when it differs)."""
 VARIANTS = ("canonical", "heldout_hsa")
+NAME_SOURCES = ("canonical", "hsa_train", "hsa_heldout", "other")
+"""Where a name that the presented harness does not have comes from (`call_audit`)."""
+
+
+def _name_sources() -> dict[str, str]:
+    """Every tool and skill name of the canonical harness and of HSA's two vocabularies, mapped to its source."""
+    from livesim.envs.hsa.vocab import HELDOUT, TRAIN
+    from livesim.harness.core import default_harness
+
+    out: dict[str, str] = {}
+    for split, voc in (("hsa_heldout", HELDOUT), ("hsa_train", TRAIN)):
+        for table in (voc.tool_synonyms, voc.skill_synonyms):
+            out.update({name: split for names in table.values() for name in names})
+        out.update({name: split for name, *_ in voc.distractors})
+    harness = default_harness()
+    out.update({name: "canonical" for name in [t.name for t in harness.tools] + [k.name for k in harness.skills]})
+    return out
+
+
+def call_audit(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """What a model's tool calls and skill loads did, over the requests' traces: ``calls``, ``ok``, failures by
+    kind (``unknown_tool``, ``skill_not_found``, ``invalid_args``, other kinds), and for the calls that named a
+    tool or skill the presented harness does not have, where that name comes from (``unpresented``: counts per
+    `NAME_SOURCES`; ``hsa_train`` is the vocabulary an HSA-trained model has seen, ``other`` an invented or
+    random name; ``unpresented_names``: the 8 most frequent, with counts). Under held-out HSA this tells recall of
+    training names from failure to read the prompt.
+    """
+    from collections import Counter
+
+    sources = _name_sources()
+    names: Counter[str] = Counter()
+    out: dict[str, Any] = {"calls": 0, "ok": 0, "failed": {}, "unpresented": dict.fromkeys(NAME_SOURCES, 0)}
+    for rec in records:
+        for call in rec["trace"]["tool_calls"]:
+            out["calls"] += 1
+            if call.get("ok"):
+                out["ok"] += 1
+                continue
+            kind = call.get("error_kind") or "error"
+            if kind == "not_found" and call.get("key") == "load_skill":
+                kind = "skill_not_found"
+            out["failed"][kind] = out["failed"].get(kind, 0) + 1
+            if kind == "unknown_tool":
+                name = call.get("name")
+            elif kind == "skill_not_found":
+                name = next((v for v in (call.get("arguments") or {}).values() if isinstance(v, str)), None)
+            else:
+                continue
+            out["unpresented"][sources.get(str(name), "other")] += 1
+            names[str(name)] += 1
+    out["failed"] = dict(sorted(out["failed"].items()))
+    out["unpresented_names"] = dict(sorted(names.items(), key=lambda kv: (-kv[1], kv[0]))[:8])
+    return out
 
 
 def mean_ci95(values: list[float], n_boot: int = 10_000, seed: int = 0) -> list[float]:
@@ -79,5 +132,5 @@ def evaluate_model(model_dir: str | Path, n: int = 50, max_new_tokens: int = 128
                                                 "fallback_rate", "parse_failure_rate", "turns_mean", "scores",
                                                 "wall_s")}
         rewards = [float(r["reward"]) for r in sorted(records, key=lambda r: r["episode_seed"])]
-        out[variant].update(rewards=rewards, mean_ci95=mean_ci95(rewards))
+        out[variant].update(rewards=rewards, mean_ci95=mean_ci95(rewards), calls=call_audit(records))
     return out

@@ -47,8 +47,9 @@ def excerpt(results: dict[str, Any]) -> str:
 def dev_excerpt(rows: list[tuple[str, dict[str, Any]]]) -> str:
     """The dev-set table of `livesim hat dev --out` results, one row each."""
     lines = ["| row | model | canonical mean reward [95% CI] (n) | accuracy / effectiveness / fallback | "
-             "held-out HSA mean reward [95% CI] (n) | fallback / parse errors a turn / turns |",
-             "|---|---|---|---|---|---|"]
+             "held-out HSA mean reward [95% CI] (n) | fallback / parse errors a turn / turns | "
+             "held-out tool calls: ran / failed; failed names from canonical / HSA train / HSA held-out / none |",
+             "|---|---|---|---|---|---|---|"]
 
     def mean(v: dict[str, Any] | None, n: int) -> str:
         if not v:
@@ -60,8 +61,12 @@ def dev_excerpt(rows: list[tuple[str, dict[str, Any]]]) -> str:
         c, h = r.get("canonical"), r.get("heldout_hsa")
         rates_c = f"{c['accuracy']:.2f} / {c['effectiveness']:.2f} / {c['fallback_rate']:.2f}" if c else ""
         rates_h = f"{h['fallback_rate']:.2f} / {h['parse_failure_rate']:.2f} / {h['turns_mean']:.1f}" if h else ""
+        calls = (h or {}).get("calls")
+        audit = ("" if not h else "not recorded" if not calls else
+                 f"{calls['ok']} / {calls['calls'] - calls['ok']}; "
+                 + " / ".join(str(calls["unpresented"][k]) for k in ("canonical", "hsa_train", "hsa_heldout", "other")))
         lines.append(f"| {label} | `{Path(r['model']).name}` | {mean(c, r['n'])} | {rates_c} | {mean(h, r['n'])} | "
-                     f"{rates_h} |")
+                     f"{rates_h} | {audit} |")
     return "\n".join(lines)
 
 

@@ -373,3 +373,31 @@ def test_hat_ab_names_a_records_path_that_is_not_a_folder_before_running(tmp_pat
         main(["hat", "ab", "--a", "oracle", "--b", "memorizer", "--seeds", "0", "--duration", "10",
               "--records", str(f)])
     assert f.read_text() == "{}"
+
+
+def test_call_audit_counts_failures_and_where_unpresented_names_come_from():
+    # the dev set's diagnosis of held-out failures: a name the presented harness lacks is traced to the canonical
+    # harness, HSA's train or held-out vocabulary, or nothing (invented); calls that ran are only counted
+    from livesim.envs.hsa.vocab import HELDOUT, TRAIN
+    from livesim.hat.deveval import call_audit
+
+    train_tool = TRAIN.tool_synonyms["load_skill"][0]
+    heldout_skill = next(iter(HELDOUT.skill_synonyms.values()))[0]
+    calls = [
+        {"name": "get_price", "key": "get_price", "ok": True},
+        {"name": train_tool, "key": None, "ok": False, "error_kind": "unknown_tool"},
+        {"name": "zz_invented", "key": None, "ok": False, "error_kind": "unknown_tool"},
+        {"name": "zz_invented", "key": None, "ok": False, "error_kind": "unknown_tool"},
+        {"name": "open_it", "key": "load_skill", "arguments": {"n": "product-facts"}, "ok": False,
+         "error_kind": "not_found"},
+        {"name": "open_it", "key": "load_skill", "arguments": {"n": heldout_skill}, "ok": False,
+         "error_kind": "not_found"},
+        {"name": "get_price", "key": "get_price", "arguments": {"x": 1}, "ok": False, "error_kind": "invalid_args"},
+    ]
+    audit = call_audit([{"trace": {"tool_calls": calls[:3]}}, {"trace": {"tool_calls": calls[3:]}}])
+    assert audit["calls"] == 7 and audit["ok"] == 1
+    assert audit["failed"] == {"invalid_args": 1, "skill_not_found": 2, "unknown_tool": 3}
+    assert audit["unpresented"] == {"canonical": 1, "hsa_train": 1, "hsa_heldout": 1, "other": 2}
+    assert audit["unpresented_names"]["zz_invented"] == 2 and "get_price" not in audit["unpresented_names"]
+    assert call_audit([]) == {"calls": 0, "ok": 0, "failed": {}, "unpresented_names": {},
+                              "unpresented": {"canonical": 0, "hsa_train": 0, "hsa_heldout": 0, "other": 0}}

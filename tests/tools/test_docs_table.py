@@ -61,10 +61,16 @@ def test_the_dev_table_has_one_row_per_file_and_bad_files_are_clear_errors(tmp_p
     assert docs_table.main(["--dev", f"HSA-SFT={f}", f"apart={canon},{held}", f"canon={canon}", "--doc", str(doc),
                             "--marker", "d"]) == 0
     text = doc.read_text()
-    row = "`sft-abc` | 0.146 [0.069, 0.236] (50) | 0.94 / 0.14 / 0.00 | 0.000 [0.000, 0.000] ({}) | 0.98 / 2.48 / 6.8 |"
+    row = ("`sft-abc` | 0.146 [0.069, 0.236] (50) | 0.94 / 0.14 / 0.00 | 0.000 [0.000, 0.000] ({}) | "
+           "0.98 / 2.48 / 6.8 | not recorded |")
     # n per variant: from its rewards, else the file's n (the held-out file says 20)
     assert f"| HSA-SFT | {row.format(50)}" in text and f"| apart | {row.format(20)}" in text
-    assert "| canon | `sft-abc` | 0.146 [0.069, 0.236] (50) | 0.94 / 0.14 / 0.00 | not measured |  |" in text
+    assert "| canon | `sft-abc` | 0.146 [0.069, 0.236] (50) | 0.94 / 0.14 / 0.00 | not measured |  |  |" in text
+    # the held-out call audit (dev files written since it exists): ran / failed; failed names by source
+    audit = {"calls": 30, "ok": 2, "unpresented": {"canonical": 4, "hsa_train": 6, "hsa_heldout": 0, "other": 18}}
+    f.write_text(json.dumps({**dev, "heldout_hsa": {**dev["heldout_hsa"], "calls": audit}}))
+    docs_table.main(["--dev", f"HSA-SFT={f}", "--doc", str(doc), "--marker", "d"])
+    assert "| 0.98 / 2.48 / 6.8 | 2 / 28; 4 / 6 / 0 / 18 |" in doc.read_text()
     (tmp_path / "bad.json").write_text("not json")
     for arg, msg in ((str(f), "expects ROW=FILE"), (f"x={tmp_path / 'bad.json'}", "not a readable JSON file"),
                      (f"x={tmp_path / 'none.json'}", "not a readable JSON file")):
