@@ -437,8 +437,8 @@ def test_sft_in_two_processes_trains_as_one_process(data_dir, tiny_model_dir, tm
     out = tmp_path / "ddp"
     cmd = [sys.executable, "-m", "accelerate.commands.launch", "--multi_gpu", "--num_processes", "2",
            "--num_machines", "1", "--mixed_precision", "no", "--dynamo_backend", "no", "--main_process_port", "0",
-           "-m", "livesim.cli", "hat", "sft", "--model", str(tiny_model_dir), "--data", str(data_dir), "--out", str(out),
-           *common, "--grad-accum", "1", "--lm-head", "plain", "--quiet"]
+           "-m", "livesim.cli", "hat", "sft", "--model", str(tiny_model_dir), "--data", str(data_dir),
+           "--out", str(out), *common, "--grad-accum", "1", "--lm-head", "plain", "--quiet"]
     env = {**os.environ, "OMP_NUM_THREADS": "1", "CUDA_VISIBLE_DEVICES": ""}
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
     assert proc.returncode == 0, proc.stderr[-2000:]
