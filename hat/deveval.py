@@ -2,8 +2,10 @@
 
 ``n`` ``LiveStreamQA-v0`` requests from the *test* split (seeds from ``DEV_SEED0``; training uses the train
 split, so no request is shared), once on the canonical harness and once under HSA with the *held-out*
-vocabulary (p = 2/3), played greedily by the ``transformers`` agent. This is a training-time check, not the
-paper's suites (those are ``livesim.hat.suites`` / ``evaluate``).
+vocabulary (p = 2/3), played greedily by the ``transformers`` agent (``train_hsa``, on request: HSA with the
+train vocabulary). Each variant carries a call audit (`call_audit`): what the model's tool calls did and where
+the names it used that the presented harness lacks come from. This is a training-time check, not the paper's
+suites (those are ``livesim.hat.suites`` / ``evaluate``).
 """
 
 from __future__ import annotations
@@ -27,6 +29,10 @@ DEV_SEED0 = 900_000
 DEV_BATCH_SIZE = 8
 """Requests generated together by default (a dev cache file name carries the batch size only when it differs)."""
 VARIANTS = ("canonical", "heldout_hsa")
+"""The variants evaluated by default (after each training stage, and by `livesim hat dev`)."""
+ALL_VARIANTS = (*VARIANTS, "train_hsa")
+"""Also ``train_hsa``: HSA with the *train* vocabulary (still the test split's requests), a diagnosis that tells
+failing on HSA itself from failing on the unseen vocabulary."""
 NAME_SOURCES = ("canonical", "hsa_train", "hsa_heldout", "other")
 """Where a name that the presented harness does not have comes from (`call_audit`)."""
 
@@ -95,9 +101,10 @@ def mean_ci95(values: list[float], n_boot: int = 10_000, seed: int = 0) -> list[
 
 def check_request(variants: tuple[str, ...], n: int) -> None:
     """Raise a ValueError naming the problem when `variants` or `n` cannot make a dev-set evaluation."""
-    unknown = [v for v in variants if v not in VARIANTS]
+    unknown = [v for v in variants if v not in ALL_VARIANTS]
     if unknown or not variants:
-        raise ValueError(f"unknown dev-set variant(s) {unknown or list(variants)}; expected some of {list(VARIANTS)}")
+        raise ValueError(f"unknown dev-set variant(s) {unknown or list(variants)}; expected some of "
+                         f"{list(ALL_VARIANTS)}")
     if n < 1:
         raise ValueError(f"the dev set needs at least one request, got {n}")
 
@@ -118,7 +125,8 @@ def evaluate_model(model_dir: str | Path, n: int = 50, max_new_tokens: int = 128
     for variant in variants:
         def make_env(variant: str = variant) -> Any:
             env = gym.make("LiveStreamQA-v0", split="test", harness=harness)
-            return make_wrappers(env, "hsa", split="heldout") if variant == "heldout_hsa" else env
+            split = {"heldout_hsa": "heldout", "train_hsa": "train"}.get(variant)
+            return make_wrappers(env, "hsa", split=split) if split else env
 
         t0 = time.perf_counter()
         bar = progress(total=n, desc=f"dev {variant}", disable=not show_progress)

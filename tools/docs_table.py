@@ -57,6 +57,10 @@ def dev_excerpt(rows: list[tuple[str, dict[str, Any]]]) -> str:
         lo, hi = v["mean_ci95"]
         return f"{v['mean_reward']:.3f} [{lo:.3f}, {hi:.3f}] ({len(v.get('rewards') or []) or n})"
 
+    train = any(r.get("train_hsa") for _, r in rows)  # the diagnosis variant: a column only when measured
+    if train:
+        lines[0] += " HSA train-vocabulary mean reward [95% CI] (n) |"
+        lines[1] += "---|"
     for label, r in rows:
         c, h = r.get("canonical"), r.get("heldout_hsa")
         rates_c = f"{c['accuracy']:.2f} / {c['effectiveness']:.2f} / {c['fallback_rate']:.2f}" if c else ""
@@ -66,7 +70,7 @@ def dev_excerpt(rows: list[tuple[str, dict[str, Any]]]) -> str:
                  f"{calls['ok']} / {calls['calls'] - calls['ok']}; "
                  + " / ".join(str(calls["unpresented"][k]) for k in ("canonical", "hsa_train", "hsa_heldout", "other")))
         lines.append(f"| {label} | `{Path(r['model']).name}` | {mean(c, r['n'])} | {rates_c} | {mean(h, r['n'])} | "
-                     f"{rates_h} | {audit} |")
+                     f"{rates_h} | {audit} |" + (f" {mean(r.get('train_hsa'), r['n'])} |" if train else ""))
     return "\n".join(lines)
 
 

@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from livesim.harness.core import STYLES
 from livesim.hat import collect, distill, rl, sft
 from livesim.hat.collect import CollectConfig
-from livesim.hat.deveval import DEV_BATCH_SIZE, VARIANTS, check_request, evaluate_model
+from livesim.hat.deveval import ALL_VARIANTS, DEV_BATCH_SIZE, VARIANTS, check_request, evaluate_model
 from livesim.hat.distill import DistillStageConfig
 from livesim.hat.rl import RLStageConfig
 from livesim.hat.sft import SFTStageConfig
@@ -194,14 +194,15 @@ def _cmd_dev(args: argparse.Namespace) -> int:
 
     table = Table(title=f"dev set: {model} ({args.requests} requests per variant, seeds from the test split)")
     for col in ("variant", "mean reward [95% CI]", "accuracy", "effectiveness", "pass", "fallback",
-                "parse errors/turn", "turns", "wall s"):
+                "parse errors/turn", "calls ran/failed", "turns", "wall s"):
         table.add_column(col, justify="left" if col == "variant" else "right")
     for v in variants:
         r = result[v]
         lo, hi = r["mean_ci95"]
         table.add_row(v, f"{r['mean_reward']:.3f} [{lo:.3f}, {hi:.3f}]", f"{r['accuracy']:.3f}",
                       f"{r['effectiveness']:.3f}", f"{r['pass_rate']:.3f}", f"{r['fallback_rate']:.3f}",
-                      f"{r['parse_failure_rate']:.2f}", f"{r['turns_mean']:.2f}", f"{r['wall_s']:.0f}")
+                      f"{r['parse_failure_rate']:.2f}", f"{r['calls']['ok']}/{r['calls']['calls'] - r['calls']['ok']}",
+                      f"{r['turns_mean']:.2f}", f"{r['wall_s']:.0f}")
     Console(width=150).print(table)
     return 0
 
@@ -263,7 +264,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                                   "transformers agent (the evaluation `train` runs after each stage).")
     p.add_argument("--model", required=True, help="zoo name or HF model dir (e.g. a stage of the stage cache)")
     p.add_argument("--requests", type=int, default=50, help="requests per variant (default: 50)")
-    p.add_argument("--variants", default=",".join(VARIANTS), help=f"comma list from {','.join(VARIANTS)}")
+    p.add_argument("--variants", default=",".join(VARIANTS),
+                   help=f"comma list from {','.join(ALL_VARIANTS)} (train_hsa: HSA with the train vocabulary, a "
+                        f"diagnosis)")
     p.add_argument("--max-new-tokens", type=int, default=128, help="generation cap per turn (default: 128)")
     p.add_argument("--batch-size", type=int, default=DEV_BATCH_SIZE, help="requests generated together")
     p.add_argument("--prompt-style", choices=["full", *STYLES], default="full",

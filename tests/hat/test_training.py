@@ -466,11 +466,14 @@ def test_dev_command_keeps_every_request_and_a_bootstrap_interval(tiny_model_dir
     from livesim.hat.deveval import mean_ci95
 
     out = tmp_path / "dev.json"
-    main(["hat", "dev", "--model", str(tiny_model_dir), "--requests", "3", "--variants", "canonical",
+    main(["hat", "dev", "--model", str(tiny_model_dir), "--requests", "3", "--variants", "canonical,train_hsa",
           "--max-new-tokens", "4", "--quiet", "--out", str(out)])
     result = json.loads(out.read_text())
-    assert set(result) >= {"model", "canonical", "n"} and "heldout_hsa" not in result
+    assert set(result) >= {"model", "canonical", "train_hsa", "n"} and "heldout_hsa" not in result
     canon = result["canonical"]
+    # every variant audits its tool calls (an untrained model's calls all fail or it makes none)
+    for v in ("canonical", "train_hsa"):
+        assert result[v]["calls"]["ok"] <= result[v]["calls"]["calls"] and len(result[v]["rewards"]) == 3
     assert len(canon["rewards"]) == 3 and canon["mean_reward"] == pytest.approx(sum(canon["rewards"]) / 3)
     assert canon["mean_ci95"][0] <= canon["mean_reward"] <= canon["mean_ci95"][1]
     assert "dev set" in capsys.readouterr().out

@@ -71,6 +71,13 @@ def test_the_dev_table_has_one_row_per_file_and_bad_files_are_clear_errors(tmp_p
     f.write_text(json.dumps({**dev, "heldout_hsa": {**dev["heldout_hsa"], "calls": audit}}))
     docs_table.main(["--dev", f"HSA-SFT={f}", "--doc", str(doc), "--marker", "d"])
     assert "| 0.98 / 2.48 / 6.8 | 2 / 28; 4 / 6 / 0 / 18 |" in doc.read_text()
+    assert "train-vocabulary" not in doc.read_text()  # a column only when a row measured it
+    g = tmp_path / "g.json"
+    g.write_text(json.dumps({**dev, "train_hsa": {**dev["canonical"], "mean_reward": 0.05}}))
+    docs_table.main(["--dev", f"HSA-SFT={g}", f"other={f}", "--doc", str(doc), "--marker", "d"])
+    text = doc.read_text()
+    assert "HSA train-vocabulary mean reward" in text and "| not recorded | 0.050 [0.069, 0.236] (50) |" in text
+    assert "| 2 / 28; 4 / 6 / 0 / 18 | not measured |" in text
     (tmp_path / "bad.json").write_text("not json")
     for arg, msg in ((str(f), "expects ROW=FILE"), (f"x={tmp_path / 'bad.json'}", "not a readable JSON file"),
                      (f"x={tmp_path / 'none.json'}", "not a readable JSON file")):
