@@ -81,8 +81,9 @@ def call_audit(records: list[dict[str, Any]]) -> dict[str, Any]:
                 name = next((v for v in (call.get("arguments") or {}).values() if isinstance(v, str)), None)
             else:
                 continue
-            out["unpresented"][sources.get(str(name), "other")] += 1
-            names[str(name)] += 1
+            label = "(no name given)" if name is None else str(name)
+            out["unpresented"][sources.get(label, "other")] += 1
+            names[label] += 1
     out["failed"] = dict(sorted(out["failed"].items()))
     out["unpresented_names"] = dict(sorted(names.items(), key=lambda kv: (-kv[1], kv[0]))[:8])
     return out

@@ -393,11 +393,13 @@ def test_call_audit_counts_failures_and_where_unpresented_names_come_from():
         {"name": "open_it", "key": "load_skill", "arguments": {"n": heldout_skill}, "ok": False,
          "error_kind": "not_found"},
         {"name": "get_price", "key": "get_price", "arguments": {"x": 1}, "ok": False, "error_kind": "invalid_args"},
+        {"name": "open_it", "key": "load_skill", "arguments": {}, "ok": False, "error_kind": "not_found"},
     ]
     audit = call_audit([{"trace": {"tool_calls": calls[:3]}}, {"trace": {"tool_calls": calls[3:]}}])
-    assert audit["calls"] == 7 and audit["ok"] == 1
-    assert audit["failed"] == {"invalid_args": 1, "skill_not_found": 2, "unknown_tool": 3}
-    assert audit["unpresented"] == {"canonical": 1, "hsa_train": 1, "hsa_heldout": 1, "other": 2}
+    assert audit["calls"] == 8 and audit["ok"] == 1
+    assert audit["failed"] == {"invalid_args": 1, "skill_not_found": 3, "unknown_tool": 3}
+    assert audit["unpresented"] == {"canonical": 1, "hsa_train": 1, "hsa_heldout": 1, "other": 3}
+    assert audit["unpresented_names"]["(no name given)"] == 1
     assert audit["unpresented_names"]["zz_invented"] == 2 and "get_price" not in audit["unpresented_names"]
     assert call_audit([]) == {"calls": 0, "ok": 0, "failed": {}, "unpresented_names": {},
                               "unpresented": {"canonical": 0, "hsa_train": 0, "hsa_heldout": 0, "other": 0}}
