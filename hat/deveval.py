@@ -11,6 +11,8 @@ suites (those are ``livesim.hat.suites`` / ``evaluate``).
 from __future__ import annotations
 
 import time
+from collections import Counter
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -33,12 +35,17 @@ VARIANTS = ("canonical", "heldout_hsa")
 ALL_VARIANTS = (*VARIANTS, "train_hsa")
 """Also ``train_hsa``: HSA with the *train* vocabulary (still the test split's requests), a diagnosis that tells
 failing on HSA itself from failing on the unseen vocabulary."""
+_HSA_SPLIT = {"heldout_hsa": "heldout", "train_hsa": "train"}
+"""The HSA vocabulary split each HSA variant presents."""
 NAME_SOURCES = ("canonical", "hsa_train", "hsa_heldout", "other")
 """Where a name that the presented harness does not have comes from (`call_audit`)."""
 
 
+@lru_cache(maxsize=1)
 def _name_sources() -> dict[str, str]:
-    """Every tool and skill name of the canonical harness and of HSA's two vocabularies, mapped to its source."""
+    """Every tool and skill name of the canonical harness and of HSA's two vocabularies, mapped to its source
+    (built once per process; read only).
+    """
     from livesim.envs.hsa.vocab import HELDOUT, TRAIN
     from livesim.harness.core import default_harness
 
@@ -60,8 +67,6 @@ def call_audit(records: list[dict[str, Any]]) -> dict[str, Any]:
     random name; ``unpresented_names``: the 8 most frequent, with counts). Under held-out HSA this tells recall of
     training names from failure to read the prompt.
     """
-    from collections import Counter
-
     sources = _name_sources()
     names: Counter[str] = Counter()
     out: dict[str, Any] = {"calls": 0, "ok": 0, "failed": {}, "unpresented": dict.fromkeys(NAME_SOURCES, 0)}
@@ -126,7 +131,7 @@ def evaluate_model(model_dir: str | Path, n: int = 50, max_new_tokens: int = 128
     for variant in variants:
         def make_env(variant: str = variant) -> Any:
             env = gym.make("LiveStreamQA-v0", split="test", harness=harness)
-            split = {"heldout_hsa": "heldout", "train_hsa": "train"}.get(variant)
+            split = _HSA_SPLIT.get(variant)
             return make_wrappers(env, "hsa", split=split) if split else env
 
         t0 = time.perf_counter()
