@@ -19,7 +19,15 @@ from typing import Any
 
 from livesim.grading.facts import extract_facts
 from livesim.grading.facts.extract import _negated, _scan_numbers, numbers_in
-from livesim.grading.facts.patterns import _CUR_AFTER_RE, _CUR_BEFORE_RE, _LINK_RE, _REFUSAL_RE, _UNIT_RE, _UNITS
+from livesim.grading.facts.patterns import (
+    _CUR_AFTER_RE,
+    _CUR_BEFORE_RE,
+    _LINK_RE,
+    _REFUSAL_RE,
+    _UNIT_RE,
+    _UNITS,
+    replace_ignoring_case,
+)
 from livesim.world.catalog import REGIONS, Catalog, Product
 from livesim.world.room import Room
 
@@ -374,6 +382,14 @@ def _name_regex(names: tuple[str, ...]) -> re.Pattern[str] | None:
     return re.compile(r"(?i)\b(" + "|".join(re.escape(n) for n in names) + r")s?\b") if names else None
 
 
+@lru_cache(maxsize=4096)
+def _word_regex(word: str) -> re.Pattern[str]:
+    """`word` as a whole word, any case. Cached here: coupon codes change with every world, and re's own cache
+    (512 patterns, shared by the process) would compile them again on every request.
+    """
+    return re.compile(rf"(?i)\b{re.escape(word)}\b")
+
+
 def _names_regex_in(names: tuple[str, ...], text: str) -> re.Pattern[str] | None:
     """`_name_regex(names)`, or the same alternation cut to the names that occur in `text`: it finds the same
     matches there (a name that is not a substring cannot match), and the cut sets recur, so the compiled
@@ -440,7 +456,7 @@ class World:
         room = self.room
         cur = self.price(p.link) or p.live_price
         fs = room.flash_sale(p.link)
-        named = [c for c in room.active_coupons() if re.search(rf"(?i)\b{re.escape(c.code)}\b", text)]
+        named = [c for c in room.active_coupons() if _word_regex(c.code).search(text)]
         # a coupon named in the sentence binds its figures; otherwise any running coupon may be meant
         coupons = named or room.active_coupons()
         a = p.attributes
@@ -545,7 +561,7 @@ def _record_numbers(p: Product) -> set[float]:
 def _mask(text: str, world: World) -> str:
     for name in world.viewer_names:
         if any(ch.isdigit() for ch in name):
-            text = re.sub(re.escape(name), "viewer", text, flags=re.IGNORECASE)
+            text = replace_ignoring_case(text, name, "viewer")
     for s in world.lookup_strs:  # ticket ids and the like that a tool looked up (not coupon codes)
         if s.upper() not in world.coupon_codes and any(ch.isdigit() for ch in s) and s in text:
             text = text.replace(s, "the ticket")

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from livesim.grading.facts import extract_facts, numbers_in
-from livesim.grading.facts.patterns import _LINK_RE
+from livesim.grading.facts.patterns import _LINK_RE, replace_ignoring_case
 from livesim.harness.core import Harness, Hook
 
 
@@ -165,27 +165,6 @@ def _traceable(v: float, keys: frozenset[float]) -> bool:
 _HANDLE_RE = re.compile(r"^\[([^\]\n]{1,60})\]", re.MULTILINE)
 
 
-def _replace_ignoring_case(text: str, name: str, new: str) -> str:
-    """`re.sub(re.escape(name), new, text, flags=re.IGNORECASE)` (`name` not empty, `new` without escapes),
-    without compiling a pattern per viewer handle: on ASCII text and name, re's case folding is `str.lower()`'s,
-    so the same spans are found by searching the lower-cased text.
-    """
-    if not (text.isascii() and name.isascii()):
-        return re.sub(re.escape(name), new, text, flags=re.IGNORECASE)
-    low, key = text.lower(), name.lower()
-    at = low.find(key)
-    if at < 0:
-        return text
-    parts: list[str] = []
-    i = 0
-    while at >= 0:
-        parts += (text[i:at], new)
-        i = at + len(key)
-        at = low.find(key, i)
-    parts.append(text[i:])
-    return "".join(parts)
-
-
 @check("numbers_traceable", "reply")
 def numbers_traceable(ctx: HookContext, params: dict[str, Any]) -> str | None:
     """Every number in the reply is traceable: a price only to what this request's tools looked up (never to
@@ -195,7 +174,7 @@ def numbers_traceable(ctx: HookContext, params: dict[str, Any]) -> str | None:
     reply = ctx.reply
     for name in _HANDLE_RE.findall(ctx.comments):
         if any(ch.isdigit() for ch in name):
-            reply = _replace_ignoring_case(reply, name, "viewer")
+            reply = replace_ignoring_case(reply, name, "viewer")
     reply = _LINK_RE.sub(" link ", reply)
     looked = set(ctx.tool_numbers)
     allowed = looked | set(numbers_in(ctx.comments)) | set(ctx.prompt_numbers)

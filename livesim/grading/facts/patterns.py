@@ -209,3 +209,24 @@ _ESCALATION_RE = re.compile(
     r"|\b(?:colleague|teammate|team)s?\s{1,2}will\s{1,2}(?:[a-z]{1,15}\s{1,2})?(?:contact|reach\s{1,2}out|follow\s{1,2}up|"
     r"get\s{1,2}in\s{1,2}touch)"
 )
+
+
+def replace_ignoring_case(text: str, name: str, new: str) -> str:
+    """`re.sub(re.escape(name), new, text, flags=re.IGNORECASE)` (`name` not empty, `new` without escapes),
+    without compiling a pattern per name (viewer handles vary with every world): on ASCII text and name, re's case
+    folding is `str.lower()`'s, so the same spans are found by searching the lower-cased text.
+    """
+    if not (text.isascii() and name.isascii()):
+        return re.sub(re.escape(name), new, text, flags=re.IGNORECASE)
+    low, key = text.lower(), name.lower()
+    at = low.find(key)
+    if at < 0:
+        return text
+    parts: list[str] = []
+    i = 0
+    while at >= 0:
+        parts += (text[i:at], new)
+        i = at + len(key)
+        at = low.find(key, i)
+    parts.append(text[i:])
+    return "".join(parts)
