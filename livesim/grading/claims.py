@@ -1121,7 +1121,8 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
             sent = text[s0:e0]
             if r.question[i] or r.echo[i]:
                 continue
-            if (re.search(rf"(?i)\b{re.escape(str(fact.value))}\b|\bthere\b", sent) and _SHIP_YES_RE.search(sent)
+            if ((_word_regex(str(fact.value)).search(sent) or _word_regex("there").search(sent))
+                    and _SHIP_YES_RE.search(sent)
                     and not _NOT_SHIP_RE.search(sent)):
                 return True
         return bool(_YES_RE.search(text)) and not _NOT_SHIP_RE.search(text)
