@@ -56,6 +56,10 @@ class CollectConfig(BaseModel):
     wrappers: str = Field("hsa", description="HSA wrapper spec (livesim.envs.hsa.make_wrappers) when not fixed.")
     hsa_split: Literal["train", "heldout"] = Field("train", description="HSA vocabulary; keep heldout for eval.")
     hsa_p: float = Field(2 / 3, ge=0, le=1, description="Probability of each HSA transform (paper: 2/3).")
+    hsa_synonym_p: float | None = Field(None, ge=0, le=1, description="Probability that a renamed tool, parameter "
+                                        "or skill takes one of HSA's synonyms rather than a generated name (None: "
+                                        "the vocabulary's 0.5; 0: generated names only, which a model can get right "
+                                        "only by copying them from the prompt). In the content key only when set.")
     canonical_fraction: float = Field(0.25, ge=0, le=1, description="Share of HSA-mode episodes kept canonical.")
     tool_faults: bool = Field(False, description="Wrap in ToolFaults (timeouts, malformed, denied results).")
     min_reward: float = Field(0.9, ge=0, le=1, description="Judge filter: keep requests with reward >= this.")
@@ -71,7 +75,7 @@ class CollectConfig(BaseModel):
 
     def key(self) -> str:
         """Content key: a hash of every field but the batch size (which cannot change the data)."""
-        data = self.model_dump(exclude={"batch_size"})
+        data = self.model_dump(exclude={"batch_size"} | ({"hsa_synonym_p"} if self.hsa_synonym_p is None else set()))
         data["schema"] = SCHEMA_VERSION
         data["render"] = PROMPT_RENDER_VERSION  # the conversations hold rendered prompts
         return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]
@@ -154,7 +158,8 @@ def _make_envs(cfg: CollectConfig, n: int, split: str = "train") -> tuple[list[A
         return ToolFaults(env) if cfg.tool_faults else env
 
     canon = [base() for _ in range(n)]
-    aug = [] if cfg.fixed_harness else [make_wrappers(base(), cfg.wrappers, split=cfg.hsa_split, p=cfg.hsa_p)
+    aug = [] if cfg.fixed_harness else [make_wrappers(base(), cfg.wrappers, split=cfg.hsa_split, p=cfg.hsa_p,
+                                                      synonym_p=cfg.hsa_synonym_p)
                                         for _ in range(n)]
     return canon, aug
 

@@ -41,7 +41,7 @@ def skill_rename(h: Harness, d: Draws, v: Vocab) -> Harness:
     taken: list[str] = []
     for s in h.skills:
         s.name = fresh_name(d.rng("skill_rename", s.key, s.name), v.skill_synonyms.get(s.role, []),
-                            v.skill_names, taken)
+                            v.skill_names, taken, v.synonym_p)
         taken.append(s.name)
     return h
 

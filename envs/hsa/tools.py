@@ -18,7 +18,7 @@ def tool_rename(h: Harness, d: Draws, v: Vocab) -> Harness:
     taken: list[str] = []
     for t in h.tools:
         t.name = fresh_name(d.rng("tool_rename", t.key, t.name), v.tool_synonyms.get(t.key, []), v.tool_names,
-                            taken)
+                            taken, v.synonym_p)
         taken.append(t.name)
     return h
 
@@ -30,7 +30,7 @@ def param_rename(h: Harness, d: Draws, v: Vocab) -> Harness:
         taken: list[str] = []
         for p in t.params:
             p.name = fresh_name(d.rng("param_rename", t.key, p.key, p.name), v.param_synonyms.get(p.key, []),
-                                v.param_names, taken)
+                                v.param_names, taken, v.synonym_p)
             taken.append(p.name)
     return h
 

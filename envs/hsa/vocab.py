@@ -10,6 +10,8 @@ reviewable in one file), no logic beyond the lookup helpers.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from dataclasses import dataclass, field
 
 SPLITS: tuple[str, ...] = ("train", "heldout")
@@ -59,6 +61,8 @@ class Vocab:
     hook_labels: dict[str, list[str]]
     hook_fixes: dict[str, list[str]]
     notices: list[str] = field(default_factory=list)
+    synonym_p: float = 0.5  # a renamed tool, parameter or skill takes a free synonym with this probability, else
+    # a generated name (0: generated names only, which a model can get right only by copying them from the prompt)
 
 
 TRAIN = Vocab(
@@ -434,8 +438,17 @@ HELDOUT = Vocab(
 VOCABS: dict[str, Vocab] = {"train": TRAIN, "heldout": HELDOUT}
 
 
-def vocab(split: str) -> Vocab:
-    """The vocabulary of `split` ('train' or 'heldout')."""
+def vocab(split: str, synonym_p: float | None = None) -> Vocab:
+    """The vocabulary of `split` ('train' or 'heldout'); `synonym_p` overrides its synonym probability."""
     if split not in VOCABS:
         raise ValueError(f"expected split 'train' or 'heldout', got {split!r}")
-    return VOCABS[split]
+    if synonym_p is None or synonym_p == VOCABS[split].synonym_p:
+        return VOCABS[split]
+    return _with_synonym_p(split, float(synonym_p))
+
+
+@functools.lru_cache(maxsize=64)
+def _with_synonym_p(split: str, synonym_p: float) -> Vocab:
+    if not 0.0 <= synonym_p <= 1.0:
+        raise ValueError(f"expected synonym_p in [0, 1], got {synonym_p!r}")
+    return dataclasses.replace(VOCABS[split], synonym_p=synonym_p)  # shares the tables (the phrase cache keys on them)

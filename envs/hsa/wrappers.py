@@ -33,14 +33,17 @@ ORDER: tuple[str, ...] = tuple(n for dim in ("skill_ids", "skill_content", "tool
 
 @dataclass(frozen=True)
 class Augment:
-    """A `HarnessTransform`: each named transform applied with probability `p`, in order."""
+    """A `HarnessTransform`: each named transform applied with probability `p`, in order (`synonym_p`: the
+    vocabulary's synonym probability for renamed names, None for its own).
+    """
 
     names: tuple[str, ...]
     split: str
     p: float
+    synonym_p: float | None = None
 
     def __call__(self, harness: Harness, rng: np.random.Generator) -> Harness:
-        v = vocab(self.split)
+        v = vocab(self.split, self.synonym_p)
         for name, (coin, draws) in zip(self.names, _coins(rng, len(self.names)), strict=True):
             if coin < self.p:
                 harness = TRANSFORMS[name].fn(harness, draws, v)
@@ -81,20 +84,31 @@ def _base(env: Any) -> Any:
 
 
 class HarnessWrapper(gym.Wrapper[Any, Any, Any, Any]):
-    """Base of the HSA wrappers: applies `transforms` (each with probability `p`) from the `split` vocabulary."""
+    """Base of the HSA wrappers: applies `transforms` (each with probability `p`) from the `split` vocabulary.
+
+    `synonym_p` (default: the vocabulary's 0.5) is the probability that a renamed tool, parameter or skill takes
+    one of the vocabulary's synonyms rather than a generated name; 0 presents generated names only (a training
+    option: such names can only be copied from the prompt, not recalled). Records keep the wrapper spec, not
+    this option, so a replay presents the default.
+    """
 
     transforms: ClassVar[tuple[str, ...]] = ()
 
-    def __init__(self, env: gym.Env[Any, Any], split: str = "train", p: float = DEFAULT_P) -> None:
+    def __init__(self, env: gym.Env[Any, Any], split: str = "train", p: float = DEFAULT_P,
+                 synonym_p: float | None = None) -> None:
         base = _base(env)
         if split not in SPLITS:
             raise ValueError(f"expected split 'train' or 'heldout', got {split!r}")
         if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0.0 <= float(p) <= 1.0:
             raise ValueError(f"expected p in [0, 1], got {p!r}")
+        if synonym_p is not None and (isinstance(synonym_p, bool) or not isinstance(synonym_p, numbers.Real)
+                                      or not 0.0 <= float(synonym_p) <= 1.0):
+            raise ValueError(f"expected synonym_p in [0, 1] or None, got {synonym_p!r}")
         super().__init__(env)
         self.split = split
         self.p = float(p)
-        self.transform = Augment(tuple(self.transforms), split, self.p)
+        self.synonym_p = None if synonym_p is None else float(synonym_p)
+        self.transform = Augment(tuple(self.transforms), split, self.p, self.synonym_p)
         base.augment = self.transform if base.augment is None else Chain(base.augment, self.transform)
 
 
@@ -293,9 +307,9 @@ def parse_spec(spec: str | list[str] | tuple[str, ...]) -> list[str]:
 
 
 def make_wrappers(env: gym.Env[Any, Any], spec: str | list[str] | tuple[str, ...], split: str = "train",
-                  p: float = DEFAULT_P) -> gym.Env[Any, Any]:
+                  p: float = DEFAULT_P, synonym_p: float | None = None) -> gym.Env[Any, Any]:
     """Wrap `env` in the named wrappers, in order: `make_wrappers(gym.make(...), "hsa", split="heldout")`."""
     for name in parse_spec(spec):
         cls = WRAPPERS[name]
-        env = cls(env, split=split, p=p) if issubclass(cls, HarnessWrapper) else cls(env)
+        env = cls(env, split=split, p=p, synonym_p=synonym_p) if issubclass(cls, HarnessWrapper) else cls(env)
     return env

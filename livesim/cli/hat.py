@@ -207,6 +207,35 @@ def _cmd_dev(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_probe(args: argparse.Namespace) -> int:
+    _threads(args)
+    if args.limit is not None and args.limit < 1:
+        raise SystemExit(f"error: --limit must be >= 1, got {args.limit}")
+    if not Path(args.data).is_dir():
+        raise SystemExit(f"error: --data {args.data}: not a folder (expected a `livesim hat collect` output)")
+    from livesim.hat.probe import run as probe_run
+
+    result = probe_run(resolve_model(args.model), args.data, split=args.split, limit=args.limit,
+                       show_progress=not args.quiet)
+    if args.out:
+        Path(args.out).write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
+    if args.json:
+        print(json.dumps({k: v for k, v in result.items() if k != "rows"}, sort_keys=True))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"name probe: {result['model']} on {result['conversations']} {args.split} conversations "
+                        f"(teacher-forced; {result['skipped_retokenize']} skipped)")
+    for col in ("name", "origin", "names", "exact", "token accuracy"):
+        table.add_column(col, justify="left" if col in ("name", "origin") else "right")
+    for kind, by_origin in result["summary"].items():
+        for origin, r in by_origin.items():
+            table.add_row(kind, origin, str(r["names"]), f"{r['exact']:.3f}", f"{r['token_accuracy']:.3f}")
+    Console(width=120).print(table)
+    return 0
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     hat = sub.add_parser("hat", help="Harness-Aware Training: collect, sft, distill, rl, train",
                          description="Harness-Aware Training (docs/training.md).")
@@ -275,6 +304,20 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--json", action="store_true", help="print one JSON object (no per-request rewards)")
     common(p)
     p.set_defaults(func=_one_line_errors(_cmd_dev))
+
+    p = hs.add_parser("probe", help="does a model copy presented names? teacher-forced name accuracy by origin",
+                      description="Teacher-forced accuracy of a model on the names in a collected dataset's tool "
+                                  "calls (tool, parameter and skill names), by where each name comes from: the "
+                                  "canonical harness, HSA's synonym lists, or generated for that episode alone "
+                                  "(those can only be copied from the prompt). See livesim.hat.probe.")
+    p.add_argument("--model", required=True, help="zoo name or HF model dir")
+    p.add_argument("--data", required=True, help="a `livesim hat collect` output folder")
+    p.add_argument("--split", default="validation", help="dataset split (default: validation)")
+    p.add_argument("--limit", type=int, default=None, help="first N conversations (default: all)")
+    p.add_argument("--out", default=None, help="write the result (with one row per name) to this JSON file")
+    p.add_argument("--json", action="store_true", help="print one JSON object (no per-name rows)")
+    common(p)
+    p.set_defaults(func=_one_line_errors(_cmd_probe))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -175,6 +175,31 @@ def test_wrappers_stack_and_registry() -> None:
         SkillRename(gym.make("CartPole-v1"))
 
 
+def test_synonym_p_zero_presents_generated_names_only_and_none_changes_nothing() -> None:
+    synonyms = {n for v in (TRAIN, HELDOUT) for table in (v.tool_synonyms, v.param_synonyms, v.skill_synonyms)
+                for names in table.values() for n in names}
+    canonical = default_harness()
+    canon_names = {t.name for t in canonical.tools} | {p.name for t in canonical.tools for p in t.params} \
+        | {s.name for s in canonical.skills}
+    renames = ["skill_rename", "tool_rename", "param_rename"]
+    seen_default: set[str] = set()
+    for seed in range(6):
+        presented = {}
+        for sp in (None, 0.5, 0.0):
+            env = make_wrappers(qa_env(), renames, split="train", p=1.0, synonym_p=sp)
+            env.reset(seed=seed)
+            presented[sp] = env.unwrapped.sim.harness
+        # None is the vocabulary's own 0.5: the same draws, so the same presented harness
+        assert presented[None].fingerprint == presented[0.5].fingerprint
+        h = presented[0.0]
+        names = [t.name for t in h.tools] + [p.name for t in h.tools for p in t.params] + [s.name for s in h.skills]
+        assert not set(names) & (synonyms | canon_names), seed
+        seen_default |= {t.name for t in presented[None].tools} & synonyms
+    assert seen_default  # the default does draw synonyms (so the check above is not vacuous)
+    with pytest.raises(ValueError, match=r"expected synonym_p in \[0, 1\] or None, got 2"):
+        SkillRename(qa_env(), synonym_p=2)
+
+
 def test_cli_make_env_takes_wrappers_and_both_splits() -> None:
     from livesim.cli import build_parser
     from livesim.runs.build import make_env

@@ -461,6 +461,69 @@ def test_cli_bad_input_is_one_line(tiny_model_dir, tmp_path):
         main(["hat", "train", "--preset", "tiny", "--ci", "--stages", "sft,foo"])
 
 
+def test_name_probe_aligns_each_name_with_its_tokens(data_dir, tiny_model_dir, tmp_path, capsys):
+    import torch
+    from transformers import AutoTokenizer
+
+    from livesim.hat import probe
+    from livesim.hat.sft import training_template
+
+    tok = AutoTokenizer.from_pretrained(tiny_model_dir)
+    tok.chat_template = training_template(tok)
+    origins = probe.name_origins()
+    assert origins["tool"]["load_skill"] == "canonical" and origins["tool"]["open_skill"] == "synonym"
+    assert "q7zx3" not in origins["param"]  # anything else is generated
+
+    class Shifted(torch.nn.Module):
+        """Logits whose argmax is the next token of `ids` shifted by `shift` (0: a perfect model)."""
+
+        def __init__(self, ids: list[int], shift: int) -> None:
+            super().__init__()
+            self.ids, self.shift = ids, shift
+
+        def forward(self, input_ids):  # noqa: D401
+            n = input_ids.shape[1]
+            logits = torch.zeros(1, n, len(tok))
+            for t in range(n - 1):
+                logits[0, t, self.ids[min(n - 1, t + 1 + self.shift)]] = 1.0
+            return type("Out", (), {"logits": logits})()
+
+    data = collect_mod.load(data_dir)["train"]
+    checked = 0
+    for ex in data:
+        messages, tools = ex["messages"], json.loads(ex["tools"])
+        calls = [c["function"] for m in messages if m["role"] == "assistant" for c in m["tool_calls"]]
+        if not calls:
+            continue
+        text = tok.apply_chat_template(messages, tools=tools, tokenize=False)
+        ids = tok(text, add_special_tokens=False)["input_ids"]
+        rows = probe.probe_conversation(Shifted(ids, 0), tok, messages, tools, origins)
+        assert rows is not None
+        # every call's tool name and argument names, in call order, each with its tokens, all right
+        assert [r["name"] for r in rows if r["kind"] == "tool"] == [c["name"] for c in calls]
+        assert [r["name"] for r in rows if r["kind"] == "param"] == [k for c in calls
+                                                                     for k in json.loads(c["arguments"])]
+        assert all(r["tokens"] >= 1 and r["exact"] for r in rows)
+        wrong = probe.probe_conversation(Shifted(ids, 1), tok, messages, tools, origins)
+        assert not any(r["exact"] for r in wrong)  # off by one token: no name comes out whole
+        checked += 1
+    assert checked >= 3
+
+    from livesim.cli import main
+
+    out = tmp_path / "probe.json"
+    assert main(["hat", "probe", "--model", str(tiny_model_dir), "--data", str(data_dir), "--split", "train",
+                 "--limit", "3", "--out", str(out), "--quiet"]) == 0
+    result = json.loads(out.read_text())
+    assert result["conversations"] == 3 and result["rows"]
+    assert sum(r["names"] for k in result["summary"].values() for r in k.values()) == len(result["rows"])
+    assert "name probe" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="no split 'nope'"):
+        main(["hat", "probe", "--model", str(tiny_model_dir), "--data", str(data_dir), "--split", "nope"])
+    with pytest.raises(SystemExit, match="--limit must be >= 1"):
+        main(["hat", "probe", "--model", str(tiny_model_dir), "--data", str(data_dir), "--limit", "0"])
+
+
 def test_dev_command_keeps_every_request_and_a_bootstrap_interval(tiny_model_dir, tmp_path, capsys):
     from livesim.cli import main
     from livesim.hat.deveval import mean_ci95
