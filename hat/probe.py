@@ -16,7 +16,10 @@ the training names scores high on ``canonical`` and near zero on ``generated``.
 
 ``exact`` is the share of names whose every token is the model's argmax (the name would come out whole under
 greedy decoding, given the conversation so far); ``token_accuracy`` is over the names' tokens. A name token
-that BPE merged with the quote before it counts as the name's.
+that BPE merged with the quote before it counts as the name's. The first token of a tool or skill name is
+also a *decision* (which tool, which skill); ``continuation_exact`` and ``continuation_accuracy`` score only
+the tokens after it, on names of two or more tokens: given the name's start, does the model complete it? For
+a generated name that is copying and nothing else.
 """
 
 from __future__ import annotations
@@ -116,24 +119,38 @@ def probe_conversation(model: Any, tokenizer: Any, messages: list[dict[str, Any]
             toks = [i for i, (a, b) in enumerate(offsets) if a < e and b > s and i > 0]
             if not toks:
                 continue
-            correct = sum(pred[i - 1] == ids[i] for i in toks)
+            hits = [pred[i - 1] == ids[i] for i in toks]
             rows.append({"kind": kind, "origin": origins[kind].get(name, "generated"), "name": name,
-                         "tokens": len(toks), "correct": correct, "exact": correct == len(toks)})
+                         "tokens": len(toks), "correct": sum(hits), "exact": all(hits),
+                         "rest_correct": sum(hits[1:])})
     return rows
 
 
-def summarize(rows: Iterable[dict[str, Any]]) -> dict[str, dict[str, dict[str, float]]]:
-    """Map kind -> origin -> {names, exact, token_accuracy} (kinds/origins with no name are left out)."""
-    acc: dict[tuple[str, str], list[int]] = {}
+def summarize(rows: Iterable[dict[str, Any]]) -> dict[str, dict[str, dict[str, float | None]]]:
+    """Map kind -> origin -> {names, exact, token_accuracy, multi_token, continuation_exact,
+    continuation_accuracy} (kinds/origins with no name are left out; the continuation figures are None when no
+    name of that class has two tokens).
+    """
+    acc: dict[tuple[str, str], dict[str, int]] = {}
     for r in rows:
-        a = acc.setdefault((r["kind"], r["origin"]), [0, 0, 0, 0])
-        a[0] += 1
-        a[1] += int(r["exact"])
-        a[2] += r["tokens"]
-        a[3] += r["correct"]
-    out: dict[str, dict[str, dict[str, float]]] = {}
-    for (kind, origin), (n, exact, toks, correct) in sorted(acc.items()):
-        out.setdefault(kind, {})[origin] = {"names": n, "exact": exact / n, "token_accuracy": correct / toks}
+        a = acc.setdefault((r["kind"], r["origin"]), dict.fromkeys(
+            ("names", "exact", "tokens", "correct", "multi", "rest_exact", "rest_tokens", "rest_correct"), 0))
+        a["names"] += 1
+        a["exact"] += int(r["exact"])
+        a["tokens"] += r["tokens"]
+        a["correct"] += r["correct"]
+        if r["tokens"] > 1:
+            a["multi"] += 1
+            a["rest_exact"] += int(r["rest_correct"] == r["tokens"] - 1)
+            a["rest_tokens"] += r["tokens"] - 1
+            a["rest_correct"] += r["rest_correct"]
+    out: dict[str, dict[str, dict[str, float | None]]] = {}
+    for (kind, origin), a in sorted(acc.items()):
+        out.setdefault(kind, {})[origin] = {
+            "names": a["names"], "exact": a["exact"] / a["names"], "token_accuracy": a["correct"] / a["tokens"],
+            "multi_token": a["multi"],
+            "continuation_exact": a["rest_exact"] / a["multi"] if a["multi"] else None,
+            "continuation_accuracy": a["rest_correct"] / a["rest_tokens"] if a["rest_tokens"] else None}
     return out
 
 

@@ -227,12 +227,18 @@ def _cmd_probe(args: argparse.Namespace) -> int:
 
     table = Table(title=f"name probe: {result['model']} on {result['conversations']} {args.split} conversations "
                         f"(teacher-forced; {result['skipped_retokenize']} skipped)")
-    for col in ("name", "origin", "names", "exact", "token accuracy"):
+    for col in ("name", "origin", "names", "exact", "token accuracy", "multi-token", "continuation exact",
+                "continuation accuracy"):
         table.add_column(col, justify="left" if col in ("name", "origin") else "right")
+
+    def fmt(x: float | None) -> str:
+        return "-" if x is None else f"{x:.3f}"
+
     for kind, by_origin in result["summary"].items():
         for origin, r in by_origin.items():
-            table.add_row(kind, origin, str(r["names"]), f"{r['exact']:.3f}", f"{r['token_accuracy']:.3f}")
-    Console(width=120).print(table)
+            table.add_row(kind, origin, str(r["names"]), fmt(r["exact"]), fmt(r["token_accuracy"]),
+                          str(r["multi_token"]), fmt(r["continuation_exact"]), fmt(r["continuation_accuracy"]))
+    Console(width=150).print(table)
     return 0
 
 

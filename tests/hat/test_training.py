@@ -508,6 +508,14 @@ def test_name_probe_aligns_each_name_with_its_tokens(data_dir, tiny_model_dir, t
         assert not any(r["exact"] for r in wrong)  # off by one token: no name comes out whole
         checked += 1
     assert checked >= 3
+    # the first token is the decision, the rest the completion: a name wrong only at its start still completes
+    summary = probe.summarize([
+        {"kind": "tool", "origin": "generated", "tokens": 3, "correct": 2, "exact": False, "rest_correct": 2},
+        {"kind": "tool", "origin": "generated", "tokens": 1, "correct": 1, "exact": True, "rest_correct": 0},
+        {"kind": "param", "origin": "canonical", "tokens": 1, "correct": 0, "exact": False, "rest_correct": 0}])
+    assert summary["tool"]["generated"] == {"names": 2, "exact": 0.5, "token_accuracy": 0.75, "multi_token": 1,
+                                            "continuation_exact": 1.0, "continuation_accuracy": 1.0}
+    assert summary["param"]["canonical"]["continuation_exact"] is None
 
     from livesim.cli import main
 
