@@ -11,6 +11,11 @@ file (mean reward with its bootstrap 95% interval and the main rates, per varian
 variants of one model evaluated apart):
 
     python tools/docs_table.py --dev HSA-SFT=results/tiny/dev50/HSA-SFT.json ... --doc DOC --marker NAME
+
+With `--probe ROW=FILE ...`, the table is the name probe's (`livesim hat probe --out`), one line per model and
+kind of name: exact-name rate / continuation accuracy (names) per origin:
+
+    python tools/docs_table.py --probe HSA-SFT=results/tiny/probe/HSA-SFT.json ... --doc DOC --marker NAME
 """
 
 from __future__ import annotations
@@ -74,6 +79,26 @@ def dev_excerpt(rows: list[tuple[str, dict[str, Any]]]) -> str:
     return "\n".join(lines)
 
 
+def probe_excerpt(rows: list[tuple[str, dict[str, Any]]]) -> str:
+    """The name probe's table of `livesim hat probe --out` results: per model and kind of name, per origin."""
+    origins = ("canonical", "synonym", "generated")
+    lines = ["| row | model | conversations | name | " + " | ".join(
+        f"{o}: exact / continuation accuracy (names)" for o in origins) + " |", "|---|---|---|---|---|---|---|"]
+
+    def cell(r: dict[str, Any] | None) -> str:
+        if not r:
+            return "-"
+        cont = r.get("continuation_accuracy")
+        return f"{r['exact']:.3f} / {'-' if cont is None else f'{cont:.3f}'} ({r['names']})"
+
+    for label, r in rows:
+        for kind in ("tool", "param", "skill"):
+            by = r["summary"].get(kind, {})
+            lines.append(f"| {label} | `{Path(r['model']).name}` | {r['conversations']} | {kind} | "
+                         + " | ".join(cell(by.get(o)) for o in origins) + " |")
+    return "\n".join(lines)
+
+
 def _load(path: str, key: str) -> dict[str, Any]:
     """A JSON object from `path` that has `key`, or a one-line error naming the file."""
     try:
@@ -91,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     src.add_argument("--results", help="results.json written by livesim hat reproduce")
     src.add_argument("--dev", nargs="+", metavar="ROW=FILE[,FILE]",
                      help="`livesim hat dev --out` files, one row each (comma: variants evaluated apart)")
+    src.add_argument("--probe", nargs="+", metavar="ROW=FILE", help="`livesim hat probe --out` files, one row each")
     ap.add_argument("--doc", required=True, help="markdown file holding the markers")
     ap.add_argument("--marker", required=True, help="NAME of <!-- NAME --> ... <!-- /NAME -->")
     args = ap.parse_args(argv)
@@ -108,6 +134,14 @@ def main(argv: list[str] | None = None) -> int:
                 merged.update(_load(part, "model"))
             rows.append((label, merged))
         table = dev_excerpt(rows)
+    elif args.probe:
+        probes = []
+        for item in args.probe:
+            label, _, path = item.partition("=")
+            if not label or not path:
+                raise SystemExit(f"error: --probe expects ROW=FILE, got {item!r}")
+            probes.append((label, _load(path, "summary")))
+        table = probe_excerpt(probes)
     else:
         table = excerpt(_load(args.results, "rows"))
     text = doc.read_text()

@@ -85,3 +85,22 @@ def test_the_dev_table_has_one_row_per_file_and_bad_files_are_clear_errors(tmp_p
             docs_table.main(["--dev", arg, "--doc", str(doc), "--marker", "d"])
     with pytest.raises(SystemExit, match="no such file"):
         docs_table.main(["--dev", f"x={f}", "--doc", str(tmp_path / "nodoc.md"), "--marker", "d"])
+
+
+def test_the_probe_table_has_a_line_per_model_and_kind(tmp_path):
+    probe = {"model": "/x/stages/sft-abc", "conversations": 120, "summary": {
+        "tool": {"canonical": {"names": 109, "exact": 0.55, "continuation_accuracy": 0.85},
+                 "generated": {"names": 64, "exact": 0.0, "continuation_accuracy": 0.024}},
+        "param": {"canonical": {"names": 128, "exact": 0.727, "continuation_accuracy": None}}}}
+    f, doc = tmp_path / "probe.json", tmp_path / "doc.md"
+    f.write_text(json.dumps(probe))
+    doc.write_text("<!-- p -->\n<!-- /p -->\n")
+    assert docs_table.main(["--probe", f"HSA-SFT={f}", "--doc", str(doc), "--marker", "p"]) == 0
+    text = doc.read_text()
+    assert "| HSA-SFT | `sft-abc` | 120 | tool | 0.550 / 0.850 (109) | - | 0.000 / 0.024 (64) |" in text
+    assert "| HSA-SFT | `sft-abc` | 120 | param | 0.727 / - (128) | - | - |" in text
+    assert "| HSA-SFT | `sft-abc` | 120 | skill | - | - | - |" in text
+    other = tmp_path / "dev.json"
+    other.write_text(json.dumps({"model": "m"}))  # a dev result, not a probe
+    with pytest.raises(SystemExit, match="no 'summary' in it"):
+        docs_table.main(["--probe", f"x={other}", "--doc", str(doc), "--marker", "p"])
