@@ -10,6 +10,7 @@ suites (those are ``livesim.hat.suites`` / ``evaluate``).
 
 from __future__ import annotations
 
+import json
 import time
 from collections import Counter
 from functools import lru_cache
@@ -115,12 +116,69 @@ def check_request(variants: tuple[str, ...], n: int) -> None:
         raise ValueError(f"the dev set needs at least one request, got {n}")
 
 
+def _slim(rec: dict[str, Any], wall: float, segment: int) -> dict[str, Any]:
+    """What `summarize` and `call_audit` read of a request's record (a checkpoint line), JSON-clean."""
+    trace = rec["trace"]
+    out = {"episode_seed": int(rec["episode_seed"]), "reward": float(rec["reward"]),
+           "grade": {"scores": {k: float(v) for k, v in rec["grade"]["scores"].items()}},
+           "reward_terms": {k: float(v) for k, v in rec["reward_terms"].items()},
+           "truth": {"intents": list(rec["truth"]["intents"])},
+           "trace": {"latency_s": float(trace["latency_s"]), "fallback": bool(trace["fallback"]),
+                     "turns": int(trace["turns"]), "parse_errors": int(trace["parse_errors"]),
+                     "tool_calls": [{k: c.get(k) for k in ("ok", "error_kind", "key", "name", "arguments")}
+                                    for c in trace["tool_calls"]]},
+           "_wall": wall, "_segment": segment}
+    return json.loads(json.dumps(out, default=str))  # arguments hold what the model wrote: make it plain JSON
+
+
+class DevCheckpoint:
+    """Finished requests of one dev-set variant, one JSON line each, so a killed evaluation resumes where it
+    stopped. The first line is the evaluation's identity (model, requests, tokens, batch size, prompt style,
+    variant); a file made by another evaluation is an error, never mixed in. Requests run after a resume are
+    batched with other requests than in an unbroken run, so under padding a greedy output can differ in
+    floating point; the result says how many requests came from the checkpoint (`resumed`).
+    """
+
+    def __init__(self, path: Path, identity: dict[str, Any]) -> None:
+        self.path, self.identity = path, identity
+        self.records: list[dict[str, Any]] = []
+        self.segment = 0
+        if path.is_file():
+            lines = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+            if not lines or lines[0] != {"identity": identity}:
+                have = lines[0].get("identity") if lines and isinstance(lines[0], dict) else None
+                raise ValueError(f"{path} is the checkpoint of another dev evaluation ({have}), not of {identity}; "
+                                 "remove it or give another --out")
+            self.records = lines[1:]
+            self.segment = 1 + max((r["_segment"] for r in self.records), default=-1)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps({"identity": identity}) + "\n")
+
+    @property
+    def prior_wall_s(self) -> float:
+        """Seconds the earlier runs spent (each run's last line holds its elapsed time)."""
+        last: dict[int, float] = {}
+        for r in self.records:
+            last[r["_segment"]] = max(last.get(r["_segment"], 0.0), r["_wall"])
+        return sum(last.values())
+
+    def add(self, rec: dict[str, Any], wall: float) -> None:
+        line = _slim(rec, wall, self.segment)
+        with self.path.open("a") as f:
+            f.write(json.dumps(line) + "\n")
+
+
 def evaluate_model(model_dir: str | Path, n: int = 50, max_new_tokens: int = 128, batch_size: int = DEV_BATCH_SIZE,
                    variants: tuple[str, ...] = VARIANTS, show_progress: bool = True,
-                   prompt_style: str = "full") -> dict[str, Any]:
+                   prompt_style: str = "full", checkpoint: str | Path | None = None) -> dict[str, Any]:
     """Mean reward (and per-term scores) of a model directory on the dev set, per harness variant;
     `prompt_style` presents the canonical harness ('full': as it is, markdown; 'compact', ...). Each variant also
     carries every request's reward in seed order (`rewards`) and a bootstrap 95% interval of the mean (`mean_ci95`).
+
+    `checkpoint`: a path prefix; each variant's finished requests are appended to `<prefix>.<variant>.jsonl` as
+    they finish, and a rerun with the same arguments takes them from there and plays only the rest
+    (`DevCheckpoint`). The caller removes the files once the result is kept (`remove_checkpoints`).
     """
     check_request(variants, n)
     harness = harness_with_style(None, prompt_style)
@@ -135,16 +193,41 @@ def evaluate_model(model_dir: str | Path, n: int = 50, max_new_tokens: int = 128
             return make_wrappers(env, "hsa", split=split) if split else env
 
         t0 = time.perf_counter()
+        ckpt = None
+        records: list[dict[str, Any]] = []
+        if checkpoint is not None:
+            identity = {"model": str(model_dir), "n": n, "max_new_tokens": max_new_tokens, "batch_size": batch_size,
+                        "prompt_style": prompt_style, "variant": variant}
+            ckpt = DevCheckpoint(checkpoint_path(checkpoint, variant), identity)
+            records = list(ckpt.records)
+        done = {r["episode_seed"] for r in records}
+        todo = [s for s in seeds if s not in done]
         bar = progress(total=n, desc=f"dev {variant}", disable=not show_progress)
-        records = []
-        for rec in run_batched(make_env, agent, seeds, batch_size):
+        bar.update(len(records))
+        for rec in run_batched(make_env, agent, todo, batch_size) if todo else ():
             records.append(rec)
+            if ckpt is not None:
+                ckpt.add(rec, time.perf_counter() - t0)
             bar.update(1)
         bar.close()
-        summary = summarize(records, len(seeds), time.perf_counter() - t0)
+        wall = time.perf_counter() - t0 + (ckpt.prior_wall_s if ckpt is not None else 0.0)
+        summary = summarize(records, len(seeds), wall)
         out[variant] = {k: summary[k] for k in ("mean_reward", "accuracy", "effectiveness", "pass_rate",
                                                 "fallback_rate", "parse_failure_rate", "turns_mean", "scores",
                                                 "wall_s")}
         rewards = [float(r["reward"]) for r in sorted(records, key=lambda r: r["episode_seed"])]
         out[variant].update(rewards=rewards, mean_ci95=mean_ci95(rewards), calls=call_audit(records))
+        if ckpt is not None and ckpt.records:
+            out[variant]["resumed"] = len(ckpt.records)
     return out
+
+
+def checkpoint_path(prefix: str | Path, variant: str) -> Path:
+    """The checkpoint file of one variant under a path prefix."""
+    return Path(f"{prefix}.{variant}.jsonl")
+
+
+def remove_checkpoints(prefix: str | Path, variants: tuple[str, ...]) -> None:
+    """Remove the variants' checkpoint files (once their result is written elsewhere)."""
+    for v in variants:
+        checkpoint_path(prefix, v).unlink(missing_ok=True)

@@ -20,7 +20,14 @@ from pydantic import ValidationError
 from livesim.harness.core import STYLES
 from livesim.hat import collect, distill, rl, sft
 from livesim.hat.collect import CollectConfig
-from livesim.hat.deveval import ALL_VARIANTS, DEV_BATCH_SIZE, VARIANTS, check_request, evaluate_model
+from livesim.hat.deveval import (
+    ALL_VARIANTS,
+    DEV_BATCH_SIZE,
+    VARIANTS,
+    check_request,
+    evaluate_model,
+    remove_checkpoints,
+)
 from livesim.hat.distill import DistillStageConfig
 from livesim.hat.rl import RLStageConfig
 from livesim.hat.sft import SFTStageConfig
@@ -180,11 +187,16 @@ def _cmd_dev(args: argparse.Namespace) -> int:
     variants = tuple(v.strip() for v in args.variants.split(",") if v.strip())
     check_request(variants, args.requests)  # before a model is loaded
     model = resolve_model(args.model)
-    result = evaluate_model(model, n=args.requests, max_new_tokens=args.max_new_tokens, batch_size=args.batch_size,
-                            variants=variants, show_progress=not args.quiet, prompt_style=args.prompt_style)
+    try:
+        result = evaluate_model(model, n=args.requests, max_new_tokens=args.max_new_tokens,
+                                batch_size=args.batch_size, variants=variants, show_progress=not args.quiet,
+                                prompt_style=args.prompt_style, checkpoint=args.out)
+    except ValueError as e:
+        raise SystemExit(f"error: {e}") from None
     result = {"model": str(model), **result}
     if args.out:
         Path(args.out).write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
+        remove_checkpoints(args.out, variants)
     if args.json:
         print(json.dumps({k: ({x: y for x, y in v.items() if x != "rewards"} if k in variants else v)
                           for k, v in result.items()}, sort_keys=True))
@@ -306,7 +318,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--batch-size", type=int, default=DEV_BATCH_SIZE, help="requests generated together")
     p.add_argument("--prompt-style", choices=["full", *STYLES], default="full",
                    help="how the canonical harness's prompt is presented ('compact': the smollm2-135m preset's)")
-    p.add_argument("--out", default=None, help="write the result (with every request's reward) to this JSON file")
+    p.add_argument("--out", default=None, help="write the result (with every request's reward) to this JSON file; "
+                   "meanwhile each finished request goes to OUT.<variant>.jsonl, and the same command run again "
+                   "after a kill resumes from there (the files are removed once OUT is written)")
     p.add_argument("--json", action="store_true", help="print one JSON object (no per-request rewards)")
     common(p)
     p.set_defaults(func=_one_line_errors(_cmd_dev))

@@ -548,6 +548,7 @@ def test_dev_command_keeps_every_request_and_a_bootstrap_interval(tiny_model_dir
     assert len(canon["rewards"]) == 3 and canon["mean_reward"] == pytest.approx(sum(canon["rewards"]) / 3)
     assert canon["mean_ci95"][0] <= canon["mean_reward"] <= canon["mean_ci95"][1]
     assert "dev set" in capsys.readouterr().out
+    assert not list(tmp_path.glob("dev.json.*.jsonl"))  # the checkpoints are gone once the result is written
     # the interval: seeded (same values, same bounds), around the mean, wider for fewer requests
     values = [0.0, 1.0, 0.5, 0.0, 1.0, 0.25]
     lo, hi = mean_ci95(values)
@@ -558,6 +559,38 @@ def test_dev_command_keeps_every_request_and_a_bootstrap_interval(tiny_model_dir
         main(["hat", "dev", "--model", str(tiny_model_dir), "--variants", "canonical,nope"])
     with pytest.raises(SystemExit, match="at least one request, got 0"):
         main(["hat", "dev", "--model", str(tiny_model_dir), "--requests", "0"])
+
+
+def test_a_killed_dev_evaluation_resumes_from_its_checkpoint(tiny_model_dir, tmp_path, monkeypatch):
+    from livesim.hat import deveval
+
+    kw = dict(n=4, max_new_tokens=6, batch_size=1, variants=("canonical",), show_progress=False)
+    whole = deveval.evaluate_model(tiny_model_dir, **kw)
+    real = deveval.run_batched
+
+    def killed(*args, **kwargs):  # two requests finish, then the process is "killed"
+        for i, rec in enumerate(real(*args, **kwargs)):
+            if i == 2:
+                raise KeyboardInterrupt
+            yield rec
+
+    prefix = tmp_path / "dev.json"
+    monkeypatch.setattr(deveval, "run_batched", killed)
+    with pytest.raises(KeyboardInterrupt):
+        deveval.evaluate_model(tiny_model_dir, checkpoint=prefix, **kw)
+    monkeypatch.setattr(deveval, "run_batched", real)
+    ckpt = deveval.checkpoint_path(prefix, "canonical")
+    assert len(ckpt.read_text().splitlines()) == 3  # identity + 2 requests
+    resumed = deveval.evaluate_model(tiny_model_dir, checkpoint=prefix, **kw)
+    assert resumed["canonical"].pop("resumed") == 2
+    for r in (whole, resumed):
+        r["canonical"].pop("wall_s")
+    assert resumed == whole  # batch size 1: the resumed run is the unbroken one, request for request
+    # a checkpoint of another evaluation is refused, not mixed in
+    with pytest.raises(ValueError, match="checkpoint of another dev evaluation"):
+        deveval.evaluate_model(tiny_model_dir, checkpoint=prefix, **{**kw, "max_new_tokens": 7})
+    deveval.remove_checkpoints(prefix, ("canonical",))
+    assert not ckpt.exists()
 
 
 def test_rerun_into_the_same_run_dir_logs_a_cached_dev_eval_once(tmp_path):
