@@ -143,15 +143,27 @@ class DevCheckpoint:
         self.path, self.identity = path, identity
         self.records: list[dict[str, Any]] = []
         self.segment = 0
-        if path.is_file():
-            lines = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+        text = path.read_text() if path.is_file() else ""
+        if text and not text.endswith("\n"):  # a line cut short by the kill: dropped, that request runs again
+            text = text[:text.rfind("\n") + 1]
+            path.write_text(text)
+        if text.strip():
+            lines = []
+            for i, x in enumerate(text.splitlines(), 1):
+                if not x.strip():
+                    continue
+                try:
+                    lines.append(json.loads(x))
+                except json.JSONDecodeError as e:
+                    raise ValueError(f"{path} is not a dev-set checkpoint (line {i}: {e.msg}); remove it or give "
+                                     "another --out") from None
             if not lines or lines[0] != {"identity": identity}:
                 have = lines[0].get("identity") if lines and isinstance(lines[0], dict) else None
                 raise ValueError(f"{path} is the checkpoint of another dev evaluation ({have}), not of {identity}; "
                                  "remove it or give another --out")
             self.records = lines[1:]
             self.segment = 1 + max((r["_segment"] for r in self.records), default=-1)
-        else:
+        else:  # new, or killed before its first line ended
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps({"identity": identity}) + "\n")
 

@@ -581,6 +581,8 @@ def test_a_killed_dev_evaluation_resumes_from_its_checkpoint(tiny_model_dir, tmp
     monkeypatch.setattr(deveval, "run_batched", real)
     ckpt = deveval.checkpoint_path(prefix, "canonical")
     assert len(ckpt.read_text().splitlines()) == 3  # identity + 2 requests
+    with ckpt.open("a") as f:
+        f.write('{"episode_seed": 9000')  # a line the kill cut short: ignored, that request runs again
     resumed = deveval.evaluate_model(tiny_model_dir, checkpoint=prefix, **kw)
     assert resumed["canonical"].pop("resumed") == 2
     for r in (whole, resumed):
@@ -591,6 +593,21 @@ def test_a_killed_dev_evaluation_resumes_from_its_checkpoint(tiny_model_dir, tmp
         deveval.evaluate_model(tiny_model_dir, checkpoint=prefix, **{**kw, "max_new_tokens": 7})
     deveval.remove_checkpoints(prefix, ("canonical",))
     assert not ckpt.exists()
+
+
+def test_dev_checkpoint_survives_a_cut_line_and_refuses_a_foreign_file(tmp_path):
+    from livesim.hat.deveval import DevCheckpoint
+
+    path, identity = tmp_path / "ck.jsonl", {"model": "m", "n": 2}
+    path.write_text('{"ident')  # killed before the identity line ended: starts afresh
+    assert DevCheckpoint(path, identity).records == []
+    assert path.read_text() == '{"identity": {"model": "m", "n": 2}}\n'
+    path.write_text(path.read_text() + "not json\n")
+    with pytest.raises(ValueError, match="is not a dev-set checkpoint \\(line 2"):
+        DevCheckpoint(path, identity)
+    path.write_text('{"identity": {"model": "other", "n": 2}}\n')
+    with pytest.raises(ValueError, match="checkpoint of another dev evaluation .*'other'"):
+        DevCheckpoint(path, identity)
 
 
 def test_rerun_into_the_same_run_dir_logs_a_cached_dev_eval_once(tmp_path):
