@@ -329,7 +329,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                       description="Teacher-forced accuracy of a model on the names in a collected dataset's tool "
                                   "calls (tool, parameter and skill names), by where each name comes from: the "
                                   "canonical harness, HSA's synonym lists, or generated for that episode alone "
-                                  "(those can only be copied from the prompt). See livesim.hat.probe.")
+                                  "(those can only be copied from the prompt). See livesim.hat.probe.",
+                      epilog="example: livesim hat probe --model ~/.cache/livesim/stages/sft-<key> "
+                             "--data ~/.cache/livesim/stages/collect-<key> --limit 40")
     p.add_argument("--model", required=True, help="zoo name or HF model dir")
     p.add_argument("--data", required=True, help="a `livesim hat collect` output folder")
     p.add_argument("--split", default="validation", help="dataset split (default: validation)")
