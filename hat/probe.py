@@ -6,7 +6,8 @@ predictions, teacher-forced, on the tokens of the names the call had to get righ
 
 - ``tool``: the called tool's name (from the presented tool list),
 - ``param``: each argument's name (from that tool's presented schema),
-- ``skill``: a string argument that names a skill of the presented skill index (what the load-skill tool takes).
+- ``skill``: the one argument of a call when it is a skill-shaped name found in the system prompt (what the
+  load-skill tool takes: the name of a skill in the presented index).
 
 Each name is classed by where it comes from: ``canonical`` (the canonical harness's name), ``synonym`` (one
 of HSA's fixed synonym lists, train or held-out: a model can recall those) or ``generated`` (a random string
@@ -31,9 +32,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from livesim.harness.core import SKILL_NAME_PATTERN
+
 KINDS = ("tool", "param", "skill")
 ORIGINS = ("canonical", "synonym", "generated")
 _CALL = re.compile(r"<tool_call>\s*(\{.*?\})\s*</tool_call>", re.DOTALL)
+_SKILL_NAME = re.compile(SKILL_NAME_PATTERN)
 
 
 def name_origins() -> dict[str, dict[str, str]]:
@@ -77,7 +81,8 @@ def _targets(block: str, start: int, system: str) -> list[tuple[str, str, int, i
         if k is None:
             continue
         out.append(("param", key, start + k.start() + 1, start + k.start() + 1 + len(key)))
-        if isinstance(value, str) and value and block.startswith('"' + value + '"', k.end()) \
+        if len(args) == 1 and isinstance(value, str) and _SKILL_NAME.fullmatch(value) \
+                and block.startswith('"' + value + '"', k.end()) \
                 and re.search(r"(?<![\w-])" + re.escape(value) + r"(?![\w-])", system):
             out.append(("skill", value, start + k.end() + 1, start + k.end() + 1 + len(value)))
     return out
