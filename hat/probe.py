@@ -88,7 +88,7 @@ def _targets(block: str, start: int, system: str) -> list[tuple[str, str, int, i
     return out
 
 
-def _skill_names(messages: list[dict[str, Any]]) -> str:
+def _system_text(messages: list[dict[str, Any]]) -> str:
     return messages[0]["content"] if messages and messages[0]["role"] == "system" else ""
 
 
@@ -113,7 +113,7 @@ def probe_conversation(model: Any, tokenizer: Any, messages: list[dict[str, Any]
     with torch.no_grad():
         logits = model(input_ids=torch.tensor([ids])).logits[0]
     pred = logits.argmax(-1).tolist()
-    system = _skill_names(messages)
+    system = _system_text(messages)
     rows = []
     for m in _CALL.finditer(text):
         start = m.start(1)

@@ -110,6 +110,20 @@ def _load(path: str, key: str) -> dict[str, Any]:
     return data
 
 
+def _labelled(items: list[str], flag: str, key: str, merge: bool) -> list[tuple[str, dict[str, Any]]]:
+    """`ROW=FILE` arguments -> (row, JSON object); with `merge`, `ROW=A,B` merges the objects of A and B."""
+    rows = []
+    for item in items:
+        label, _, path = item.partition("=")
+        if not label or not path:
+            raise SystemExit(f"error: {flag} expects ROW=FILE, got {item!r}")
+        merged: dict[str, Any] = {}
+        for part in path.split(",") if merge else [path]:
+            merged.update(_load(part, key))
+        rows.append((label, merged))
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     src = ap.add_mutually_exclusive_group(required=True)
@@ -123,25 +137,10 @@ def main(argv: list[str] | None = None) -> int:
     doc = Path(args.doc)
     if not doc.is_file():
         raise SystemExit(f"error: --doc {args.doc}: no such file")
-    if args.dev:
-        rows = []
-        for item in args.dev:
-            label, _, path = item.partition("=")
-            if not label or not path:
-                raise SystemExit(f"error: --dev expects ROW=FILE, got {item!r}")
-            merged: dict[str, Any] = {}
-            for part in path.split(","):  # the variants of one model evaluated apart (e.g. one core each)
-                merged.update(_load(part, "model"))
-            rows.append((label, merged))
-        table = dev_excerpt(rows)
+    if args.dev:  # ROW=A.json,B.json: the variants of one model evaluated apart (e.g. one core each), merged
+        table = dev_excerpt(_labelled(args.dev, "--dev", "model", merge=True))
     elif args.probe:
-        probes = []
-        for item in args.probe:
-            label, _, path = item.partition("=")
-            if not label or not path:
-                raise SystemExit(f"error: --probe expects ROW=FILE, got {item!r}")
-            probes.append((label, _load(path, "summary")))
-        table = probe_excerpt(probes)
+        table = probe_excerpt(_labelled(args.probe, "--probe", "summary", merge=False))
     else:
         table = excerpt(_load(args.results, "rows"))
     text = doc.read_text()
