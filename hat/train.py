@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from livesim.harness.prompt import PROMPT_RENDER_VERSION
 from livesim.hat import collect as collect_mod
+from livesim.hat import copy_pretrain as copy_mod
 from livesim.hat import distill as distill_mod
 from livesim.hat import rl as rl_mod
 from livesim.hat import sft as sft_mod
@@ -51,6 +52,18 @@ class TinyArch(BaseModel):
     initializer_range: float = Field(0.02, description="Init std (0.02 for training from scratch).")
     corpus_episodes: int = Field(120, description="Oracle conversations the tokenizer is trained on.")
     seed: int = Field(0, description="Init and corpus seed.")
+    copy_steps: int = Field(0, ge=0, description="Copy pretraining of the random base before SFT "
+                            "(`livesim.hat.copy_pretrain`): steps of dense induction data (0: none).")
+    copy_lr: float = Field(1e-3, gt=0, description="Copy pretraining peak learning rate (cosine, 5% warm-up).")
+    copy_batch: int = Field(16, ge=1, description="Copy pretraining sequences a step.")
+    copy_span: tuple[int, int] = Field((16, 64), description="Length band of the copied span (tokens).")
+
+    def base_key_data(self) -> dict[str, Any]:
+        """The fields that make the random base (the copy fields make a stage of their own on top of it)."""
+        return self.model_dump(exclude={"copy_steps", "copy_lr", "copy_batch", "copy_span"})
+
+    def copy_key_data(self) -> dict[str, Any]:
+        return {"steps": self.copy_steps, "lr": self.copy_lr, "batch": self.copy_batch, "span": list(self.copy_span)}
 
 
 class TrainConfig(BaseModel):
@@ -161,9 +174,10 @@ class TrainResult(BaseModel):
 
 # ---------------------------------------------------------------------------------------------- the stages
 def _base(cfg: TrainConfig) -> tuple[Path, str]:
+    """The base model's directory and key; for ``tiny`` the random-init model (built here, seconds)."""
     if cfg.base_model == "tiny":
         # the tokenizer recipe and chat template enter the key: a new one is a new base (and new stages after it)
-        key = content_key("base-tiny", cfg.tiny_arch.model_dump(), CORPUS_VERSION, TINY_CHAT_TEMPLATE)
+        key = content_key("base-tiny", cfg.tiny_arch.base_key_data(), CORPUS_VERSION, TINY_CHAT_TEMPLATE)
         a = cfg.tiny_arch
         path = build_tiny_model(stages_dir() / f"base-{key}", seed=a.seed, vocab_size=a.vocab_size,
                                 hidden_size=a.hidden_size, intermediate_size=a.intermediate_size, layers=a.layers,
@@ -175,6 +189,14 @@ def _base(cfg: TrainConfig) -> tuple[Path, str]:
     marker = path / "livesim_model.json"
     ident = marker.read_text() if marker.is_file() else str(path.resolve())
     return path, content_key("base", ident)
+
+
+def _copy_base(cfg: TrainConfig, base_dir: Path, base_key: str) -> tuple[Path, str] | None:
+    """Where the copy-pretrained base of ``cfg`` lives and its key (None without copy pretraining)."""
+    if cfg.base_model != "tiny" or cfg.tiny_arch.copy_steps == 0:
+        return None
+    key = content_key("copy", cfg.tiny_arch.copy_key_data(), base_key)
+    return stages_dir() / f"copy-{key}", key
 
 
 def stage_ready(path: Path) -> bool:
@@ -258,6 +280,9 @@ def plan(cfg: TrainConfig) -> dict[str, Path]:
     collect_cfg = cfg.collect.model_copy(update={"fixed_harness": cfg.fixed_harness, "tokenizer": str(base_dir)})
     ckey = content_key("collect", collect_cfg.model_copy(update={"tokenizer": base_key}).key())
     out = {"base": base_dir, "collect": stages_dir() / f"collect-{ckey}"}
+    copy = _copy_base(cfg, base_dir, base_key)
+    if copy is not None:  # collect keeps the random base's key: same tokenizer, same data
+        out["copy"], base_key = copy
     prev_key = base_key
     for stage in cfg.stages:
         prev_key = _stage_key(cfg, stage, prev_key, base_key, ckey)
@@ -294,6 +319,27 @@ def train(cfg: TrainConfig) -> TrainResult:
     run.link("collect", data_dir)
     if fresh:
         run.log({"stage": "collect", "kind": "stats", "wall_s": wall["collect"], **stats["collect"]["filter"]})
+
+    copy = _copy_base(cfg, base_dir, base_key)
+    if copy is not None:  # the later stages start from (and distill toward) the copy-pretrained base
+        copy_dir, base_key = copy
+        a = cfg.tiny_arch
+        t0 = time.perf_counter()
+        if not stage_ready(copy_dir):
+            copy_mod.run(base_dir, copy_dir, steps=a.copy_steps, lr=a.copy_lr, batch_size=a.copy_batch,
+                         span=a.copy_span, seed=a.seed, show_progress=cfg.show_progress)
+            wall["copy"] = time.perf_counter() - t0
+        else:
+            wall["copy"] = 0.0
+        copy_stats = json.loads((copy_dir / "copy_stats.json").read_text())
+        stats["copy"] = {k: v for k, v in copy_stats.items() if k != "history"}
+        run.link("copy", copy_dir)
+        if wall["copy"] > 0:
+            for row in copy_stats.get("history", []):
+                run.log({"stage": "copy", "kind": "train", "stage_key": copy_dir.name, **row})
+            run.log({"stage": "copy", "kind": "stats", "wall_s": wall["copy"],
+                     **{k: stats["copy"][k] for k in ("copy_accuracy_before", "copy_accuracy_after")}})
+        base_dir = copy_dir
 
     stage_dirs: dict[str, Path] = {}
     prev_dir, prev_key = base_dir, base_key
@@ -385,6 +431,11 @@ def write_report(result: TrainResult, cfg: TrainConfig) -> Path:
     lines.append(f"| collect | {c.get('splits', {})} | {result.wall_s.get('collect', 0):.1f} | "
                  f"{c.get('filter', {}).get('candidates', '')} candidates | {c.get('filter', {}).get('kept', '')} kept "
                  f"| checkpoints/collect |")
+    if "copy" in result.stats:
+        s = result.stats["copy"]
+        lines.append(f"| copy | {s.get('steps')} | {result.wall_s.get('copy', 0):.1f} | copy accuracy "
+                     f"{_f(s.get('copy_accuracy_before'))} | copy accuracy {_f(s.get('copy_accuracy_after'))} "
+                     f"| checkpoints/copy |")
     for stage in cfg.stages:
         s = result.stats.get(stage, {})
         rl = stage == "rl"
