@@ -28,28 +28,44 @@ EVAL_SEED = 999_983  # the held-out sequences (never a training index's seed: th
 FIRST_ID = 3  # ids below are the tokenizer's special tokens (pad, im_start, im_end); never drawn
 
 
-def example(seed: int, index: int, vocab: int, span: tuple[int, int]) -> tuple[list[int], list[int]]:
-    """Example ``index``: a random sequence x of length n in ``span`` (inclusive), then x again.
+def example(seed: int, index: int, vocab: int, span: tuple[int, int], context: int = 0) -> tuple[list[int], list[int]]:
+    """Example ``index`` of the copy data; returns ``(input_ids, labels)``.
 
-    Returns ``(input_ids, labels)``; the labels are -100 except on the repeat after its first token (the model
-    shifts them: label t is predicted at position t - 1).
+    ``context == 0``: a random sequence x of length n in ``span`` (inclusive), then x again. ``context > 0``: a
+    random sequence c of ``context`` tokens, then spans of c (each a random start and a length in ``span``)
+    until as many tokens again are written: every span must be found in c by its content (its first token,
+    unique in c with high probability), since it may come from anywhere in it. The labels are -100 except on
+    the copied tokens after each copy's first token (the model shifts them: label t is predicted at t - 1).
     """
     rng = np.random.default_rng([seed, index])
-    n = int(rng.integers(span[0], span[1] + 1))
-    x = rng.integers(FIRST_ID, vocab, size=n).tolist()
-    ids = x + x
-    return ids, [-100] * (n + 1) + ids[n + 1:]
+    if context == 0:
+        n = int(rng.integers(span[0], span[1] + 1))
+        x = rng.integers(FIRST_ID, vocab, size=n).tolist()
+        ids = x + x
+        return ids, [-100] * (n + 1) + ids[n + 1:]
+    if context < span[1]:
+        raise ValueError(f"expected context >= the span's upper bound {span[1]}, got {context}")
+    c = rng.integers(FIRST_ID, vocab, size=context).tolist()
+    ids, labels = list(c), [-100] * context
+    while len(ids) < 2 * context:
+        n = int(rng.integers(span[0], span[1] + 1))
+        start = int(rng.integers(0, context - n + 1))
+        ids += c[start:start + n]
+        labels += [-100] + c[start + 1:start + n]
+    return ids, labels
 
 
 class CopyDataset:
     """``length`` seeded copy examples (a map-style dataset: a resumed Trainer skips to the same ones)."""
 
-    def __init__(self, seed: int, length: int, vocab: int, span: tuple[int, int]) -> None:
+    def __init__(self, seed: int, length: int, vocab: int, span: tuple[int, int], context: int = 0) -> None:
         if not 2 <= span[0] <= span[1]:
             raise ValueError(f"expected a span (lo, hi) with 2 <= lo <= hi, got {span!r}")
         if vocab <= FIRST_ID + 1:
             raise ValueError(f"vocabulary of {vocab} tokens has nothing to copy")
-        self.seed, self.length, self.vocab, self.span = seed, length, vocab, span
+        if context and context < span[1]:
+            raise ValueError(f"expected context 0 or >= the span's upper bound {span[1]}, got {context}")
+        self.seed, self.length, self.vocab, self.span, self.context = seed, length, vocab, span, context
 
     def __len__(self) -> int:
         return self.length
@@ -57,7 +73,7 @@ class CopyDataset:
     def __getitem__(self, i: int) -> dict[str, list[int]]:
         if not 0 <= i < self.length:
             raise IndexError(i)
-        ids, labels = example(self.seed, i, self.vocab, self.span)
+        ids, labels = example(self.seed, i, self.vocab, self.span, self.context)
         return {"input_ids": ids, "labels": labels}
 
 
@@ -77,11 +93,15 @@ def collate(rows: list[dict[str, list[int]]], pad_id: int) -> dict[str, Any]:
     return {"input_ids": ids, "labels": labels, "attention_mask": mask}
 
 
-def copy_accuracy(model: Any, vocab: int, span: tuple[int, int], examples: int = 128, batch: int = 32) -> float:
+FAR_CONTEXT = 1024  # the far evaluation: spans of a 1,024-token context, up to ~2,000 tokens back
+
+
+def copy_accuracy(model: Any, vocab: int, span: tuple[int, int], examples: int = 128, batch: int = 32,
+                  context: int = 0) -> float:
     """Greedy (argmax) accuracy on the copy targets of ``examples`` held-out sequences (teacher-forced)."""
     import torch
 
-    data = CopyDataset(EVAL_SEED, examples, vocab, span)
+    data = CopyDataset(EVAL_SEED, examples, vocab, span, context)
     right = total = 0
     was_training = model.training
     model.eval()
@@ -98,8 +118,13 @@ def copy_accuracy(model: Any, vocab: int, span: tuple[int, int], examples: int =
 
 
 def run(model_dir: str | Path, out_dir: str | Path, *, steps: int, lr: float, batch_size: int,
-        span: tuple[int, int], seed: int = 0, save_steps: int = 500, show_progress: bool = True) -> dict[str, Any]:
-    """Copy-pretrain ``model_dir`` for ``steps`` steps into ``out_dir`` (checkpoints in ``out_dir.work``)."""
+        span: tuple[int, int], context: int = 0, seed: int = 0, save_steps: int = 500,
+        show_progress: bool = True) -> dict[str, Any]:
+    """Copy-pretrain ``model_dir`` for ``steps`` steps into ``out_dir`` (checkpoints in ``out_dir.work``).
+
+    Reports copy accuracy before and after on held-out sequences of the training kind, and ``far``: on spans of
+    a 1,024-token context (what a tool name in a ~2,000-token conversation asks of the model).
+    """
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer, Trainer, TrainingArguments
 
@@ -111,9 +136,11 @@ def run(model_dir: str | Path, out_dir: str | Path, *, steps: int, lr: float, ba
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
     model = AutoModelForCausalLM.from_pretrained(model_dir, dtype=torch.float32)
     vocab = len(tokenizer)
-    data = CopyDataset(seed, steps * batch_size, vocab, span)
+    data = CopyDataset(seed, steps * batch_size, vocab, span, context)
+    far_span = (min(span[0], 8), min(span[1], 32))
     pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
-    before = copy_accuracy(model, vocab, span)
+    before = copy_accuracy(model, vocab, span, context=context)
+    far_before = copy_accuracy(model, vocab, far_span, examples=32, batch=8, context=FAR_CONTEXT)
     args = TrainingArguments(**trainer_common(work, steps=steps, lr=lr, batch_size=batch_size, grad_accum=1,
                                               seed=seed, logging_steps=10, save_steps=save_steps),
                              weight_decay=0.0, max_grad_norm=1.0, remove_unused_columns=False,
@@ -123,13 +150,15 @@ def run(model_dir: str | Path, out_dir: str | Path, *, steps: int, lr: float, ba
                       data_collator=lambda rows: collate(rows, pad_id))
     resumed_from = last_checkpoint(work)
     trainer.train(resume_from_checkpoint=resumed_from)
-    after = copy_accuracy(model, vocab, span)  # trained in place
+    after = copy_accuracy(model, vocab, span, context=context)  # trained in place
+    far_after = copy_accuracy(model, vocab, far_span, examples=32, batch=8, context=FAR_CONTEXT)
     history = log_history(trainer)
     losses = [r["loss"] for r in history if "loss" in r]
     stats = {
         "stage": "copy", "model": str(model_dir), "steps": trainer.state.global_step, "lr": lr,
-        "batch_size": batch_size, "span": list(span), "seed": seed, "vocab": vocab,
+        "batch_size": batch_size, "span": list(span), "context": context, "seed": seed, "vocab": vocab,
         "copy_accuracy_before": before, "copy_accuracy_after": after,
+        "far_copy_accuracy_before": far_before, "far_copy_accuracy_after": far_after,
         "loss_start": losses[0] if losses else None, "loss_end": losses[-1] if losses else None,
         "resumed_from": resumed_from, "wall_s": time.perf_counter() - t0, "history": history,
     }
@@ -137,9 +166,11 @@ def run(model_dir: str | Path, out_dir: str | Path, *, steps: int, lr: float, ba
         model.save_pretrained(tmp)
         tokenizer.save_pretrained(tmp)
         write_model_card(tmp, "livesim tiny base, copy-pretrained", [
-            f"`{model_dir}` trained {stats['steps']} steps on seeded copy sequences (a random span of {span[0]}-"
-            f"{span[1]} tokens, then the same span; loss on the repeat) with `transformers.Trainer`.",
-            f"Copy accuracy on 128 held-out sequences: {before:.3f} -> {after:.3f}.",
+            f"`{model_dir}` trained {stats['steps']} steps on seeded copy sequences (spans of {span[0]}-{span[1]} "
+            f"tokens, {'each repeated at once' if not context else f'copied from a {context}-token context'}; loss on "
+            f"the copies) with `transformers.Trainer`.",
+            f"Copy accuracy on 128 held-out sequences: {before:.3f} -> {after:.3f}; on spans of a {FAR_CONTEXT}-token "
+            f"context: {far_before:.3f} -> {far_after:.3f}.",
         ])
         (tmp / "copy_stats.json").write_text(json.dumps(stats, indent=2, default=str) + "\n")
     return stats

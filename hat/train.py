@@ -57,13 +57,19 @@ class TinyArch(BaseModel):
     copy_lr: float = Field(1e-3, gt=0, description="Copy pretraining peak learning rate (cosine, 5% warm-up).")
     copy_batch: int = Field(16, ge=1, description="Copy pretraining sequences a step.")
     copy_span: tuple[int, int] = Field((16, 64), description="Length band of the copied span (tokens).")
+    copy_context: int = Field(0, ge=0, description="0: each span repeated at once. N: spans copied from anywhere in a "
+                              "random N-token context (content-based copying, as a name in a long prompt asks).")
 
     def base_key_data(self) -> dict[str, Any]:
         """The fields that make the random base (the copy fields make a stage of their own on top of it)."""
-        return self.model_dump(exclude={"copy_steps", "copy_lr", "copy_batch", "copy_span"})
+        return self.model_dump(exclude={"copy_steps", "copy_lr", "copy_batch", "copy_span", "copy_context"})
 
     def copy_key_data(self) -> dict[str, Any]:
-        return {"steps": self.copy_steps, "lr": self.copy_lr, "batch": self.copy_batch, "span": list(self.copy_span)}
+        data: dict[str, Any] = {"steps": self.copy_steps, "lr": self.copy_lr, "batch": self.copy_batch,
+                                "span": list(self.copy_span)}
+        if self.copy_context:
+            data["context"] = self.copy_context
+        return data
 
 
 class TrainConfig(BaseModel):
@@ -327,7 +333,7 @@ def train(cfg: TrainConfig) -> TrainResult:
         t0 = time.perf_counter()
         if not stage_ready(copy_dir):
             copy_mod.run(base_dir, copy_dir, steps=a.copy_steps, lr=a.copy_lr, batch_size=a.copy_batch,
-                         span=a.copy_span, seed=a.seed, show_progress=cfg.show_progress)
+                         span=a.copy_span, context=a.copy_context, seed=a.seed, show_progress=cfg.show_progress)
             wall["copy"] = time.perf_counter() - t0
         else:
             wall["copy"] = 0.0
@@ -434,7 +440,8 @@ def write_report(result: TrainResult, cfg: TrainConfig) -> Path:
     if "copy" in result.stats:
         s = result.stats["copy"]
         lines.append(f"| copy | {s.get('steps')} | {result.wall_s.get('copy', 0):.1f} | copy accuracy "
-                     f"{_f(s.get('copy_accuracy_before'))} | copy accuracy {_f(s.get('copy_accuracy_after'))} "
+                     f"{_f(s.get('copy_accuracy_before'))} (far {_f(s.get('far_copy_accuracy_before'))}) | copy "
+                     f"accuracy {_f(s.get('copy_accuracy_after'))} (far {_f(s.get('far_copy_accuracy_after'))}) "
                      f"| checkpoints/copy |")
     for stage in cfg.stages:
         s = result.stats.get(stage, {})

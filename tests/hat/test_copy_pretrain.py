@@ -28,6 +28,27 @@ def test_examples_are_seeded_repeats_labelled_on_the_repeat_only():
         CopyDataset(0, 1, 4, (4, 9))
 
 
+def test_context_examples_copy_spans_from_anywhere_in_the_context():
+    ids, labels = example(1, 2, 5000, (4, 8), context=40)
+    c = ids[:40]
+    assert labels[:40] == [-100] * 40 and len(ids) >= 80 and len(ids) == len(labels)
+    i, copies = 40, 0
+    while i < len(ids):  # walk the copies: each is a run of c, the first token unlabelled
+        j = c.index(ids[i])
+        n = 1
+        while i + n < len(ids) and labels[i + n] != -100:
+            assert ids[i + n] == c[j + n] == labels[i + n]
+            n += 1
+        assert 4 <= n <= 8
+        i, copies = i + n, copies + 1
+    assert copies >= 5
+    assert example(1, 2, 5000, (4, 8), context=40) == (ids, labels)
+    with pytest.raises(ValueError, match="context"):
+        example(1, 2, 5000, (4, 8), context=6)
+    with pytest.raises(ValueError, match="context"):
+        CopyDataset(0, 1, 50, (4, 8), context=6)
+
+
 def test_collate_pads_right_and_masks_the_padding():
     b = collate([{"input_ids": [5, 6, 5, 6], "labels": [-100, -100, -100, 6]},
                  {"input_ids": [7, 7], "labels": [-100, -100]}], pad_id=0)
@@ -59,12 +80,34 @@ class _Copier:
         return SimpleNamespace(logits=logits)
 
 
+class _ContentCopier(_Copier):
+    """Finds the current token in the first ``context`` tokens and predicts the one after it (+ ``shift``)."""
+
+    def __init__(self, vocab: int, context: int, shift: int = 0) -> None:
+        super().__init__(vocab, shift)
+        self.context = context
+
+    def __call__(self, input_ids, attention_mask):
+        import torch
+
+        logits = torch.zeros(*input_ids.shape, self.vocab)
+        for i, n in enumerate(attention_mask.sum(1).tolist()):
+            c = input_ids[i, : self.context].tolist()
+            for t in range(self.context, n):
+                j = c.index(int(input_ids[i, t])) + 1 + self.shift
+                logits[i, t, c[min(j, self.context - 1)]] = 1.0
+        return SimpleNamespace(logits=logits)
+
+
 def test_copy_accuracy_scores_exactly_the_copy_targets():
     pytest.importorskip("torch")
     from livesim.hat.copy_pretrain import copy_accuracy
 
     assert copy_accuracy(_Copier(60), 60, (8, 12), examples=10, batch=4) == 1.0
     assert copy_accuracy(_Copier(60, shift=1), 60, (8, 12), examples=10, batch=4) < 0.1  # off by one token
+    # with a context: a content-based copier is right wherever the token it looks up is unique in the context
+    assert copy_accuracy(_ContentCopier(20000, 64), 20000, (4, 8), examples=8, batch=4, context=64) > 0.95
+    assert copy_accuracy(_ContentCopier(20000, 64, shift=1), 20000, (4, 8), examples=8, batch=4, context=64) < 0.1
 
 
 def test_copy_stage_trains_saves_and_keys_apart(tiny_model_dir, tmp_path, monkeypatch):
@@ -74,6 +117,7 @@ def test_copy_stage_trains_saves_and_keys_apart(tiny_model_dir, tmp_path, monkey
     stats = copy_pretrain.run(tiny_model_dir, tmp_path / "copy", steps=3, lr=1e-3, batch_size=2, span=(4, 8),
                               show_progress=False)
     assert stats["steps"] == 3 and 0.0 <= stats["copy_accuracy_after"] <= 1.0
+    assert 0.0 <= stats["far_copy_accuracy_after"] <= 1.0 and stats["context"] == 0
     saved = json.loads((tmp_path / "copy" / "copy_stats.json").read_text())
     assert saved["steps"] == 3 and (tmp_path / "copy" / "config.json").is_file()
     assert stats["loss_start"] is not None
@@ -87,6 +131,8 @@ def test_copy_stage_trains_saves_and_keys_apart(tiny_model_dir, tmp_path, monkey
     assert "copy" not in a and Path(b["copy"]).name.startswith("copy-")
     assert a["base"] == b["base"] and a["collect"] == b["collect"]  # same tokenizer, same data
     assert a["sft"] != b["sft"]  # SFT starts from another model
+    far = with_copy.model_copy(update={"tiny_arch": with_copy.tiny_arch.model_copy(update={"copy_context": 64})})
+    assert plan(far)["copy"] != b["copy"] and plan(far)["collect"] == a["collect"]
 
 
 def test_killed_copy_stage_resumes_in_train(tmp_path, monkeypatch):
