@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from livesim.harness.prompt import PROMPT_RENDER_VERSION
 from livesim.hat import collect as collect_mod
@@ -59,6 +59,15 @@ class TinyArch(BaseModel):
     copy_span: tuple[int, int] = Field((16, 64), description="Length band of the copied span (tokens).")
     copy_context: int = Field(0, ge=0, description="0: each span repeated at once. N: spans copied from anywhere in a "
                               "random N-token context (content-based copying, as a name in a long prompt asks).")
+
+    @model_validator(mode="after")
+    def _copy_span_fits(self) -> TinyArch:
+        lo, hi = self.copy_span
+        if not 2 <= lo <= hi:
+            raise ValueError(f"copy_span must be (lo, hi) with 2 <= lo <= hi, got {self.copy_span!r}")
+        if self.copy_context and self.copy_context < hi:
+            raise ValueError(f"copy_context must be 0 or >= copy_span's upper bound {hi}, got {self.copy_context}")
+        return self
 
     def base_key_data(self) -> dict[str, Any]:
         """The fields that make the random base (the copy fields make a stage of their own on top of it)."""

@@ -121,6 +121,10 @@ def test_copy_stage_trains_saves_and_keys_apart(tiny_model_dir, tmp_path, monkey
     saved = json.loads((tmp_path / "copy" / "copy_stats.json").read_text())
     assert saved["steps"] == 3 and (tmp_path / "copy" / "config.json").is_file()
     assert stats["loss_start"] is not None
+    with pytest.raises(ValueError, match="copy_context"):
+        TinyArch(copy_context=6)  # shorter than the span it copies from: refused before anything is built
+    with pytest.raises(ValueError, match="copy_span"):
+        TinyArch(copy_span=(9, 3))
     # the default base keeps the key it had before copy pretraining existed (same fields, same values)
     assert set(TinyArch().base_key_data()) == {"vocab_size", "hidden_size", "intermediate_size", "layers", "heads",
                                                "kv_heads", "initializer_range", "corpus_episodes", "seed"}
