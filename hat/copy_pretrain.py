@@ -28,6 +28,15 @@ EVAL_SEED = 999_983  # the held-out sequences (never a training index's seed: th
 FIRST_ID = 3  # ids below are the tokenizer's special tokens (pad, im_start, im_end); never drawn
 
 
+def check_shape(span: tuple[int, int], context: int) -> None:
+    """Refuse a span band or context the data cannot be drawn with (one message for the API and the config)."""
+    lo, hi = span
+    if not 2 <= lo <= hi:
+        raise ValueError(f"copy_span must be (lo, hi) with 2 <= lo <= hi, got {tuple(span)!r}")
+    if context and context < hi:
+        raise ValueError(f"copy_context must be 0 or >= copy_span's upper bound {hi}, got {context}")
+
+
 def example(seed: int, index: int, vocab: int, span: tuple[int, int], context: int = 0) -> tuple[list[int], list[int]]:
     """Example ``index`` of the copy data; returns ``(input_ids, labels)``.
 
@@ -43,8 +52,7 @@ def example(seed: int, index: int, vocab: int, span: tuple[int, int], context: i
         x = rng.integers(FIRST_ID, vocab, size=n).tolist()
         ids = x + x
         return ids, [-100] * (n + 1) + ids[n + 1:]
-    if context < span[1]:
-        raise ValueError(f"expected context >= the span's upper bound {span[1]}, got {context}")
+    check_shape(span, context)
     c = rng.integers(FIRST_ID, vocab, size=context).tolist()
     ids, labels = list(c), [-100] * context
     while len(ids) < 2 * context:
@@ -59,12 +67,9 @@ class CopyDataset:
     """``length`` seeded copy examples (a map-style dataset: a resumed Trainer skips to the same ones)."""
 
     def __init__(self, seed: int, length: int, vocab: int, span: tuple[int, int], context: int = 0) -> None:
-        if not 2 <= span[0] <= span[1]:
-            raise ValueError(f"expected a span (lo, hi) with 2 <= lo <= hi, got {span!r}")
+        check_shape(span, context)
         if vocab <= FIRST_ID + 1:
             raise ValueError(f"vocabulary of {vocab} tokens has nothing to copy")
-        if context and context < span[1]:
-            raise ValueError(f"expected context 0 or >= the span's upper bound {span[1]}, got {context}")
         self.seed, self.length, self.vocab, self.span, self.context = seed, length, vocab, span, context
 
     def __len__(self) -> int:

@@ -62,11 +62,7 @@ class TinyArch(BaseModel):
 
     @model_validator(mode="after")
     def _copy_span_fits(self) -> TinyArch:
-        lo, hi = self.copy_span
-        if not 2 <= lo <= hi:
-            raise ValueError(f"copy_span must be (lo, hi) with 2 <= lo <= hi, got {self.copy_span!r}")
-        if self.copy_context and self.copy_context < hi:
-            raise ValueError(f"copy_context must be 0 or >= copy_span's upper bound {hi}, got {self.copy_context}")
+        copy_mod.check_shape(self.copy_span, self.copy_context)
         return self
 
     def base_key_data(self) -> dict[str, Any]:

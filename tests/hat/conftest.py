@@ -25,3 +25,22 @@ def _no_stand_in_vllm(monkeypatch: pytest.MonkeyPatch) -> None:
     mod = sys.modules.get("vllm")
     if mod is not None and "fake_vllm" in str(getattr(mod, "__file__", "")):
         monkeypatch.delitem(sys.modules, "vllm")
+
+
+@pytest.fixture
+def killed_once(monkeypatch: pytest.MonkeyPatch):
+    """``killed_once(module, attr, fn, *args)``: call ``fn(*args)`` with ``module.attr`` raising KeyboardInterrupt
+    (a stage killed mid-run), expect the interrupt, then put ``module.attr`` back."""
+
+    def run(module: object, attr: str, fn, *args):
+        real = getattr(module, attr)
+
+        def killed(*a, **k):
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(module, attr, killed)
+        with pytest.raises(KeyboardInterrupt):
+            fn(*args)
+        monkeypatch.setattr(module, attr, real)
+
+    return run

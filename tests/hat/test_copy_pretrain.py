@@ -139,7 +139,7 @@ def test_copy_stage_trains_saves_and_keys_apart(tiny_model_dir, tmp_path, monkey
     assert plan(far)["copy"] != b["copy"] and plan(far)["collect"] == a["collect"]
 
 
-def test_killed_copy_stage_resumes_in_train(tmp_path, monkeypatch):
+def test_killed_copy_stage_resumes_in_train(tmp_path, monkeypatch, killed_once):
     from livesim.hat import copy_pretrain
     from livesim.hat.train import TrainConfig, train
 
@@ -148,15 +148,7 @@ def test_killed_copy_stage_resumes_in_train(tmp_path, monkeypatch):
     cfg = cfg.model_copy(update={"tiny_arch": cfg.tiny_arch.model_copy(update={"copy_steps": 2, "copy_batch": 2}),
                                  "stages": ("sft",), "dev_requests": 0, "eval_base": False,
                                  "out_dir": tmp_path / "run", "show_progress": False})
-    real = copy_pretrain.run
-
-    def killed(*a, **k):
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(copy_pretrain, "run", killed)
-    with pytest.raises(KeyboardInterrupt):
-        train(cfg)
-    monkeypatch.setattr(copy_pretrain, "run", real)
+    killed_once(copy_pretrain, "run", train, cfg)
     result = train(cfg)
     assert result.wall_s["copy"] > 0 and result.stats["copy"]["steps"] == 2
     assert Path(result.base_model_dir).name.startswith("copy-")

@@ -379,22 +379,14 @@ def test_instruction_generator_is_seeded_and_tagged(tmp_path):
         instructions.load_jsonl(path)
 
 
-def test_killed_train_resumes_from_cache(tmp_path, monkeypatch):
+def test_killed_train_resumes_from_cache(tmp_path, monkeypatch, killed_once):
     from livesim.hat import distill as distill_mod
     from livesim.hat.train import TrainConfig, plan, train
 
     monkeypatch.setenv("LIVESIM_CACHE", str(tmp_path / "cache"))
     cfg = TrainConfig.from_preset("tiny", ci=True).model_copy(update={
         "stages": ("sft", "distill"), "dev_requests": 0, "out_dir": tmp_path / "run", "show_progress": False})
-    real = distill_mod.run
-
-    def killed(*a, **k):
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(distill_mod, "run", killed)
-    with pytest.raises(KeyboardInterrupt):
-        train(cfg)
-    monkeypatch.setattr(distill_mod, "run", real)
+    killed_once(distill_mod, "run", train, cfg)
     result = train(cfg)
     assert result.wall_s["collect"] == 0.0 and result.wall_s["sft"] == 0.0  # served from the stage cache
     assert result.wall_s["distill"] > 0
