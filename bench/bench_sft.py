@@ -11,7 +11,12 @@ freshly collected dataset (or `--data`), and reports the trainer's own runtime (
 a step, conversations and trained tokens per second, the first and last loss (the first should agree across
 layouts: same weights, same conversations), and the speed-up over the first layout.
 
+A layout may name the LM head after a colon: ``1x4:fused`` (TRL's chunked head, the default), ``1x4:plain`` (the
+model's own loss, logits at the labelled positions only), ``1x4:plain-full`` (the same loss over full logits, as
+``plain`` did before it selected positions).
+
     python bench/bench_sft.py --layouts 4x1,1x4 --steps 16 --threads 1
+    python bench/bench_sft.py --layouts 1x4:fused,1x4:plain-full,1x4:plain --steps 8
 """
 
 from __future__ import annotations
@@ -43,26 +48,41 @@ def main() -> None:
     model_dir, _ = _base(cfg)
     layouts = []
     for item in args.layouts.split(","):
+        shape, _, head = item.lower().partition(":")
+        head = head or cfg.sft.lm_head
         try:
-            b, a = (int(x) for x in item.lower().split("x"))
+            b, a = (int(x) for x in shape.split("x"))
         except ValueError:
-            ap.error(f"layout {item!r} is not BxA (e.g. 4x1)")
-        layouts.append((b, a))
+            ap.error(f"layout {item!r} is not BxA[:head] (e.g. 4x1 or 1x4:plain)")
+        if head not in ("fused", "plain", "plain-full"):
+            ap.error(f"layout {item!r}: head must be fused, plain or plain-full")
+        layouts.append((b, a, head))
+
+    plain_loss = sft._with_plain_loss
+
+    def plain_full_logits(trainer_cls: object) -> object:
+        cls = plain_loss(trainer_cls)
+        cls._takes_mask = False  # the model's own loss over full logits
+        return cls
 
     with tempfile.TemporaryDirectory(prefix="bench-sft-") as tmp:
         data = Path(args.data) if args.data else collect.run(
             cfg.collect.model_copy(update={"episodes": args.episodes}), Path(tmp) / "data", show_progress=False)
         rows = []
-        for b, a in layouts:
+        for i, (b, a, head) in enumerate(layouts):
             stage = cfg.sft.model_copy(update={"steps": args.steps, "batch_size": b, "grad_accum": a,
-                                               "save_steps": 10 ** 6, "val_examples": 1})
+                                               "save_steps": 10 ** 6, "val_examples": 1,
+                                               "lm_head": "plain" if head == "plain-full" else head})
+            sft._with_plain_loss = plain_full_logits if head == "plain-full" else plain_loss  # type: ignore[assignment]
             t0 = time.perf_counter()
-            stats = sft.run(stage, model_dir, data, Path(tmp) / f"out-{b}x{a}", show_progress=False)
+            stats = sft.run(stage, model_dir, data, Path(tmp) / f"out-{i}", show_progress=False)
             wall = time.perf_counter() - t0
             runtime = next(r["train_runtime"] for r in stats["history"] if "train_runtime" in r)
             convs = args.steps * b * a
             tokens = convs * stats["lengths_mean"]
-            rows.append({"layout": f"{b}x{a}", "train_s": runtime, "wall_s": wall, "s_per_step": runtime / args.steps,
+            named = head != cfg.sft.lm_head or len({h for *_, h in layouts}) > 1
+            rows.append({"layout": f"{b}x{a}" + (f" {head}" if named else ""), "train_s": runtime, "wall_s": wall,
+                         "s_per_step": runtime / args.steps,
                          "conv_per_s": convs / runtime, "tok_per_s": tokens / runtime,
                          "loss_start": stats["loss_start"], "loss_end": stats["loss_end"]})
 

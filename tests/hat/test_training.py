@@ -171,8 +171,9 @@ def test_micro_batches_of_one_train_as_the_padded_batch_does(data_dir, tiny_mode
 
 
 def test_plain_lm_head_trains_as_the_fused_one_and_keys_apart(data_dir, tiny_model_dir, tmp_path):
-    # sft.lm_head="plain": the model's own loss over full logits instead of TRL's chunked LM head (faster for a small
-    # vocabulary on a CPU); the same loss and weights, and a stage key of its own, while the default key is unchanged
+    # sft.lm_head="plain": the model's own loss (logits at labelled positions) instead of TRL's chunked LM head
+    # (faster for a small vocabulary on a CPU); the same loss and weights, and a stage key of its own, while the
+    # default key is unchanged
 
     from livesim.hat.sft import SFTStageConfig, cache_key_data, run
 
@@ -184,6 +185,42 @@ def test_plain_lm_head_trains_as_the_fused_one_and_keys_apart(data_dir, tiny_mod
     assert plain["eval_loss_after"] == pytest.approx(fused["eval_loss_after"], rel=1e-4)
     assert "lm_head" not in cache_key_data(SFTStageConfig())
     assert cache_key_data(SFTStageConfig(lm_head="plain"))["lm_head"] == "plain"
+
+
+def test_plain_head_scores_only_labelled_positions_with_the_models_own_loss(tiny_model_dir):
+    # the plain head's loss (logits at the labelled positions only) equals the model's own loss over full logits,
+    # in value and gradient, on a padded batch of two with labels masked differently per row, with and without
+    # TRL's num_items_in_batch; and the logits it makes are one row per label token, not one per position
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    from livesim.hat.sft import selected_loss
+
+    torch.manual_seed(0)
+    model = AutoModelForCausalLM.from_pretrained(tiny_model_dir)
+    ids = torch.randint(5, model.config.vocab_size, (2, 24))
+    mask = torch.ones_like(ids)
+    mask[1, :5] = 0  # left padding on the second row
+    labels = ids.clone()
+    labels[0, :15] = -100
+    labels[1, :9] = -100
+    labels[1, 20:] = -100
+    labels[mask == 0] = -100
+    inputs = {"input_ids": ids, "attention_mask": mask, "labels": labels}
+    n_labels = int((labels[:, 1:] != -100).sum())
+    for n_items in (None, torch.tensor(n_labels + 3)):
+        model.zero_grad()
+        ref = model(**inputs, use_cache=False, num_items_in_batch=n_items).loss
+        ref.backward()
+        ref_grads = [p.grad.clone() for p in model.parameters() if p.grad is not None]
+        model.zero_grad()
+        loss, out = selected_loss(model, inputs, n_items)
+        loss.backward()
+        grads = [p.grad.clone() for p in model.parameters() if p.grad is not None]
+        assert out.logits.shape == (n_labels, model.config.vocab_size)
+        assert loss.item() == pytest.approx(ref.item(), rel=1e-5)
+        assert len(grads) == len(ref_grads)
+        assert all(torch.allclose(g, r, atol=1e-6, rtol=1e-4) for g, r in zip(grads, ref_grads, strict=True))
 
 
 def test_killed_sft_resumes_from_checkpoint(data_dir, tiny_model_dir, tmp_path):
