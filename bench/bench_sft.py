@@ -69,22 +69,25 @@ def main() -> None:
         data = Path(args.data) if args.data else collect.run(
             cfg.collect.model_copy(update={"episodes": args.episodes}), Path(tmp) / "data", show_progress=False)
         rows = []
-        for i, (b, a, head) in enumerate(layouts):
-            stage = cfg.sft.model_copy(update={"steps": args.steps, "batch_size": b, "grad_accum": a,
-                                               "save_steps": 10 ** 6, "val_examples": 1,
-                                               "lm_head": "plain" if head == "plain-full" else head})
-            sft._with_plain_loss = plain_full_logits if head == "plain-full" else plain_loss  # type: ignore[assignment]
-            t0 = time.perf_counter()
-            stats = sft.run(stage, model_dir, data, Path(tmp) / f"out-{i}", show_progress=False)
-            wall = time.perf_counter() - t0
-            runtime = next(r["train_runtime"] for r in stats["history"] if "train_runtime" in r)
-            convs = args.steps * b * a
-            tokens = convs * stats["lengths_mean"]
-            named = head != cfg.sft.lm_head or len({h for *_, h in layouts}) > 1
-            rows.append({"layout": f"{b}x{a}" + (f" {head}" if named else ""), "train_s": runtime, "wall_s": wall,
-                         "s_per_step": runtime / args.steps,
-                         "conv_per_s": convs / runtime, "tok_per_s": tokens / runtime,
-                         "loss_start": stats["loss_start"], "loss_end": stats["loss_end"]})
+        name_heads = len({h for *_, h in layouts}) > 1  # label each row with its head when they differ
+        try:
+            for i, (b, a, head) in enumerate(layouts):
+                stage = cfg.sft.model_copy(update={"steps": args.steps, "batch_size": b, "grad_accum": a,
+                                                   "save_steps": 10 ** 6, "val_examples": 1,
+                                                   "lm_head": "plain" if head == "plain-full" else head})
+                sft._with_plain_loss = plain_full_logits if head == "plain-full" else plain_loss  # type: ignore[assignment]
+                t0 = time.perf_counter()
+                stats = sft.run(stage, model_dir, data, Path(tmp) / f"out-{i}", show_progress=False)
+                wall = time.perf_counter() - t0
+                runtime = next(r["train_runtime"] for r in stats["history"] if "train_runtime" in r)
+                convs = args.steps * b * a
+                tokens = convs * stats["lengths_mean"]
+                label = f"{b}x{a} {head}" if name_heads or head != cfg.sft.lm_head else f"{b}x{a}"
+                rows.append({"layout": label, "train_s": runtime, "wall_s": wall, "s_per_step": runtime / args.steps,
+                             "conv_per_s": convs / runtime, "tok_per_s": tokens / runtime,
+                             "loss_start": stats["loss_start"], "loss_end": stats["loss_end"]})
+        finally:
+            sft._with_plain_loss = plain_loss  # type: ignore[assignment]
 
     print(f"\nSFT, preset {args.preset}, {args.steps} steps, {args.threads} thread(s), "
           f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '-')}, mean conversation {stats['lengths_mean']:.0f} "
