@@ -33,7 +33,7 @@ from livesim.hat.distill import DistillStageConfig
 from livesim.hat.rl import RLStageConfig
 from livesim.hat.sft import SFTStageConfig
 from livesim.hat.tokenizer import CORPUS_VERSION, TINY_CHAT_TEMPLATE, preset_tokenizer
-from livesim.models.zoo import build_tiny_model, resolve_model
+from livesim.models.zoo import build_tiny_model, check_tiny_shape, resolve_model
 
 STAGES = ("sft", "distill", "rl")
 
@@ -63,6 +63,9 @@ class TinyArch(BaseModel):
     @model_validator(mode="after")
     def _copy_span_fits(self) -> TinyArch:
         copy_mod.check_shape(self.copy_span, self.copy_context)
+        check_tiny_shape(vocab_size=self.vocab_size, hidden_size=self.hidden_size,
+                         intermediate_size=self.intermediate_size, layers=self.layers, heads=self.heads,
+                         kv_heads=self.kv_heads)
         return self
 
     def base_key_data(self) -> dict[str, Any]:

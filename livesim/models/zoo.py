@@ -297,6 +297,26 @@ def _train_tiny_tokenizer(vocab_size: int, corpus_episodes: int = 24, corpus_see
     return fast
 
 
+def check_tiny_shape(*, vocab_size: int, hidden_size: int, intermediate_size: int, layers: int, heads: int,
+                     kv_heads: int) -> None:
+    """Raise ``ValueError`` naming the field when a ``tiny`` architecture cannot be built or run.
+
+    Checked before anything is built, so a bad shape fails at once instead of inside attention after the
+    tokenizer was trained and data collected.
+    """
+    sizes = {"vocab_size": vocab_size, "hidden_size": hidden_size, "intermediate_size": intermediate_size,
+             "layers": layers, "heads": heads, "kv_heads": kv_heads}
+    for name, value in sizes.items():
+        if value < 1:
+            raise ValueError(f"tiny model: {name} must be >= 1, got {value}")
+    if heads % kv_heads:
+        raise ValueError(f"tiny model: heads ({heads}) must be a multiple of kv_heads ({kv_heads}) "
+                         "(grouped-query attention shares each key/value head among heads/kv_heads query heads)")
+    if hidden_size % heads:
+        raise ValueError(f"tiny model: hidden_size ({hidden_size}) must be a multiple of heads ({heads}); "
+                         f"the head size is hidden_size/heads")
+
+
 def build_tiny_model(
     out_dir: str | Path | None = None,
     *,
@@ -325,6 +345,8 @@ def build_tiny_model(
     ``tokenizer_fn(vocab_size)`` replaces that tokenizer (``livesim.hat`` passes one trained on HSA-augmented
     conversations); ``corpus_version`` must then name its recipe, since it enters the build hash.
     """
+    check_tiny_shape(vocab_size=vocab_size, hidden_size=hidden_size, intermediate_size=intermediate_size,
+                     layers=layers, heads=heads, kv_heads=kv_heads)
     args = dict(
         seed=seed, vocab_size=vocab_size, hidden_size=hidden_size, intermediate_size=intermediate_size,
         layers=layers, heads=heads, kv_heads=kv_heads, max_position_embeddings=max_position_embeddings,

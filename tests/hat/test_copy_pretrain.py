@@ -125,6 +125,8 @@ def test_copy_stage_trains_saves_and_keys_apart(tiny_model_dir, tmp_path, monkey
         TinyArch(copy_context=6)  # shorter than the span it copies from: refused before anything is built
     with pytest.raises(ValueError, match="copy_span"):
         TinyArch(copy_span=(9, 3))
+    with pytest.raises(ValueError, match="kv_heads"):
+        TinyArch(heads=3)  # `--set tiny_arch.heads=3` fails here, not in attention after the collect
     # the default base keeps the key it had before copy pretraining existed (same fields, same values)
     assert set(TinyArch().base_key_data()) == {"vocab_size", "hidden_size", "intermediate_size", "layers", "heads",
                                                "kv_heads", "initializer_range", "corpus_episodes", "seed"}

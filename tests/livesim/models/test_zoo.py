@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
@@ -92,9 +91,8 @@ def test_tiny_build_is_deterministic_and_cached(tiny_model_dir, tmp_path):
     for name in ("model.safetensors", "tokenizer.json", "config.json", "chat_template.jinja"):
         assert (again / name).read_bytes() == (tiny_model_dir / name).read_bytes(), name
     marker_time = (again / MARKER).stat().st_mtime_ns
-    t0 = time.perf_counter()
     assert build_tiny_model(again) == again
-    assert time.perf_counter() - t0 < 1.0 and (again / MARKER).stat().st_mtime_ns == marker_time
+    assert (again / MARKER).stat().st_mtime_ns == marker_time  # served from the marker, not rebuilt
     other = json.loads((again / MARKER).read_text())
     assert other["args"]["seed"] == 0 and other["name"] == "tiny"
 
@@ -205,3 +203,14 @@ def test_smollm2_template_tool_format_switch(tiny):
         assert "<tools>" in render(TOOLS, tool_format="json")
     finally:
         tok.chat_template = saved
+
+
+@pytest.mark.parametrize(("shape", "message"), [
+    ({"layers": 0}, "layers must be >= 1"),
+    ({"heads": 3, "kv_heads": 2}, r"heads \(3\) must be a multiple of kv_heads \(2\)"),
+    ({"hidden_size": 100, "heads": 8, "kv_heads": 2}, r"hidden_size \(100\) must be a multiple of heads \(8\)"),
+])
+def test_tiny_build_refuses_a_bad_shape_before_building_anything(tmp_path, shape, message):
+    with pytest.raises(ValueError, match=message):
+        build_tiny_model(tmp_path / "bad", **shape)
+    assert not (tmp_path / "bad").exists() and not list(tmp_path.iterdir())
