@@ -61,7 +61,7 @@ class TinyArch(BaseModel):
                               "random N-token context (content-based copying, as a name in a long prompt asks).")
 
     @model_validator(mode="after")
-    def _copy_span_fits(self) -> TinyArch:
+    def _shape_fits(self) -> TinyArch:
         copy_mod.check_shape(self.copy_span, self.copy_context)
         check_tiny_shape(vocab_size=self.vocab_size, hidden_size=self.hidden_size,
                          intermediate_size=self.intermediate_size, layers=self.layers, heads=self.heads,
