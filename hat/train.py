@@ -105,7 +105,8 @@ class TrainConfig(BaseModel):
 
     @classmethod
     def from_preset(cls, name: str, ci: bool = False) -> TrainConfig:
-        """``tiny`` (from scratch; 25 min end to end on a quiet 2-core CPU with 2 threads, measured 2026-12-03) or
+        """``tiny`` (from scratch; end to end with 2 threads on an idle 2-core CPU 12.75 min on 2026-12-04 and 25 min on
+        2026-12-02, the same command: the host's speed varies by phase; docs/training.md) or
         ``smollm2-135m``; ``ci`` shrinks it.
         """
         if name not in PRESETS:
