@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from livesim.grading.facts import extract_facts
-from livesim.grading.facts.extract import _negated, _scan_numbers, numbers_in
+from livesim.grading.facts.extract import _negated, _scan_numbers, numbers_in, stock_and_sizes
 from livesim.grading.facts.patterns import (
     _CUR_AFTER_RE,
     _CUR_BEFORE_RE,
@@ -311,14 +311,15 @@ class Reading:
     subject_default: int | None
     errors: list[str] = field(default_factory=list)
     noise: int = 0
-    _sent_facts: dict[int, Any] = field(default_factory=dict)
+    _sent_facts: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
     _stock: list[tuple[str, int | None]] | None = None
 
-    def sentence_facts(self, i: int) -> Any:
-        """extract_facts of sentence i (computed once)."""
+    def sentence_facts(self, i: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(stock claims, sizes) of sentence i as `extract_facts` reads them (computed once; the grader reads no
+        other field of a sentence, so the other extractors are not run)."""
         if i not in self._sent_facts:
             s, e = self.sentences[i]
-            self._sent_facts[i] = extract_facts(self.text[s:e])
+            self._sent_facts[i] = stock_and_sizes(self.text[s:e])
         return self._sent_facts[i]
 
 
@@ -926,7 +927,7 @@ def _stock_states(r: Reading, world: World) -> list[tuple[str, int | None]]:
         sent = r.text[s:e]
         if r.question[i] or r.echo[i]:
             continue
-        fx = list(r.sentence_facts(i).stock_claims)
+        fx = list(r.sentence_facts(i)[0])
         fx += [m.lastgroup for m in _STOCK_EXTRA_RE.finditer(sent) if m.lastgroup and m.lastgroup not in fx]
         subj = _subject_at(r, s, (s, e))
         out += [(st, subj) for st in fx if st in ("in_stock", "sold_out")]
@@ -964,7 +965,7 @@ def _sizes(r: Reading, skip_echo: bool = False) -> list[str]:
         sent = r.text[s:e]
         if r.question[i] or (skip_echo and r.echo[i]):
             continue
-        found = list(r.sentence_facts(i).sizes)
+        found = list(r.sentence_facts(i)[1])
         if re.search(r"(?<![A-Za-z])(?:XXS|XS|S|M|L|XL|XXL)\s?/\s?(?:XS|S|M|L|XL|XXL)\s?/", sent):
             continue  # a list of every size is not advice
         for m in _SIZE_WORD_RE.finditer(sent):

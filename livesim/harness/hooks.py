@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from livesim.grading.facts import extract_facts, numbers_in
+from livesim.grading.facts.extract import prices_in
 from livesim.grading.facts.patterns import _LINK_RE, replace_ignoring_case
 from livesim.harness.core import Harness, Hook
 
@@ -178,7 +179,7 @@ def numbers_traceable(ctx: HookContext, params: dict[str, Any]) -> str | None:
     reply = _LINK_RE.sub(" link ", reply)
     looked = set(ctx.tool_numbers)
     allowed = looked | set(numbers_in(ctx.comments)) | set(ctx.prompt_numbers)
-    prices = set(extract_facts(reply).prices)
+    prices = set(prices_in(reply))
     keys: dict[bool, frozenset[float]] = {}  # price -> the rounded allowed numbers, built once per reply
     for n in numbers_in(reply):
         price = n in prices

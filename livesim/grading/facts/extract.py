@@ -152,19 +152,28 @@ def _inch_quote(text: str, s: int, e: int) -> int | None:
     return e + 1
 
 
-def _scan_numbers(text: str) -> tuple[list[tuple[int, int, float]], list[_Span], list[_Span], list[_Span]]:
-    """Numbers outside dates/times/coupon codes/2XL sizes, plus the dates, times and coupons found."""
+_Scan = tuple[tuple[tuple[int, int, float], ...], tuple[_Span, ...], tuple[_Span, ...], tuple[_Span, ...]]
+
+
+def _scan_numbers(text: str) -> _Scan:
+    """Numbers outside dates/times/coupon codes/2XL sizes, plus the dates, times and coupons found (tuples: the
+    result is memoised for texts up to MEMO_MAX_CHARS, as the grader, the hooks and `numbers_in` scan the same reply).
+    """
+    return _scan_memo(text) if len(text) <= MEMO_MAX_CHARS else _scan(text)
+
+
+def _scan(text: str) -> _Scan:
     if _DIGIT_RE.search(text) is None:  # every number, date, time and 2XL needs an ASCII digit: only codes to look for
-        return [], [], [], _coupons(text)
+        return (), (), (), tuple(_coupons(text))
     dates, times, coupons = _dates(text), _times(text), _coupons(text)
     mask = bytearray(len(text))
     spans = [(s, e) for s, e, _ in dates + times + coupons]
     spans += [m.span() for m in _SIZE_NUM_RE.finditer(text)]
     for s, e in spans:
         mask[s:e] = b"\x01" * (e - s)
-    nums = [(m.start(), m.end(), float(m.group().replace(",", ""))) for m in _NUM_RE.finditer(text)
-            if not mask[m.start()]]
-    return nums, dates, times, coupons
+    nums = tuple((m.start(), m.end(), float(m.group().replace(",", ""))) for m in _NUM_RE.finditer(text)
+                 if not mask[m.start()])
+    return nums, tuple(dates), tuple(times), tuple(coupons)
 
 
 def _sizes(text: str) -> tuple[str, ...]:
@@ -211,7 +220,26 @@ def extract_facts(text: object) -> ExtractedFacts:
         return ExtractedFacts()
 
 
-# Memoised: both are pure functions of the text with immutable results (tuples, a frozen dataclass). The grader
+def prices_in(text: object) -> tuple[float, ...]:
+    """`extract_facts(text).prices`, without the other extractors (the `numbers_traceable` hook needs no more)."""
+    try:
+        s = _coerce(text)
+        return _prices_memo(s) if len(s) <= MEMO_MAX_CHARS else _prices_memo.__wrapped__(s)
+    except Exception:  # noqa: BLE001 - the grader must never crash on model output
+        return ()
+
+
+def stock_and_sizes(text: object) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """`(extract_facts(text).stock_claims, extract_facts(text).sizes)`, without the other extractors (what the
+    grader reads of each sentence)."""
+    try:
+        s = _coerce(text)
+        return _stock_claims(s), _sizes(s)
+    except Exception:  # noqa: BLE001 - the grader must never crash on model output
+        return (), ()
+
+
+# Memoised: all are pure functions of the text with immutable results (tuples, a frozen dataclass). The grader
 # scans the same catalogue strings in every world and the same reply in several hooks, the grade and reactions.
 _DIGIT_RE = re.compile(r"[0-9]")
 MEMO_MAX_CHARS = 4096
@@ -231,8 +259,18 @@ def _extract_memo(text: str) -> ExtractedFacts:
     return _extract(text)
 
 
-def _extract(text: str) -> ExtractedFacts:
-    nums, dates, times, coupons = _scan_numbers(text)
+@functools.lru_cache(maxsize=4096)
+def _scan_memo(text: str) -> _Scan:
+    return _scan(text)
+
+
+@functools.lru_cache(maxsize=1024)
+def _prices_memo(text: str) -> tuple[float, ...]:
+    return tuple(_quantities(text, _scan_numbers(text)[0])[1])
+
+
+def _quantities(text: str, nums: tuple[tuple[int, int, float], ...]) -> tuple[list[Quantity], list[float], set[int]]:
+    """The quantities (a number with its unit), the prices, and the starts of the numbers that are either."""
     units: list[tuple[str, int] | None] = []  # (unit, end of the unit) per number
     for s, e, _ in nums:
         um = _UNIT_RE.match(text, e)
@@ -259,7 +297,23 @@ def _extract(text: str) -> ExtractedFacts:
         if money or (not unit and keyword):
             prices.append(v)
             is_price_or_unit.add(s)
+    return quantities, prices, is_price_or_unit
 
+
+def _stock_claims(text: str) -> tuple[str, ...]:
+    stock: list[str] = []
+    for m in _STOCK_RE.finditer(text):
+        label = m.lastgroup or ""
+        if _negated(text, m.start(), width=24):
+            label = _FLIP.get(label, "")
+        if label and label not in stock:
+            stock.append(label)
+    return tuple(stock)
+
+
+def _extract(text: str) -> ExtractedFacts:
+    nums, dates, times, coupons = _scan_numbers(text)
+    quantities, prices, is_price_or_unit = _quantities(text, nums)
     claims, claim_spans = _phrases(_CLAIM_RE, text, skip_questions=True)
     promises, _ = _phrases(_PROMISE_RE, text, skip_questions=False)
 
@@ -281,14 +335,6 @@ def _extract(text: str) -> ExtractedFacts:
             done = cur.end()
             cur = _LINK_CONT_RE.match(text, cur.end())
 
-    stock: list[str] = []
-    for m in _STOCK_RE.finditer(text):
-        label = m.lastgroup or ""
-        if _negated(text, m.start(), width=24):
-            label = _FLIP.get(label, "")
-        if label and label not in stock:
-            stock.append(label)
-
     code_starts = {s for s, _, _ in coupons}
     greeting = any(
         m.start() not in code_starts
@@ -308,7 +354,7 @@ def _extract(text: str) -> ExtractedFacts:
         claims=tuple(claims),
         promises=tuple(promises),
         refusal=_REFUSAL_RE.search(text) is not None,
-        stock_claims=tuple(stock),
+        stock_claims=_stock_claims(text),
         greeting=greeting,
         escalation=any(not _negated(text, m.start()) for m in _ESCALATION_RE.finditer(text)),
     )
