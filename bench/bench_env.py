@@ -116,7 +116,8 @@ def _has_pool() -> bool:
     return "hsa_pool" in WRAPPERS
 
 
-MEMOS = ("_numbers_in", "_extract_memo", "_scan_memo", "_prices_memo", "_phrase_spans", "_string_facts")  # text memo caches (grader, HSA)
+# text memo caches (grader, HSA)
+MEMOS = ("_numbers_in", "_extract_memo", "_scan_memo", "_prices_memo", "_phrase_spans", "_string_facts")
 
 
 def clear_memos() -> None:

@@ -316,7 +316,8 @@ class Reading:
 
     def sentence_facts(self, i: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(stock claims, sizes) of sentence i as `extract_facts` reads them (computed once; the grader reads no
-        other field of a sentence, so the other extractors are not run)."""
+        other field of a sentence, so the other extractors are not run).
+        """
         if i not in self._sent_facts:
             s, e = self.sentences[i]
             self._sent_facts[i] = stock_and_sizes(self.text[s:e])

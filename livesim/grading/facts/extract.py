@@ -231,7 +231,8 @@ def prices_in(text: object) -> tuple[float, ...]:
 
 def stock_and_sizes(text: object) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """`(extract_facts(text).stock_claims, extract_facts(text).sizes)`, without the other extractors (what the
-    grader reads of each sentence)."""
+    grader reads of each sentence).
+    """
     try:
         s = _coerce(text)
         return _stock_claims(s), _sizes(s)
