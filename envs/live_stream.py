@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import gymnasium as gym
-import numpy as np
 from rich.console import Console
 
 from livesim.envs.spaces import AssistantAction, Conversation
 from livesim.harness.core import Harness
 from livesim.render.dashboard import frame_text, render, state_from_sim
 from livesim.stream.sim import FaultInjector, HarnessTransform, StreamConfig, StreamSim, qa_request
+from livesim.world.draws import seeded_rng
 
 SPLITS = {"train": 0, "test": 1}
 WORLDS = (0, 1)  # the world generator: 0 for the -v0 envs, 1 for the -v1 envs (see Version History)
@@ -180,7 +180,7 @@ class LiveStreamQAEnv(_BaseEnv):
         sim_seed = self._sim_seed() * 2 + SPLITS[split]
         self.sim = self._build(sim_seed, options)
         intent = options.get("intent")
-        self.sim.begin(qa_request(self.sim, np.random.default_rng([sim_seed, 11]), intent=intent))
+        self.sim.begin(qa_request(self.sim, seeded_rng(sim_seed, 11), intent=intent))
         return self.sim.observation(), self.sim.info(None)
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:

@@ -37,6 +37,7 @@ from livesim.parsing.safety import finite_seconds, sanitize_action, unreadable_p
 from livesim.stream.config import Metrics, ScriptedComment, StreamConfig
 from livesim.world.catalog import generate_catalog
 from livesim.world.comments import Request, make_comment, merge
+from livesim.world.draws import seeded_rng
 from livesim.world.orders import book_order
 from livesim.world.phrasing import INTENTS
 from livesim.world.room import Room, generate_strategy
@@ -242,7 +243,7 @@ class StreamSim:
             t = self._next_arrival
             k = self._comment_k
             self._comment_k += 1
-            rng = np.random.default_rng([self.seed, 7, k])
+            rng = seeded_rng(self.seed, 7, k)
             burst = 1 + (int(rng.integers(1, cfg.max_merge)) if cfg.max_merge > 1 and rng.random() < cfg.burst_p
                          else 0)
             for j in range(burst):
@@ -289,7 +290,7 @@ class StreamSim:
         comments = []
         self._apply_patches(t)
         for stub in group:
-            rng = np.random.default_rng(list(stub.seed))
+            rng = seeded_rng(*stub.seed)
             sc = stub.script
             if sc is not None:
                 comments.append(make_comment(rng, self.viewers[stub.viewer], stub.t, self.catalog, self.room,

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from livesim.world.draws import seeded_rng
 from livesim.world.viewers import Viewer, draw_viewer
 
 _BLOCK = 512
@@ -125,7 +126,7 @@ class LazyViewers(Sequence[Viewer]):
         return self._n
 
     def _build(self, i: int) -> Viewer:
-        v = draw_viewer(np.random.default_rng([self._seed, VIEWER_STREAM, i]), i)
+        v = draw_viewer(seeded_rng(self._seed, VIEWER_STREAM, i), i)
         self._built[i] = v
         return v
 

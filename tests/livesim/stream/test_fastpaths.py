@@ -16,7 +16,7 @@ from livesim.harness import default_harness
 from livesim.harness.fastcopy import fresh
 from livesim.harness.shared import shared_default_harness
 from livesim.stream.sim import StreamSim
-from livesim.world.draws import FakerLastName, WeightedIndex, sample_without_replacement
+from livesim.world.draws import FakerLastName, WeightedIndex, sample_without_replacement, seeded_rng
 from livesim.world.v1 import BlockRNG, LazyViewers
 from tests.conftest import play
 
@@ -56,6 +56,21 @@ def test_exact_sampling_without_replacement_matches_numpy(seed):
             a.integers(5), b.integers(5)  # a half-used 32-bit buffer must carry over too
             assert [int(i) for i in a.choice(n, size=k, replace=False)] == sample_without_replacement(b, n, k)
             assert a.random() == b.random() and a.integers(1000) == b.integers(1000)
+
+
+@pytest.mark.parametrize("key", [(0, 7, 0), (5, 11), (12345, 7, 3, 1), (2**32, 0, 1), (2**32 - 1, 8, 2**32),
+                                 (2**40 + 5, 7, 3), (3 * 2**64 + 9, 0), (np.int64(17), 7, np.uint32(4))])
+def test_seeded_rng_is_default_rng_of_the_list(key):
+    a, b = np.random.default_rng(list(key)), seeded_rng(*key)
+    assert a.bit_generator.state == b.bit_generator.state
+    assert a.random() == b.random() and a.integers(1000) == b.integers(1000)
+
+
+@pytest.mark.parametrize(("key", "error"), [((-1, 7), ValueError), ((1.5, 7), TypeError)])
+def test_seeded_rng_rejects_what_numpy_rejects(key, error):
+    for make in (lambda: np.random.default_rng(list(key)), lambda: seeded_rng(*key)):
+        with pytest.raises(error):
+            make()
 
 
 def test_exact_weighted_index_and_faker_names():
