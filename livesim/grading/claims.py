@@ -28,6 +28,7 @@ from livesim.grading.facts.patterns import (
     _UNITS,
     replace_ignoring_case,
 )
+from livesim.grading.facts.prefilter import Prefiltered
 from livesim.world.catalog import REGIONS, Catalog, Product
 from livesim.world.room import Room
 
@@ -74,11 +75,12 @@ def words_to_digits(text: str) -> str:
 
 
 # ------------------------------------------------------------------------------------------- cue lexicons
-def _rx(p: str) -> re.Pattern[str]:
-    return re.compile(p, re.IGNORECASE)
+def _rx(p: str) -> Prefiltered:
+    """A case-insensitive pattern, not run on texts that lack every literal its matches need (same results)."""
+    return Prefiltered(re.compile(p, re.IGNORECASE))
 
 
-_REGION_RE = re.compile("(?i)" + "|".join(re.escape(r) for r in sorted(REGIONS, key=len, reverse=True)))
+_REGION_RE = Prefiltered(re.compile("(?i)" + "|".join(re.escape(r) for r in sorted(REGIONS, key=len, reverse=True))))
 _REGION_NAME = {r.lower(): r for r in REGIONS}
 _UNIT_ADJ_RE = _rx(r"\s{1,2}(?:extra|more|additional|business|working|full|whole)(?=\s)")
 _RANGE_GAP_RE = re.compile(r"\s{0,2}(?:-|–|~|to|x|×|\*|by)\s{0,2}")
@@ -134,7 +136,7 @@ _QWORD_RE = _rx(r"^\s{0,3}(?:how|what|what['’]s|where|which|when|why|can\s{1,2
                 r"there|link|#)|are\s{1,2}there)\b")
 
 # ------------------------------------------------------------------------------------------- claim types
-_CLAIM_TYPES: tuple[tuple[str, re.Pattern[str]], ...] = (
+_CLAIM_TYPES: tuple[tuple[str, Prefiltered], ...] = (
     ("superlative", _rx(
         r"\b(?:best|top|no\.?\s?1|number\s{1,2}one|#\s?1)[\s-]{1,2}(?:sell(?:er|ers|ing)|rated|seller|choice|"
         r"quality|brand|shop|store)\b"
@@ -544,7 +546,7 @@ class World:
         return self.record_numbers(p) | self.lookup_nums
 
     @staticmethod
-    def _by_cue(text: str, cands: dict[str, set[float]], cues: dict[str, re.Pattern[str]]) -> set[float]:
+    def _by_cue(text: str, cands: dict[str, set[float]], cues: dict[str, Prefiltered]) -> set[float]:
         hit = [k for k, rx in cues.items() if rx.search(text)]
         if hit:
             return set().union(*(cands[k] for k in hit))

@@ -44,6 +44,7 @@ from livesim.grading.facts.patterns import (
     _UNITS,
     _YOURE_RE,
 )
+from livesim.grading.facts.prefilter import Prefiltered
 from livesim.grading.facts.types import ExtractedFacts, Quantity
 
 # ---------------------------------------------------------------- helpers
@@ -180,7 +181,8 @@ def _sizes(text: str) -> tuple[str, ...]:
     found: dict[int, str] = {}
     # Skip the scans that cannot match (same result, in the same order): the case-insensitive one needs the word
     # "size" (checked on ASCII text, where str.lower() and (?i) agree), the others an upper-case size token.
-    jobs = [(_SIZE_CI_RE, _TOK_CI_RE)] if not text.isascii() or "size" in text.lower() else []
+    jobs: list[tuple[Prefiltered | re.Pattern[str], re.Pattern[str]]] = \
+        [(_SIZE_CI_RE, _TOK_CI_RE)] if not text.isascii() or "size" in text.lower() else []
     if _TOK_UC_RE.search(text) is not None:
         jobs += [(rx, _TOK_UC_RE) for rx in _SIZE_UC_RES]
     for rx, tok_rx in jobs:
@@ -191,7 +193,8 @@ def _sizes(text: str) -> tuple[str, ...]:
     return tuple(found[k] for k in sorted(found))
 
 
-def _phrases(rx: re.Pattern[str], text: str, skip_questions: bool) -> tuple[list[str], list[tuple[int, int]]]:
+def _phrases(rx: Prefiltered | re.Pattern[str], text: str,
+             skip_questions: bool) -> tuple[list[str], list[tuple[int, int]]]:
     kept: list[str] = []
     spans: list[tuple[int, int]] = []
     for m in rx.finditer(text):

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from livesim.grading.facts.prefilter import Prefiltered
+
 # ---------------------------------------------------------------- numbers, units, money
 _NUM_RE = re.compile(
     r"(?<![0-9])(?:[0-9]{1,3}(?:,[0-9]{3}){1,5}|[0-9]{1,15})(?![0-9])(?:\.[0-9]{1,20}(?![0-9]))?"
@@ -45,16 +47,16 @@ _CUR_BEFORE_RE = re.compile(
 _CUR_AFTER_RE = re.compile(
     rf"\s{{0,2}}(?:(?i:yuan|rmb|cny|usd|dollars?|bucks|euros?|kuai)(?![A-Za-z])|[元块{_CUR}])"
 )
-_PRICE_KW_RE = re.compile(
+_PRICE_KW_RE = Prefiltered(re.compile(
     r"(?i)(?<![A-Za-z])(?:price[sd]?|cost|costs|only|just|for)"
     r"(?:\s{1,2}(?:is|was|of|at|now|just|only|today|down\s{1,2}to|drops?\s{1,2}to)){0,3}\s{0,2}[:=]?\s{0,2}$"
-)
+))
 _PRICE_OK_AFTER_RE = re.compile(
     r"(?i)\s{0,2}(?:[.,!?;:)\]—–]|$)(?![0-9])"
     r"|\s{1,2}(?:now|today|tonight|only|each|apiece|total|instead|after|with|during|until|here|so|but|if)\b"
 )
 _RANGE_RE = re.compile(r"\s{0,2}(?:(?P<r>-|–|~|to)|[x×*])\s{0,2}")
-_SIZE_NUM_RE = re.compile(r"(?<![A-Za-z0-9])[2-4]XL(?![A-Za-z])")
+_SIZE_NUM_RE = Prefiltered(re.compile(r"(?<![A-Za-z0-9])[2-4]XL(?![A-Za-z])"))
 
 # ---------------------------------------------------------------- dates, times, codes
 _MON = (
@@ -62,26 +64,26 @@ _MON = (
     r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)(?![A-Za-z])\.?"
 )
 _YEAR = r"(?:,?\s{1,2}(?P<y>[12][0-9]{3})(?![0-9]))?"
-_DATE_RES = (
+_DATE_RES = tuple(Prefiltered(rx) for rx in (
     re.compile(r"(?<![0-9])(?P<y>[12][0-9]{3})(?P<sep>[-/.])(?P<m>[0-9]{1,2})(?P=sep)(?P<d>[0-9]{1,2})(?![0-9])"),
     re.compile(r"(?:(?<![0-9])(?P<y>[12][0-9]{3})\s?年\s?)?(?<![0-9])(?P<m>[0-9]{1,2})\s?月\s?(?P<d>[0-9]{1,2})\s?[日号]"),
     re.compile(r"(?<![0-9/.-])(?P<a>[0-9]{1,2})/(?P<b>[0-9]{1,2})/(?P<y>[12][0-9]{3})(?![0-9])"),
     re.compile(r"\b" + _MON + r"\s{1,2}(?P<d>[0-9]{1,2})(?:st|nd|rd|th)?(?![0-9A-Za-z:])" + _YEAR),
     re.compile(r"(?<![0-9.,])(?P<d>[0-9]{1,2})(?:st|nd|rd|th)?\s{1,2}(?:of\s{1,2})?" + _MON + _YEAR),
-)
+))
 _MONTHS = {k: i + 1 for i, k in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split())}
 _MDAYS = (0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 _AMPM = r"(?P<ap>[AaPp])\.?[Mm](?![A-Za-z])\.?"
-_TIME_RES = (
+_TIME_RES = tuple(Prefiltered(rx) for rx in (
     re.compile(r"(?<![0-9:.])(?P<h>[01]?[0-9]|2[0-3]):(?P<mi>[0-5][0-9])(?![0-9])(?::[0-5][0-9](?![0-9]))?"
                r"(?:\s{0,2}" + _AMPM + ")?"),
     re.compile(r"(?<![0-9:.,])(?P<h>1[0-2]|0?[1-9])(?:[.:](?P<mi>[0-5][0-9]))?\s{0,2}" + _AMPM),
-)
+))
 _COUPON_TOKEN_RE = re.compile(r"(?<![A-Za-z0-9_])[A-Z0-9]{4,16}(?![A-Za-z0-9_])")
-_COUPON_KW_RE = re.compile(
+_COUPON_KW_RE = Prefiltered(re.compile(
     r"(?i:\b(?:code|coupon|voucher))(?:\s{1,3}(?i:code))?\s{0,3}(?:(?i:is)\s{1,3})?[:=]?\s{0,3}[\"'“‘]?"
     r"(?P<tok>[A-Za-z0-9]{4,16})(?![A-Za-z0-9_])"
-)
+))
 _NOT_CODE_RE = re.compile(
     r"[0-9]+(?:MAH|ML|L|MG|G|KG|CM|MM|M|KW|W|H|HR|HRS|MB|GB|TB|HZ|KHZ|MHZ|GHZ|PCS|PC|XL|K|P|D|X|V|MP|FPS|MIN|S)"
     r"|(?:LINK|ITEM|NO)[0-9]{1,4}|(?:USB|HDMI|SPF|UPF|IPX?|MP|PM|COVID|RTX|GTX|DDR|LPDDR|WIFI|BT|UV)[0-9].*"
@@ -105,16 +107,16 @@ _TOK_UC_RE = re.compile(_TOK)
 _TOK_CI_RE = re.compile(f"(?i:{_TOK})")
 _SEP = r"\s{0,2}(?:[-–/,&]|(?i:to|and|or|through))\s{0,2}"
 _CHAIN_UC = f"(?P<c>{_TOK}(?:{_SEP}{_TOK}){{0,7}})"
-_SIZE_CI_RE = re.compile(
+_SIZE_CI_RE = Prefiltered(re.compile(
     r"(?i:\bsizes?)\s{0,2}(?:(?i:is|are|would\s{1,2}be|should\s{1,2}be|will\s{1,2}be)\s{1,2})?[:=]?\s{0,2}"
     rf"(?:(?i:an?)\s{{1,2}})?(?P<c>(?i:{_TOK}(?:{_SEP}{_TOK}){{0,7}}))"
-)
+))
 _SIZE_UC_RES = (
     re.compile(
         r"(?i:\b(?:an?|go(?:ing)?\s{1,2}(?:with|for)|take|get|choose|pick|try|order|buy|recommend|suggest|say|"
         r"wear|grab|in|into))\s{1,2}(?:(?i:an?|the|size)\s{1,2})?" + _CHAIN_UC
     ),
-    re.compile(_CHAIN_UC + r"[\s-]{0,2}(?i:sizes?|sized)\b"),
+    Prefiltered(re.compile(_CHAIN_UC + r"[\s-]{0,2}(?i:sizes?|sized)\b")),
     re.compile(r"\(\s{0,2}" + _CHAIN_UC + r"\s{0,2}\)"),
     re.compile(f"(?P<c>{_TOK}(?:\\s?[-–/]\\s?{_TOK}){{1,7}})"),
 )
@@ -122,7 +124,7 @@ _SIZE_UC_RES = (
 # ---------------------------------------------------------------- claims, promises, cues
 _W = r"[a-z'’-]{1,20}\s{1,3}"
 _WORLD = r"in\s{1,3}the\s{1,3}world"
-_CLAIM_RE = re.compile(r"(?i)(?<![A-Za-z0-9-])(?:" + "|".join((
+_CLAIM_RE = Prefiltered(re.compile(r"(?i)(?<![A-Za-z0-9-])(?:" + "|".join((
     r"anti[\s-]?ag(?:e|ing|eing)\s{1,3}miracle", r"miracul(?:ous|ously)|miracles?", r"cur(?:e|es|ed|ing)",
     r"heal(?:s|ed|ing)?",
     r"treat(?:s|ed|ing)?\s{1,3}(?:(?:your|the|my|all|any)\s{1,3})?(?:acne|eczema|psoriasis|rosacea|dermatitis|"
@@ -143,12 +145,12 @@ _CLAIM_RE = re.compile(r"(?i)(?<![A-Za-z0-9-])(?:" + "|".join((
     r"risk[\s-]?free|zero[\s-]risk", r"instant(?:ly)?\s{1,3}results?|results?\s{1,3}instantly",
     r"lowest\s{1,3}prices?\s{1,3}(?:ever|anywhere|on\s{1,3}the\s{1,3}market|in\s{1,3}history|online)",
     rf"cheapest\s{{1,3}}(?:{_W})?(?:{_WORLD}|anywhere|ever)",
-)) + r")(?![A-Za-z])")
+)) + r")(?![A-Za-z])"))
 _SUBJ = (r"(?:\bI(?:['’]ll|\s{1,2}(?:will|can|could|would|shall|am\s{1,2}going\s{1,2}to)"
          r"|['’]m\s{1,2}going\s{1,2}to)|\blet\s{1,2}me)\s{1,3}(?:(?:also|personally|happily|definitely|just|gladly|even|totally|still|then|"
          r"secretly|privately|go\s{1,2}ahead\s{1,2}and|try\s{1,2}to)\s{1,3})?")
 _YOU = r"for\s{1,3}(?:you|u)\b"
-_PROMISE_RE = re.compile(r"(?i)(?:" + "|".join((
+_PROMISE_RE = Prefiltered(re.compile(r"(?i)(?:" + "|".join((
     _SUBJ + r"(?:give|offer|get|send|throw\s{1,3}in|add|arrange|apply|sort\s{1,3}out)\s{1,3}"
     r"(?:(?:you|u)\s{1,3})?(?:(?:a|an|the|some|your|one|another)\s{1,3})?(?:(?:extra|special|additional|free|bigger|exclusive|private|"
     r"personal|small|little|nice|secret|better|deeper)\s{1,3}){0,2}(?:discount|coupon|voucher|gift|refund|freebie|"
@@ -165,14 +167,14 @@ _PROMISE_RE = re.compile(r"(?i)(?:" + "|".join((
     r"\bfree\s{1,3}(?:(?:just|only)\s{1,3})?" + _YOU,
     r"\bextra\s{1,3}[0-9]{1,3}(?:\.[0-9])?\s?%\s{0,2}off\s{1,3}(?:(?:just|only|especially)\s{1,3})?" + _YOU,
     r"\bprice[\s-]match(?:es|ed|ing)?\b",
-)) + r")(?![A-Za-z])")
+)) + r")(?![A-Za-z])"))
 _NEG_RE = re.compile(
     r"(?i)\b(?:not|no(?!\.?\s?[0-9])|never|cannot|without|nothing|none|nobody|neither|nor|unable|refuse|wish|hardly)\b"
     r"|n['’]t\b"
 )
 _CUT_RE = re.compile(r"(?i)[.!?;,:\n—–]|\b(?:but|however|though|although)\b")
 _SENT_END_RE = re.compile(r"[!?\n]|\.(?![0-9])")
-_STOCK_RE = re.compile(
+_STOCK_RE = Prefiltered(re.compile(
     r"(?i)(?P<low_stock>\b(?:only|just)\s{1,3}(?:[0-9]{1,6}|a\s{1,3}few|one|two|three|four|five)\s{1,3}"
     r"(?:[a-z]{1,15}\s{1,3})?(?:left|remaining|in\s{1,3}stock)\b|\b(?:almost|nearly)\s{1,3}(?:gone|sold\s{1,3}out|"
     r"out\s{1,3}of\s{1,3}stock)\b|\b(?:selling|going)\s{1,3}(?:out\s{1,3})?fast\b|\blimited\s{1,3}(?:stock|quantit(?:y|ies)|"
@@ -183,22 +185,22 @@ _STOCK_RE = re.compile(
     r"|(?P<in_stock>\b(?:back\s{1,3})?in[\s-]stock\b|\bplenty\s{1,3}(?:left|of\s{1,3}stock|in\s{1,3}stock|available)\b"
     r"|\bavailable\b(?!\s{1,3}(?:for|to|on|until|till|at|via|through|from|after|before|during|if|when|once|as)\b)"
     r"|\b(?:we|I)\s{1,3}still\s{1,3}(?:have|got)\b|\bready\s{1,3}to\s{1,3}ship\b)"
-)
+))
 _FLIP = {"in_stock": "sold_out", "sold_out": "in_stock"}
-_REFUSAL_RE = re.compile(
+_REFUSAL_RE = Prefiltered(re.compile(
     r"(?i)\b(?:can['’]?t|cannot|can\s{1,2}not)\b(?!\s{1,3}(?:go\s{1,2}wrong|wait|beat|miss|resist|get\s{1,2}enough|"
     r"believe|stop|recommend))|\bunable\s{1,2}to\b|\bnot\s{1,2}able\s{1,2}to\b|\bwon['’]?t\s{1,2}be\s{1,2}able\b"
     r"|\bnot\s{1,2}(?:allowed|permitted|authori[sz]ed)\b|\b(?:I['’]?m|I\s{1,2}am)\s{1,2}afraid\b|\bsorry\s{0,2}[,—–-]?\s{0,2}but\b"
-)
-_GREETING_RE = re.compile(
+))
+_GREETING_RE = Prefiltered(re.compile(
     r"(?i)\b(?:hi|hello|hey|hiya|howdy|greetings|welcome|good\s{1,2}(?:morning|afternoon|evening|day)|"
     r"thanks?\s{1,2}(?:you\s{1,2})?(?:so\s{1,2}much\s{1,2})?for\s{1,2}(?:joining|coming|stopping\s{1,2}by|"
     r"dropping\s{1,2}by|tuning\s{1,2}in|being\s{1,2}here))\b"
-)
-_YOURE_RE = re.compile(
+))
+_YOURE_RE = Prefiltered(re.compile(
     r"(?i)\b(?:you['’]?re|you\s{1,2}are|your|ur)\s{1,2}(?:very\s{1,2}|most\s{1,2}|so\s{1,2})?$"
-)
-_ESCALATION_RE = re.compile(
+))
+_ESCALATION_RE = Prefiltered(re.compile(
     r"(?i)\bhuman\s{1,2}(?:agent|staff|colleague|representative|rep|support|operator)s?\b|\bescalat(?:e|ed|es|ing|ion)\b"
     r"|\b(?:customer\s{1,2}(?:service|support|care)|after[\s-]?sales)(?:\s{1,2}(?:team|staff|department|colleagues?|"
     r"agents?))?(?:\s{1,2}(?:will|would|can|shall|is\s{1,2}going\s{1,2}to|are\s{1,2}going\s{1,2}to)|['’]ll)\b"
@@ -208,7 +210,7 @@ _ESCALATION_RE = re.compile(
     r"\s{1,2}(?:our\s{1,2}|the\s{1,2})?(?:customer\s{1,2}(?:service|support|care)|after[\s-]?sales|support\s{1,2}team)"
     r"|\b(?:colleague|teammate|team)s?\s{1,2}will\s{1,2}(?:[a-z]{1,15}\s{1,2})?(?:contact|reach\s{1,2}out|follow\s{1,2}up|"
     r"get\s{1,2}in\s{1,2}touch)"
-)
+))
 
 
 def replace_ignoring_case(text: str, name: str, new: str) -> str:
