@@ -80,13 +80,15 @@ class PrefixViewers(Sequence[Viewer]):
     viewers up to `i` that are not drawn yet, in the same order from the same generator, so every viewer is
     the one `generate_viewers` gives (the world's generator must not be drawn from by anything else after the
     viewers; a v0 world draws them last). A `LiveStreamQA` request looks at one or two viewers, so it draws
-    about half of them on average. A viewer not drawn yet has not left (`active_count`).
+    about half of them on average; the ones it passes over keep their drawn fields and become `Viewer` objects
+    only when looked up. A viewer not looked up yet has not left (`active_count`).
     """
 
     def __init__(self, rng: np.random.Generator, n: int) -> None:
         self._rng = rng
         self._n = n
-        self._built: list[Viewer] = []
+        self._drawn: list[tuple[Any, ...]] = []  # the fields of viewers 0..k-1, in draw order
+        self._built: dict[int, Viewer] = {}
 
     def __len__(self) -> int:
         return self._n
@@ -99,43 +101,64 @@ class PrefixViewers(Sequence[Viewer]):
             i += self._n
         if not 0 <= i < self._n:
             raise IndexError(f"viewer index {i} out of range (0..{self._n - 1})")
-        built = self._built
-        while len(built) <= i:
-            built.append(draw_viewer(self._rng, len(built)))
-        return built[i]
+        v = self._built.get(i)
+        if v is None:
+            drawn = self._drawn
+            while len(drawn) <= i:
+                drawn.append(_draw_fields(self._rng))
+            v = self._built[i] = _make_viewer(i, drawn[i])
+        return v
 
     def __iter__(self) -> Iterator[Viewer]:
         for i in range(self._n):
             yield self[i]
 
+    def drawn_count(self) -> int:
+        """How many viewers have been drawn from the generator (looked up or passed over)."""
+        return len(self._drawn)
+
     def active_count(self) -> int:
-        """Active viewers; one not drawn yet has not left."""
-        return self._n - sum(1 for v in self._built if not v.active)
+        """Active viewers; one not looked up yet has not left."""
+        return self._n - sum(1 for v in self._built.values() if not v.active)
 
 
 def draw_viewer(rng: np.random.Generator, i: int) -> Viewer:
     """Viewer `i`, drawn from `rng` (the v0 world draws all of them from one generator, in order)."""
+    return _make_viewer(i, _draw_fields(rng))
+
+
+def _draw_fields(rng: np.random.Generator) -> tuple[Any, ...]:
+    """A viewer's drawn fields, in draw order (what `draw_viewer` draws, without building the model)."""
     names = _first_names()
     integers, random, normal = rng.integers, rng.random, rng.normal
-    persona = PERSONAS[_PERSONA_INDEX(rng)]
-    height = int(min(max(normal(168, 9), 150), 195))
+    persona = _PERSONA_INDEX(rng)
+    height = normal(168, 9)
     bmi = float(normal(21.5, 2.5))
-    weight = int(min(max(bmi * (height / 100) ** 2, 40), 100))
     first = names[int(integers(len(names)))]
     r = random()
-    handle = first if r < 0.5 else f"{first.lower()}{int(integers(1, 100))}" if r < 0.8 else \
-        f"{first.lower()}_{names[int(integers(len(names)))][:3].lower()}"
-    budget = float(round(rng.lognormal(5.3, 0.7)))
-    interests = [CATEGORIES[j] for j in sample_without_replacement(rng, len(CATEGORIES), 2)]
-    patience = 10.0 + 30.0 * random()  # == rng.uniform(10, 40)
+    handle = first if r < 0.5 else (first, int(integers(1, 100))) if r < 0.8 else \
+        (first, names[int(integers(len(names)))])
+    budget = rng.lognormal(5.3, 0.7)
+    interests = sample_without_replacement(rng, len(CATEGORIES), 2)
+    patience = random()
+    region = int(integers(len(REGIONS)))
+    return persona, height, bmi, handle, budget, interests, patience, region
+
+
+def _make_viewer(i: int, fields: tuple[Any, ...]) -> Viewer:
+    persona, height_drawn, bmi, handle, budget, interests, patience, region = fields
+    height = int(min(max(height_drawn, 150), 195))
+    weight = int(min(max(bmi * (height / 100) ** 2, 40), 100))
+    name = handle if isinstance(handle, str) else f"{handle[0].lower()}{handle[1]}" if isinstance(handle[1], int) \
+        else f"{handle[0].lower()}_{handle[1][:3].lower()}"
     return Viewer.model_construct(
         viewer_id=f"v{i:04d}",
-        name=handle,
-        persona=persona,  # type: ignore[arg-type]
-        budget=budget,
-        interests=interests,
-        patience_s=patience,
-        region=REGIONS[int(integers(len(REGIONS)))],
+        name=name,
+        persona=PERSONAS[persona],  # type: ignore[arg-type]
+        budget=float(round(budget)),
+        interests=[CATEGORIES[j] for j in interests],
+        patience_s=10.0 + 30.0 * patience,  # == rng.uniform(10, 40)
+        region=REGIONS[region],
         height_cm=height,
         weight_kg=weight,
     )

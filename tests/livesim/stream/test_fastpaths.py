@@ -194,11 +194,13 @@ def test_prefix_viewers_are_generate_viewers_drawn_on_demand():
     for seed in range(5):
         eager = generate_viewers(np.random.default_rng(seed), 30)
         lazy = PrefixViewers(np.random.default_rng(seed), 30)
-        assert lazy[12] == eager[12] and len(lazy._built) == 13  # drew 0..12, in order, nothing more
+        assert lazy[12] == eager[12] and lazy.drawn_count() == 13  # drew 0..12, in order, nothing more
+        assert list(lazy._built) == [12]  # and built only the one looked up
+        assert lazy[5] == eager[5] and lazy.drawn_count() == 13  # an earlier one: built from its drawn fields
         assert lazy[-1] == eager[-1] and list(lazy) == eager and lazy[3:6] == eager[3:6]
         lazy[4].active = False
         assert lazy.active_count() == 29
     sim = StreamSim(3)
-    assert len(sim.viewers._built) == 0 or sim.viewers.active_count() == len(sim.viewers)
+    assert sim.viewers.drawn_count() == 0 or sim.viewers.active_count() == len(sim.viewers)
     with pytest.raises(IndexError):
         PrefixViewers(np.random.default_rng(0), 3)[3]
