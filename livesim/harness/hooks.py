@@ -118,9 +118,13 @@ def forbidden_claims(ctx: HookContext, params: dict[str, Any]) -> str | None:
         return f"it makes a forbidden claim ({claims[0]!r})"
     low = ctx.reply.lower()
     for word in params.get("words", []):
-        for m in re.finditer(re.escape(str(word).lower()), low):
-            if not _NEGATION.search(low[max(0, m.start() - 40): m.start()]):
+        w = str(word).lower()
+        step = len(w) or 1  # the occurrences `re.finditer(re.escape(w), low)` finds: left to right, not overlapping
+        at = low.find(w)
+        while at != -1:
+            if not _NEGATION.search(low[max(0, at - 40): at]):
                 return f"it uses the forbidden word {word!r}"
+            at = low.find(w, at + step) if at < len(low) else -1
     return None
 
 

@@ -4,6 +4,7 @@ running metrics. Scenarios (livesim.stream.scenario) compile to a `StreamConfig`
 
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -74,12 +75,12 @@ class StreamConfig(BaseModel):
         return self
 
 
-def percentiles(values: list[float], qs: tuple[float, ...]) -> list[float]:
+def percentiles(values: list[float], qs: tuple[float, ...], presorted: bool = False) -> list[float]:
     """`[float(x) for x in np.percentile(values, qs)]` (method "linear") for finite floats, with numpy's
     arithmetic step for step (index `(n - 1) * q / 100`, neighbours from the sorted values, numpy's two-sided
     lerp), so the figures are the same to the bit (checked against numpy in tests/livesim/stream).
     """
-    s = sorted(values)
+    s = values if presorted else sorted(values)
     n = len(s)
     out = []
     for q in qs:
@@ -114,12 +115,22 @@ class Metrics:
     churned: int = 0
     ignored: int = 0
     latencies: list[float] = field(default_factory=list)
+    _sorted: list[float] = field(default_factory=list, repr=False, compare=False)  # `latencies`, kept sorted
 
     def summary(self, viewers_online: int) -> dict[str, Any]:
         n = max(self.requests, 1)
         lats = self.latencies or [0.0]
-        # one value (every QA episode): its own percentiles; else numpy's arithmetic without numpy's per-call cost
-        p50, p95 = (lats[0], lats[0]) if len(lats) == 1 else percentiles(lats, (50, 95))
+        # one value (every QA episode): its own percentiles; else numpy's arithmetic without numpy's per-call cost,
+        # on the latencies kept sorted as they come (a stream's summary is built at every request)
+        if len(lats) == 1:
+            p50, p95 = lats[0], lats[0]
+        else:
+            srt = self._sorted  # `latencies` is append-only (the sim appends one per request)
+            if len(srt) > len(lats):  # the list was replaced or shortened: start again
+                srt.clear()
+            for x in lats[len(srt):]:
+                bisect.insort(srt, x)
+            p50, p95 = percentiles(srt, (50, 95), presorted=True)
         return {"requests": self.requests, "mean_reward": self.reward_sum / n, "accuracy": self.accuracy_sum / n,
                 "effectiveness": self.effectiveness_sum / n, "gmv": round(self.gmv, 2), "ipv": self.ipv,
                 "orders": self.orders, "churned": self.churned, "ignored": self.ignored,

@@ -119,3 +119,35 @@ def test_handle_replacement_is_re_sub_ignoring_case():
         assert replace_ignoring_case(text, name, "viewer") == re.sub(re.escape(name), "viewer", text,
                                                                       flags=re.IGNORECASE)
     assert replace_ignoring_case("Thanks MIA42, mia42!", "mia42", "viewer") == "Thanks viewer, viewer!"
+
+
+def _forbidden_words_by_regex(reply: str, words: list[str]) -> str | None:
+    """The forbidden-word rule as it was written before its str.find loop (every occurrence, unless negated)."""
+    import re
+
+    from livesim.harness.hooks import _NEGATION
+
+    low = reply.lower()
+    for word in words:
+        for m in re.finditer(re.escape(str(word).lower()), low):
+            if not _NEGATION.search(low[max(0, m.start() - 40): m.start()]):
+                return f"it uses the forbidden word {word!r}"
+    return None
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_forbidden_words_find_every_occurrence_the_regex_found(seed):
+    import random
+
+    from livesim.harness import default_harness
+    from livesim.harness.hooks import HookContext, forbidden_claims
+
+    rng = random.Random(seed)
+    pieces = ["cure", "CURE", "not ", "never ", "no ", "a", " ", "cur", "ee", "best", ".", "(", "*"]
+    harness = default_harness()
+    for _ in range(400):
+        reply = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 14)))
+        words = [rng.choice(["cure", "e", "", "best", "a a", "(", "*", 3]) for _ in range(rng.randint(0, 3))]
+        got = forbidden_claims(HookContext(harness, reply=reply), {"words": words})
+        if got is None or "forbidden word" in got:  # claims found first are another rule's
+            assert got == _forbidden_words_by_regex(reply, words), (reply, words)
