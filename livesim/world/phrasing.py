@@ -175,12 +175,17 @@ def _frozen_mask(text: str, protect: Collection[str]) -> list[bool]:
 
 
 def _segments(text: str, mask: list[bool]) -> _Segments:
+    """The runs of equal `mask` values, as (text, frozen) pairs (each run's end found by `list.index`)."""
     segs: _Segments = []
-    start = 0
-    for i in range(1, len(text) + 1):
-        if i == len(text) or mask[i] != mask[start]:
-            segs.append((text[start:i], mask[start]))
-            start = i
+    start, n = 0, len(text)
+    while start < n:
+        frozen = mask[start]
+        try:
+            end = mask.index(not frozen, start, n)
+        except ValueError:
+            end = n
+        segs.append((text[start:end], frozen))
+        start = end
     return segs
 
 

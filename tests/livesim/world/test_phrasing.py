@@ -410,3 +410,24 @@ def test_noise_rates_are_roughly_right() -> None:
 def test_module_uses_no_global_rng() -> None:
     src = open(phrasing.__file__, encoding="utf-8").read()
     assert "import random" not in src and "np.random." not in src.replace("np.random.Generator", "")
+
+
+def test_segments_are_the_runs_of_the_mask() -> None:
+    import random
+
+    from livesim.world.phrasing import _segments
+
+    def by_char(text: str, mask: list[bool]) -> list[tuple[str, bool]]:
+        segs, start = [], 0
+        for i in range(1, len(text) + 1):
+            if i == len(text) or mask[i] != mask[start]:
+                segs.append((text[start:i], mask[start]))
+                start = i
+        return segs
+
+    rng = random.Random(1)
+    for _ in range(3000):
+        n = rng.randint(0, 30)
+        text = "".join(rng.choice("ab #1") for _ in range(n))
+        mask = [rng.random() < 0.3 for _ in range(n)]
+        assert _segments(text, mask) == by_char(text, mask)
