@@ -95,13 +95,17 @@ def literals(pattern: re.Pattern[str]) -> tuple[tuple[str, ...] | None, bool]:
     return tuple(sorted(s for s in lits if not any(t != s and t in s for t in lits))), fold
 
 
-_last: list[str] = ["", ""]  # the last text lower-cased (the grader runs many patterns on one text in a row)
+_LAST: tuple[str, str] = ("", "")  # the last text and its lower case (the grader runs many patterns on one text)
 
 
 def _lower(text: str) -> str:
-    if _last[0] is not text:
-        _last[0], _last[1] = text, text.lower()
-    return _last[1]
+    global _LAST
+    last = _LAST  # one read of one tuple: a consistent pair even when threads share the module
+    if last[0] is text:
+        return last[1]
+    low = text.lower()
+    _LAST = (text, low)
+    return low
 
 
 class Prefiltered:

@@ -178,3 +178,20 @@ def test_prefiltered_patterns_on_strings_drawn_from_them(name, pf):
     for text in drawn:
         assert pf.possible(text), (name, text)
         assert [m.span() for m in pf.finditer(text)] == [m.span() for m in pf.rx.finditer(text)], (name, text)
+
+
+def test_prefilters_agree_with_the_patterns_across_threads():
+    from concurrent.futures import ThreadPoolExecutor
+
+    texts = CORPUS[:: max(1, len(CORPUS) // 600)]
+
+    def run(offset: int) -> bool:
+        for i in range(len(texts)):
+            text = texts[(i + offset) % len(texts)]
+            for _, pf in GRADER_PATTERNS[:20]:
+                if (pf.search(text) is None) != (pf.rx.search(text) is None):
+                    return False
+        return True
+
+    with ThreadPoolExecutor(4) as pool:
+        assert all(pool.map(run, range(0, 400, 100)))
