@@ -72,6 +72,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--episodes", type=int, default=3, help="episodes per (env, policy, wrapper); QA gets 20x")
     parser.add_argument("--max-steps", type=int, default=400, help="steps per episode at most")
     args = parser.parse_args(argv)
+    if args.episodes < 1 or args.max_steps < 1:
+        parser.error("--episodes and --max-steps must be at least 1")
     for env_id in ENVS:
         n = args.episodes * (20 if "QA" in env_id else 1)
         for hsa in (False, True):
