@@ -116,6 +116,7 @@ class Metrics:
     ignored: int = 0
     latencies: list[float] = field(default_factory=list)
     _sorted: list[float] = field(default_factory=list, repr=False, compare=False)  # `latencies`, kept sorted
+    _sorted_of: list[float] | None = field(default=None, repr=False, compare=False)  # the list `_sorted` follows
 
     def summary(self, viewers_online: int) -> dict[str, Any]:
         n = max(self.requests, 1)
@@ -125,9 +126,10 @@ class Metrics:
         if len(lats) == 1:
             p50, p95 = lats[0], lats[0]
         else:
-            srt = self._sorted  # `latencies` is append-only (the sim appends one per request)
-            if len(srt) > len(lats):  # the list was replaced or shortened: start again
+            srt = self._sorted  # follows `latencies` as the sim appends to it, one per request
+            if self._sorted_of is not lats or len(srt) > len(lats):  # replaced or shortened: start again
                 srt.clear()
+                self._sorted_of = lats
             for x in lats[len(srt):]:
                 bisect.insort(srt, x)
             p50, p95 = percentiles(srt, (50, 95), presorted=True)

@@ -172,6 +172,22 @@ def test_percentiles_are_numpys_to_the_bit():
     assert percentiles([5.0, 1.0, 9.0], (0, 100)) == [1.0, 9.0]
 
 
+def test_metrics_summary_percentiles_follow_the_latencies_as_they_come():
+    from livesim.stream.config import Metrics
+
+    rng = np.random.default_rng(5)
+    m = Metrics()
+    for _ in range(120):
+        m.latencies.append(float(np.round(rng.exponential(2.0), 1)))  # ties too
+        s = m.summary(0)
+        want = [float(x) for x in np.percentile(m.latencies, [50, 95])]
+        assert [s["latency_p50"], s["latency_p95"]] == want
+    m.latencies = [9.0, 1.0, 5.0]  # a replaced list is sorted afresh
+    assert (m.summary(0)["latency_p50"], m.summary(0)["latency_p95"]) == (5.0, 8.6)
+    m.latencies = [2.0]
+    assert m.summary(0)["latency_p50"] == 2.0
+
+
 def test_draw_intent_is_numpys_weighted_choice():
     from livesim.world.comments import draw_intent
     from livesim.world.viewers import PERSONA_INTENTS, PERSONAS
