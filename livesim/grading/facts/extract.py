@@ -268,12 +268,14 @@ def _extract_memo(text: str) -> ExtractedFacts:
     return _extract(text)
 
 
-@functools.lru_cache(maxsize=4096)
+# the scan and the prices are reused within one request (the same reply and comments read by the hooks, the grade
+# and the reactions), so these caches stay small; catalogue strings are memoised by `_numbers_in` above
+@functools.lru_cache(maxsize=512)
 def _scan_memo(text: str) -> _Scan:
     return _scan(text)
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=128)
 def _prices_memo(text: str) -> tuple[float, ...]:
     return tuple(_quantities(text, _scan_numbers(text)[0])[1])
 
