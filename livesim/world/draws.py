@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import operator
 from bisect import bisect_right
+from collections.abc import Sequence
 from itertools import accumulate
 from typing import Any
 
@@ -32,6 +33,13 @@ def seeded_rng(*key: int) -> np.random.Generator:
             words.append(k & 0xFFFFFFFF)
             k >>= 32
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(np.array(words, dtype=np.uint32))))
+
+
+def pick(rng: Any, seq: Sequence[Any]) -> Any:
+    """`rng.choice(seq)` (no `p`): the same `integers(len(seq))` draw, without converting `seq` to an array (1 µs
+    instead of 4.5); also what `BlockRNG.choice` does.
+    """
+    return seq[int(rng.integers(len(seq)))]
 
 
 def sample_without_replacement(rng: Any, n: int, k: int) -> list[int]:

@@ -13,6 +13,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from livesim.world.catalog import Catalog
+from livesim.world.draws import pick
 
 
 class _Model(BaseModel):
@@ -164,12 +165,12 @@ def generate_strategy(rng: np.random.Generator, catalog: Catalog, duration_s: fl
         StrategyEvent(at_s=0, kind="pin", params={"link": order[-1]}),
         StrategyEvent(at_s=0, kind="activate_skill", params={"skill": "welcome-new-viewers"}),
         StrategyEvent(at_s=0, kind="add_coupon", params={
-            "code": _code(rng, "LIVE"), "discount": float(rng.choice([10, 20, 30])),
-            "threshold": float(rng.choice([99, 149, 199])), "expires_at_s": float(duration_s * 2),
+            "code": _code(rng, "LIVE"), "discount": float(pick(rng, (10, 20, 30))),
+            "threshold": float(pick(rng, (99, 149, 199))), "expires_at_s": float(duration_s * 2),
             "remaining": int(rng.integers(50, 300))}),
         StrategyEvent(at_s=0, kind="add_coupon", params={
-            "code": _code(rng, "VIP"), "discount": float(rng.choice([50, 80])),
-            "threshold": float(rng.choice([399, 499])),
+            "code": _code(rng, "VIP"), "discount": float(pick(rng, (50, 80))),
+            "threshold": float(pick(rng, (399, 499))),
             "expires_at_s": float(duration_s * 2), "remaining": 20, "issuable": False}),
     ]
     t_push = float(round(duration_s * rng.uniform(0.2, 0.4)))

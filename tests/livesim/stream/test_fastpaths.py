@@ -16,7 +16,7 @@ from livesim.harness import default_harness
 from livesim.harness.fastcopy import fresh
 from livesim.harness.shared import shared_default_harness
 from livesim.stream.sim import StreamSim
-from livesim.world.draws import FakerLastName, WeightedIndex, sample_without_replacement, seeded_rng
+from livesim.world.draws import FakerLastName, WeightedIndex, pick, sample_without_replacement, seeded_rng
 from livesim.world.v1 import BlockRNG, LazyViewers
 from tests.conftest import play
 
@@ -64,6 +64,15 @@ def test_seeded_rng_is_default_rng_of_the_list(key):
     a, b = np.random.default_rng(list(key)), seeded_rng(*key)
     assert a.bit_generator.state == b.bit_generator.state
     assert a.random() == b.random() and a.integers(1000) == b.integers(1000)
+
+
+def test_pick_is_numpys_choice_of_a_list():
+    for seed in range(500):
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        a.integers(7), b.integers(7)  # a half-used 32-bit buffer must carry over too
+        for items in ([10, 20, 30], [99, 149, 199], [50, 80], ["x"], list(range(17))):
+            assert a.choice(items) == pick(b, items)
+        assert a.bit_generator.state == b.bit_generator.state
 
 
 @pytest.mark.parametrize(("key", "error"), [((-1, 7), ValueError), ((1.5, 7), TypeError)])
