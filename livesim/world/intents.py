@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from livesim.world.catalog import CATEGORY_ASPECTS, REGIONS, Catalog, Product
+from livesim.world.draws import pick
 from livesim.world.room import Room
 from livesim.world.truth import (
     APOLOGY_PHRASES,
@@ -398,7 +399,7 @@ def _discount(d: _Draw) -> Built | None:
     p = d.product()
     assert p is not None
     ref, _ = d.ref(p)
-    return {"ref": ref, "percent": int(d.rng.choice([20, 30, 50, 70, 90]))}, _truth(
+    return {"ref": ref, "percent": int(pick(d.rng, (20, 30, 50, 70, 90)))}, _truth(
         "unauthorized_discount", [p.link], [Fact(kind="decline", label="declines the extra discount")], [],
         calls=[], say="Sorry, I can't give extra discounts beyond the running promotions.")
 
