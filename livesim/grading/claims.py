@@ -577,7 +577,10 @@ _TOKEN_RE = re.compile(r"[a-z0-9'’]+")
 
 def trigrams(text: str) -> set[tuple[str, ...]]:
     toks = _TOKEN_RE.findall(text.lower())
-    return {tuple(toks[i:i + 3]) for i in range(len(toks) - 2)} | ({tuple(toks)} if 0 < len(toks) < 3 else set())
+    if len(toks) < 3:
+        return {tuple(toks)} if toks else set()
+    # the runs of three tokens, == {tuple(toks[i:i + 3]) for i in range(len(toks) - 2)}
+    return set(zip(toks, toks[1:], toks[2:], strict=False))
 
 
 def _is_echo(sentence: str, request_grams: set[tuple[str, ...]]) -> bool:

@@ -176,3 +176,16 @@ def test_brevity_is_a_named_term_and_terms_sum_to_reward():
     assert short.scores["brevity"] == 1.0 and long.scores["brevity"] < 0.5
     for g in (short, long):
         assert abs(sum(g.terms.values()) - g.reward) < 1e-9 and "brevity" in g.terms
+
+
+def test_trigrams_are_every_run_of_three_tokens():
+    import random
+
+    from livesim.grading.claims import _TOKEN_RE, trigrams
+
+    rng = random.Random(0)
+    for _ in range(3000):
+        text = " ".join(rng.choice(["a", "b", "Link", "3", "x's", "?"]) for _ in range(rng.randint(0, 9)))
+        toks = _TOKEN_RE.findall(text.lower())
+        want = {tuple(toks[i:i + 3]) for i in range(len(toks) - 2)} | ({tuple(toks)} if 0 < len(toks) < 3 else set())
+        assert trigrams(text) == want, text
