@@ -80,7 +80,7 @@ def _rx(p: str) -> Prefiltered:
     return Prefiltered(re.compile(p, re.IGNORECASE))
 
 
-_REGION_RE = Prefiltered(re.compile("(?i)" + "|".join(re.escape(r) for r in sorted(REGIONS, key=len, reverse=True))))
+_REGION_RE = _rx("|".join(re.escape(r) for r in sorted(REGIONS, key=len, reverse=True)))
 _REGION_NAME = {r.lower(): r for r in REGIONS}
 _UNIT_ADJ_RE = _rx(r"\s{1,2}(?:extra|more|additional|business|working|full|whole)(?=\s)")
 _RANGE_GAP_RE = re.compile(r"\s{0,2}(?:-|–|~|to|x|×|\*|by)\s{0,2}")

@@ -12,7 +12,7 @@ import numpy as np
 from faker import Faker
 from pydantic import BaseModel, ConfigDict, Field
 
-from livesim.world.draws import FakerLastName, sample_without_replacement
+from livesim.world.draws import FakerLastName, pick, sample_without_replacement
 
 Category = Literal["apparel", "beauty", "electronics", "food", "home"]
 CATEGORIES: tuple[str, ...] = ("apparel", "beauty", "electronics", "food", "home")
@@ -235,10 +235,6 @@ _SIZE_WEIGHTS = {"XS": (38, 47), "S": (48, 55), "M": (56, 64), "L": (65, 73), "X
 _LAST_NAME = FakerLastName()
 
 
-def _choice(rng: np.random.Generator, seq: list[Any] | tuple[Any, ...]) -> Any:
-    return seq[int(rng.integers(len(seq)))]
-
-
 def _sample(rng: np.random.Generator, seq: list[Any] | tuple[Any, ...], k: int) -> list[Any]:
     # the draws of rng.choice(len(seq), size=min(k, len(seq)), replace=False), made cheaper (livesim.world.draws)
     idx = sample_without_replacement(rng, len(seq), min(k, len(seq)))
@@ -255,48 +251,48 @@ def _price(rng: np.random.Generator, lo: int, hi: int) -> tuple[float, float]:
 
 def _attributes(category: str, item: str, rng: np.random.Generator) -> dict[str, Any]:
     if category == "apparel":
-        fabric = _choice(rng, _FITTING.get(item, ["cotton", "polyester", "modal"]))
+        fabric = pick(rng, _FITTING.get(item, ["cotton", "polyester", "modal"]))
         return {
-            "material": f"{int(_choice(rng, [60, 70, 80, 95, 100]))}% {fabric}",
+            "material": f"{int(pick(rng, [60, 70, 80, 95, 100]))}% {fabric}",
             "colours": _sample(rng, _COLOURS, int(rng.integers(2, 5))),
-            "care": _choice(rng, ["machine wash cold", "hand wash only", "dry clean only", "machine wash warm"]),
-            "fit": _choice(rng, ["regular fit", "slim fit", "loose fit"]),
+            "care": pick(rng, ["machine wash cold", "hand wash only", "dry clean only", "machine wash warm"]),
+            "fit": pick(rng, ["regular fit", "slim fit", "loose fit"]),
         }
     if category == "beauty":
         return {
             "ingredients": _sample(rng, ["hyaluronic acid", "niacinamide", "ceramides", "vitamin C", "squalane",
                                          "zinc oxide", "green tea extract", "panthenol", "kaolin clay"], 3),
-            "skin_type": _choice(rng, ["dry skin", "oily skin", "sensitive skin", "all skin types",
+            "skin_type": pick(rng, ["dry skin", "oily skin", "sensitive skin", "all skin types",
                                        "combination skin"]),
-            "volume_ml": int(_choice(rng, [15, 30, 50, 100, 150, 200])),
-            "shelf_life_months": int(_choice(rng, [12, 24, 36])),
+            "volume_ml": int(pick(rng, [15, 30, 50, 100, 150, 200])),
+            "shelf_life_months": int(pick(rng, [12, 24, 36])),
             "fragrance_free": bool(rng.random() < 0.5),
         }
     if category == "electronics":
         return {
-            "battery_hours": int(_choice(rng, [8, 10, 12, 20, 30, 48])),
-            "battery_mah": int(_choice(rng, [500, 1200, 3000, 5000, 10000, 20000])),
-            "charging_w": int(_choice(rng, [10, 18, 20, 30, 65])),
+            "battery_hours": int(pick(rng, [8, 10, 12, 20, 30, 48])),
+            "battery_mah": int(pick(rng, [500, 1200, 3000, 5000, 10000, 20000])),
+            "charging_w": int(pick(rng, [10, 18, 20, 30, 65])),
             "weight_g": int(rng.integers(20, 600)),
-            "warranty_months": int(_choice(rng, [6, 12, 24])),
+            "warranty_months": int(pick(rng, [6, 12, 24])),
             "compatibility": _sample(rng, ["iOS", "Android", "Windows", "macOS", "HarmonyOS"], 2),
         }
     if category == "food":
         return {
-            "net_weight_g": int(_choice(rng, [100, 150, 200, 250, 500, 1000])),
-            "flavour": _choice(rng, _FITTING.get(item, ["original", "classic"])),
+            "net_weight_g": int(pick(rng, [100, 150, 200, 250, 500, 1000])),
+            "flavour": pick(rng, _FITTING.get(item, ["original", "classic"])),
             "allergens": _sample(rng, ["peanuts", "tree nuts", "milk", "soy", "wheat", "eggs", "sesame"],
                                  int(rng.integers(0, 3))) or ["none"],
-            "shelf_life_days": int(_choice(rng, [90, 180, 270, 365])),
-            "storage": _choice(rng, ["keep in a cool dry place", "refrigerate after opening"]),
+            "shelf_life_days": int(pick(rng, [90, 180, 270, 365])),
+            "storage": pick(rng, ["keep in a cool dry place", "refrigerate after opening"]),
         }
     # home
     a, b, c = (int(rng.integers(10, 80)) for _ in range(3))
     return {
         "dimensions_cm": [a, b, c],
-        "material": _choice(rng, _FITTING.get(item, ["polyester", "cotton"])),
+        "material": pick(rng, _FITTING.get(item, ["polyester", "cotton"])),
         "colours": _sample(rng, _COLOURS, int(rng.integers(1, 4))),
-        "care": _choice(rng, ["wipe clean", "machine wash cold", "dishwasher safe", "hand wash only"]),
+        "care": pick(rng, ["wipe clean", "machine wash cold", "dishwasher safe", "hand wash only"]),
     }
 
 
@@ -330,13 +326,13 @@ def _after_sales(category: str, rng: np.random.Generator, attrs: dict[str, Any])
         return dict(returnable=False, condition="perishable goods",
                               exceptions=["refund if the package arrives damaged (photo within 48 hours)"])
     if category == "beauty":
-        return dict(returnable=True, return_days=int(_choice(rng, [7, 15])), condition="unopened",
+        return dict(returnable=True, return_days=int(pick(rng, [7, 15])), condition="unopened",
                               exceptions=["opened products cannot be returned"])
     if category == "electronics":
-        return dict(returnable=True, return_days=int(_choice(rng, [7, 15, 30])),
+        return dict(returnable=True, return_days=int(pick(rng, [7, 15, 30])),
                               condition="with all accessories", warranty_months=attrs["warranty_months"],
                               exceptions=["physical damage is not covered by warranty"])
-    return dict(returnable=True, return_days=int(_choice(rng, [7, 15, 30])),
+    return dict(returnable=True, return_days=int(pick(rng, [7, 15, 30])),
                           condition="tags attached, unworn" if category == "apparel" else "unused",
                           exceptions=[])
 
@@ -357,10 +353,10 @@ def generate_catalog(rng: np.random.Generator, n_products: int = 8, faker: Faker
     last_name = _LAST_NAME if getattr(fake, "locales", None) == ["en_US"] else (lambda f: f.last_name())
     for i, cat in enumerate(cats):
         choices = [it for it in _ITEMS[cat] if it[0] not in used] or _ITEMS[cat]
-        item, tags = _choice(rng, choices)
+        item, tags = pick(rng, choices)
         used.add(item)
         pid = f"P{int(rng.integers(10000, 99999))}"
-        brand = last_name(fake) + _choice(rng, [" Studio", " & Co", " Lab", " Home", " Goods", ""])
+        brand = last_name(fake) + pick(rng, [" Studio", " & Co", " Lab", " Home", " Goods", ""])
         attrs = _attributes(cat, item, rng)
         lo, hi = {"apparel": (99, 600), "beauty": (79, 500), "electronics": (129, 1500), "food": (29, 160),
                   "home": (49, 400)}[cat]
@@ -380,8 +376,8 @@ def generate_catalog(rng: np.random.Generator, n_products: int = 8, faker: Faker
             skus=_skus(cat, attrs, pid, rng),
             size_chart=[dict(size=s, height_cm=_SIZE_HEIGHTS[s], weight_kg=_SIZE_WEIGHTS[s]) for s in SIZES]
             if cat == "apparel" else None,
-            shipping=dict(ships_within_hours=int(_choice(rng, [24, 48, 72])),
-                                  fee=float(_choice(rng, [6, 8, 10])), free_over=float(_choice(rng, [59, 99, 199])),
+            shipping=dict(ships_within_hours=int(pick(rng, [24, 48, 72])),
+                                  fee=float(pick(rng, [6, 8, 10])), free_over=float(pick(rng, [59, 99, 199])),
                                   excluded_regions=excluded,
                                   remote_regions=remote),
             after_sales=_after_sales(cat, rng, attrs),

@@ -182,9 +182,8 @@ def _scan(text: str) -> _Scan:
 def _sizes(text: str) -> tuple[str, ...]:
     found: dict[int, str] = {}
     # Skip the scans that cannot match (same result, in the same order): the case-insensitive one needs the word
-    # "size" (checked on ASCII text, where str.lower() and (?i) agree), the others an upper-case size token.
-    jobs: list[tuple[Prefiltered | re.Pattern[str], re.Pattern[str]]] = \
-        [(_SIZE_CI_RE, _TOK_CI_RE)] if not text.isascii() or "size" in text.lower() else []
+    # "size" (its prefilter), the others an upper-case size token.
+    jobs: list[tuple[Prefiltered | re.Pattern[str], re.Pattern[str]]] = [(_SIZE_CI_RE, _TOK_CI_RE)]
     if _TOK_UC_RE.search(text) is not None:
         jobs += [(rx, _TOK_UC_RE) for rx in _SIZE_UC_RES]
     for rx, tok_rx in jobs:
