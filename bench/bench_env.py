@@ -267,7 +267,32 @@ def ipc_floor(env_id: str, steps: int) -> dict[str, float]:
     env.close()
     rate = vector_steps_per_s(
         AsyncVectorEnv([lambda: _EchoEnv(obs, info, *spaces) for _ in range(2)], shared_memory=False), steps)
-    return {"echo_async2_steps_per_s": rate, "echo_async2_vector_step_ms": 1000 * 2 / rate}
+    # the least a vector step of AsyncVectorEnv(2) can cost here: no work, a one-integer observation in shared
+    # memory and an empty info (pipes, wake-ups and Gymnasium's bookkeeping only)
+    least = vector_steps_per_s(AsyncVectorEnv([_NopEnv for _ in range(2)], shared_memory=True), 4 * steps)
+    return {"echo_async2_steps_per_s": rate, "echo_async2_vector_step_ms": 1000 * 2 / rate,
+            "nop_async2_vector_step_ms": 1000 * 2 / least}
+
+
+class _NopEnv(gym.Env):  # type: ignore[type-arg]
+    """No work and nothing to send: a Discrete observation, an empty info."""
+
+    observation_space = gym.spaces.Discrete(2)
+    action_space = gym.spaces.Text(256)
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        super().reset(seed=seed)
+        return 0, {}
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        return 0, 0.0, False, False, {}
+
+
+def async2_bound(v: dict[str, float]) -> float:
+    """The most `AsyncVectorEnv(2)` could gain over one env here if its observations and infos cost nothing to
+    move: a vector step costs at least the least floor F plus the slower sub-env's step, 2S / lockstep."""
+    s = 1.0 / v["single_steps_per_s"]
+    return 2 * s / (2 * s / v["lockstep_estimate"] + v["nop_async2_vector_step_ms"] / 1000)
 
 
 def vector_steps_per_s(vec: Any, steps: int) -> float:
@@ -418,6 +443,11 @@ def _print(res: dict[str, Any], ref: dict[str, Any] | None) -> None:
                 print(f"  IPC floor ({label}): AsyncVectorEnv(2) of two no-work envs with these observations "
                       f"{v['echo_async2_steps_per_s']:.0f} steps/s ({v['echo_async2_vector_step_ms']:.3f} ms a "
                       f"vector step); one env of the real env takes {1000 / v['single_steps_per_s']:.3f} ms a step")
+            if "nop_async2_vector_step_ms" in v:
+                print(f"  least floor ({label}): AsyncVectorEnv(2) of no-work envs with a Discrete observation in "
+                      f"shared memory and no info {v['nop_async2_vector_step_ms']:.3f} ms a vector step; so "
+                      f"AsyncVectorEnv(2) can gain at most {async2_bound(v):.2f}x one env here, even with free "
+                      "observations and infos")
     if ref:
         for name in ("LiveStreamQA-v0 + oracle", "LiveStreamQA-v1 + oracle", "LiveStream-v0 + oracle",
                      "LiveStream-v1 + oracle"):
