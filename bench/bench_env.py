@@ -289,8 +289,9 @@ class _NopEnv(gym.Env):  # type: ignore[type-arg]
 
 
 def async2_bound(v: dict[str, float]) -> float:
-    """The most `AsyncVectorEnv(2)` could gain over one env here if its observations and infos cost nothing to
-    move: a vector step costs at least the least floor F plus the slower sub-env's step, 2S / lockstep."""
+    """About the most `AsyncVectorEnv(2)` could gain over one env here if its observations and infos cost nothing
+    to move: a vector step costs at least the least floor F plus the slower of its two sub-env steps, which the
+    lockstep estimate puts at 2S / lockstep (an estimate, so this is one too)."""
     s = 1.0 / v["single_steps_per_s"]
     return 2 * s / (2 * s / v["lockstep_estimate"] + v["nop_async2_vector_step_ms"] / 1000)
 
@@ -445,9 +446,9 @@ def _print(res: dict[str, Any], ref: dict[str, Any] | None) -> None:
                       f"vector step); one env of the real env takes {1000 / v['single_steps_per_s']:.3f} ms a step")
             if "nop_async2_vector_step_ms" in v:
                 print(f"  least floor ({label}): AsyncVectorEnv(2) of no-work envs with a Discrete observation in "
-                      f"shared memory and no info {v['nop_async2_vector_step_ms']:.3f} ms a vector step; so "
-                      f"AsyncVectorEnv(2) can gain at most {async2_bound(v):.2f}x one env here, even with free "
-                      "observations and infos")
+                      f"shared memory and no info {v['nop_async2_vector_step_ms']:.3f} ms a vector step; so, with "
+                      f"the lockstep estimate, AsyncVectorEnv(2) could gain at most ~{async2_bound(v):.2f}x one env "
+                      "here even if observations and infos cost nothing to move")
     if ref:
         for name in ("LiveStreamQA-v0 + oracle", "LiveStreamQA-v1 + oracle", "LiveStream-v0 + oracle",
                      "LiveStream-v1 + oracle"):
