@@ -398,12 +398,14 @@ def profile(args: argparse.Namespace) -> None:
     import pstats
 
     env_id = next((e for e in reversed(QA_IDS) if _registered(e)), QA_IDS[0])
-    for eid, n in ((env_id, args.qa_episodes), (STREAM_IDS[0], args.streams)):
+    for eid, n, hsa in ((env_id, args.qa_episodes, False), (env_id, args.qa_episodes, True),
+                        (STREAM_IDS[0], args.streams, False)):
         prof = cProfile.Profile()
         prof.enable()
-        bench_env(eid, n, seed0=10_000)
+        bench_env(eid, n, hsa=hsa, seed0=10_000)
         prof.disable()
-        print(f"\n=== profile: {eid} + oracle, {n} episodes (top {args.top} by own time, then cumulative) ===")
+        print(f"\n=== profile: {eid} + oracle{' + hsa' if hsa else ''}, {n} episodes (top {args.top} by own time, "
+              "then cumulative) ===")
         stats = pstats.Stats(prof)
         stats.sort_stats("tottime").print_stats(args.top)
         stats.sort_stats("cumulative").print_stats(args.top)
@@ -468,7 +470,8 @@ def main(argv: list[str] | None = None) -> None:
                         "and keep the best")
     parser.add_argument("--ref", metavar="PATH", help="also run the same bench on the checkout at PATH "
                         "(subprocess, first) and print speed-ups")
-    parser.add_argument("--profile", action="store_true", help="print the top costs (cProfile) of this tree")
+    parser.add_argument("--profile", action="store_true", help="print the top costs (cProfile) of this tree: "
+                        "LiveStreamQA bare and under hsa, then LiveStream")
     parser.add_argument("--top", type=int, default=25, help="rows of the profile")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
