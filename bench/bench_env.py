@@ -212,16 +212,9 @@ def bench_vector(env_id: str, steps: int) -> dict[str, float]:
     (every step dispatches a request; QA episodes end and autoreset, so each step also builds a world)."""
     from gymnasium.vector import AsyncVectorEnv, SyncVectorEnv
 
-    env = gym.make(env_id)
-    env.reset(seed=0)
-    t0 = time.perf_counter()
-    for i in range(steps):
-        _, _, term, trunc, _ = env.step(VECTOR_ACTION)
-        if term or trunc:
-            env.reset(seed=i + 1)
-    single = steps / (time.perf_counter() - t0)
-    env.close()
+    single = single_steps_per_s(env_id, steps)
     out = {"single_steps_per_s": single, "lockstep_estimate": lockstep_estimate(env_id, steps)}
+    out["two_processes_over_single"] = two_processes_steps_per_s(env_id, steps) / single
     for name, cls, kw in (("sync2", SyncVectorEnv, {}), ("async2", AsyncVectorEnv, {"shared_memory": False}),
                           ("async2_nocopy", AsyncVectorEnv, {"shared_memory": False, "copy": False})):
         rate = vector_steps_per_s(cls([lambda: gym.make(env_id) for _ in range(2)], **kw), steps)
@@ -237,6 +230,42 @@ def bench_vector(env_id: str, steps: int) -> dict[str, float]:
         out[f"pool2x{per_worker}_steps_per_s"] = rate
         out[f"pool2x{per_worker}_over_single"] = rate / single
     return out
+
+
+def single_steps_per_s(env_id: str, steps: int, barrier: Any = None, out: Any = None) -> float:
+    """Steps/s of one env with the fixed reply (`barrier`: wait on it after the first step; `out`: a queue to
+    put the rate on, for `two_processes_steps_per_s`)."""
+    env = gym.make(env_id)
+    env.reset(seed=0)
+    env.step(VECTOR_ACTION)
+    if barrier is not None:
+        barrier.wait()
+    t0 = time.perf_counter()
+    for i in range(steps):
+        _, _, term, trunc, _ = env.step(VECTOR_ACTION)
+        if term or trunc:
+            env.reset(seed=i + 1)
+    rate = steps / (time.perf_counter() - t0)
+    env.close()
+    if out is not None:
+        out.put(rate)
+    return rate
+
+
+def two_processes_steps_per_s(env_id: str, steps: int) -> float:
+    """Steps/s of two independent one-env processes started together, summed: what two cores give for work
+    that needs no exchange at all, so the ceiling of any two-worker vector env here."""
+    import multiprocessing as mp
+
+    ctx = mp.get_context()
+    barrier, out = ctx.Barrier(2), ctx.Queue()
+    procs = [ctx.Process(target=single_steps_per_s, args=(env_id, steps, barrier, out)) for _ in range(2)]
+    for p in procs:
+        p.start()
+    rates = [out.get() for _ in procs]
+    for p in procs:
+        p.join()
+    return sum(rates)
 
 
 class _EchoEnv(gym.Env):  # type: ignore[type-arg]
@@ -425,7 +454,9 @@ def _print(res: dict[str, Any], ref: dict[str, Any] | None) -> None:
                   f"AsyncVectorEnv(2) {v['async2_steps_per_s']:.0f} ({v['async2_over_single']:.2f}x"
                   + (f"; copy=False {v['async2_nocopy_over_single']:.2f}x" if "async2_nocopy_over_single" in v else "")
                   + "); "
-                  f"lockstep estimate {v.get('lockstep_estimate', float('nan')):.2f}x")
+                  f"lockstep estimate {v.get('lockstep_estimate', float('nan')):.2f}x"
+                  + (f"; two independent one-env processes {v['two_processes_over_single']:.2f}x"
+                     if "two_processes_over_single" in v else ""))
             if "pool2x8_steps_per_s" in v:
                 print(f"  PooledVectorEnv (livesim.envs.vector), 2 workers: 1 env each {v['pool2x1_steps_per_s']:.0f} "
                       f"steps/s ({v['pool2x1_over_single']:.2f}x); 8 envs each {v['pool2x8_steps_per_s']:.0f} "
