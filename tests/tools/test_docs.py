@@ -50,7 +50,7 @@ def test_readme_has_a_block_for_each_use() -> None:
 
 def slug(heading: str) -> str:
     """GitHub's anchor for a Markdown heading."""
-    text = re.sub(r"[`*_]", "", heading.strip().lower())
+    text = re.sub(r"[`*]", "", heading.strip().lower())
     return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
 
 
