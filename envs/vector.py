@@ -3,7 +3,7 @@
 Gymnasium's ``AsyncVectorEnv`` runs one sub-env per process and pays a pipe round trip per sub-env per step. On
 the 2-core development machine that round trip (plus pickling the observations and merging the infos) costs
 about 0.74 ms a vector step with *no* env work, about as much as a whole ``LiveStreamQA-v1`` step, so
-``AsyncVectorEnv(2)`` is slower than one env (docs/benchmarks.md, "The IPC floor"). ``PooledVectorEnv`` gives
+``AsyncVectorEnv(2)`` is slower than one env (docs/performance.md, "Vector envs"). ``PooledVectorEnv`` gives
 each of ``num_workers`` processes a contiguous slice of the sub-envs and exchanges one message per worker per
 step, so the fixed cost is paid once per slice (EnvPool's and PufferLib's design, in plain Python).
 

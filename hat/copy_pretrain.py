@@ -1,9 +1,10 @@
 """Copy pretraining of the ``tiny`` base: dense induction data before SFT (opt-in, ``tiny_arch.copy_steps``).
 
 Why: a renamed tool, parameter or skill of the held-out HSA vocabulary can only be called by copying its name
-from the presented schemas. The name probe (docs/training.md) measured that the tiny models trained from scratch
-do not copy at all (0.00-0.03 of a generated name's tokens after the first), also after SFT on generated names
-only: an SFT conversation has a few name tokens in ~2,000, too sparse a signal to grow an induction circuit.
+from the presented schemas. The name probe (docs/notes/2026-12-03-name-probe-and-copy-pretraining.md) measured
+that the tiny models trained from scratch do not copy at all (0.00-0.03 of a generated name's tokens after the
+first), also after SFT on generated names only: an SFT conversation has a few name tokens in ~2,000, too sparse
+a signal to grow an induction circuit.
 
 This stage trains the random-init base on the densest copy signal there is: a random sequence of tokens
 followed by the same sequence, loss on the repeat (every token of it but the first is a copy target). Each

@@ -145,7 +145,7 @@ def _tiny_preset() -> TrainConfig:
         distill=DistillStageConfig(steps=10, lr=1e-5, batch_size=4, prompts=64, max_completion_length=32,
                                    save_steps=10),
         # T=0.7 and half the episodes canonical: at T=1.0 with 75% augmented episodes every rollout of the SFT
-        # model scored 0 (no GRPO signal; docs/training.md, "Measured")
+        # model scored 0 (no GRPO signal; docs/training.md, "rl")
         rl=RLStageConfig(steps=12, lr=2e-5, num_generations=4, episodes_per_step=2, episodes=32,
                          max_new_tokens=96, max_turns=3, temperature=0.7, canonical_fraction=0.5, save_steps=4),
         dev_requests=20, dev_max_new_tokens=96,

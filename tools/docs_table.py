@@ -4,7 +4,7 @@ The excerpt (T1 accuracy/effectiveness/AVG, T2 AVG, the paired T2-T1 drop, T4 pr
 T4 instruction-strict against base, and where each row comes from) is built from a `results.json` written by
 `livesim hat reproduce`, so a table quoted in the docs is generated, not typed:
 
-    python tools/docs_table.py --results results/smollm2-135m/results.json --doc docs/results.md --marker fifth-table
+    python tools/docs_table.py --results results/tiny/results.json --doc docs/results.md --marker tiny-current
 
 With `--dev ROW=FILE ...` instead of `--results`, the table is the dev set's, one row per `livesim hat dev --out`
 file (mean reward with its bootstrap 95% interval and the main rates, per variant; `ROW=A.json,B.json` merges the
