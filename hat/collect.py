@@ -334,13 +334,13 @@ def run(cfg: CollectConfig, out_dir: str | Path, show_progress: bool = True) -> 
 
     An existing complete output (``stats.json`` with the same key) is returned as is.
     """
+    out = Path(out_dir)
+    check_out(out, OUT_MARKER, OUT_KIND)  # before collecting: a folder that is not a dataset is refused
     import datasets
     from datasets import Dataset, DatasetDict
 
     if not show_progress:
         datasets.disable_progress_bars()
-    out = Path(out_dir)
-    check_out(out, OUT_MARKER, OUT_KIND)  # before collecting: a folder that is not a dataset is refused
     if is_complete(out) and json.loads(read_text(out / OUT_MARKER)).get("key") == cfg.key():
         return out
     raw = play(cfg, show_progress=show_progress)

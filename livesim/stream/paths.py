@@ -120,7 +120,7 @@ def check_output_file(target: StrPath, *, inputs: Iterable[StrPath] = (), force:
                 raise PathProblem(f"{where} is the input file {shown(src)}; a run never writes over its input")
         try:
             st = os.lstat(path)
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):  # the second: the parent is a file (said below)
             st = None
         if st is not None:
             if stat.S_ISLNK(st.st_mode):
@@ -208,7 +208,7 @@ def check_output_dir(out: StrPath, *, is_ours: Callable[[Path], bool], kind: str
         path = Path(out)
         try:
             st = os.lstat(path)
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             if path.parent.exists() and not path.parent.is_dir():
                 raise PathProblem(f"{where}: {shown(path.parent)} is not a directory") from None
             return
