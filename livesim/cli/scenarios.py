@@ -37,7 +37,7 @@ from livesim.runs.replay import (
     replay,
 )
 from livesim.stream.config import StreamConfig
-from livesim.stream.paths import PathProblem, check_output_file, shown
+from livesim.stream.paths import PathProblem, check_output_file, read_text, shown, write_text
 from livesim.stream.records import RecordError, RecordHeader, RecordLine, RecordWriter, read_record
 from livesim.stream.scenario import DataFileError, Problem, bundled_scenarios, load_scenario, resolve_scenario
 
@@ -247,17 +247,24 @@ def cmd_golden(args: argparse.Namespace) -> int:
     if args.regenerate:
         for path in regenerate_golden(names, directory):
             print(f"wrote {path}")
-        frame_path.write_text(frame, encoding="utf-8")
+        write_text(frame_path, frame, flag="golden")
         print(f"wrote {frame_path}")
         return 0
     diffs = [d for name in names if (d := golden_diff(name, directory))]
-    if not frame_path.is_file() or frame_path.read_text(encoding="utf-8") != frame:
+    if _read_or_none(frame_path) != frame:
         diffs.append(f"{frame_path}: differs from the frame of livesim.render.dashboard.example_state()")
     for d in diffs:
         print(d, file=sys.stderr)
     print(f"{len(names) + 1 - len(diffs)} of {len(names) + 1} golden files match"
           + ("; after checking the change is intended: livesim golden --regenerate" if diffs else ""))
     return 1 if diffs else 0
+
+
+def _read_or_none(path: Path) -> str | None:
+    try:
+        return read_text(path)
+    except (FileNotFoundError, PathProblem):
+        return None
 
 
 def cmd_scenarios(args: argparse.Namespace) -> int:

@@ -20,11 +20,13 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
-__all__ = ["MAX_FILE_BYTES", "PathProblem", "check_output_dir", "check_output_file", "open_output", "publish_dir",
-           "read_bytes", "read_text", "shown", "write_text"]
+__all__ = ["MAX_FILE_BYTES", "MAX_PROMPT_FILE_BYTES", "PathProblem", "check_output_dir", "check_output_file",
+           "open_output", "publish_dir", "read_bytes", "read_text", "reclaim", "shown", "write_text"]
 
 MAX_FILE_BYTES = 8 << 20
 """Largest data file read unless a caller says otherwise (8 MiB)."""
+MAX_PROMPT_FILE_BYTES = 256 << 20
+"""Largest prompt set read (JSONL of prompts, such as IFEval's 541 prompts in about 0.5 MB)."""
 _SHOWN_CHARS = 200
 StrPath = str | os.PathLike[str]
 
