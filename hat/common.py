@@ -34,19 +34,20 @@ def stage_output(marker: str, kind: str) -> dict[str, Any]:
     return {"is_ours": lambda p: (p / marker).is_file(), "kind": kind}
 
 
-def check_out(out: Path, marker: str, kind: str) -> None:
+def check_out(out: Path, marker: str, kind: str, inputs: tuple[str | Path, ...] = ()) -> None:
     """Refuse (`PathProblem`), before a stage runs, an ``--out`` it must not replace (see `atomic_dir`)."""
-    check_output_dir(out, **stage_output(marker, kind))
+    check_output_dir(out, inputs=inputs, **stage_output(marker, kind))
 
 
 @contextlib.contextmanager
-def atomic_dir(out: Path, marker: str, kind: str) -> Iterator[Path]:
+def atomic_dir(out: Path, marker: str, kind: str, inputs: tuple[str | Path, ...] = ()) -> Iterator[Path]:
     """Yield a temp folder beside ``out``; on success it replaces ``out`` in one rename (readers never see half).
 
-    ``out`` must be missing, empty or an earlier output of the stage (it holds ``marker``); anything else is
-    refused (`livesim.stream.paths.publish_dir`: locked, a kill leaves the old folder or the new one).
+    ``out`` must be missing, empty or an earlier output of the stage (it holds ``marker``), and neither one of
+    ``inputs`` nor a folder holding one; anything else is refused (`livesim.stream.paths.publish_dir`: locked, a
+    kill leaves the old folder or the new one).
     """
-    with publish_dir(out, **stage_output(marker, kind)) as tmp:
+    with publish_dir(out, inputs=inputs, **stage_output(marker, kind)) as tmp:
         yield tmp
 
 

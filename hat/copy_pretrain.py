@@ -139,7 +139,7 @@ def run(model_dir: str | Path, out_dir: str | Path, *, steps: int, lr: float, ba
     if steps < 1:
         raise ValueError(f"expected steps >= 1, got {steps}")
     out = Path(out_dir)
-    check_out(out, OUT_MARKER, OUT_KIND)
+    check_out(out, OUT_MARKER, OUT_KIND, inputs=(model_dir,))
     work = out.with_name(out.name + ".work")
     t0 = time.perf_counter()
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
@@ -171,7 +171,7 @@ def run(model_dir: str | Path, out_dir: str | Path, *, steps: int, lr: float, ba
         "loss_start": losses[0] if losses else None, "loss_end": losses[-1] if losses else None,
         "resumed_from": resumed_from, "wall_s": time.perf_counter() - t0, "history": history,
     }
-    with atomic_dir(out, OUT_MARKER, OUT_KIND) as tmp:
+    with atomic_dir(out, OUT_MARKER, OUT_KIND, inputs=(model_dir,)) as tmp:
         model.save_pretrained(tmp)
         tokenizer.save_pretrained(tmp)
         write_model_card(tmp, "livesim tiny base, copy-pretrained", [

@@ -58,7 +58,7 @@ def run(cfg: DistillStageConfig, student_dir: str | Path, teacher_dir: str | Pat
     from trl import DistillationConfig, DistillationTrainer
 
     out = Path(out_dir)
-    check_out(out, OUT_MARKER, OUT_KIND)
+    check_out(out, OUT_MARKER, OUT_KIND, inputs=(student_dir, teacher_dir))
     work = Path(work_dir) if work_dir else out.with_name(out.name + ".work")
     t0 = time.perf_counter()
     tokenizer = AutoTokenizer.from_pretrained(student_dir)
@@ -86,7 +86,7 @@ def run(cfg: DistillStageConfig, student_dir: str | Path, teacher_dir: str | Pat
         "wall_s": time.perf_counter() - t0, "history": history,
     }
     if trainer.accelerator.is_main_process:  # under accelerate launch only rank 0 writes
-        with atomic_dir(out, OUT_MARKER, OUT_KIND) as tmp:
+        with atomic_dir(out, OUT_MARKER, OUT_KIND, inputs=(student_dir, teacher_dir)) as tmp:
             model_out: Any = trainer.model
             model_out.save_pretrained(tmp)
             tokenizer.save_pretrained(tmp)

@@ -393,7 +393,7 @@ def run(cfg: RLStageConfig, model_dir: str | Path, out_dir: str | Path, work_dir
     from trl import GRPOConfig, GRPOTrainer
 
     out = Path(out_dir)
-    check_out(out, OUT_MARKER, OUT_KIND)
+    check_out(out, OUT_MARKER, OUT_KIND, inputs=(model_dir,))
     work = Path(work_dir) if work_dir else out.with_name(out.name + ".work")
     t0 = time.perf_counter()
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
@@ -437,7 +437,7 @@ def run(cfg: RLStageConfig, model_dir: str | Path, out_dir: str | Path, work_dir
                            "sampler": "kv_cache" if cfg.kv_cache else "model.generate"},
     }
     if trainer.accelerator.is_main_process:  # under accelerate launch only rank 0 writes
-        with atomic_dir(out, OUT_MARKER, OUT_KIND) as tmp:
+        with atomic_dir(out, OUT_MARKER, OUT_KIND, inputs=(model_dir,)) as tmp:
             model_out: Any = trainer.model
             model_out.save_pretrained(tmp)
             tokenizer.save_pretrained(tmp)

@@ -122,7 +122,7 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
     from trl import SFTConfig, SFTTrainer
 
     out = Path(out_dir)
-    check_out(out, OUT_MARKER, OUT_KIND)
+    check_out(out, OUT_MARKER, OUT_KIND, inputs=(model_dir, data_dir))
     work = Path(work_dir) if work_dir else out.with_name(out.name + ".work")
     t0 = time.perf_counter()
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
@@ -198,7 +198,7 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
                              if weight is not None else None),
     }
     if trainer.accelerator.is_main_process:  # under accelerate launch only rank 0 writes
-        with atomic_dir(out, OUT_MARKER, OUT_KIND) as tmp:
+        with atomic_dir(out, OUT_MARKER, OUT_KIND, inputs=(model_dir, data_dir)) as tmp:
             final.save_pretrained(tmp)
             tokenizer.save_pretrained(tmp)
             write_model_card(tmp, "livesim SFT model", [

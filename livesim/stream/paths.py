@@ -153,9 +153,9 @@ def open_output(target: StrPath, *, inputs: Iterable[StrPath] = (), force: bool 
     """
     check_output_file(target, inputs=inputs, force=force, flag=flag)
     where = f"{flag} {shown(target)}"
-    Path(target).parent.mkdir(parents=True, exist_ok=True)
     flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | (0 if force else os.O_EXCL)
     try:
+        Path(target).parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(target, flags, 0o644)
     except FileExistsError:
         raise PathProblem(f"{where} already exists; pass --force to overwrite it") from None
@@ -188,26 +188,34 @@ def write_text(target: StrPath, text: str, *, inputs: Iterable[StrPath] = (), fl
     """
     check_output_file(target, inputs=inputs, force=True, flag=flag)
     path = Path(target)
-    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.parent / f".{path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}"
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         with open(tmp, "x", encoding="utf-8") as f:
             f.write(text)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         with contextlib.suppress(OSError):
             tmp.unlink()
+        if isinstance(e, OSError):
+            raise PathProblem(f"{flag} {shown(target)}: cannot write it ({_reason(e)})") from None
         raise
 
 
 # --- output folders --------------------------------------------------------------------------------------------
-def check_output_dir(out: StrPath, *, is_ours: Callable[[Path], bool], kind: str, flag: str = "--out") -> None:
-    """Refuse (`PathProblem`) an output folder that publishing would harm: a symbolic link, something that is not
-    a folder, or a folder that holds files and is not a `kind` (as `is_ours` tells) that may be replaced.
+def check_output_dir(out: StrPath, *, is_ours: Callable[[Path], bool], kind: str, flag: str = "--out",
+                     inputs: Iterable[StrPath] = ()) -> None:
+    """Refuse (`PathProblem`) an output folder that publishing would harm: an input of the same run (or a folder
+    holding one), a symbolic link, something that is not a folder, or a folder that holds files and is not a
+    `kind` (as `is_ours` tells) that may be replaced.
     """
     where = f"{flag} {shown(out)}"
     try:
         path = Path(out)
+        for src in inputs:
+            real, real_out = os.path.realpath(src), os.path.realpath(path)
+            if _same(src, path) or real.startswith(real_out + os.sep):
+                raise PathProblem(f"{where} holds the input {shown(src)}; a run never writes over its input")
         try:
             st = os.lstat(path)
         except (FileNotFoundError, NotADirectoryError):
@@ -229,7 +237,11 @@ def check_output_dir(out: StrPath, *, is_ours: Callable[[Path], bool], kind: str
 
 @contextlib.contextmanager
 def _lock(path: Path, where: str) -> Iterator[None]:
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    except OSError as e:
+        raise PathProblem(f"{where}: cannot write there ({_reason(e)})") from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -291,7 +303,8 @@ def _swap_in(tmp: Path, out: Path) -> None:
 
 
 @contextlib.contextmanager
-def publish_dir(out: StrPath, *, is_ours: Callable[[Path], bool], kind: str, flag: str = "--out") -> Iterator[Path]:
+def publish_dir(out: StrPath, *, is_ours: Callable[[Path], bool], kind: str, flag: str = "--out",
+                inputs: Iterable[StrPath] = ()) -> Iterator[Path]:
     """Yield an empty temporary folder beside `out`; when the block ends without an error, it becomes `out`.
 
     `out` is replaced only if it is missing, empty or a `kind` (`is_ours`); see `check_output_dir`. A lock file
@@ -299,15 +312,15 @@ def publish_dir(out: StrPath, *, is_ours: Callable[[Path], bool], kind: str, fla
     temporary folder is removed and `out` is untouched.
     """
     path = Path(out)
-    check_output_dir(path, is_ours=is_ours, kind=kind, flag=flag)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    inputs = list(inputs)
+    check_output_dir(path, is_ours=is_ours, kind=kind, flag=flag, inputs=inputs)
     with _lock(path.parent / f".{path.name}.lock", f"{flag} {shown(out)}"):
         reclaim(path)
         tmp = path.parent / f".{path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}"
         tmp.mkdir()
         try:
             yield tmp
-            check_output_dir(path, is_ours=is_ours, kind=kind, flag=flag)  # anything put there meanwhile is kept
+            check_output_dir(path, is_ours=is_ours, kind=kind, flag=flag, inputs=inputs)  # what came meanwhile
             os.chmod(tmp, 0o755)
             _swap_in(tmp, path)
         except BaseException:

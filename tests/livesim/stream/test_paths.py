@@ -207,3 +207,20 @@ def test_a_second_publisher_of_one_folder_is_refused(tmp_path: Path) -> None:
         with pytest.raises(PathProblem, match="being written by another process"):
             _publish(out, {"stats.json": "second"})
     assert (out / "stats.json").read_text() == "first"
+
+
+def test_an_output_folder_is_never_an_input_or_a_folder_holding_one(tmp_path: Path) -> None:
+    model = tmp_path / "model"
+    model.mkdir()
+    (model / "stats.json").write_text("{}")  # an earlier output: replaceable, but not while it is the input
+    for out in (model, tmp_path):
+        with pytest.raises(PathProblem, match="holds the input"):
+            check_output_dir(out, is_ours=lambda p: True, kind="test output", inputs=[model / "stats.json"])
+    with pytest.raises(PathProblem, match="holds the input"):
+        _publish_from(model, inputs=[model])
+    assert (model / "stats.json").read_text() == "{}"
+
+
+def _publish_from(out: Path, inputs: list[Path]) -> None:
+    with publish_dir(out, is_ours=_ours, kind="test output", inputs=inputs) as tmp:
+        (tmp / "stats.json").write_text("new")
