@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from livesim.hat.evaluate import compare_results, suite_drop
-from livesim.stream.paths import write_text
+from livesim.stream.paths import MAX_PROMPT_FILE_BYTES, read_text, write_text
 
 SUITE_ORDER = ("T1", "T2", "T3", "T4")
 # Thresholds the findings are judged by (AVG is in [0, 1]; 0.05 = 5 points).
@@ -254,10 +254,12 @@ def chart_drop(results: dict[str, Any], path: Path) -> Path:
 
 def read_metrics(run_dir: str | Path) -> list[dict[str, Any]]:
     path = Path(run_dir) / "metrics.jsonl"
-    if not path.exists():
+    try:
+        text = read_text(path, MAX_PROMPT_FILE_BYTES)
+    except FileNotFoundError:
         return []
     out = []
-    for line in path.read_text().splitlines():
+    for line in text.splitlines():
         try:
             obj = json.loads(line)
         except ValueError:
