@@ -255,7 +255,14 @@ def _lock(path: Path, where: str) -> Iterator[None]:
 
 def _siblings(out: Path, tag: str) -> list[Path]:
     prefix = f".{out.name}.{tag}-"
-    return sorted((p for p in out.parent.iterdir() if p.name.startswith(prefix)), key=lambda p: p.stat().st_mtime)
+    return sorted((p for p in out.parent.iterdir() if p.name.startswith(prefix)), key=lambda p: p.lstat().st_mtime)
+
+
+def _remove(p: Path) -> None:
+    if p.is_symlink() or not p.is_dir():
+        p.unlink(missing_ok=True)
+    else:
+        shutil.rmtree(p, ignore_errors=True)
 
 
 def reclaim(out: Path) -> None:
@@ -263,12 +270,12 @@ def reclaim(out: Path) -> None:
     folder moved aside is put back when `out` is missing, removed otherwise.
     """
     for tmp in _siblings(out, "tmp"):
-        shutil.rmtree(tmp, ignore_errors=True)
+        _remove(tmp)
     for old in reversed(_siblings(out, "old")):
-        if not out.exists():
+        if not out.exists() and not out.is_symlink() and old.is_dir() and not old.is_symlink():
             os.rename(old, out)
         else:
-            shutil.rmtree(old, ignore_errors=True)
+            _remove(old)
 
 
 _RENAME_EXCHANGE = 2
