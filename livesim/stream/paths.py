@@ -318,8 +318,10 @@ def publish_dir(out: StrPath, *, is_ours: Callable[[Path], bool], kind: str, fla
     `.<name>.lock` beside `out` keeps a second writer out (it is refused, not made to wait). On an error the
     temporary folder is removed and `out` is untouched.
     """
-    path = Path(out)
+    path = Path(os.path.abspath(out))  # `.` and `dir/..` get a name and a parent to put the siblings in
     inputs = list(inputs)
+    if not path.name:
+        raise PathProblem(f"{flag} {shown(out)} is the root folder")
     check_output_dir(path, is_ours=is_ours, kind=kind, flag=flag, inputs=inputs)
     with _lock(path.parent / f".{path.name}.lock", f"{flag} {shown(out)}"):
         reclaim(path)
