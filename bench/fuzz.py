@@ -8,8 +8,10 @@ latency model or measured latency, and with or without the HSA wrappers. Every s
 (`livesim.runs.hostile`) or, one step in three, the oracle's action, so episodes move through tool calls, replies
 and whole streams. Checked on every step: no exception, the observation is in the observation space and encodes
 as UTF-8 JSON, the reward is finite and in [0, 1], a dispatched reward equals the sum of its terms, the stream
-clock never goes back, and every episode ends. RSS is measured after a warm-up (the first 10% of the time, at
-least 5 s) and at the end.
+clock never goes back, and every episode ends. RSS is sampled after every episode once a warm-up (the first 20%
+of the time, at least 5 s) has passed; a leak is growth that goes on: the run fails when RSS grows by 5% or more
+over the second half of the measured time (caches and the allocator settle in the first). Exit 1 names every
+failed check on stderr.
 """
 
 from __future__ import annotations
@@ -64,8 +66,8 @@ def run(seconds: float, seed: int, warmup: float | None = None) -> dict[str, Any
                              "dispatched": 0, "per_env_steps": {e: 0 for e in ENV_IDS}}
     examples: list[str] = []
     t0 = time.perf_counter()
-    warmup = max(5.0, 0.1 * seconds) if warmup is None else warmup
-    rss_warm: float | None = None
+    warmup = max(5.0, 0.2 * seconds) if warmup is None else warmup
+    rss: list[tuple[float, float]] = []  # (seconds since start, MiB) after each episode past the warm-up
     i = 0
     while time.perf_counter() - t0 < seconds:
         env_id, measured, hsa = variants[i % len(variants)]
@@ -120,16 +122,49 @@ def run(seconds: float, seed: int, warmup: float | None = None) -> dict[str, Any
                 finished = True
                 break
         stats["unfinished_episodes"] += not (finished or crashed)
-        if rss_warm is None and time.perf_counter() - t0 >= warmup:
-            rss_warm = rss_mib()
+        if time.perf_counter() - t0 >= warmup:
+            rss.append((time.perf_counter() - t0, rss_mib()))
     wall = time.perf_counter() - t0
-    rss_end = rss_mib()
-    rss_warm = rss_warm if rss_warm is not None else rss_end
+    rss.append((wall, rss_mib()))
     stats.update({"seconds": round(wall, 1), "steps_per_s": round(stats["steps"] / wall, 1),
-                  "max_step_s": round(stats["max_step_s"], 4), "rss_after_warmup_mib": round(rss_warm, 1),
-                  "rss_end_mib": round(rss_end, 1), "rss_growth_pct": round(100 * (rss_end - rss_warm) / rss_warm, 2),
-                  "seed": seed, "examples": examples})
+                  "max_step_s": round(stats["max_step_s"], 4), **rss_figures(rss), "seed": seed,
+                  "examples": examples})
     return stats
+
+
+def rss_figures(samples: list[tuple[float, float]]) -> dict[str, float]:
+    """RSS after the warm-up, at the middle of the measured time and at the end (MiB); growth over the whole
+    measured time and over its second half (percent); the least-squares slope (MiB per minute).
+    """
+    (t_first, first), (t_end, end) = samples[0], samples[-1]
+    t_mid = (t_first + t_end) / 2
+    mid = next(r for t, r in samples if t >= t_mid)
+    n = len(samples)
+    mean_t = sum(t for t, _ in samples) / n
+    mean_r = sum(r for _, r in samples) / n
+    var = sum((t - mean_t) ** 2 for t, _ in samples)
+    slope = sum((t - mean_t) * (r - mean_r) for t, r in samples) / var if var else 0.0
+    return {"rss_after_warmup_mib": round(first, 1), "rss_mid_mib": round(mid, 1), "rss_end_mib": round(end, 1),
+            "rss_growth_pct": round(100 * (end - first) / first, 2),
+            "rss_late_growth_pct": round(100 * (end - mid) / mid, 2),
+            "rss_slope_mib_per_min": round(60 * slope, 2), "rss_samples": n}
+
+
+RSS_LATE_GROWTH_LIMIT = 5.0
+"""Percent RSS may grow over the second half of the measured time before the run counts as leaking."""
+
+
+def failures(stats: dict[str, Any]) -> list[str]:
+    """Every check the run failed, in words (empty: it passed)."""
+    out = [f"{stats[k]} {k.replace('_', ' ')}" for k in ("exceptions", "bad_observations", "bad_rewards",
+                                                          "bad_term_sums", "clock_back", "unfinished_episodes")
+           if stats[k]]
+    if stats["max_step_s"] > 1.0:
+        out.append(f"the slowest step took {stats['max_step_s']} s (limit 1 s)")
+    if stats["rss_late_growth_pct"] >= RSS_LATE_GROWTH_LIMIT:
+        out.append(f"RSS grew {stats['rss_late_growth_pct']}% over the second half of the measured time "
+                   f"({stats['rss_mid_mib']} -> {stats['rss_end_mib']} MiB; limit {RSS_LATE_GROWTH_LIMIT}%): a leak?")
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -149,9 +184,13 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{k:24s} {v}")
         for ex in stats["examples"]:
             print(ex, file=sys.stderr)
-    bad = sum(stats[k] for k in ("exceptions", "bad_observations", "bad_rewards", "bad_term_sums", "clock_back",
-                                 "unfinished_episodes"))
-    return 1 if bad or stats["max_step_s"] > 1.0 or stats["rss_growth_pct"] >= 10 else 0
+    failed = failures(stats)
+    for why in failed:
+        print(f"FAIL: {why}", file=sys.stderr)
+    if not failed:
+        print(f"ok: every check passed (RSS {stats['rss_growth_pct']}% over the measured time, "
+              f"{stats['rss_late_growth_pct']}% over its second half)", file=sys.stderr)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import gymnasium as gym
+from pydantic import ValidationError
 from rich.console import Console
 
 from livesim.envs.spaces import AssistantAction, Conversation
@@ -37,12 +38,42 @@ class _BaseEnv(gym.Env[dict[str, Any], Any]):
         self.faults: FaultInjector | None = None
         self.sim: StreamSim | None = None
 
-    def _build(self, seed: int, options: dict[str, Any]) -> StreamSim:
-        config = options.get("config", self.config)
+    OPTIONS: tuple[str, ...] = ("config", "harness")
+    """The keys `reset(options=...)` accepts."""
+
+    def _options(self, options: Any) -> dict[str, Any]:
+        """`options` checked: a dict of known keys, `config` a StreamConfig (or its dict), `harness` a Harness.
+
+        Every bad option raises `ValueError` naming it; the env then holds no episode (`step` says to reset).
+        """
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise ValueError(f"options must be a dict or None, got {type(options).__name__}")
+        unknown = sorted(str(k) for k in options if k not in self.OPTIONS)
+        if unknown:
+            raise ValueError(f"unknown reset option(s) {unknown}; expected some of {list(self.OPTIONS)}")
+        out = dict(options)
+        config = out.get("config", self.config)
         if isinstance(config, dict):
-            config = StreamConfig.model_validate(config)
-        return StreamSim(seed, config, options.get("harness", self.harness), augment=self.augment,
-                         faults=self.faults, world=self.world)
+            try:
+                config = StreamConfig.model_validate(config)
+            except ValidationError as e:
+                err = e.errors()[0]
+                where = ".".join(str(x) for x in err["loc"]) or "(top level)"
+                raise ValueError(f"options['config'].{where}: {err['msg']} ({e.error_count()} problem(s))") from None
+        if not isinstance(config, StreamConfig):
+            raise ValueError(f"options['config'] must be a StreamConfig or a dict, got {type(config).__name__}")
+        out["config"] = config
+        harness = out.get("harness", self.harness)
+        if harness is not None and not isinstance(harness, Harness):
+            raise ValueError(f"options['harness'] must be a Harness or None, got {type(harness).__name__}")
+        out["harness"] = harness
+        return out
+
+    def _build(self, seed: int, options: dict[str, Any]) -> StreamSim:
+        return StreamSim(seed, options["config"], options["harness"], augment=self.augment, faults=self.faults,
+                         world=self.world)
 
     def _sim_seed(self) -> int:
         return int(self.np_random.integers(2**31 - 1))
@@ -91,7 +122,9 @@ class LiveStreamEnv(_BaseEnv):
     ## Arguments
     `config` (`StreamConfig` or dict), `harness` (`Harness`, default: the canonical one), `render_mode`
     (`"ansi"` or `"human"`), `world` (0 or 1: the world generator; set by the env id's version).
-    `reset(options=...)` accepts `config` and `harness` for one episode.
+    `reset(options=...)` accepts `config` and `harness` for one episode. A bad option (an unknown key, a value
+    of the wrong type, an invalid config, a config whose stream has no comments) raises `ValueError` naming it,
+    and the env holds no episode until a reset succeeds: `step` raises `RuntimeError` ("call reset() first").
 
     ## Version History
     - v1: the world (catalogue, strategy, viewers) is drawn by the same generators from bulk numpy draws
@@ -103,16 +136,18 @@ class LiveStreamEnv(_BaseEnv):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
-        self.sim = self._build(self._sim_seed(), options or {})
-        request = self.sim.next_request()
+        self.sim = None  # until this reset succeeds: a failed one leaves no episode to step
+        sim = self._build(self._sim_seed(), self._options(options))
+        request = sim.next_request()
         if request is None:
-            raise RuntimeError("this stream config produced no comments; raise duration_s or comments_per_min")
-        self.sim.begin(request)
-        return self.sim.observation(), self.sim.info(None)
+            raise ValueError("this stream config produced no comments; raise duration_s or comments_per_min")
+        sim.begin(request)
+        self.sim = sim
+        return sim.observation(), sim.info(None)
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         if self.sim is None:
-            raise RuntimeError("call reset() before step()")
+            raise RuntimeError("no episode to step: call reset() first (the last reset failed, or none was made)")
         sim = self.sim
         if sim.done:
             return sim.observation(), 0.0, True, False, sim.info(None)
@@ -170,22 +205,28 @@ class LiveStreamQAEnv(_BaseEnv):
             raise ValueError(f"split must be one of {sorted(SPLITS)}, got {split!r}")
         self.split = split
 
+    OPTIONS = ("config", "harness", "split", "intent")
+
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
-        options = options or {}
+        self.sim = None  # until this reset succeeds: a failed one leaves no episode to step
+        options = self._options(options)
         split = options.get("split", self.split)
-        if split not in SPLITS:
+        if not isinstance(split, str) or split not in SPLITS:
             raise ValueError(f"split must be one of {sorted(SPLITS)}, got {split!r}")
-        sim_seed = self._sim_seed() * 2 + SPLITS[split]
-        self.sim = self._build(sim_seed, options)
         intent = options.get("intent")
-        self.sim.begin(qa_request(self.sim, seeded_rng(sim_seed, 11), intent=intent))
-        return self.sim.observation(), self.sim.info(None)
+        if intent is not None and not isinstance(intent, str):
+            raise ValueError(f"options['intent'] must be an intent name or None, got {type(intent).__name__}")
+        sim_seed = self._sim_seed() * 2 + SPLITS[split]
+        sim = self._build(sim_seed, options)
+        sim.begin(qa_request(sim, seeded_rng(sim_seed, 11), intent=intent))
+        self.sim = sim
+        return sim.observation(), sim.info(None)
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         if self.sim is None:
-            raise RuntimeError("call reset() before step()")
+            raise RuntimeError("no episode to step: call reset() first (the last reset failed, or none was made)")
         if self.sim.done:
             return self.sim.observation(), 0.0, True, False, self.sim.info(None)
         result = self.sim.step(action)

@@ -17,6 +17,7 @@ from livesim.hat.evaluate import AgentSpec
 from livesim.runs.compare import AgentSpec as CompareSpec
 from livesim.runs.compare import compare
 from livesim.stream.harness_file import harness_with_style
+from livesim.stream.paths import MAX_PROMPT_FILE_BYTES, read_text, write_text
 from livesim.stream.scenario import Scenario
 
 AB_VERSION = 1
@@ -70,7 +71,7 @@ def run_ab(a: AgentSpec, b: AgentSpec, seeds: list[int], trials: int = 1, durati
     key = ab_key(a, b, seeds, trials, duration_s, n_boot, prompt_style)
     path = Path(records) / f"ab-{key}.json" if records is not None else None
     if path is not None and path.is_file():  # recorded under other labels, maybe: relabelled A, B as here
-        found = json.loads(path.read_text())
+        found = json.loads(read_text(path, MAX_PROMPT_FILE_BYTES))
         names = dict(zip(found["agents"], (a.display, b.display), strict=True))
         return {**relabel(found, names), "ab_key": key}
     if cached_only:
@@ -81,8 +82,7 @@ def run_ab(a: AgentSpec, b: AgentSpec, seeds: list[int], trials: int = 1, durati
     out = relabel(result, dict(zip(result["agents"], (a.display, b.display), strict=True)))
     out.update(version=AB_VERSION, duration_s=duration_s, patch_at_s=duration_s / 2, prompt_style=prompt_style)
     if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(out, sort_keys=True) + "\n")
+        write_text(path, json.dumps(out, sort_keys=True) + "\n", flag="--records")
     return {**out, "ab_key": key}
 
 

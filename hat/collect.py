@@ -19,7 +19,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import shutil
 from collections import Counter
 from pathlib import Path
 from typing import Any, Literal
@@ -34,11 +33,15 @@ from livesim.envs.hsa import ToolFaults, make_wrappers
 from livesim.envs.rollout import PRIVILEGED_AGENTS
 from livesim.harness.core import PromptStyleName
 from livesim.harness.prompt import PROMPT_RENDER_VERSION
-from livesim.hat.common import atomic_dir, progress
+from livesim.hat.common import atomic_dir, check_out, progress
 from livesim.models.zoo import resolve_model
 from livesim.stream.harness_file import harness_with_style
+from livesim.stream.paths import read_text, shown
 
 SCHEMA_VERSION = "livesim-sft-v1"
+
+OUT_MARKER = "stats.json"
+OUT_KIND = "dataset written by `livesim hat collect`"
 
 
 class CollectConfig(BaseModel):
@@ -331,14 +334,14 @@ def run(cfg: CollectConfig, out_dir: str | Path, show_progress: bool = True) -> 
 
     An existing complete output (``stats.json`` with the same key) is returned as is.
     """
+    out = Path(out_dir)
+    check_out(out, OUT_MARKER, OUT_KIND)  # before collecting: a folder that is not a dataset is refused
     import datasets
     from datasets import Dataset, DatasetDict
 
     if not show_progress:
         datasets.disable_progress_bars()
-    out = Path(out_dir)
-    done = out / "stats.json"
-    if done.is_file() and json.loads(done.read_text()).get("key") == cfg.key():
+    if is_complete(out) and json.loads(read_text(out / OUT_MARKER)).get("key") == cfg.key():
         return out
     raw = play(cfg, show_progress=show_progress)
     records, counts = build_records(cfg, raw)
@@ -362,11 +365,17 @@ def run(cfg: CollectConfig, out_dir: str | Path, show_progress: bool = True) -> 
     for name, ds in dd.items():  # a content fingerprint instead of a random one: same seed, same bytes
         ds._fingerprint = hashlib.sha256(f"{cfg.key()}:{name}".encode()).hexdigest()[:16]
     stats = _stats(cfg, records, counts, {k: len(v) for k, v in splits.items()}, lengths)
-    with atomic_dir(out) as tmp:
+    with atomic_dir(out, OUT_MARKER, OUT_KIND) as tmp:
         dd.save_to_disk(str(tmp / "data"))
         (tmp / "README.md").write_text(_card(stats))
-        (tmp / "stats.json").write_text(json.dumps(stats, indent=2, sort_keys=True) + "\n")
+        (tmp / OUT_MARKER).write_text(json.dumps(stats, indent=2, sort_keys=True) + "\n")
     return out
+
+
+def is_complete(path: str | Path) -> bool:
+    """Whether ``path`` holds a whole collected dataset (its stats and the saved ``DatasetDict``)."""
+    path = Path(path)
+    return (path / OUT_MARKER).is_file() and (path / "data" / "dataset_dict.json").is_file()
 
 
 def load(path: str | Path) -> Any:
@@ -374,14 +383,12 @@ def load(path: str | Path) -> Any:
     from datasets import load_from_disk
 
     path = Path(path)
-    if not (path / "stats.json").is_file():
-        raise FileNotFoundError(f"{path} is not a collected livesim dataset (no stats.json)")
+    if not is_complete(path):
+        raise FileNotFoundError(f"{shown(path)} is not a collected livesim dataset (no stats.json and data/)")
     return load_from_disk(str(path / "data"))
 
 
 def stats(path: str | Path) -> dict[str, Any]:
-    return json.loads((Path(path) / "stats.json").read_text())
+    """The ``stats.json`` of a collected dataset (`PathProblem` or ValueError if it cannot be read)."""
+    return json.loads(read_text(Path(path) / OUT_MARKER))
 
-
-def remove(path: str | Path) -> None:
-    shutil.rmtree(path, ignore_errors=True)

@@ -6,11 +6,11 @@ import contextlib
 import hashlib
 import json
 import os
-import shutil
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from livesim.stream.paths import check_output_dir, publish_dir
 
 
 def cache_root() -> Path:
@@ -29,21 +29,26 @@ def content_key(*parts: Any) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
+def stage_output(marker: str, kind: str) -> dict[str, Any]:
+    """The `publish_dir` arguments of a stage whose output folder holds `marker` (e.g. ``sft_stats.json``)."""
+    return {"is_ours": lambda p: (p / marker).is_file(), "kind": kind}
+
+
+def check_out(out: Path, marker: str, kind: str, inputs: tuple[str | Path, ...] = ()) -> None:
+    """Refuse (`PathProblem`), before a stage runs, an ``--out`` it must not replace (see `atomic_dir`)."""
+    check_output_dir(out, inputs=inputs, **stage_output(marker, kind))
+
+
 @contextlib.contextmanager
-def atomic_dir(out: Path) -> Iterator[Path]:
-    """Yield a temp folder beside ``out``; on success it replaces ``out`` in one rename (readers never see half)."""
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
-    try:
+def atomic_dir(out: Path, marker: str, kind: str, inputs: tuple[str | Path, ...] = ()) -> Iterator[Path]:
+    """Yield a temp folder beside ``out``; on success it replaces ``out`` in one rename (readers never see half).
+
+    ``out`` must be missing, empty or an earlier output of the stage (it holds ``marker``), and neither one of
+    ``inputs`` nor a folder holding one; anything else is refused (`livesim.stream.paths.publish_dir`: locked, a
+    kill leaves the old folder or the new one).
+    """
+    with publish_dir(out, inputs=inputs, **stage_output(marker, kind)) as tmp:
         yield tmp
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    os.chmod(tmp, 0o755)
-    if out.exists():
-        shutil.rmtree(out)
-    os.replace(tmp, out)
 
 
 def progress(total: int, desc: str, disable: bool = False) -> Any:

@@ -27,8 +27,11 @@ from livesim.envs.rollout import run_batched, summarize
 from livesim.hat.common import progress
 from livesim.runs.compare import paired_bootstrap
 from livesim.stream.harness_file import harness_with_style
+from livesim.stream.paths import check_output_file, read_text, write_text
 
 DEV_SEED0 = 900_000
+MAX_CHECKPOINT_BYTES = 256 << 20
+"""Largest dev-set checkpoint read back (a line per request; 50 requests take about 100 KB)."""
 DEV_BATCH_SIZE = 8
 """Requests generated together by default (a dev cache file name carries the batch size only when it differs)."""
 VARIANTS = ("canonical", "heldout_hsa")
@@ -143,10 +146,11 @@ class DevCheckpoint:
         self.path, self.identity = path, identity
         self.records: list[dict[str, Any]] = []
         self.segment = 0
-        text = path.read_text() if path.is_file() else ""
+        check_output_file(path, force=True, flag="--out checkpoint")  # a link, folder or device is refused
+        text = read_text(path, MAX_CHECKPOINT_BYTES) if path.is_file() else ""
         if text and not text.endswith("\n"):  # a line cut short by the kill: dropped, that request runs again
             text = text[:text.rfind("\n") + 1]
-            path.write_text(text)
+            write_text(path, text)
         if text.strip():
             lines = []
             for i, x in enumerate(text.splitlines(), 1):
@@ -164,8 +168,7 @@ class DevCheckpoint:
             self.records = lines[1:]
             self.segment = 1 + max((r["_segment"] for r in self.records), default=-1)
         else:  # new, or killed before its first line ended
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps({"identity": identity}) + "\n")
+            write_text(path, json.dumps({"identity": identity}) + "\n")
 
     @property
     def prior_wall_s(self) -> float:

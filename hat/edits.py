@@ -17,6 +17,9 @@ from pydantic import TypeAdapter
 
 from livesim.harness import Harness, default_harness
 from livesim.harness.patches import HarnessPatch, apply_patch
+from livesim.stream.harness_file import MAX_HARNESS_BYTES
+from livesim.stream.paths import PathProblem, read_text, shown
+from livesim.stream.yaml_safe import compose_bounded
 
 EDITS_VERSION = 1
 EDITS_V1: tuple[dict[str, Any], ...] = (
@@ -38,12 +41,16 @@ EDITS_V1: tuple[dict[str, Any], ...] = (
 def load_patches(path: str | Path | None) -> list[dict[str, Any]]:
     if path is None:
         return [dict(p) for p in EDITS_V1]
-    p = Path(path)
-    if not p.exists():
-        raise FileNotFoundError(f"--patches: no such file {str(p)!r}")
-    data = yaml.safe_load(p.read_text())
+    try:
+        _, data = compose_bounded(read_text(path, MAX_HARNESS_BYTES))
+    except FileNotFoundError:
+        raise FileNotFoundError(f"--patches: no such file '{shown(path)}'") from None
+    except PathProblem as e:
+        raise ValueError(f"--patches {shown(path)}: {e}") from None
+    except yaml.YAMLError as e:
+        raise ValueError(f"--patches {shown(path)}: not valid YAML ({str(e).splitlines()[0][:160]})") from None
     if not isinstance(data, list) or not all(isinstance(x, dict) for x in data):
-        raise ValueError(f"--patches: {p} must hold a YAML list of patches (op: ..., name: ...)")
+        raise ValueError(f"--patches: {shown(path)} must hold a YAML list of patches (op: ..., name: ...)")
     return data
 
 

@@ -43,6 +43,7 @@ from livesim.hat.suites import (
 )
 from livesim.runs.compare import paired_bootstrap
 from livesim.stream.harness_file import harness_with_style
+from livesim.stream.paths import MAX_PROMPT_FILE_BYTES, read_bytes, read_text, write_text
 
 EVAL_VERSION = 1  # bump when what a row holds or how it is computed changes (invalidates the cache)
 QA_METRICS = ("accuracy", "effectiveness", "avg", "reward")
@@ -363,13 +364,13 @@ def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, b
         extra = {**(extra or {}), "prompt_style": prompt_style}
     if suite.kind == "if" and ifeval_data is not None:
         prompts = tuple(load_ifeval_jsonl(ifeval_data))
-        extra = {"ifeval_data": hashlib.sha256(Path(ifeval_data).read_bytes()).hexdigest()[:16]}
+        extra = {"ifeval_data": hashlib.sha256(read_bytes(ifeval_data, MAX_PROMPT_FILE_BYTES)).hexdigest()[:16]}
     key = _cache_key(spec, suite, limit, batch_size, extra)
     path = cache_dir() / f"{key}.json"
     if use_cache:
         for found in [path] + ([Path(records) / f"{key}.json"] if records is not None else []):
             if found.exists():
-                return {**json.loads(found.read_text()), "cache_key": key}
+                return {**json.loads(read_text(found, MAX_PROMPT_FILE_BYTES)), "cache_key": key}
     if suite.kind == "if" and spec.privileged:
         result = {"suite": suite.name, "key": suite.key, "title": suite.title, "n": 0, "scores": None, "rows": [],
                   "note": f"{spec.name} reads the env's ground truth and has no answer to a plain prompt"}
@@ -397,10 +398,7 @@ def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, b
               "data": "ifeval-jsonl" if prompts is not None else "suite", "agent": spec.display,
               "wall_s": time.perf_counter() - t0, "scores": scores, "rows": rows, "cache_key": key}
     if use_cache:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(result, sort_keys=True))
-        tmp.replace(path)
+        write_text(path, json.dumps(result, sort_keys=True), flag="evaluation cache")
     return result
 
 

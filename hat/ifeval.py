@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from livesim.stream.paths import MAX_PROMPT_FILE_BYTES, PathProblem, read_text, shown
+
 T4_FAMILY = "t4-eval"
 T4_SEED0 = 4_000_000
 
@@ -204,11 +206,15 @@ def check(prompt: IFPrompt, response: str) -> dict[str, Any]:
 def load_ifeval_jsonl(path: str | Path) -> list[IFPrompt]:
     """The real IFEval set (one JSON object a line: key, prompt, instruction_id_list, kwargs)."""
     path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"--ifeval-data: no such file {str(path)!r}")
+    try:
+        text = read_text(path, MAX_PROMPT_FILE_BYTES)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"--ifeval-data: no such file '{shown(path)}'") from None
+    except PathProblem as e:
+        raise ValueError(f"--ifeval-data {shown(path)}: {e}") from None
     registry, _ = _registry()
     out = []
-    for n, line in enumerate(path.read_text().splitlines(), 1):
+    for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
@@ -216,7 +222,7 @@ def load_ifeval_jsonl(path: str | Path) -> list[IFPrompt]:
             ids, kwargs = list(row["instruction_id_list"]), list(row["kwargs"])
             prompt = str(row["prompt"])
         except (ValueError, KeyError, TypeError) as e:
-            raise ValueError(f"{path}:{n}: expected a JSON object with prompt, instruction_id_list, kwargs ({e})"
+            raise ValueError(f"{shown(path)}:{n}: expected a JSON object with prompt, instruction_id_list, kwargs ({e})"
                              ) from None
         keep = [(i, {k: v for k, v in kw.items() if v is not None}) for i, kw in zip(ids, kwargs, strict=False)
                 if i in registry]

@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from livesim.stream.paths import MAX_PROMPT_FILE_BYTES, PathProblem, read_text, shown
+
 FAMILY = "hat-distill"
 DISTILL_SEED0 = 2_000_000
 
@@ -109,13 +111,17 @@ def generate(n: int, seed: int = DISTILL_SEED0, family: str = FAMILY) -> list[di
 def load_jsonl(path: str | Path) -> list[dict[str, Any]]:
     """Rows from a JSONL of ``{"prompt": str | messages}``; a string becomes one user message."""
     rows = []
-    for k, line in enumerate(Path(path).read_text().splitlines()):
+    try:
+        text = read_text(path, MAX_PROMPT_FILE_BYTES)
+    except PathProblem as e:
+        raise ValueError(f"{shown(path)}: {e}") from None
+    for k, line in enumerate(text.splitlines()):
         if not line.strip():
             continue
         try:
             obj = json.loads(line)
         except ValueError as e:
-            raise ValueError(f"{path}:{k + 1}: not JSON ({e})") from None
+            raise ValueError(f"{shown(path)}:{k + 1}: not JSON ({e})") from None
         prompt = obj.get("prompt") if isinstance(obj, dict) else None
         if isinstance(prompt, str):
             prompt = [{"role": "user", "content": prompt}]

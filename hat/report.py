@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from livesim.hat.evaluate import compare_results, suite_drop
+from livesim.stream.paths import MAX_PROMPT_FILE_BYTES, read_text, write_text
 
 SUITE_ORDER = ("T1", "T2", "T3", "T4")
 # Thresholds the findings are judged by (AVG is in [0, 1]; 0.05 = 5 points).
@@ -253,10 +254,12 @@ def chart_drop(results: dict[str, Any], path: Path) -> Path:
 
 def read_metrics(run_dir: str | Path) -> list[dict[str, Any]]:
     path = Path(run_dir) / "metrics.jsonl"
-    if not path.exists():
+    try:
+        text = read_text(path, MAX_PROMPT_FILE_BYTES)
+    except FileNotFoundError:
         return []
     out = []
-    for line in path.read_text().splitlines():
+    for line in text.splitlines():
         try:
             obj = json.loads(line)
         except ValueError:
@@ -312,8 +315,8 @@ def write_results(out_dir: str | Path, preset: str, rows: list[RowResult], extra
     out.mkdir(parents=True, exist_ok=True)
     results = build_results(preset, rows, baseline=baseline, extra=extra)
     written = {"json": out / "results.json", "table": out / "table.md"}
-    written["json"].write_text(json.dumps(results, indent=1, sort_keys=True, default=str) + "\n")
-    written["table"].write_text(render_table(results))
+    write_text(written["json"], json.dumps(results, indent=1, sort_keys=True, default=str) + "\n")
+    write_text(written["table"], render_table(results))
     written["suites_png"] = chart_suites(results, out / "suites.png")
     written["drop_png"] = chart_drop(results, out / "t1_t2_drop.png")
     runs = {r.row: r.train["run_dir"] for r in rows if r.train.get("run_dir")}

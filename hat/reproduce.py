@@ -38,6 +38,7 @@ from livesim.hat.ab import render_ab, run_ab
 from livesim.hat.evaluate import AgentSpec, evaluate, model_fingerprint
 from livesim.hat.harness_edit import render_edits, run_harness_edit
 from livesim.hat.report import RowResult, write_results
+from livesim.stream.paths import MAX_PROMPT_FILE_BYTES, read_text, write_text
 
 
 @dataclass(frozen=True)
@@ -207,7 +208,7 @@ def carried_rows(previous: Path, records: Path, planned: dict[str, str]) -> dict
     if not previous.is_file():
         return {}
     out = {}
-    for row in json.loads(previous.read_text()).get("rows", []):
+    for row in json.loads(read_text(previous, MAX_PROMPT_FILE_BYTES)).get("rows", []):
         train = row.get("train") or {}
         name = row.get("row")
         if row.get("status") != "ok" or not train.get("stage_key") or planned.get(name) != train["stage_key"]:
@@ -216,7 +217,8 @@ def carried_rows(previous: Path, records: Path, planned: dict[str, str]) -> dict
         for suite, summary in (row.get("suites") or {}).items():
             key = (summary or {}).get("cache_key")
             if key and (records / f"{key}.json").is_file():
-                suites[suite] = {**json.loads((records / f"{key}.json").read_text()), "cache_key": key}
+                found = json.loads(read_text(records / f"{key}.json", MAX_PROMPT_FILE_BYTES))
+                suites[suite] = {**found, "cache_key": key}
         if suites:
             out[name] = RowResult(name, {"agent": row.get("agent", name), "suites": suites},
                                   note=f"read from the evaluation records of stage {train['stage_key']}",
@@ -240,8 +242,8 @@ def _write_record(key: str, result: dict[str, Any], records: Path) -> bool:
     path = records / f"{key}.json"
     if path.exists():
         return False
-    records.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({k: v for k, v in result.items() if k != "cache_key"}, sort_keys=True) + "\n")
+    write_text(path, json.dumps({k: v for k, v in result.items() if k != "cache_key"}, sort_keys=True) + "\n",
+               flag="--records")
     return True
 
 
@@ -409,4 +411,4 @@ def _save_keys(keys: Sequence[str | None], records: Path) -> None:
     for key in keys:
         src = cache_dir() / f"{key}.json"
         if key and src.is_file():
-            _write_record(key, json.loads(src.read_text()), records)
+            _write_record(key, json.loads(read_text(src, MAX_PROMPT_FILE_BYTES)), records)

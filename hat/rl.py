@@ -40,12 +40,15 @@ from livesim.agents.transformers_agent import normalize_messages
 from livesim.envs.hsa import ToolFaults, make_wrappers
 from livesim.grading import WEIGHTS
 from livesim.harness.core import PromptStyleName
-from livesim.hat.common import atomic_dir, last_checkpoint, log_history, trainer_common, write_model_card
+from livesim.hat.common import atomic_dir, check_out, last_checkpoint, log_history, trainer_common, write_model_card
 from livesim.hat.sft import training_template
 from livesim.stream.harness_file import harness_with_style
 
 TERMS = ("accuracy", "effectiveness", "tool_rationality", "skill_selection")
 SEG_ENV, SEG_TOOL, SEG_REPLY = 0, 1, 2
+
+OUT_MARKER = "rl_stats.json"
+OUT_KIND = "model folder written by `livesim hat rl`"
 
 
 class RLStageConfig(BaseModel):
@@ -390,6 +393,7 @@ def run(cfg: RLStageConfig, model_dir: str | Path, out_dir: str | Path, work_dir
     from trl import GRPOConfig, GRPOTrainer
 
     out = Path(out_dir)
+    check_out(out, OUT_MARKER, OUT_KIND, inputs=(model_dir,))
     work = Path(work_dir) if work_dir else out.with_name(out.name + ".work")
     t0 = time.perf_counter()
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
@@ -433,7 +437,7 @@ def run(cfg: RLStageConfig, model_dir: str | Path, out_dir: str | Path, work_dir
                            "sampler": "kv_cache" if cfg.kv_cache else "model.generate"},
     }
     if trainer.accelerator.is_main_process:  # under accelerate launch only rank 0 writes
-        with atomic_dir(out) as tmp:
+        with atomic_dir(out, OUT_MARKER, OUT_KIND, inputs=(model_dir,)) as tmp:
             model_out: Any = trainer.model
             model_out.save_pretrained(tmp)
             tokenizer.save_pretrained(tmp)
@@ -445,6 +449,6 @@ def run(cfg: RLStageConfig, model_dir: str | Path, out_dir: str | Path, work_dir
                 f"{cfg.importance_sampling_level}, segment advantages {cfg.segment_advantages}; reward "
                 f"{stats['reward_start']} -> {stats['reward_end']}.",
             ])
-            (tmp / "rl_stats.json").write_text(json.dumps(stats, indent=2, default=str) + "\n")
+            (tmp / OUT_MARKER).write_text(json.dumps(stats, indent=2, default=str) + "\n")
     trainer.accelerator.wait_for_everyone()
     return stats

@@ -34,6 +34,7 @@ from livesim.hat.rl import RLStageConfig
 from livesim.hat.sft import SFTStageConfig
 from livesim.hat.tokenizer import CORPUS_VERSION, TINY_CHAT_TEMPLATE, preset_tokenizer
 from livesim.models.zoo import build_tiny_model, check_tiny_shape, resolve_model
+from livesim.stream.paths import check_output_dir, read_text
 
 STAGES = ("sft", "distill", "rl")
 
@@ -310,6 +311,8 @@ def train(cfg: TrainConfig) -> TrainResult:
     unknown = [s for s in cfg.stages if s not in STAGES]
     if unknown:
         raise ValueError(f"unknown stage(s) {unknown}; expected a subset of {list(STAGES)}")
+    if cfg.out_dir:  # a run dir is resumed into; a folder that is not one is refused before any work
+        check_output_dir(cfg.out_dir, is_ours=_is_run_dir, kind="run directory of `livesim hat train`")
     base_dir, base_key = _base(cfg)
     collect_cfg = cfg.collect.model_copy(update={"fixed_harness": cfg.fixed_harness, "tokenizer": str(base_dir)})
     ckey = content_key("collect", collect_cfg.model_copy(update={"tokenizer": base_key}).key())
@@ -327,7 +330,7 @@ def train(cfg: TrainConfig) -> TrainResult:
 
     data_dir = stages_dir() / f"collect-{ckey}"
     t0 = time.perf_counter()
-    fresh = not (data_dir / "stats.json").is_file()
+    fresh = not collect_mod.is_complete(data_dir)
     collect_mod.run(collect_cfg, data_dir, show_progress=cfg.show_progress)
     wall["collect"] = time.perf_counter() - t0 if fresh else 0.0
     stats["collect"] = collect_mod.stats(data_dir)
@@ -393,6 +396,14 @@ def train(cfg: TrainConfig) -> TrainResult:
                          dev=dev)
     write_report(result, cfg)
     return result
+
+
+def _is_run_dir(path: Path) -> bool:
+    """Whether ``path`` is a run directory `train` wrote (its config.yaml names the resolved base model)."""
+    try:
+        return "resolved_base_model_dir:" in read_text(path / "config.yaml")
+    except (OSError, ValueError):
+        return False
 
 
 def _write_config(run_dir: Path, cfg: TrainConfig, base_dir: Path) -> None:

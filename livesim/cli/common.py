@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -17,6 +17,27 @@ from rich.table import Table
 from livesim.render.dashboard import summary_rows
 
 EXAMPLE_EPILOG = "example: {}"
+BAD_INPUT = 2
+"""Exit status of a refused input (a malformed file, a path that may not be read or written)."""
+
+
+class BadInput(SystemExit):
+    """A refused input: exit status 2; `str()` is the message (`error: ...`), already shown on stderr."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(BAD_INPUT)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def fail(message: str) -> NoReturn:
+    """End the command: `error: <message>` (its first line) on stderr, exit status 2 (bad input)."""
+    line = (message.splitlines() or ["bad input"])[0]
+    text = line if line.startswith("error:") else f"error: {line}"
+    print(text, file=sys.stderr)
+    raise BadInput(text)
 
 
 class DefaultsHelpFormatter(argparse.ArgumentDefaultsHelpFormatter):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -19,13 +20,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsed
 from rich.progress import Progress as Bar
 
 import livesim
-from livesim.cli.common import agent_kwargs, print_table
+from livesim.cli.common import agent_kwargs, fail, print_table
 from livesim.envs.rollout import summarize
 from livesim.harness.core import Harness
 from livesim.runs.build import build_agent, is_privileged, make_env
 from livesim.runs.play import agent_failures, play
 from livesim.stream.config import StreamConfig
 from livesim.stream.harness_file import harness_with_style, load_harness_file
+from livesim.stream.paths import PathProblem, check_output_dir, shown, write_text
 from livesim.stream.records import RecordHeader
 from livesim.stream.scenario import DataFileError
 
@@ -64,13 +66,24 @@ class Progress:
             self.bar.stop()
 
 
-def _prepare_record_dir(path: str, force: bool) -> Path:
+def _prepare_record_dir(path: str, force: bool, inputs: list[str]) -> Path:
+    """The `--record` folder, made ready: new, empty, or (with --force) emptied of the records eval writes.
+
+    A symbolic link, something that is not a folder, a folder holding an input of the run, or a folder with
+    files in it without --force is refused (one line, exit 2).
+    """
     out = Path(path)
-    if out.exists() and not out.is_dir():
-        raise SystemExit(f"error: --record {path}: exists and is not a directory; eval writes a folder of records")
-    if out.is_dir() and any(out.iterdir()) and not force:
-        raise SystemExit(f"error: --record {path}: the folder is not empty; choose another or pass --force")
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        check_output_dir(out, is_ours=lambda _: True, kind="folder of records", flag="--record")
+        if out.is_dir() and any(out.iterdir()) and not force:
+            raise PathProblem(f"--record {shown(path)}: the folder is not empty; choose another or pass --force")
+        for src in inputs:
+            if Path(os.path.realpath(src)).parent == Path(os.path.realpath(out)):
+                raise PathProblem(f"--record {shown(path)} holds the input file {shown(src)}; a run never writes "
+                                  "over its input")
+        out.mkdir(parents=True, exist_ok=True)
+    except (PathProblem, OSError) as e:
+        fail(str(e) if isinstance(e, PathProblem) else f"--record {shown(path)}: {e.strerror or e}")
     for old in out.glob("seed-*.jsonl"):
         old.unlink()
     return out
@@ -82,7 +95,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     except DataFileError as e:
         raise SystemExit(f"error: {e}") from None
     seeds = [args.seed + i for i in range(args.episodes)]
-    record_dir = _prepare_record_dir(args.record, args.force) if getattr(args, "record", None) else None
+    inputs = [args.harness] if getattr(args, "harness", None) else []
+    record_dir = _prepare_record_dir(args.record, args.force, inputs) if getattr(args, "record", None) else None
     env = make_env(args.env, args)
     kwargs = agent_kwargs(args)
     agent = build_agent(args.agent, env, kwargs)
@@ -119,7 +133,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
                     "prompt_style": getattr(args, "prompt_style", None), "harness_file": getattr(args, "harness", None),
                     "record": str(record_dir) if record_dir else None})
     if record_dir is not None:
-        (record_dir / "summary.json").write_text(json.dumps(summary, sort_keys=True, indent=1) + "\n")
+        write_text(record_dir / "summary.json", json.dumps(summary, sort_keys=True, indent=1) + "\n", inputs=inputs,
+                   flag="--record")
     errors, calls, reason = agent_failures(agent)
     if errors:
         print(f"{'error' if errors >= calls else 'warning'}: the agent failed on {errors} of {calls} calls"

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -19,14 +18,16 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from livesim.cli.common import fail
 from livesim.envs import ENV_IDS
 from livesim.envs.hsa import make_wrappers
 from livesim.envs.hsa.wrappers import DEFAULT_P
 from livesim.harness.core import Harness, default_harness
 from livesim.harness.patches import HarnessPatch, PatchError, apply_patch
 from livesim.harness.prompt import render_prompt
-from livesim.stream.harness_file import load_harness_file
+from livesim.stream.harness_file import MAX_HARNESS_BYTES, load_harness_file
 from livesim.stream.scenario import DataFileError, Problem, field_path, locate, parse_yaml, pydantic_problems
+from livesim.stream.yaml_safe import FileProblem, read_text_file
 
 Row = dict[str, str]
 
@@ -39,7 +40,7 @@ def load_harness(path: str) -> Harness:
     try:
         return load_harness_file(path)
     except DataFileError as e:
-        raise SystemExit(f"error: {e}") from None
+        fail(e.first)
 
 
 def load_patches(path: str) -> list[Any]:
@@ -52,12 +53,12 @@ def load_patches(path: str) -> list[Any]:
         kind = "patch file"
 
     try:
-        if Path(path).is_dir():
-            raise _Error(path, [Problem("", None, "is a directory; expected a YAML or JSON file of patches")])
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise _Error(path, [Problem("", None, f"cannot read: {e}")]) from None
+            text = read_text_file(path, MAX_HARNESS_BYTES)
+        except FileNotFoundError:
+            raise _Error(path, [Problem("", None, "no such file")]) from None
+        except FileProblem as e:
+            raise _Error(path, [Problem("", None, str(e))]) from None
         data, node = parse_yaml(text, path, _Error)
         prefix: tuple[str | int, ...] = ()
         single = False
@@ -74,7 +75,7 @@ def load_patches(path: str) -> list[Any]:
                                     locate(node, tuple(x["loc"][1:]))[1], x["msg"]) for x in e.errors()]
             raise _Error(path, problems) from None
     except DataFileError as e:
-        raise SystemExit(f"error: {e}") from None
+        fail(e.first)
 
 
 def env_harness(args: argparse.Namespace) -> tuple[Harness, Harness, Any]:

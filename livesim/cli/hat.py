@@ -33,6 +33,7 @@ from livesim.hat.rl import RLStageConfig
 from livesim.hat.sft import SFTStageConfig
 from livesim.hat.train import TrainConfig, train
 from livesim.models.zoo import resolve_model
+from livesim.stream.paths import check_output_file, shown, write_text
 
 
 def _one_line_errors(fn: Any) -> Any:
@@ -186,6 +187,8 @@ def _cmd_dev(args: argparse.Namespace) -> int:
     _threads(args)
     variants = tuple(v.strip() for v in args.variants.split(",") if v.strip())
     check_request(variants, args.requests)  # before a model is loaded
+    if args.out:
+        check_output_file(args.out, force=True)
     model = resolve_model(args.model)
     try:
         result = evaluate_model(model, n=args.requests, max_new_tokens=args.max_new_tokens,
@@ -195,7 +198,7 @@ def _cmd_dev(args: argparse.Namespace) -> int:
         raise SystemExit(f"error: {e}") from None
     result = {"model": str(model), **result}
     if args.out:
-        Path(args.out).write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
+        write_text(args.out, json.dumps(result, indent=1, sort_keys=True) + "\n")
         remove_checkpoints(args.out, variants)
     if args.json:
         print(json.dumps({k: ({x: y for x, y in v.items() if x != "rewards"} if k in variants else v)
@@ -224,13 +227,15 @@ def _cmd_probe(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 1:
         raise SystemExit(f"error: --limit must be >= 1, got {args.limit}")
     if not Path(args.data).is_dir():
-        raise SystemExit(f"error: --data {args.data}: not a folder (expected a `livesim hat collect` output)")
+        raise SystemExit(f"error: --data {shown(args.data)}: not a folder (expected a `livesim hat collect` output)")
+    if args.out:
+        check_output_file(args.out, force=True)
     from livesim.hat.probe import run as probe_run
 
     result = probe_run(resolve_model(args.model), args.data, split=args.split, limit=args.limit,
                        show_progress=not args.quiet)
     if args.out:
-        Path(args.out).write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
+        write_text(args.out, json.dumps(result, indent=1, sort_keys=True) + "\n")
     if args.json:
         print(json.dumps({k: v for k, v in result.items() if k != "rows"}, sort_keys=True))
         return 0

@@ -24,6 +24,7 @@ from livesim.hat.harness_edit import load_patches, render_edits, run_harness_edi
 from livesim.hat.reproduce import TrainingUnavailableError, reproduce
 from livesim.hat.suites import SuiteChangedError, get_suite, parse_suites
 from livesim.runs.compare import AgentSpec as Parsed
+from livesim.stream.paths import check_output_file, write_text
 
 
 def hat_subparsers(sub: Any) -> Any:
@@ -75,6 +76,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     try:
         suites = parse_suites(args.suite)
         total = sum(len(get_suite(s).head(args.limit)) for s in suites)
+        if args.out:
+            check_output_file(args.out, force=True)
     except (ValueError, SuiteChangedError) as e:
         raise SystemExit(f"error: {e}") from None
     spec = _spec(args)
@@ -87,7 +90,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise SystemExit(f"error: {e}") from None
     progress(None)
     if args.out:
-        Path(args.out).write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
+        write_text(args.out, json.dumps(result, indent=1, sort_keys=True) + "\n")
     if args.json:
         slim = {**result, "suites": {k: {x: y for x, y in v.items() if x != "rows"}
                                      for k, v in result["suites"].items()}}

@@ -7,15 +7,18 @@ order of `livesim --help`; `scenarios` extends `run`, so it comes after `run`).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
 import livesim
 from livesim.cli import grader, harness, hat, hat_eval, models, run, scenarios
-from livesim.cli.common import DefaultsHelpFormatter
+from livesim.cli.common import BadInput, DefaultsHelpFormatter
 
 COMMANDS = (run, harness, scenarios, models, grader, hat, hat_eval)  # hat before hat_eval: it creates the `hat` group
 
+
+SIGPIPE_EXIT = 141  # what a shell reports for a process ended by SIGPIPE
 
 EXAMPLES = {
     "replay": "livesim replay runs/r.jsonl",
@@ -56,11 +59,25 @@ def _defaults_and_examples(sub: Any) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command. A refusal (`SystemExit("error: ...")`) exits 2; a closed stdout (`| head`) ends quietly."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "episodes", 1) is not None and getattr(args, "episodes", 1) < 1:
         parser.error(f"--episodes must be >= 1, got {args.episodes}")
-    return int(args.func(args) or 0)
+    try:
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()
+        return code
+    except BadInput:
+        raise
+    except SystemExit as e:
+        if isinstance(e.code, str):  # a command's one-line refusal
+            print(e.code, file=sys.stderr)
+            raise BadInput(e.code) from None
+        raise
+    except BrokenPipeError:  # the reader went away: nothing more to say, and no traceback at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return SIGPIPE_EXIT
 
 
 if __name__ == "__main__":

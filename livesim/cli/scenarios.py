@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -19,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 import livesim
-from livesim.cli.common import agent_kwargs, parse_seeds, print_table
+from livesim.cli.common import agent_kwargs, fail, parse_seeds, print_table
 from livesim.cli.evaluation import resolve_harness
 from livesim.envs.hsa.wrappers import parse_spec
 from livesim.render.dashboard import example_state, frame_text
@@ -38,6 +37,7 @@ from livesim.runs.replay import (
     replay,
 )
 from livesim.stream.config import StreamConfig
+from livesim.stream.paths import PathProblem, check_output_file, read_text, shown, write_text
 from livesim.stream.records import RecordError, RecordHeader, RecordLine, RecordWriter, read_record
 from livesim.stream.scenario import DataFileError, Problem, bundled_scenarios, load_scenario, resolve_scenario
 
@@ -47,15 +47,27 @@ def _fail(msg: str, code: int = 2) -> int:
     return code
 
 
-def _tee(lines: Iterable[RecordLine], path: str | None, force: bool = False) -> Iterator[RecordLine]:
-    """Yield the lines, writing each to `path` (flushed) first if given."""
-    if path is None:
-        yield from lines
-        return
+def _tee(lines: Iterable[RecordLine], path: str | None, force: bool = False,
+         inputs: Iterable[str | Path] = ()) -> Iterator[RecordLine]:
+    """Yield the lines, writing each to `path` (flushed) first if given.
 
+    The env is reset at the first line: a config it refuses (a stream with no comments) ends the command with a
+    one-line error before the record file exists.
+    """
     it = iter(lines)
-    first = next(it)  # the env is reset here: a config it refuses fails before the file exists
-    with RecordWriter(path, overwrite=force) as w:
+    try:
+        first = next(it)
+    except ValueError as e:
+        fail(f"the stream cannot start: {e}")
+    if path is None:
+        yield first
+        yield from it
+        return
+    try:
+        writer = RecordWriter(path, overwrite=force, inputs=inputs)
+    except PathProblem as e:
+        fail(str(e))
+    with writer as w:
         w.write(first)
         yield first
         for line in it:
@@ -64,26 +76,11 @@ def _tee(lines: Iterable[RecordLine], path: str | None, force: bool = False) -> 
 
 
 def record_target_problem(target: str, inputs: list[Any], force: bool) -> str | None:
-    """Why `--record target` may not be written (None if it may): an input file, an existing file without
-    `--force`, a directory or something else that is not a regular file, or a name that cannot be a path.
-    """
+    """Why `--record target` may not be written (None if it may): see `livesim.stream.paths.check_output_file`."""
     try:
-        path = Path(target)
-        resolved = path.resolve()
-        for src in inputs:
-            if Path(src).resolve() == resolved or (path.exists() and os.path.samefile(src, path)):
-                return f"--record {target} is the input file {src}; a run never writes over its input"
-        if path.is_dir():
-            return f"--record {target} is a directory; give a file name"
-        if path.exists() or path.is_symlink():
-            if not path.is_file():
-                return f"--record {target} exists and is not a regular file"
-            if not force:
-                return f"--record {target} already exists; pass --force to overwrite it"
-        if path.parent.exists() and not path.parent.is_dir():
-            return f"--record {target}: {path.parent} is not a directory"
-    except (OSError, ValueError) as e:  # a NUL byte, a name too long, a loop of symlinks
-        return f"--record {target[:200]!r} is not a usable path ({str(e).splitlines()[0][:120]})"
+        check_output_file(target, inputs=inputs, force=force, flag="--record")
+    except PathProblem as e:
+        return str(e)
     return None
 
 
@@ -111,10 +108,9 @@ def cmd_run(args: argparse.Namespace, fallback: Any) -> int:
         return _fail(e.first if isinstance(e, DataFileError) else str(e))
     if args.seed is not None and not 0 <= args.seed < 2**63:
         return _fail(f"--seed must be between 0 and 2**63 - 1, got {args.seed}")
-    if args.record is not None:
-        inputs = [resolve_scenario(args.scenario)] if args.scenario else []
-        if (problem := record_target_problem(args.record, inputs, args.force)) is not None:
-            return _fail(problem)
+    inputs = [p for p in ([resolve_scenario(args.scenario)] if args.scenario else []) + [args.harness] if p]
+    if args.record is not None and (problem := record_target_problem(args.record, inputs, args.force)) is not None:
+        return _fail(problem)
     env = make_stream_env(args.wrappers, getattr(args, "hsa_split", None), hsa_p=args.hsa_p, harness=harness)
     kwargs = agent_kwargs(args)
     agent = build_agent(args.agent, env, kwargs)
@@ -124,7 +120,7 @@ def cmd_run(args: argparse.Namespace, fallback: Any) -> int:
                           config=sc.to_config() if sc else StreamConfig(), agent=args.agent, agent_kwargs=kwargs,
                           wrappers=args.wrappers, hsa_split=getattr(args, "hsa_split", None), hsa_p=args.hsa_p,
                           harness=harness)
-    lines = _tee(run_episode(env, agent, header), args.record, args.force)
+    lines = _tee(run_episode(env, agent, header), args.record, args.force, inputs)
     try:
         if args.dashboard and not args.json:
             _show(lines, args)
@@ -169,11 +165,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         n = replay(record)
     except ReplayMismatch as e:
-        return _fail(f"replay of {args.file} differs at {e}", 1)
+        return _fail(f"replay of {shown(args.file)} differs at {e}", 1)
     if edited:
-        return _fail(f"{args.file} replays identically but {len(edited)} line(s) were edited after the run", 1)
+        return _fail(f"{shown(args.file)} replays identically but {len(edited)} line(s) were edited after the run", 1)
     done = "complete" if record.end is not None else "incomplete (no end line)"
-    print(f"{args.file}: {n} steps replayed identically ({done} record)")
+    print(f"{shown(args.file)}: {n} steps replayed identically ({done} record)")
     return 0
 
 
@@ -185,15 +181,15 @@ def cmd_regrade(args: argparse.Namespace) -> int:
     try:
         changed, totals = regrade(record)
     except ReplayMismatch as e:
-        return _fail(f"cannot regrade {args.file}: the world differs from the record at {e}", 1)
+        return _fail(f"cannot regrade {shown(args.file)}: the world differs from the record at {e}", 1)
     if args.json:
         print(json.dumps({**totals, "changed": [c.__dict__ for c in changed], "edited": edited,
                           "verified": record.chained}, sort_keys=True))
     elif not changed:
-        print(f"{args.file}: all {totals['replies']} replies graded as recorded "
+        print(f"{shown(args.file)}: all {totals['replies']} replies graded as recorded "
               f"(mean reward {totals['new_mean_reward']:.3f})")
     else:
-        table = Table(title=f"{args.file}: {len(changed)} of {totals['replies']} replies graded differently")
+        table = Table(title=f"{shown(args.file)}: {len(changed)} of {totals['replies']} replies graded differently")
         for col in ("step", "request", "old", "new", "what changed"):
             table.add_column(col)
         for c in changed:
@@ -216,7 +212,7 @@ def cmd_view(args: argparse.Namespace) -> int:
 def _integrity(record: Any) -> list[str]:
     """Say on stderr which lines of `record` were edited after the run, and what differs; return those lines."""
     if not record.chained:
-        print(f"note: {record.source} carries no integrity hashes (written by an older livesim): edits to it "
+        print(f"note: {shown(record.source)} carries no integrity hashes (written by an older livesim): edits to it "
               "cannot be detected", file=sys.stderr)
         return []
     found = edits(record)
@@ -251,17 +247,24 @@ def cmd_golden(args: argparse.Namespace) -> int:
     if args.regenerate:
         for path in regenerate_golden(names, directory):
             print(f"wrote {path}")
-        frame_path.write_text(frame, encoding="utf-8")
+        write_text(frame_path, frame, flag="golden")
         print(f"wrote {frame_path}")
         return 0
     diffs = [d for name in names if (d := golden_diff(name, directory))]
-    if not frame_path.is_file() or frame_path.read_text(encoding="utf-8") != frame:
+    if _read_or_none(frame_path) != frame:
         diffs.append(f"{frame_path}: differs from the frame of livesim.render.dashboard.example_state()")
     for d in diffs:
         print(d, file=sys.stderr)
     print(f"{len(names) + 1 - len(diffs)} of {len(names) + 1} golden files match"
           + ("; after checking the change is intended: livesim golden --regenerate" if diffs else ""))
     return 1 if diffs else 0
+
+
+def _read_or_none(path: Path) -> str | None:
+    try:
+        return read_text(path)
+    except (FileNotFoundError, PathProblem):
+        return None
 
 
 def cmd_scenarios(args: argparse.Namespace) -> int:
@@ -273,9 +276,25 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
             print(e, file=sys.stderr)
             status = 2
             continue
-        print(f"{sc.name:28s} {sc.duration_s:5.0f}s seed {sc.seed:<3d} {sc.purpose}" if not args.check
-              else f"{name}: ok ({sc.name})")
+        if not args.check:
+            print(f"{sc.name:28s} {sc.duration_s:5.0f}s seed {sc.seed:<3d} {sc.purpose}")
+            continue
+        print(f"{shown(name)}: ok ({sc.name})")
+        if (why := _cannot_start(sc)) is not None:
+            print(f"warning: {shown(name)}: {why}", file=sys.stderr)
     return status
+
+
+def _cannot_start(sc: Any) -> str | None:
+    """Why `livesim run` would refuse the valid scenario `sc` at its own seed (None if it starts)."""
+    env = make_stream_env(None, None)
+    try:
+        env.reset(seed=sc.seed, options=sc.reset_options())
+    except ValueError as e:
+        return f"with its seed {sc.seed} the stream cannot start ({e}); `livesim run` refuses it"
+    finally:
+        env.close()
+    return None
 
 
 def register(sub: Any) -> None:

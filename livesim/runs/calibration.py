@@ -20,6 +20,7 @@ import gymnasium as gym
 
 from livesim.grading.terms import grade
 from livesim.parsing import format_tool_call
+from livesim.stream.paths import MAX_PROMPT_FILE_BYTES, PathProblem, read_text, shown
 
 CALIBRATION_PATH = Path(__file__).parents[1] / "grading" / "calibration.jsonl"
 KINDS = ("paraphrase", "terse", "wrong_fact", "wrong_subject", "unsupported", "partial", "deflection",
@@ -44,8 +45,12 @@ class Item:
 def load_items(path: str | Path | None = None, split: str | None = None) -> list[Item]:
     """Read the set; a malformed line raises ValueError naming the file, line and field."""
     p = Path(path) if path else CALIBRATION_PATH
+    try:
+        text = read_text(p, MAX_PROMPT_FILE_BYTES)
+    except PathProblem as e:
+        raise ValueError(f"--set {shown(p)}: {e}") from None
     out = []
-    for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+    for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:

@@ -20,7 +20,9 @@ from livesim.agents import make_agent
 from livesim.envs.rollout import PRIVILEGED_AGENTS
 from livesim.runs.episode import header_env, make_stream_env, run_episode
 from livesim.stream.integrity import HASH_KEY
+from livesim.stream.paths import PathProblem, read_text, shown, write_text
 from livesim.stream.records import (
+    MAX_RECORD_BYTES,
     Record,
     RecordHeader,
     RecordLine,
@@ -141,7 +143,7 @@ def edits(record: Record) -> list[str]:
     out = []
     n_steps = len(record.steps)
     for b in record.breaks:
-        where = f"{record.source}:{b.line}: {b.why}"
+        where = f"{shown(record.source)}:{b.line}: {b.why}"
         if b.line == 1:
             out.append(f"{where}; the header was changed, so the replay itself runs from the changed header")
             continue
@@ -240,9 +242,13 @@ def _unversioned(text: str) -> list[str]:
 def golden_diff(name: str, directory: Path = GOLDEN_DIR) -> str | None:
     """None if the checked-in golden record matches a fresh run (livesim_version aside), else where not."""
     path = golden_path(name, directory)
-    if not path.is_file():
-        return f"{path}: missing (run `livesim golden --regenerate`)"
-    want, got = _unversioned(path.read_text(encoding="utf-8")), _unversioned(golden_text(name))
+    try:
+        text = read_text(path, MAX_RECORD_BYTES)
+    except FileNotFoundError:
+        return f"{shown(path)}: missing (run `livesim golden --regenerate`)"
+    except PathProblem as e:
+        return f"{shown(path)}: {e}"
+    want, got = _unversioned(text), _unversioned(golden_text(name))
     for n, (a, b) in enumerate(zip(want, got, strict=False), start=1):
         if a != b:
             d = first_diff(json.loads(a), json.loads(b))
@@ -260,6 +266,6 @@ def regenerate_golden(names: list[str], directory: Path = GOLDEN_DIR) -> list[Pa
     for name in names:
         text = golden_text(name)
         parse_record(text, name)  # never write a record this livesim cannot read back
-        golden_path(name, directory).write_text(text, encoding="utf-8")
+        write_text(golden_path(name, directory), text, flag="golden")
         out.append(golden_path(name, directory))
     return out

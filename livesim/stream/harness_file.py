@@ -32,6 +32,10 @@ from livesim.harness.hooks import CHECKS
 from livesim.harness.skills import REPLY_SKILLS
 from livesim.harness.tools import TOOL_IMPLS
 from livesim.stream.scenario import DataFileError, Problem, field_path, locate, parse_yaml, pydantic_problems
+from livesim.stream.yaml_safe import FileProblem, read_text_file
+
+MAX_HARNESS_BYTES = 8 << 20
+"""Largest harness or patch file read (8 MiB; the canonical harness as JSON is about 30 KB)."""
 
 TOP_LEVEL = ("version", "skills", "tools", "hooks", "prompt", "fallback_reply", "last_patch")
 
@@ -107,15 +111,12 @@ def semantic_problems(h: Harness) -> list[tuple[tuple[str | int, ...], str]]:
 
 def load_harness_file(path: str | Path) -> Harness:
     """Read and validate a harness file (YAML or JSON)."""
-    p = Path(path)
-    if p.is_dir():
-        raise HarnessFileError(str(path), [Problem("", None, "is a directory; expected a YAML or JSON file")])
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_text_file(path, MAX_HARNESS_BYTES)
     except FileNotFoundError:
         raise HarnessFileError(str(path), [Problem("", None, "no such file")]) from None
-    except UnicodeDecodeError as e:
-        raise HarnessFileError(str(path), [Problem("", None, f"not UTF-8 text: {e.reason}")]) from None
+    except FileProblem as e:
+        raise HarnessFileError(str(path), [Problem("", None, str(e))]) from None
     return parse_harness(text, str(path))
 
 

@@ -22,6 +22,7 @@ from livesim.harness.core import Harness
 from livesim.parsing.safety import clean_text, lone_surrogate, sanitize_action
 from livesim.stream.config import StreamConfig
 from livesim.stream.integrity import HASH_KEY, ChainBreak, HashChain, verify_chain
+from livesim.stream.paths import open_output
 from livesim.stream.scenario import DataFileError, Problem, field_path
 from livesim.stream.yaml_safe import FileProblem, read_text_file
 
@@ -179,7 +180,9 @@ class RecordError(DataFileError):
 # --- reading ----------------------------------------------------------------------------------------------
 def parse_record(text: str, source: str = "<record>") -> Record:
     """Validate a record; raise `RecordError` naming the line and field of the first problems."""
-    lines = text.split("\n")
+    # a record copied through a Windows tool ends its lines in CRLF; the CR is no part of the line (JSON escapes
+    # every CR inside a string), so the integrity chain is checked without it
+    lines = [x[:-1] if x.endswith("\r") else x for x in text.split("\n")]
     if lines and lines[-1] == "":
         lines.pop()
     elif lines:
@@ -286,13 +289,16 @@ def read_record(path: str | Path) -> Record:
 
 
 class RecordWriter:
-    """Writes record lines, flushing each, so a crash loses at most the line being written."""
+    """Writes record lines, flushing each, so a crash loses at most the line being written.
 
-    def __init__(self, path: str | Path, overwrite: bool = True) -> None:
+    The file is opened by `livesim.stream.paths.open_output`: never through a symbolic link, never over one of
+    `inputs`, an existing file only with `overwrite`, and locked, so a second writer is refused (`PathProblem`).
+    """
+
+    def __init__(self, path: str | Path, overwrite: bool = True, inputs: Iterable[str | Path] = (),
+                 flag: str = "--record") -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        # "x" creates the file only if it does not exist, so a file that appeared since the check is kept
-        self._f: IO[str] = self.path.open("w" if overwrite else "x", encoding="utf-8")
+        self._f: IO[str] = open_output(self.path, inputs=inputs, force=overwrite, flag=flag)
         self._chain = HashChain()
 
     def write(self, line: RecordLine) -> None:

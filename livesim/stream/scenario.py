@@ -21,6 +21,7 @@ from livesim.harness.faults import FaultConfig, FaultInjector
 from livesim.harness.patches import HarnessPatch, PatchError, apply_patch
 from livesim.harness.tools import TOOL_IMPLS
 from livesim.stream.config import MAX_COMMENTS, MAX_SCRIPT, ScriptedComment, StreamConfig, expected_comments
+from livesim.stream.paths import shown
 from livesim.stream.yaml_safe import FileProblem, compose_bounded, lone_surrogate, non_finite, read_text_file
 from livesim.world.catalog import ASPECT_KEYS, CATEGORY_ASPECTS, Catalog, Product
 from livesim.world.phrasing import INTENTS
@@ -104,7 +105,7 @@ class Problem:
     message: str
 
     def format(self, source: str) -> str:
-        where = f"{source}:{self.line}" if self.line else source
+        where = f"{shown(source)}:{self.line}" if self.line else shown(source)
         return f"{where}: {self.field or '(top level)'}: {self.message}"
 
 
@@ -125,14 +126,14 @@ class DataFileError(ValueError):
             return
         if len(problems) > MAX_PROBLEMS:
             lines.append(f"... and {len(problems) - MAX_PROBLEMS} more")
-        super().__init__(f"invalid {self.kind} {source} ({len(problems)} problem"
+        super().__init__(f"invalid {self.kind} {shown(source)} ({len(problems)} problem"
                          f"{'s' if len(problems) != 1 else ''}):\n  " + "\n  ".join(lines))
 
     @property
     def first(self) -> str:
         """The first problem, on one line: `file:line: field: message`."""
         if not self.problems:
-            return f"invalid {self.kind} {self.source}"
+            return f"invalid {self.kind} {shown(self.source)}"
         more = len(self.problems) - 1
         return self.problems[0].format(self.source) + (f" (and {more} more problem{'s' if more > 1 else ''})"
                                                        if more else "")
@@ -389,13 +390,13 @@ def resolve_scenario(name_or_path: str | os.PathLike[str]) -> Path:
         if path.exists() and (path.suffix in (".yaml", ".yml") or os.sep in str(name_or_path) or path.is_file()):
             return path  # a path (a directory or device here is refused, with its name, when read)
     except (OSError, ValueError):  # a NUL byte or an over-long name: not a path that can exist
-        raise FileNotFoundError(f"no scenario file or bundled scenario named {str(name_or_path)[:200]!r}") from None
+        raise FileNotFoundError(f"no scenario file or bundled scenario named '{shown(name_or_path)}'") from None
     for d in scenario_dirs():
         for ext in (".yaml", ".yml"):
             cand = d / f"{name_or_path}{ext}"
             if cand.is_file():
                 return cand
-    raise FileNotFoundError(f"no scenario file or bundled scenario named {str(name_or_path)!r}; bundled: "
+    raise FileNotFoundError(f"no scenario file or bundled scenario named '{shown(name_or_path)}'; bundled: "
                             f"{', '.join(bundled_scenarios()) or '(none found)'}")
 
 

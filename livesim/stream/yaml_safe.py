@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import math
 import os
-import stat
-from pathlib import Path
 from typing import Any
 
 import yaml
@@ -22,6 +20,7 @@ from yaml.composer import ComposerError
 from yaml.events import AliasEvent
 
 from livesim.parsing.safety import lone_surrogate
+from livesim.stream.paths import MAX_FILE_BYTES, PathProblem, read_text
 
 __all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "MAX_NODES", "BoundedLoader", "FileProblem", "compose_bounded",
            "lone_surrogate", "non_finite", "read_text_file"]
@@ -32,8 +31,6 @@ SCALAR_CHARS = 64
 """A scalar counts as one node per this many characters, so aliases of one long string are bounded too."""
 MAX_DEPTH = 64
 """Deepest nesting of a document (a scenario needs about 8)."""
-MAX_FILE_BYTES = 8 << 20
-"""Largest data file read (8 MiB)."""
 
 
 class BoundedLoader(yaml.SafeLoader):
@@ -148,40 +145,12 @@ def non_finite(data: Any, path: tuple[str | int, ...] = ()) -> tuple[tuple[str |
     return None
 
 
-class FileProblem(ValueError):
-    """A file that cannot be read as a data file; the message is one line."""
+FileProblem = PathProblem
+"""A file that cannot be read as a data file; the message is one line."""
 
 
 def read_text_file(path: str | os.PathLike[str], max_bytes: int = MAX_FILE_BYTES) -> str:
-    """Read a regular file of at most `max_bytes` as UTF-8; `FileProblem` (one line) otherwise.
-
-    `FileNotFoundError` is raised as is for a path that does not exist, so callers can say what they look for.
+    """Read a regular file of at most `max_bytes` as UTF-8 (`livesim.stream.paths.read_text`); `FileProblem`
+    (one line) otherwise. `FileNotFoundError` is raised as is, so callers can say what they look for.
     """
-    p = Path(path)
-    try:
-        st = p.stat()
-    except FileNotFoundError:
-        raise
-    except (OSError, ValueError) as e:  # ValueError: an embedded NUL byte in the path
-        raise FileProblem(f"cannot read it: {_os_reason(e)}") from None
-    if stat.S_ISDIR(st.st_mode):
-        raise FileProblem("is a directory, not a file")
-    if not stat.S_ISREG(st.st_mode):
-        raise FileProblem("is not a regular file (a device, pipe or socket)")
-    if st.st_size > max_bytes:
-        raise FileProblem(f"is {st.st_size} bytes; data files are at most {max_bytes} bytes")
-    try:
-        with p.open("rb") as f:
-            raw = f.read(max_bytes + 1)
-    except OSError as e:
-        raise FileProblem(f"cannot read it: {_os_reason(e)}") from None
-    if len(raw) > max_bytes:
-        raise FileProblem(f"is more than {max_bytes} bytes; data files are at most {max_bytes} bytes")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise FileProblem(f"not UTF-8 text: {e.reason} at byte {e.start}") from None
-
-
-def _os_reason(e: BaseException) -> str:
-    return (e.strerror if isinstance(e, OSError) and e.strerror else str(e)).splitlines()[0][:200]
+    return read_text(path, max_bytes)

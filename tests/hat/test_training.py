@@ -58,6 +58,20 @@ def test_collect_is_deterministic_and_arrow_safe(data_dir, tmp_path):
     assert "# livesim SFT data" in (data_dir / "README.md").read_text()
 
 
+def test_collect_never_takes_a_half_written_dataset_as_complete(data_dir, tmp_path):
+    """An older livesim killed while replacing a dataset could leave its stats.json without data/: a rerun with the
+    same settings collects again instead of returning it, and the result replaces it whole."""
+    half = tmp_path / "half"
+    half.mkdir()
+    (half / "stats.json").write_text((data_dir / "stats.json").read_text())
+    assert not collect_mod.is_complete(half)
+    with pytest.raises(FileNotFoundError, match="not a collected livesim dataset"):
+        collect_mod.load(half)
+    collect_mod.run(COLLECT, half, show_progress=False)
+    assert _tree_digest(half) == _tree_digest(data_dir)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".half.lock", "half"]
+
+
 def test_collect_compact_prompt_style(tmp_path):
     """`prompt_style="compact"` presents the token-budgeted system prompt; same teacher, shorter conversations."""
     cfg = CollectConfig(episodes=4, seed=5, fixed_harness=True, oracle_error_rate=0.0, batch_size=4)
