@@ -2,6 +2,7 @@
 
     livesim grader calibrate [--split dev|test|all] [--judge openai:BASE_URL:MODEL] [--json]
     livesim grader probes [--requests 200] [--json]
+    livesim grader stress [--seeds 50] [--intent NAME ...] [--markdown | --json]
 
 Listed in `livesim.cli.main.COMMANDS`.
 """
@@ -16,6 +17,7 @@ from typing import Any
 from livesim.runs.calibration import calibrate, load_items, rule_judge
 from livesim.runs.judge import make_judge
 from livesim.runs.probes import run_probes
+from livesim.runs.stress import markdown, run_stress
 
 
 def _fail(msg: str) -> int:
@@ -69,6 +71,25 @@ def cmd_probes(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_stress(args: argparse.Namespace) -> int:
+    if args.seeds < 1:
+        return _fail(f"--seeds must be >= 1, got {args.seeds}")
+    try:
+        res = run_stress(args.seeds, args.seed0, args.intent, examples=args.examples)
+    except ValueError as e:
+        return _fail(str(e))
+    if args.json:
+        print(json.dumps(res, indent=1, ensure_ascii=False))
+        return 0
+    print(markdown(res))
+    if not args.markdown and res["failures"]:
+        print("\nexamples of failures:")
+        for cls, items in sorted(res["failures"].items()):
+            for it in items:
+                print(f"  {cls:28s} {it['intent']:16s} {it['reward']:.3f}  {it['reply']!r}")
+    return 0
+
+
 def register(sub: Any) -> None:
     p = sub.add_parser("grader", help="measure the grader: calibration agreement and gaming probes")
     gsub = p.add_subparsers(dest="grader_cmd", required=True)
@@ -83,3 +104,11 @@ def register(sub: Any) -> None:
     q.add_argument("--requests", type=int, default=200)
     q.add_argument("--json", action="store_true")
     q.set_defaults(func=cmd_probes)
+    s = gsub.add_parser("stress", help="metamorphic stress bench: labelled mutations and rewrites of gold replies")
+    s.add_argument("--seeds", type=int, default=50, help="requests per intent (seeds seed0..seed0+seeds-1)")
+    s.add_argument("--seed0", type=int, default=0)
+    s.add_argument("--intent", action="append", default=None, help="only this intent (repeatable)")
+    s.add_argument("--examples", type=int, default=3, help="failures kept per class")
+    s.add_argument("--markdown", action="store_true", help="only the tables (as in docs/grading.md)")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_stress)
