@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from livesim.grading.closed import closed_world_errors
 from livesim.grading.facts import extract_facts
 from livesim.grading.facts.extract import _negated, _scan_numbers, numbers_in, stock_and_sizes
 from livesim.grading.facts.patterns import (
@@ -411,12 +412,13 @@ class World:
 
     def __init__(self, catalog: Catalog, room: Room, request_text: str, targets: list[int],
                  lookup_nums: set[float], lookup_strs: set[str], viewer_names: list[str],
-                 escalated: bool = False) -> None:
+                 escalated: bool = False, asked_variants: dict[int, str] | None = None) -> None:
         self.catalog, self.room = catalog, room
         self.request_text = request_text
         self.targets = targets
         self.lookup_nums, self.lookup_strs = lookup_nums, lookup_strs
         self.escalated = escalated
+        self.asked_variants = asked_variants or {}  # link -> the variant the viewer asked about (stock questions)
         self.viewer_names = [n for n in viewer_names if n]
         self.request_nums = set(numbers_in(request_text))
         self.request_trigrams = trigrams(" ".join(line.split("] ", 1)[-1] for line in request_text.splitlines()))
@@ -473,6 +475,8 @@ class World:
         if attr == "coupon_price":
             return {cur - c.discount for c in coupons}
         if attr == "discount":
+            if named:  # "code LIVE17 takes 30 off": the named coupon's amount, nothing else
+                return {c.discount for c in named}
             out = {c.discount for c in coupons} | {round(p.list_price - cur, 2)}
             return out | ({round(p.live_price - fs.price, 2)} if fs else set())
         if attr == "threshold":
@@ -808,6 +812,7 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
     errors += [f"claim: {c}" for c in r.facts.claims if not any(c in e for e in errors)]
     errors += [f"promise: {p}" for p in r.facts.promises]
     errors += _false_statements(r, world, stock_state, size)
+    errors += [e for e in closed_world_errors(r, world, _subject_at) if e not in errors]
     if must_decline and _COMPLY_RE.search(text) and not _DECLINE_RE.search(text):
         errors.append("agrees to what it must decline")
     if r.facts.escalation and not world.escalated and _ESCALATION_SUBJ_RE.search(text):

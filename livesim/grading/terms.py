@@ -120,6 +120,15 @@ def truth_numbers(catalog: Catalog, room: Room, products: list[Product]) -> set[
     return out
 
 
+def asked_variants(truth: Any) -> dict[int, str]:
+    """Link -> the variant a stock question named (from the gold `check_stock` calls; the first per link)."""
+    out: dict[int, str] = {}
+    for c in truth.calls:
+        if c.key == "check_stock" and c.arguments.get("variant"):
+            out.setdefault(int(c.arguments["link"]), str(c.arguments["variant"]))
+    return out
+
+
 def grade(request: Request, trace: Trace, catalog: Catalog, room: Room, *, valid_codes: set[str],
           latency_score: float, harness_reply_roles: dict[str, str], max_reply_chars: int | None = None) -> Grade:
     """Grade the dispatched reply of one request. `harness_reply_roles`: reply-skill key -> role;
@@ -131,7 +140,8 @@ def grade(request: Request, trace: Trace, catalog: Catalog, room: Room, *, valid
     lookup_nums, lookup_strs = looked_up(trace.tool_calls)
     world = World(catalog, room, rtext, list(truth.targets), lookup_nums, lookup_strs,
                   [c.name for c in request.comments],
-                  escalated=any(c.ok and c.key == "escalate_to_human" for c in trace.tool_calls))
+                  escalated=any(c.ok and c.key == "escalate_to_human" for c in trace.tool_calls),
+                  asked_variants=asked_variants(truth))
     reading = read_reply(text, world)
 
     # effectiveness: the required facts stated as answers (facts that hinge on words the viewer did not write

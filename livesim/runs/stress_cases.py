@@ -59,7 +59,9 @@ class Ctx:
         self.link = self.truth.targets[0] if self.truth.targets else self.room.pinned_link
         self.p = self.by_link[self.link]
         self.name = sim.request.comments[0].name
-        self.calls = {c.key: c.arguments for c in self.truth.calls}
+        self.calls: dict[str, dict[str, Any]] = {}
+        for call in self.truth.calls:  # the first call of a key belongs to the first (primary) intent
+            self.calls.setdefault(call.key, call.arguments)
 
     def reply(self, first: str) -> str:
         return " ".join([first, *self.say[1:]])
@@ -200,7 +202,7 @@ def _size(c: Ctx, out: Out) -> None:
     L, p = c.link, c.p
     a = c.calls["recommend_size"]
     h, w = int(a["height_cm"]), int(a["weight_kg"])
-    S = str(c.truth.size)
+    S = str(next(f.value for f in c.truth.facts if f.kind == "size"))
     order = [r.size for r in p.size_chart or []]
     others = [x for x in order if x != S]
     if others:
@@ -366,7 +368,6 @@ def _how_to_buy(c: Ctx, out: Out) -> None:
     if o is not None:
         _m(out, "swap_product", c.reply(f"Tap link {o.link} in the cart, pick your option and check out."))
     _m(out, "flip_negation", c.reply(f"Link {L} can't be ordered right now, sorry."))
-    _m(out, "off_target", c.reply(f"Link {L} is a great pick!"))
     _r(out, "link_form", c.reply(c.choice([_hash_link(c.say[0], L), _link_word(c.say[0], L)])))
     _r(out, "word_order", c.reply(f"Pick your option on link {L} in the cart, then check out."))
     _r(out, "casual", c.reply(f"Easy! Just tap link {L} in the cart, pick your option and check out 😄"))
