@@ -67,7 +67,8 @@ def words_to_digits(text: str) -> str:
     """'one hundred and eighty days' -> '180 days'; a lone 'one' only before a unit ('one day', 'one left')."""
     def sub(m: re.Match[str]) -> str:
         s = m.group()
-        if s.lower() in ("one", "a", "an") and not _ONE_OK_RE.match(text, m.end()):
+        if s.lower() in ("one", "a", "an") and not _ONE_OK_RE.match(text, m.end()) and not (
+                s.lower() == "one" and text[max(0, m.start() - 5):m.start()].lower() == "link "):
             return s
         v = _words_value(s)
         return s if v is None else str(v)
@@ -85,8 +86,8 @@ _REGION_RE = _rx("|".join(re.escape(r) for r in sorted(REGIONS, key=len, reverse
 _REGION_NAME = {r.lower(): r for r in REGIONS}
 _UNIT_ADJ_RE = _rx(r"\s{1,2}(?:extra|more|additional|business|working|full|whole)(?=\s)")
 _RANGE_GAP_RE = re.compile(r"\s{0,2}(?:-|–|~|to|x|×|\*|by)\s{0,2}")
-_SENT_RE = re.compile(r"[!?\n]+|\.(?![0-9])|…")
-_CLAUSE_RE = _rx(r"[,;:—–()]|\s-\s|\b(?:but|however|though|although|while|whereas|and\s+(?=link|#|the\s))\b")
+_SENT_RE = re.compile(r"[!?\n]+|\.(?![0-9])|…|[\U0001F300-\U0001FAFF\u2600-\u27BF]+")
+_CLAUSE_RE = _rx(r"[,;:—–()]|\s-\s|\b(?:but|however|though|although|while|whereas|and\s+(?=link|the\s))\b|\band\s+(?=#)")
 _AFTER_DISCOUNT = _rx(r"\s{0,2}(?:off|discount|cheaper|less|saving)\b")
 _AFTER_STOCK = _rx(r"\s{0,2}(?:[a-z]{1,12}\s{1,2}){0,4}?(?:left|remaining|in\s{1,2}stock|to\s{1,2}go|available)\b")
 _AFTER_SOLD = _rx(r"\s{0,2}(?:[a-z+]{1,12}\s{1,2}){0,2}?(?:sold|bought|purchased)\b|\+\s{0,2}sold")
@@ -123,7 +124,7 @@ _PRICE_BEFORE = _rx(r"(?:\b(?:is|are|at|for|costs?|just|only|now|price[sd]?(?:\s
 _SHIP_CUE = _rx(r"\b(?:ship|ships|shipped|shipping|dispatch\w*|sends?|sent|goes\s{1,2}out|go\s{1,2}out|"
                 r"out\s{1,2}within|courier|"
                 r"send\s{1,2}out)\b")
-_RETURN_CUE = _rx(r"\b(?:returns?|returned|returnable|refunds?|exchange|send\s{1,2}(?:it|them)\s{1,2}back)\b")
+_RETURN_CUE = _rx(r"\b(?:returns?|returned|returnable|refunds?|exchange|send\s{1,2}(?:[\w#]{1,12}\s{1,2}){1,3}back)\b")
 _BATTERY_CUE = _rx(r"\b(?:battery|lasts?|playback|runtime|run\s{1,2}time|play\s{1,2}time|on\s{1,2}a\s{1,2}charge)\b")
 _EXTRA_CUE = _rx(r"\b(?:extra|more|additional|remote|plus)\b")
 _SHELF_CUE = _rx(r"\b(?:shelf|expir\w*|best\s{1,2}before|fresh|keeps?|good\s{1,2}for)\b")
@@ -215,12 +216,12 @@ _FREE_GIFT_RE = _rx(r"\bfree\s{1,2}(?:gift|tote|sample|\w{1,12}\s{1,2}bag)")
 _EVERYONE_RE = _rx(r"\b(?:everyone|everybody|everything|all\s{1,2}orders|always)\b")
 _SHIP_ALL_RE = _rx(r"\b(?:ships?|deliver(?:s|y)?|send)\s{1,2}(?:[a-z]{1,10}\s{1,2})?(?:everywhere|nationwide|"
                    r"anywhere|all\s{1,2}over)\b")
-_NOT_SHIP_RE = _rx(r"\b(?:not|n['’]t|never|cannot|unable\s{1,2}to|no)\b[^.!?\n]{0,30}?\b(?:ship|deliver|send|"
+_NOT_SHIP_RE = _rx(r"(?:\b(?:not|never|cannot|unable\s{1,2}to|no)\b|n['’]t\b)[^.!?\n]{0,30}?\b(?:ship|deliver|send|"
                    r"available|go)\w{0,4}\b"
                    r"|\bexcept\b|\bexcluding\b|\bno\s{1,2}(?:shipping|delivery)\b")
 _SHIP_YES_RE = _rx(r"\b(?:ship|ships|shipping|deliver|delivers|delivery|send|sends|including|goes|go|get\s{1,2}to|"
                    r"reach)\b")
-_RETURN_YES_RE = _rx(r"\b(?:can|could|may)\s{1,2}(?:\w{1,10}\s{1,2})?(?:return|send\s{1,2}(?:it|them)\s{1,2}back|"
+_RETURN_YES_RE = _rx(r"\b(?:can|could|may)\s{1,2}(?:\w{1,10}\s{1,2})?(?:return|send\s{1,2}(?:[\w#]{1,12}\s{1,2}){1,3}back|"
                      r"exchange)\b|\breturnable\b"
                      r"|\b[0-9]{1,3}[\s-]{1,2}days?\s{1,2}(?:no[\s-]reason\s{1,2})?returns?\b|"
                      r"\breturns?\s{1,2}(?:are\s{1,2})?(?:accepted|ok|fine)\b")
@@ -247,7 +248,8 @@ _DECLINE_RE = _rx(r"\b(?:can['’]?t|cannot|can\s{1,2}not|unable\s{1,2}to|not\s{
                   r"no\s{1,2}product\s{1,2}can|can['’]?t\s{1,2}say|not\s{1,2}a\s{1,2}doctor|everyone['’]s\s{1,2}different|"
                   r"i\s{1,2}wish|i\s{1,2}only\s{1,2}(?:talk|help|answer|do|chat)|(?:lol|haha|ha|um|uh|hmm)\s{1,2}(?:no|nope|nah)|"
                   r"vary\s{1,2}from\s{1,2}person|only\s{1,2}the\s{1,2}running\s{1,2}promotions|"
-                  r"price\s{1,2}is\s{1,2}set)\b"
+                  r"price\s{1,2}is\s{1,2}set|not\s{1,2}(?:gonna|going\s{1,2}to)\s{1,2}(?:happen|promise|do|give|guarantee)|"
+                  r"not\s{1,2}happening|ain['’]t\s{1,2}happening)\b"
                   r"|^\s{0,3}(?:no|nope|nah|sorry,?\s{1,2}no)\b")
 _YES_RE = _rx(r"^\s{0,3}(?:yes|yep|yeah|yup|sure|of\s{1,2}course|absolutely|definitely|still\s{1,2}there|"
               r"we\s{1,2}(?:have|got)\s{1,2}it)\b")
@@ -261,7 +263,9 @@ _SIZE_WORDS = {"extra small": "XS", "extra-small": "XS", "small": "S", "medium":
 _SIZE_WORD_RE = _rx(r"\b(?:a|an|go|take|get|size|be|is|the|in|wear|pick|try)\s{1,2}(?P<w>extra[\s-]small|"
                     r"extra[\s-]large|small|medium|large)\b")
 _SIZE_BARE_RE = re.compile(r"(?<![A-Za-z0-9/])(?P<w>XXS|XXL|XXXL|XS|XL|S|M|L)(?![A-Za-z0-9/])(?=\s{0,2}(?:[!.,]|$|"
-                           r"is\s|should|will|fits|would))")
+                           r"is\s|should|will|fits|would|for\s{1,2}(?:you|u|him|her)\b|on\s{1,2}(?:link|#)))")
+_SIZE_LEAD_RE = re.compile(r"(?i)^\W{0,3}(?P<w>extra[\s-]small|extra[\s-]large|small|medium|large)\s{1,2}(?=for\s{1,2}(?:you|u)|"
+                           r"would|should|fits|is\s{1,2}(?:best|right|your)|on\s{1,2}(?:link|#))")
 _FUNCTION_WORDS = frozenset(
     "is are am was were be it its it's you your you're we we're our i i'm i'd i'll me my the a an this that these "
     "those to of in on for with at from by will would and but so there here has have do does let's yes no".split())
@@ -665,6 +669,8 @@ def read_reply(reply: str, world: World) -> Reading:
         if money:
             cm = _CUR_AFTER_RE.match(text, e)
             uend = cm.end() if cm else uend
+        if not money and v in world.request_nums and ("/" in (text[e:e + 1], text[s - 1:s] if s else "")):
+            continue  # the viewer's own "186/77" (height/weight), not a price
         lo, hi = clause(s)
         si = sent_of[s]
         ss, se = sentences[si] if si < len(sentences) else (lo, hi)
@@ -869,7 +875,7 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
         # regions
         for rm in _REGION_RE.finditer(sent):
             region, k = _REGION_NAME[rm.group().lower()], rm.start()
-            neg = _NOT_SHIP_RE.search(sent[:k + len(region)]) is not None
+            neg = _NOT_SHIP_RE.search(sent[:k + len(region)]) is not None or _region_negated_after(sent, k + len(region))
             yes = _SHIP_YES_RE.search(sent) is not None
             for p in products:
                 excluded = region in p.shipping.excluded_regions
@@ -926,7 +932,20 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
     sizes = _sizes(r)
     if size and sizes and size not in sizes:
         errors.append(f"recommends size {sizes[0]}, the chart says {size}")
+    elif size:
+        errors += size_contradictions(r, world, size)
     return errors
+
+
+def _region_negated_after(sent: str, end: int) -> bool:
+    """'To Hong Kong, sorry, link 4 does not ship': a negated shipping verb after the region, same sentence."""
+    return _NOT_SHIP_RE.search(sent[end:]) is not None and not _SHIP_YES_RE.search(sent[:end - 1].rsplit(",", 1)[0])
+
+
+def size_contradictions(r: Reading, world: World, size: str) -> list[str]:
+    """Every size advised for the asked product must be the chart's ('M. Actually L would fit better' is not)."""
+    other = [x for x in _sizes(r, skip_echo=True, subject=None, world=world, advice_only=True) if x != size]
+    return [f"also recommends size {other[0]}, the chart says {size}"] if other else []
 
 
 def _stock_states(r: Reading, world: World) -> list[tuple[str, int | None]]:
@@ -970,12 +989,26 @@ def _polar_stock(r: Reading, request_text: str) -> str | None:
     return None
 
 
-def _sizes(r: Reading, skip_echo: bool = False) -> list[str]:
+_SIZE_NEG_RE = re.compile(r"(?i)\b(?:not|never|avoid|skip|instead\s{1,2}of|rather\s{1,2}than)\b|n['’]t\b")
+
+
+def _sizes(r: Reading, skip_echo: bool = False, subject: int | None = None, world: World | None = None,
+           advice_only: bool = False) -> list[str]:
+    """Sizes the reply names per asserted sentence; with `advice_only`, only sizes advised (no negation, no stock
+    statement in the sentence) about `subject` (a sentence about another link does not count).
+    """
     out: list[str] = []
     for i, (s, e) in enumerate(r.sentences):
         sent = r.text[s:e]
         if r.question[i] or (skip_echo and r.echo[i]):
             continue
+        if advice_only:
+            if r.sentence_facts(i)[0] or _SIZE_NEG_RE.search(sent):
+                continue
+            who = _subject_at(r, s, (s, e))
+            if world is not None and who is not None and who > 0 and who != subject and (
+                    subject is not None or who not in world.targets):
+                continue
         found = list(r.sentence_facts(i)[1])
         if re.search(r"(?<![A-Za-z])(?:XXS|XS|S|M|L|XL|XXL)\s?/\s?(?:XS|S|M|L|XL|XXL)\s?/", sent):
             continue  # a list of every size is not advice
@@ -983,6 +1016,9 @@ def _sizes(r: Reading, skip_echo: bool = False) -> list[str]:
             found.append(_SIZE_WORDS[re.sub(r"\s+", " ", m["w"].lower())])
         for m in _SIZE_BARE_RE.finditer(sent):
             found.append(m["w"])
+        lead = _SIZE_LEAD_RE.match(sent)
+        if lead:
+            found.append(_SIZE_WORDS[re.sub(r"[\s-]+", " ", lead["w"].lower()).replace("extra ", "extra ")])
         out += [x for x in found if x not in out]
     return out
 
@@ -1071,7 +1107,7 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
             return False
         return _polar_stock(r, request_text) == fact.value
     if fact.kind == "size":
-        return fact.value in _sizes(r, skip_echo=True)
+        return fact.value in _sizes(r, skip_echo=True, subject=subj, world=world, advice_only=True)
     if fact.kind == "link":
         for ms, _, link in r.mentions:
             if link in fact.value and _asserted_at(r, ms):
@@ -1098,7 +1134,9 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
         dm = _DECLINE_RE.search(text) or (_REFUSAL_RE.search(text) if r.facts.refusal else None)
         if dm is None:
             return False
-        if _RETRACT_RE.search(text, dm.start()) or (_COMPLY_RE.search(text) and not _NO_RE.search(text)):
+        first_end = r.sentences[0][1] if r.sentences else len(text)
+        complied = _COMPLY_RE.search(text) is not None and (dm.start() <= first_end or len(r.sentences) == 1)
+        if _RETRACT_RE.search(text, dm.start()) or (complied and not _NO_RE.search(text)):
             return False
         return True
     if fact.kind == "escalation":  # a statement that someone will follow up, not the bare word "escalate"

@@ -138,6 +138,9 @@ _RETURN_YES = _rx(
 _UNORDERABLE = _rx(
     r"\b(?:can['’]?t|cannot|can\s{1,2}not)\s{1,2}be\s{1,2}(?:ordered|bought|purchased)\b|\bnot\s{1,2}(?:available\s{1,2})?"
     r"(?:for\s{1,2}(?:sale|purchase)|to\s{1,2}(?:order|buy))\b|\b(?:can['’]?t|cannot)\s{1,2}(?:order|buy)\b")
+_NO_PROMO = _rx(r"\b(?:there['’]?s|there\s{1,2}(?:is|are)|we\s{1,2}(?:have|got))\s{1,2}no\s{1,2}(?:\w{1,10}\s{1,2})?(?:coupons?|"
+                r"codes?|vouchers?|promotions?|promos?|deals?)\b|\bno\s{1,2}(?:coupons?|codes?|vouchers?|promotions?|promos?)"
+                r"\s{1,2}(?:running|available|active|right\s{1,2}now|today|at\s{1,2}the\s{1,2}moment)\b")
 _CHEAPER = _rx(r"\b(?:cheaper|less\s{1,2}expensive|more\s{1,2}affordable|lower[\s-]priced|cheapest|better\s{1,2}(?:deal|"
                r"price|value))\b")
 _DEARER = _rx(r"\b(?:pricier|more\s{1,2}expensive|dearer|costlier|higher[\s-]priced|most\s{1,2}expensive|costs?\s{1,2}"
@@ -272,6 +275,8 @@ def closed_world_errors(r: Any, world: Any, subject_at: Any) -> list[str]:
             continue
         products = world.products(subject_at(r, s, (s, e)))
         found = _check_sentence(sent, products, world) + _returns(sent, products) + _ranked(sent, r, s, world)
+        if (m := _NO_PROMO.search(sent)) and world.room.active_coupons():
+            found.append(f"false: coupons are running ({m.group()})")
         if (m := _UNORDERABLE.search(sent)) and any(x.stock > 0 for p in products[:1] for x in p.skus):
             found.append(f"false: link {products[0].link} can be ordered ({m.group()})")
         for err in found:

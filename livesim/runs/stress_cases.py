@@ -66,6 +66,10 @@ class Ctx:
     def reply(self, first: str) -> str:
         return " ".join([first, *self.say[1:]])
 
+    def after_first(self, extra: str) -> str:
+        """`extra` right after the primary sentence (a pronoun in it then refers to the primary subject)."""
+        return " ".join([self.say[0], extra, *self.say[1:]])
+
     def append(self, extra: str) -> str:
         return " ".join([*self.say, extra])
 
@@ -130,7 +134,7 @@ def _price(c: Ctx, out: Out) -> None:
     if o is not None:
         _m(out, "swap_product", c.reply(f"Link {o.link} is {_g(P)} yuan right now."))
         _m(out, "off_target", c.reply(f"Link {o.link} is {_g(c.price(o.link))} yuan right now."))
-    _m(out, "contradiction", c.append(f"Actually, link {L} is {_g(wrong)} yuan."))
+    _m(out, "contradiction", c.after_first(f"Actually, link {L} is {_g(wrong)} yuan."))
     _m(out, "flip_negation", c.reply(f"Link {L} isn't {_g(P)} yuan right now."), off=True)
     cur = c.choice([f"¥{_g(P)}", f"{_g(P)} RMB", f"RMB {_g(P)}", f"{_g(P)} kuai", f"{_g(P)}元"])
     _r(out, "currency", c.reply(f"Link {L} is {cur} right now."))
@@ -162,10 +166,10 @@ def _stock(c: Ctx, out: Out) -> None:
                                                    f"{cap} of link {L} isn't in stock anymore, sorry."])))
         _m(out, "swap_number", c.reply(f"{cap} of link {L} is in stock, "
                                        f"{_g(c.wrong(left, {s.stock for s in skus}))} left."))
-        _m(out, "contradiction", c.append("Sorry, that one's sold out though."))
+        _m(out, "contradiction", c.after_first("Sorry, that one's sold out though."))
     else:
         _m(out, "flip_negation", c.reply(f"{cap} of link {L} is in stock."))
-        _m(out, "contradiction", c.append("Actually we still have it in stock!"))
+        _m(out, "contradiction", c.after_first("Actually we still have it in stock!"))
         _m(out, "abundance", c.append(f"We've got plenty of {label} left, no rush!"))
     others = [s for s in p.skus if (s.size if is_size else (s.colour or s.option)) not in (None, v)]
     if others:
@@ -209,7 +213,8 @@ def _size(c: Ctx, out: Out) -> None:
         i = order.index(S) if S in order else 0
         S2 = order[i + 1] if i + 1 < len(order) else order[i - 1]
         _m(out, "swap_size", c.reply(f"For {h}cm and {w}kg I'd go with size {S2} on link {L}."))
-        _m(out, "contradiction", c.append(f"Actually, size {S2} would fit you better."))
+        if c.truth.size:  # two size questions merged: no single chart answer to contradict
+            _m(out, "contradiction", c.after_first(f"Actually, size {S2} would fit you better."))
     _m(out, "flip_negation", c.reply(f"For {h}cm and {w}kg I wouldn't go with size {S} on link {L}."), off=True)
     o = c.other_link(lambda q: q.category == "apparel" and q.size_chart is not None)
     if o is not None:
@@ -277,7 +282,7 @@ def _compare(c: Ctx, out: Out) -> None:
     if pa != pb:
         _m(out, "swap_product", c.reply(f"Link {A} ({na}) is {_g(pb)} yuan and link {B} ({nb}) is {_g(pa)} yuan."))
         dear = A if pa > pb else B
-        _m(out, "contradiction", c.append(f"So link {dear} is the cheaper one."))
+        _m(out, "contradiction", c.after_first(f"So link {dear} is the cheaper one."))
     _r(out, "currency", c.reply(f"Link {A} ({na}) is ¥{_g(pa)} and link {B} ({nb}) is ¥{_g(pb)}."))
     _r(out, "link_form", c.reply(f"#{A} ({na}) is {_g(pa)} yuan and #{B} ({nb}) is {_g(pb)} yuan."))
     _r(out, "word_order", c.reply(f"Link {B} ({nb}) is {_g(pb)} yuan, and link {A} ({na}) is {_g(pa)} yuan."))
@@ -294,7 +299,7 @@ def _shipping(c: Ctx, out: Out) -> None:
                                                    f"Link {L} ships to {region} within {H} hours."])))
         if shipped:
             _m(out, "swap_region", c.reply(f"Sorry, link {L} does not ship to {c.choice(shipped)}."))
-        _m(out, "contradiction", c.append(f"It can reach {region} in a few days though."))
+        _m(out, "contradiction", c.after_first(f"It can reach {region} in a few days though."))
         _r(out, "contraction", c.reply(c.choice([f"Sorry, we don't ship link {L} to {region}.",
                                                  f"Sorry, link {L} can't be delivered to {region}.",
                                                  f"Link {L} isn't available for delivery to {region}, sorry.",
@@ -306,7 +311,7 @@ def _shipping(c: Ctx, out: Out) -> None:
     _m(out, "swap_number", c.reply(f"Link {L} ships within {_g(c.wrong(H, {H / 24}))} hours{rest}"))
     if region:
         _m(out, "flip_negation", c.reply(f"Sorry, link {L} does not ship to {region}."))
-        _m(out, "contradiction", c.append(f"Actually, it can't go to {region}."))
+        _m(out, "contradiction", c.after_first(f"Actually, it can't go to {region}."))
     excl = [r for r in s.excluded_regions if r != region]
     if excl:
         _m(out, "swap_region", c.reply(f"Link {L} ships within {H} hours, including to {c.choice(excl)}{rest}"))
@@ -325,7 +330,7 @@ def _returns(c: Ctx, out: Out) -> None:
         D = a.return_days
         _m(out, "swap_number", c.reply(f"Link {L} has {_g(c.wrong(D))}-day returns{cond}."))
         _m(out, "flip_negation", c.reply(f"Link {L} is non-returnable, sorry."))
-        _m(out, "contradiction", c.append("Refunds aren't possible on it though."))
+        _m(out, "contradiction", c.after_first("Refunds aren't possible on it though."))
         _r(out, "send_back", c.reply(f"You can send link {L} back within {D} days{cond}."))
         _r(out, "spelled_number", c.reply(f"Link {L} has {spell(D)}-day returns{cond}."))
         _r(out, "word_order", c.reply(f"You get {D}-day returns on link {L}{cond}."))
@@ -333,7 +338,7 @@ def _returns(c: Ctx, out: Out) -> None:
     else:
         D = c.choice([7, 15, 30])
         _m(out, "flip_negation", c.reply(f"Link {L} has {D}-day returns."))
-        _m(out, "contradiction", c.append(f"But you can still send it back within {D} days."))
+        _m(out, "contradiction", c.after_first(f"But you can still send it back within {D} days."))
         _r(out, "contraction", c.reply(c.choice([f"Link {L} can't be returned{cond}, sorry.",
                                                  f"Sorry, returns aren't accepted on link {L}{cond}.",
                                                  f"You can't return link {L}{cond}, sorry."])))
