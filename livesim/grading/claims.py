@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from livesim.grading.closed import closed_world_errors
+from livesim.grading.closed import closed_world_errors, returns_denied
 from livesim.grading.facts import extract_facts
 from livesim.grading.facts.extract import _negated, _scan_numbers, numbers_in, stock_and_sizes
 from livesim.grading.facts.patterns import (
@@ -32,6 +32,10 @@ from livesim.grading.facts.patterns import (
 from livesim.grading.facts.prefilter import Prefiltered
 from livesim.world.catalog import REGIONS, Catalog, Product
 from livesim.world.room import Room
+from livesim.world.truth import NOT_RETURNABLE_PHRASES, NOT_SHIP_PHRASES
+
+_NOT_SHIP_WORDS = frozenset(NOT_SHIP_PHRASES)
+_NOT_RETURN_WORDS = frozenset(NOT_RETURNABLE_PHRASES)
 
 # ------------------------------------------------------------------------------------------- numbers in words
 _SMALL = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
@@ -320,6 +324,7 @@ class Reading:
     noise: int = 0
     _sent_facts: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
     _stock: list[tuple[str, int | None]] | None = None
+    other_variants: list[tuple[str, int | None, str]] = field(default_factory=list)  # (state, link, variant)
 
     def sentence_facts(self, i: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(stock claims, sizes) of sentence i as `extract_facts` reads them (computed once; the grader reads no
@@ -484,6 +489,8 @@ class World:
             out = {c.discount for c in coupons} | {round(p.list_price - cur, 2)}
             return out | ({round(p.live_price - fs.price, 2)} if fs else set())
         if attr == "threshold":
+            if named:
+                return {c.threshold for c in named}
             return {c.threshold for c in coupons} | {p.shipping.free_over} | {g.threshold for g in room.gifts}
         if attr == "free_over":
             return {p.shipping.free_over}
@@ -819,6 +826,8 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
     errors += [f"promise: {p}" for p in r.facts.promises]
     errors += _false_statements(r, world, stock_state, size)
     errors += [e for e in closed_world_errors(r, world, _subject_at) if e not in errors]
+    _stock_states(r, world)
+    errors += other_variant_errors(r, world)
     if must_decline and _COMPLY_RE.search(text) and not _DECLINE_RE.search(text):
         errors.append("agrees to what it must decline")
     if r.facts.escalation and not world.escalated and _ESCALATION_SUBJ_RE.search(text):
@@ -942,6 +951,21 @@ def _region_negated_after(sent: str, end: int) -> bool:
     return _NOT_SHIP_RE.search(sent[end:]) is not None and not _SHIP_YES_RE.search(sent[:end - 1].rsplit(",", 1)[0])
 
 
+def negative_policy_stated(fact: Any, r: Reading, world: World) -> bool:
+    """A 'does not ship' / 'not returnable' answer in words the phrase list lacks ("isn't available for delivery to
+    Hong Kong", "returns aren't accepted"): read by the same negation-aware patterns accuracy uses."""
+    values = {str(v).lower() for v in fact.value}
+    for i, (s0, e0) in enumerate(r.sentences):
+        if r.question[i] or r.echo[i]:
+            continue
+        sent = r.text[s0:e0]
+        if values & _NOT_SHIP_WORDS and _NOT_SHIP_RE.search(sent) and _REGION_RE.search(sent):
+            return True
+        if values & _NOT_RETURN_WORDS and returns_denied(sent):
+            return True
+    return False
+
+
 def size_contradictions(r: Reading, world: World, size: str) -> list[str]:
     """Every size advised for the asked product must be the chart's ('M. Actually L would fit better' is not)."""
     other = [x for x in _sizes(r, skip_echo=True, subject=None, world=world, advice_only=True) if x != size]
@@ -960,10 +984,56 @@ def _stock_states(r: Reading, world: World) -> list[tuple[str, int | None]]:
         fx = list(r.sentence_facts(i)[0])
         fx += [m.lastgroup for m in _STOCK_EXTRA_RE.finditer(sent) if m.lastgroup and m.lastgroup not in fx]
         subj = _subject_at(r, s, (s, e))
-        out += [(st, subj) for st in fx if st in ("in_stock", "sold_out")]
-        out += [("in_stock" if n.value > 0 else "sold_out", subj if fx else n.subject)
-                for n in r.nums if n.sentence == i and n.attr == "stock" and n.asserted]
+        found = [(st, subj) for st in fx if st in ("in_stock", "sold_out")]
+        found += [("in_stock" if n.value > 0 else "sold_out", subj if fx else n.subject)
+                  for n in r.nums if n.sentence == i and n.attr == "stock" and n.asserted]
+        for st, sj in found:
+            p = world.by_link.get(sj if sj is not None else r.subject_default or -1)
+            asked = world.asked_variants.get(p.link) if p is not None else None
+            named = _named_variants(sent, p) if p is not None and asked else set()
+            if named and asked is not None and asked.lower() not in named:
+                r.other_variants.append((st, p.link if p else sj, sorted(named)[0]))
+            else:
+                out.append((st, sj))
     r._stock = out
+    return out
+
+
+_SIZE_TOKEN_RE = re.compile(r"(?<![A-Za-z])(XXS|XS|XXL|XXXL|XL|S|M|L)(?![A-Za-z])|(?i:\bsize\s{1,2}(xxs|xs|xxl|xl|s|m|l)\b)")
+_SIZE_NAME_RE = re.compile(r"(?i)\b(extra[\s-]small|extra[\s-]large|small|medium|large)\b")
+
+
+def _named_variants(sent: str, p: Product) -> set[str]:
+    """The variants of `p` a sentence names (sizes as tokens, 'size s' or words; colours and options as words)."""
+    out: set[str] = set()
+    sizes = {x.size for x in p.skus if x.size}
+    if sizes:
+        for m in _SIZE_TOKEN_RE.finditer(sent):
+            v = (m.group(1) or m.group(2) or "").upper()
+            if v in sizes:
+                out.add(v.lower())
+        for m in _SIZE_NAME_RE.finditer(sent):
+            v = _SIZE_WORDS.get(re.sub(r"[\s-]+", " ", m.group(1).lower()))
+            if v in sizes:
+                out.add(v.lower())
+    low = sent.lower()
+    for x in p.skus:
+        for w in (x.colour, x.option):
+            if w and _word_regex(w).search(low):
+                out.add(w.lower())
+    return out
+
+
+def other_variant_errors(r: Reading, world: World) -> list[str]:
+    """A stock state stated of a variant the viewer did not ask about must be true of that variant."""
+    out = []
+    for st, link, variant in r.other_variants:
+        p = world.by_link.get(link)
+        if p is None:
+            continue
+        left = sum(x.stock for x in p.sku_for(variant))
+        if (st == "in_stock") != (left > 0):
+            out.append(f"says {variant} of link {link} is {st.replace('_', ' ')}")
     return out
 
 
@@ -1113,6 +1183,8 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
             if link in fact.value and _asserted_at(r, ms):
                 return True
         return False
+    if fact.kind == "keyword" and fact.negative and negative_policy_stated(fact, r, world):
+        return True
     if fact.kind in ("keyword", "apology"):
         negative_answer = fact.kind == "keyword" and fact.negative
         for k in fact.value:
@@ -1120,6 +1192,10 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
                 if fact.kind == "apology" or negative_answer:
                     return True
                 si = _sentence_index(r, m.start())
+                if subj is not None and si < len(r.sentences):
+                    who = _subject_at(r, m.start(), r.sentences[si])
+                    if who is not None and who > 0 and who != subj:
+                        continue  # stated of another product
                 if (_asserted_at(r, m.start()) or (fact.in_question and not _in_refusal(r, m.start())
                                                    and not r.echo[si])) \
                         and not _negated(text, m.start()):

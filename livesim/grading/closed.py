@@ -166,9 +166,15 @@ def _clause(text: str, start: int) -> str:
     return text[lo:m2.start() if m2 else len(text)]
 
 
-def _stock_level(world: Any, p: Product) -> int:
+def returns_denied(sent: str) -> bool:
+    """Does the sentence say returns or refunds are not possible?"""
+    return _RETURN_NO.search(sent) is not None
+
+
+def _stock_level(world: Any, p: Product, sent: str) -> int:
+    """Stock of the asked variant when the sentence names it, else of the whole product."""
     asked = world.asked_variants.get(p.link)
-    skus = p.sku_for(asked) if asked else p.skus
+    skus = p.sku_for(asked) if asked and re.search(rf"(?i)\b{re.escape(asked)}\b", sent) else p.skus
     return sum(s.stock for s in skus or p.skus)
 
 
@@ -188,13 +194,13 @@ def _check_sentence(sent: str, products: list[Product], world: Any) -> list[str]
         return None
 
     flash = any(room.flash_sale(p.link) for p in products)
-    if (m := first(_SCARCITY)) and not (flash or any(0 < _stock_level(world, p) <= LOW_STOCK for p in products)):
+    if (m := first(_SCARCITY)) and not (flash or any(0 < _stock_level(world, p, sent) <= LOW_STOCK for p in products)):
         errors.append(f"unsupported scarcity: {m.group()}")
-    if (m := first(_ABUNDANCE)) and not all(_stock_level(world, p) >= HIGH_STOCK for p in products):
+    if (m := first(_ABUNDANCE)) and not all(_stock_level(world, p, sent) >= HIGH_STOCK for p in products):
         errors.append(f"unsupported abundance: {m.group()}")
     if m := first(_URGENCY):
         soon = any(c.expires_at_s - room.clock_s < SOON_S for c in room.active_coupons())
-        low = any(0 < _stock_level(world, p) <= LOW_STOCK for p in products)
+        low = any(0 < _stock_level(world, p, sent) <= LOW_STOCK for p in products)
         if not (flash or soon or low):
             errors.append(f"unsupported urgency: {m.group()}")
     if m := first(_SOCIAL):

@@ -209,7 +209,7 @@ def _size(c: Ctx, out: Out) -> None:
     S = str(next(f.value for f in c.truth.facts if f.kind == "size"))
     order = [r.size for r in p.size_chart or []]
     others = [x for x in order if x != S]
-    if others:
+    if others and c.truth.size:  # two size questions merged have no single chart answer
         i = order.index(S) if S in order else 0
         S2 = order[i + 1] if i + 1 < len(order) else order[i - 1]
         _m(out, "swap_size", c.reply(f"For {h}cm and {w}kg I'd go with size {S2} on link {L}."))
@@ -372,7 +372,8 @@ def _how_to_buy(c: Ctx, out: Out) -> None:
     o = c.other_link()
     if o is not None:
         _m(out, "swap_product", c.reply(f"Tap link {o.link} in the cart, pick your option and check out."))
-    _m(out, "flip_negation", c.reply(f"Link {L} can't be ordered right now, sorry."))
+    if any(s.stock > 0 for s in c.p.skus):
+        _m(out, "flip_negation", c.reply(f"Link {L} can't be ordered right now, sorry."))
     _r(out, "link_form", c.reply(c.choice([_hash_link(c.say[0], L), _link_word(c.say[0], L)])))
     _r(out, "word_order", c.reply(f"Pick your option on link {L} in the cart, then check out."))
     _r(out, "casual", c.reply(f"Easy! Just tap link {L} in the cart, pick your option and check out 😄"))
