@@ -1073,8 +1073,9 @@ def _sizes(r: Reading, skip_echo: bool = False, subject: int | None = None, worl
         if r.question[i] or (skip_echo and r.echo[i]):
             continue
         if advice_only:
-            if r.sentence_facts(i)[0] or _SIZE_NEG_RE.search(sent):
-                continue
+            first = _SIZE_TOKEN_RE.search(sent) or _SIZE_NAME_RE.search(sent)
+            if r.sentence_facts(i)[0] or _SIZE_NEG_RE.search(sent, 0, first.start() if first else len(sent)):
+                continue  # a stock statement, or a size negated before it is named ("I wouldn't go with M")
             who = _subject_at(r, s, (s, e))
             if world is not None and who is not None and who > 0 and who != subject and (
                     subject is not None or who not in world.targets):

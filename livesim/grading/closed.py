@@ -49,7 +49,7 @@ _SOCIAL = _rx(
     r"\b(?:people|everyone|everybody|the\s{1,2}(?:chat|room)|viewers|customers|buyers|shoppers|fans|folks|half\s{1,2}"
     r"(?:of\s{1,2})?(?:the\s{1,2})?(?:chat|room|viewers|you)|(?:lots|so\s{1,2}many|loads|tons)\s{1,2}of\s{1,2}(?:you|"
     r"people|viewers|buyers)|[0-9][0-9,]{0,7}\+?\s{1,2}(?:people|buyers|customers|viewers|of\s{1,2}you|fans|shoppers)"
-    r")(?:['’]s)?\s{1,2}(?:\w{1,12}\s{1,2}){0,2}?(?:bought|buying|grabb\w{1,4}|order\w{0,3}|lov\w{1,3}|snapp\w{1,4}|"
+    r")(?:['’]s)?\s{1,2}(?:\w{1,12}\s{1,2}){0,2}?(?:bought|buying|grabb\w{1,4}|order\w{0,3}|snapp\w{1,4}|"
     r"rav\w{1,4}|picked\s{1,2}up|add\w{0,3}|getting|got\s{1,2}(?:one|it)|obsessed|swear\s{1,2}by|raving)\b"
     r"|\b(?:thousands|hundreds|lots|tons|loads)\s{1,2}of\s{1,2}(?:\w{1,12}\s{1,2})?(?:reviews|buyers|orders|sales|customers|"
     r"fans)\b|\b(?:five|5)[\s-]stars?\b|\b[0-9](?:\.[0-9])?\s{0,2}stars?\b|\bbest[\s-]?sell\w{0,4}\b|\bmost\s{1,2}popular\b"
