@@ -2,7 +2,7 @@
 
     livesim grader calibrate [--split dev|test|all] [--judge openai:BASE_URL:MODEL] [--json]
     livesim grader probes [--requests 200] [--json]
-    livesim grader stress [--seeds 50] [--intent NAME ...] [--markdown | --json]
+    livesim grader stress [--seeds 50] [--family base|fresh] [--intent NAME ...] [--markdown | --json]
 
 Listed in `livesim.cli.main.COMMANDS`.
 """
@@ -75,7 +75,7 @@ def cmd_stress(args: argparse.Namespace) -> int:
     if args.seeds < 1:
         return _fail(f"--seeds must be >= 1, got {args.seeds}")
     try:
-        res = run_stress(args.seeds, args.seed0, args.intent, examples=args.examples)
+        res = run_stress(args.seeds, args.seed0, args.intent, examples=args.examples, family=args.family)
     except ValueError as e:
         return _fail(str(e))
     if args.json:
@@ -108,6 +108,8 @@ def register(sub: Any) -> None:
     s.add_argument("--seeds", type=int, default=50, help="requests per intent (seeds seed0..seed0+seeds-1)")
     s.add_argument("--seed0", type=int, default=0)
     s.add_argument("--intent", action="append", default=None, help="only this intent (repeatable)")
+    s.add_argument("--family", choices=("base", "fresh"), default="base",
+                   help="base: the bench's wordings; fresh: a held-out family written after the rules were tuned")
     s.add_argument("--examples", type=int, default=3, help="failures kept per class")
     s.add_argument("--markdown", action="store_true", help="only the tables (as in docs/grading.md)")
     s.add_argument("--json", action="store_true")

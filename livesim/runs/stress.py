@@ -12,11 +12,13 @@ import numpy as np
 from livesim.parsing import format_tool_call
 from livesim.runs.calibration import build_request, grade_text
 from livesim.runs.stress_cases import cases_for
+from livesim.runs.stress_fresh import fresh_cases_for
 from livesim.world.intents import BUILDERS
 
 CAUGHT_BELOW = 0.5
 KEPT_SHARE = 0.9
 TARGETS = {"mutation": 0.97, "rewrite": 0.95}
+FAMILIES = {"base": cases_for, "fresh": fresh_cases_for}  # fresh: wordings held out from the rules' tuning
 
 
 def _with_calls(seed: int, intent: str, calls: tuple[tuple[str, dict[str, Any]], ...]) -> Any:
@@ -31,14 +33,17 @@ def _tally(d: dict[str, Any], key: str, ok: bool) -> None:
     t[1] += int(ok)
 
 
-def run_stress(seeds: int = 40, seed0: int = 0, intents: list[str] | None = None,
-               examples: int = 3) -> dict[str, Any]:
+def run_stress(seeds: int = 50, seed0: int = 0, intents: list[str] | None = None,
+               examples: int = 3, family: str = "base") -> dict[str, Any]:
     """Grade every case of `seeds` requests per intent; tallies [n, ok] per kind, class and intent."""
+    if family not in FAMILIES:
+        raise ValueError(f"unknown family {family!r}; expected one of {sorted(FAMILIES)}")
+    make_cases = FAMILIES[family]
     names = intents or list(BUILDERS)
     unknown = [i for i in names if i not in BUILDERS]
     if unknown:
         raise ValueError(f"unknown intent(s) {unknown}; expected some of {list(BUILDERS)}")
-    res: dict[str, Any] = {"seeds": seeds, "seed0": seed0, "requests": 0, "gold_below_1": 0,
+    res: dict[str, Any] = {"family": family, "seeds": seeds, "seed0": seed0, "requests": 0, "gold_below_1": 0,
                            "kinds": {}, "classes": {"mutation": {}, "rewrite": {}}, "intents": {}, "failures": {}}
     for seed in range(seed0, seed0 + seeds):
         for ix, intent in enumerate(names):
@@ -50,7 +55,7 @@ def run_stress(seeds: int = 40, seed0: int = 0, intents: list[str] | None = None
             res["gold_below_1"] += int(gold < 1.0 - 1e-9)
             if gold <= 0:
                 continue
-            for case in cases_for(sim, np.random.default_rng([seed, ix])):
+            for case in make_cases(sim, np.random.default_rng([seed, ix])):
                 target = _with_calls(seed, intent, case.calls) if case.calls else sim
                 g = grade_text(target, case.reply)
                 ok = g.reward < CAUGHT_BELOW if case.kind == "mutation" else g.reward >= KEPT_SHARE * gold
@@ -73,7 +78,7 @@ def _pct(t: list[int]) -> str:
 def markdown(res: dict[str, Any]) -> str:
     """The bench's tables (overall, per class, per intent) as Markdown."""
     k = res["kinds"]
-    lines = [f"{res['requests']} requests ({res['seeds']} seeds x {len(res['intents'])} intents), "
+    lines = [f"Family `{res['family']}`: {res['requests']} requests ({res['seeds']} seeds x {len(res['intents'])} intents), "
              f"{k.get('mutation', [0])[0]} mutations, {k.get('rewrite', [0])[0]} rewrites; "
              f"gold replies below 1.0: {res['gold_below_1']}.", "",
              "| kind | cases | caught / kept | target |", "|---|---:|---:|---:|"]
