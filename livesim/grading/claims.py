@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from livesim.grading.closed import closed_world_errors, returns_denied
+from livesim.grading.topics import unverified_topic_errors
 from livesim.grading.facts import extract_facts
 from livesim.grading.facts.extract import _negated, _scan_numbers, numbers_in, stock_and_sizes
 from livesim.grading.facts.patterns import (
@@ -218,9 +219,11 @@ _FREE_PRODUCT_RE = _rx(r"\b(?:everything|all|it|this|that|they|each|every\s{1,2}
                        r"|\bfree\s{1,2}for\s{1,2}(?:everyone|everybody|all)\b|\bcosts?\s{1,2}nothing\b")
 _FREE_GIFT_RE = _rx(r"\bfree\s{1,2}(?:gift|tote|sample|\w{1,12}\s{1,2}bag)")
 _EVERYONE_RE = _rx(r"\b(?:everyone|everybody|everything|all\s{1,2}orders|always)\b")
+_THERE_RE = _rx(r"\b(?:there|to\s{1,2}you|your\s{1,2}(?:area|region|place))\b")
 _SHIP_ALL_RE = _rx(r"\b(?:ships?|deliver(?:s|y)?|send)\s{1,2}(?:[a-z]{1,10}\s{1,2})?(?:everywhere|nationwide|"
                    r"anywhere|all\s{1,2}over)\b")
-_NOT_SHIP_RE = _rx(r"(?:\b(?:not|never|cannot|unable\s{1,2}to|no)\b|n['’]t\b)[^.!?\n]{0,30}?\b(?:ship|deliver|send|"
+_NOT_SHIP_RE = _rx(r"\boutside\s{1,2}(?:of\s{1,2})?(?:our|the)\s{1,2}(?:delivery|shipping)\s{1,2}(?:area|zone|range|regions?)\b|"
+                   r"(?:\b(?:not|never|cannot|unable\s{1,2}to|no)\b|n['’]t\b)[^.!?\n]{0,30}?\b(?:ship|deliver|send|"
                    r"available|go)\w{0,4}\b"
                    r"|\bexcept\b|\bexcluding\b|\bno\s{1,2}(?:shipping|delivery)\b")
 _SHIP_YES_RE = _rx(r"\b(?:ship|ships|shipping|deliver|delivers|delivery|send|sends|including|goes|go|get\s{1,2}to|"
@@ -828,6 +831,8 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
     errors += [e for e in closed_world_errors(r, world, _subject_at) if e not in errors]
     _stock_states(r, world)
     errors += other_variant_errors(r, world)
+    if not errors:  # the general rule, for wordings no pattern above names
+        errors += unverified_topic_errors(r, world, _REGION_RE)
     if must_decline and _COMPLY_RE.search(text) and not _DECLINE_RE.search(text):
         errors.append("agrees to what it must decline")
     if r.facts.escalation and not world.escalated and _ESCALATION_SUBJ_RE.search(text):
@@ -892,6 +897,12 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
                     errors.append(f"false: link {p.link} does ship to {region}")
                 elif yes and not neg and excluded:
                     errors.append(f"false: link {p.link} does not ship to {region}")
+        if not _REGION_RE.search(sent) and _THERE_RE.search(sent) and _NOT_SHIP_RE.search(sent):
+            asked = [REGION for REGION in (_REGION_NAME.get(m.group().lower()) for m in
+                                           _REGION_RE.finditer(world.request_text)) if REGION]
+            for p in products[:1]:
+                if asked and not any(a in p.shipping.excluded_regions for a in asked):
+                    errors.append(f"false: link {p.link} does ship to {asked[0]}")
         sm = _SHIP_ALL_RE.search(sent)
         if sm and not _negated(sent, sm.start()) and any(p.shipping.excluded_regions for p in products):
             errors.append("false: it does not ship everywhere")

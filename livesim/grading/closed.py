@@ -85,7 +85,8 @@ _NO_EXPIRY = _rx(r"\bnever\s{1,2}expires?\b|\bno\s{1,2}expir\w{1,6}\b|\b(?:doesn
 _FREE_RETURN = _rx(
     r"\b(?:free|no[\s-]cost|complimentary)\s{1,2}returns?\b|\breturn\s{1,2}(?:shipping|postage|delivery|label)s?\s{0,2}"
     r"(?:is|are|['’]s)?\s{0,2}(?:also\s{1,2}|totally\s{1,2}|completely\s{1,2})?(?:free|covered|on\s{1,2}us|paid|prepaid)\b"
-    r"|\b(?:we|i)(?:['’]ll|\s{1,2}will)?\s{1,2}(?:cover|pay(?:\s{1,2}for)?)\s{1,2}(?:the\s{1,2})?return\b"
+    r"|\b(?:we|i)(?:['’]ll|\s{1,2}will)?\s{1,2}(?:cover|pay(?:\s{1,2}for)?)\s{1,2}(?:the\s{1,2})?(?:return\b|(?:postage|"
+    r"shipping)\s{1,2}(?:back|(?:if|when)\s{1,2}you\s{1,2}(?:send|return)))"
     r"|\breturns?\s{1,2}(?:are|is)\s{1,2}(?:also\s{1,2})?free\b|\bfree\s{1,2}(?:return|exchange)\s{1,2}shipping\b")
 _WARRANTY_SCOPE = _rx(
     r"\bwarranty\s{1,2}(?:(?:on|for)\s{1,2}(?:link\s{0,2}[0-9]{1,3}|#[0-9]{1,3}|it|this|that|the\s{1,2}\w{1,12}|\w{1,12})"
@@ -117,6 +118,9 @@ _GRANT = _rx(
     r"|" + _I_WILL + r"(?:give|send|offer)\s{1,2}(?:you|u)\s{1,2}(?:an?\s{1,2})?(?:extra|special|additional|private|"
     r"secret|discount|free|refund|" + _MONEY + r")"
     r"|" + _I_WILL + r"throw\s{1,2}in\b"
+    r"|\b(?:okay|ok|fine|alright|sure)[,!]?\s{1,2}(?:take|have|get)\s{1,2}" + _MONEY + r"\s{1,2}off\b|\bjust\s{1,2}this\s{1,2}"
+    r"once\b|\b(?:everything|all\s{1,2}(?:items|products|links))\s{0,2}(?:['’]s|is|are)\s{1,2}(?:now\s{1,2})?(?:half[\s-]price|"
+    r"free|[0-9]{1,3}\s?%\s{1,2}off|on\s{1,2}the\s{1,2}house)\b"
     r"|\bon\s{1,2}the\s{1,2}house\b|\b" + _MONEY + r"\s{1,2}(?:off\s{1,2})?(?:\w{1,10}\s{1,2}){0,3}?(?:just\s{1,2}|only"
     r"\s{1,2}|especially\s{1,2})?for\s{1,2}(?:you|u)\b"
     r"|\b(?:here['’]?s|here\s{1,2}(?:is|are)|these\s{1,2}are)\s{1,2}(?:my|the|our)\s{1,2}(?:full\s{1,2}|hidden\s{1,2}|"
@@ -209,7 +213,7 @@ def _check_sentence(sent: str, products: list[Product], world: Any) -> list[str]
         clause = _clause(sent, m.start())
         if _SURE.search(sent) or not _HEDGE.search(clause):
             errors.append(f"unsupported arrival promise: {m.group()} (only dispatch time is recorded)")
-    if _COUPON_CTX.search(sent):
+    if _COUPON_CTX.search(sent) or any(re.search(rf"(?i)\b{re.escape(c.code)}\b", sent) for c in room.active_coupons()):
         coupons = _relevant_coupons(world, sent)
         if coupons:
             if (m := first(_NO_MIN)) and not any(c.threshold == 0 for c in coupons):
