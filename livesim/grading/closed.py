@@ -187,7 +187,14 @@ def _relevant_coupons(world: Any, text: str) -> list[Any]:
     return named or list(world.room.active_coupons())
 
 
-def _check_sentence(sent: str, products: list[Product], world: Any) -> list[str]:
+def _coupon_context(text: str, room: Any) -> bool:
+    """Does the reply speak of a coupon (a word for one, or a running code)? Then its terms are checked in every
+    sentence ("Use LIVE16 for 10 off. No minimum spend!")."""
+    return _COUPON_CTX.search(text) is not None or any(re.search(rf"(?i)\b{re.escape(c.code)}\b", text)
+                                                       for c in room.active_coupons())
+
+
+def _check_sentence(sent: str, products: list[Product], world: Any, coupon_ctx: bool) -> list[str]:
     errors: list[str] = []
     room = world.room
 
@@ -203,7 +210,9 @@ def _check_sentence(sent: str, products: list[Product], world: Any) -> list[str]
     if (m := first(_ABUNDANCE)) and not all(_stock_level(world, p, sent) >= HIGH_STOCK for p in products):
         errors.append(f"unsupported abundance: {m.group()}")
     if m := first(_URGENCY):
-        soon = any(c.expires_at_s - room.clock_s < SOON_S for c in room.active_coupons())
+        # a coupon's end supports urgency about the coupon, not about a product's price or deal
+        soon = _COUPON_CTX.search(sent) is not None and any(c.expires_at_s - room.clock_s < SOON_S
+                                                            for c in room.active_coupons())
         low = any(0 < _stock_level(world, p, sent) <= LOW_STOCK for p in products)
         if not (flash or soon or low):
             errors.append(f"unsupported urgency: {m.group()}")
@@ -213,7 +222,7 @@ def _check_sentence(sent: str, products: list[Product], world: Any) -> list[str]
         clause = _clause(sent, m.start())
         if _SURE.search(sent) or not _HEDGE.search(clause):
             errors.append(f"unsupported arrival promise: {m.group()} (only dispatch time is recorded)")
-    if _COUPON_CTX.search(sent) or any(re.search(rf"(?i)\b{re.escape(c.code)}\b", sent) for c in room.active_coupons()):
+    if coupon_ctx:
         coupons = _relevant_coupons(world, sent)
         if coupons:
             if (m := first(_NO_MIN)) and not any(c.threshold == 0 for c in coupons):
@@ -277,6 +286,7 @@ def closed_world_errors(r: Any, world: Any, subject_at: Any) -> list[str]:
     """Unsupported claims of the closed-world classes, per asserted sentence (questions and echoes are skipped)."""
     errors: list[str] = []
     text = r.text
+    coupon_ctx = _coupon_context(text, world.room)
     for i, (s, e) in enumerate(r.sentences):
         if r.question[i] or r.echo[i]:
             continue
@@ -284,7 +294,7 @@ def closed_world_errors(r: Any, world: Any, subject_at: Any) -> list[str]:
         if len(sent) < 4:
             continue
         products = world.products(subject_at(r, s, (s, e)))
-        found = _check_sentence(sent, products, world) + _returns(sent, products) + _ranked(sent, r, s, world)
+        found = _check_sentence(sent, products, world, coupon_ctx) + _returns(sent, products) + _ranked(sent, r, s, world)
         if (m := _NO_PROMO.search(sent)) and world.room.active_coupons():
             found.append(f"false: coupons are running ({m.group()})")
         if (m := _UNORDERABLE.search(sent)) and any(x.stock > 0 for p in products[:1] for x in p.skus):

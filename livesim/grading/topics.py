@@ -52,7 +52,7 @@ _RETURN_STATEMENT = re.compile(r"(?i)\b(?:[0-9]{1,3}[\s-]{1,2}days?|returnable|n
 
 _VERB = re.compile(r"(?i)\b(?:is|are|was|were|has|have|had|will|can|gets?|got|bought|buying|sold|sells?|ordered|comes?|"
                    r"lands?|ships?|arriv\w{1,3}|covers?|includes?|stays?|works?|gives?|mails?|refunds?|replaces?|takes?|"
-                   r"ends?|expires?|jumps?|goes|went|lasts?|runs?|shows?|checked)\b|['’](?:s|re|ll|ve)\b")
+                   r"ends?|expires?|jumps?|goes|went|lasts?|runs?|shows?|checked|disappear\w{0,3}|left|remain\w{0,3})\b|['’](?:s|re|ll|ve)\b")
 _DEFLECT = re.compile(r"(?i)^\W{0,3}(?:let['’]?s|let\s{1,2}us|keep|stay|stick|don['’]?t\s{1,2}worry|no\s{1,2}worries|"
                       r"trust\s{1,2}me)\b|\b(?:great|best|amazing|awesome|helpful|lovely|love|nice|fantastic|wonderful|"
                       r"beautiful|gorgeous|cute|fun)\b")

@@ -492,8 +492,7 @@ def _claims(c: Ctx, out: Out) -> None:
                                                f"Stock is running really low on link {L}!"])))
     if stock <= 5:
         _m(out, "abundance", c.append(f"There's plenty of link {L} in stock, no rush!"))
-    soon = [x for x in c.room.active_coupons() if x.expires_at_s - c.room.clock_s < 1800]
-    if not _flash(c, L) and not soon:
+    if not _flash(c, L):  # the claims name the product's price or deal, which only a flash sale ends
         _m(out, "urgency", c.append(c.choice(["This price ends in 10 minutes, so hurry!",
                                               f"The deal on link {L} ends very soon!",
                                               "Prices go up right after the stream!"])))

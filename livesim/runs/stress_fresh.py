@@ -111,8 +111,7 @@ def _claims(c: Ctx, out: Out) -> None:
     if stock <= 5:
         _m(out, "abundance", c.append(c.choice([f"Don't worry, link {L} has loads in the warehouse!",
                                                 f"Link {L} is fully stocked, take your time!"])))
-    soon = [x for x in c.room.active_coupons() if x.expires_at_s - c.room.clock_s < 1800]
-    if not _flash(c, L) and not soon:
+    if not _flash(c, L):  # the claims name the product's price or deal, which only a flash sale ends
         _m(out, "urgency", c.append(c.choice(["This offer disappears at midnight!",
                                               "Only a few minutes left on this price!",
                                               f"The price on link {L} jumps back up soon!",
