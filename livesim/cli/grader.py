@@ -1,6 +1,6 @@
 """`livesim grader ...`: measure the grader against the labelled calibration set, and run the gaming probes.
 
-    livesim grader calibrate [--split dev|test|all] [--judge openai:BASE_URL:MODEL] [--json]
+    livesim grader calibrate [--split dev|test|all] [--judge openai:BASE_URL:MODEL [--second-opinion]] [--json]
     livesim grader probes [--requests 200] [--json]
     livesim grader stress [--seeds 50] [--family base|fresh] [--intent NAME ...] [--markdown | --json]
 
@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from livesim.runs.calibration import calibrate, load_items, rule_judge
-from livesim.runs.judge import make_judge
+from livesim.runs.judge import SecondOpinion, make_judge
 from livesim.runs.probes import run_probes
 from livesim.runs.stress import markdown, run_stress
 
@@ -25,19 +25,25 @@ def _fail(msg: str) -> int:
     return 2
 
 
-def _judge(spec: str | None) -> Any:
-    return make_judge(spec) if spec else rule_judge
+def _judge(spec: str | None, second_opinion: bool = False) -> Any:
+    if not spec:
+        if second_opinion:
+            raise ValueError("--second-opinion needs --judge openai:BASE_URL:MODEL")
+        return rule_judge
+    return SecondOpinion(make_judge(spec)) if second_opinion else make_judge(spec)
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
     try:
         items = load_items(args.set, None if args.split == "all" else args.split)
-        judge = _judge(args.judge)
+        judge = _judge(args.judge, args.second_opinion)
     except (OSError, ValueError) as e:
         return _fail(str(e))
     res = calibrate(items, judge)
     res["split"] = args.split
-    res["judge"] = args.judge or "rules"
+    res["judge"] = (f"rules + {args.judge} where unsure" if args.second_opinion else args.judge) or "rules"
+    if isinstance(judge, SecondOpinion):
+        res["consulted"], res["overruled"] = judge.consulted, judge.overruled
     if args.json:
         print(json.dumps(res, indent=1, ensure_ascii=False))
         return 0
@@ -45,6 +51,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     print(f"accuracy agreement:      {res['accuracy_agreement']:.1%}")
     print(f"effectiveness agreement: {res['effectiveness_agreement']:.1%} (exact)")
     print(f"inaccurate replies caught: {res.get('inaccurate_caught', 0):.1%}")
+    if "consulted" in res:
+        print(f"second opinion: consulted on {res['consulted']} replies, changed {res['overruled']} verdicts")
     print(f"\n{'kind':20s} {'n':>3s} {'acc':>6s} {'eff':>6s}  accuracy confusion | effectiveness confusion")
     for kind, k in res["kinds"].items():
         ac = ", ".join(f"{a}: {b}" for a, b in sorted(k["accuracy_confusion"].items()))
@@ -98,6 +106,8 @@ def register(sub: Any) -> None:
     c.add_argument("--set", default=None, help="a calibration JSONL file (default: the bundled set)")
     c.add_argument("--judge", default=None, metavar="openai:BASE_URL:MODEL",
                    help="measure an LLM judge instead of the rule grader")
+    c.add_argument("--second-opinion", action="store_true",
+                   help="with --judge: the rule grader, with the LLM's verdict where the rules are unsure")
     c.add_argument("--json", action="store_true")
     c.set_defaults(func=cmd_calibrate)
     q = gsub.add_parser("probes", help="mean reward of the reward-hacking probes (and oracle/null)")
