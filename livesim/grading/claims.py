@@ -18,7 +18,6 @@ from functools import lru_cache
 from typing import Any
 
 from livesim.grading.closed import closed_world_errors, returns_denied
-from livesim.grading.topics import unverified_topic_errors
 from livesim.grading.facts import extract_facts
 from livesim.grading.facts.extract import _negated, _scan_numbers, numbers_in, stock_and_sizes
 from livesim.grading.facts.patterns import (
@@ -31,6 +30,7 @@ from livesim.grading.facts.patterns import (
     replace_ignoring_case,
 )
 from livesim.grading.facts.prefilter import Prefiltered
+from livesim.grading.topics import unverified_topic_errors
 from livesim.world.catalog import REGIONS, Catalog, Product
 from livesim.world.room import Room
 from livesim.world.truth import NOT_RETURNABLE_PHRASES, NOT_SHIP_PHRASES
@@ -92,7 +92,8 @@ _REGION_NAME = {r.lower(): r for r in REGIONS}
 _UNIT_ADJ_RE = _rx(r"\s{1,2}(?:extra|more|additional|business|working|full|whole)(?=\s)")
 _RANGE_GAP_RE = re.compile(r"\s{0,2}(?:-|–|~|to|x|×|\*|by)\s{0,2}")
 _SENT_RE = re.compile(r"[!?\n]+|\.(?![0-9])|…|[\U0001F300-\U0001FAFF\u2600-\u27BF]+")
-_CLAUSE_RE = _rx(r"[,;:—–()]|\s-\s|\b(?:but|however|though|although|while|whereas|and\s+(?=link|the\s))\b|\band\s+(?=#)")
+_CLAUSE_RE = _rx(r"[,;:—–()]|\s-\s|\b(?:but|however|though|although|while|whereas|and\s+(?=link|the\s))\b|\band\s+(?"
+                 r"=#)")
 _AFTER_DISCOUNT = _rx(r"\s{0,2}(?:off|discount|cheaper|less|saving)\b")
 _AFTER_STOCK = _rx(r"\s{0,2}(?:[a-z]{1,12}\s{1,2}){0,4}?(?:left|remaining|in\s{1,2}stock|to\s{1,2}go|available)\b")
 _AFTER_SOLD = _rx(r"\s{0,2}(?:[a-z+]{1,12}\s{1,2}){0,2}?(?:sold|bought|purchased)\b|\+\s{0,2}sold")
@@ -107,7 +108,8 @@ _BEFORE_THRESHOLD = _rx(r"\b(?:over|above|orders?\s{1,2}(?:of|over|above|from)|s
 _ATTR_NOUN_BEFORE = _rx(r"\b(?:weight|weighs|battery|capacity|volume|warranty|shelf\s{1,2}life|dimensions?|power|"
                         r"charging|wattage)\s{0,2}(?:is|of|:)?\s{0,2}$")
 _LIST_NEAR = _rx(r"\b(?:down\s{1,2}from|was|were|originally|usually|normally|instead\s{1,2}of|regular(?:ly)?|"
-                 r"list\s{1,2}price(?:\s{1,2}(?:is|of))?|original\s{1,2}price(?:\s{1,2}(?:is|of))?)\s{0,2}(?:[¥$]|rmb\s?)?$")
+                 r"list\s{1,2}price(?:\s{1,2}(?:is|of))?|original\s{1,2}price(?:\s{1,2}(?:is|of))?)\s{0,2}(?:[¥$]|rm"
+                 r"b\s?)?$")
 _SHIP_WORD = _rx(r"\b(?:shipping|delivery|postage|freight)\b|shipping['’]s")
 _LIST_CUE = _rx(r"\b(?:was|were|originally|original|list|usually|normally|regular(?:ly)?|retail|rrp|down\s{1,2}from|"
                 r"instead\s{1,2}of|before\s{1,2}the)\b")
@@ -195,7 +197,8 @@ _CLAIM_TYPES: tuple[tuple[str, Prefiltered], ...] = (
     ("guarantee", _rx(
         r"\bguarantee[ds]?\b|\bmoney[\s-]back\b|\bno\s{1,2}questions\s{1,2}asked\b|\b100\s?%\s{1,2}(?:satisfaction|"
         r"refund)"
-        r"|\b(?:we|i)(?:['’]ll|\s{1,2}will|\s{1,2}can)\s{1,2}(?:send|ship|give|get)\s{1,2}you\s{1,2}(?:a\s{1,2}|an\s{1,2})?"
+        r"|\b(?:we|i)(?:['’]ll|\s{1,2}will|\s{1,2}can)\s{1,2}(?:send|ship|give|get)\s{1,2}you\s{1,2}(?:a\s{1,2}|an\s"
+        r"{1,2})?"
         r"(?:new\s{1,2}one|replacement|refund|another|free|full)"
         r"|\bi\s{1,2}promise\b|\bpromise\s{1,2}you\b|\brisk[\s-]free\b|\bfor\s{1,2}sure\s{1,2}(?:it|"
         r"this)\s{1,2}will\b")),
@@ -206,7 +209,8 @@ _CLAIM_TYPES: tuple[tuple[str, Prefiltered], ...] = (
         r"with\s{1,2}you|here))\b"
         r"[^.!?\n]{0,20}?\b(?:by|before|tomorrow|today|tonight|the\s{1,2}weekend|monday|tuesday|wednesday|thursday|"
         r"friday|"
-        r"saturday|sunday|next\s{1,2}week|in\s{1,2}(?:about\s{1,2}|around\s{1,2}|just\s{1,2})?(?:[0-9]{1,2}\s{1,2}days?|"
+        r"saturday|sunday|next\s{1,2}week|in\s{1,2}(?:about\s{1,2}|around\s{1,2}|just\s{1,2})?(?:[0-9]{1,2}\s{1,2}da"
+        r"ys?|"
         r"a\s{1,2}week|a\s{1,2}few\s{1,2}days|a\s{1,2}couple\s{1,2}of\s{1,2}days))\b"
         r"|\b(?:next[\s-]day|overnight)\s{1,2}(?:shipping|delivery)\b|\brestock\w{0,3}\s{1,2}(?:soon|tomorrow|"
         r"tonight|next\s{1,2}week)\b"
@@ -222,13 +226,15 @@ _EVERYONE_RE = _rx(r"\b(?:everyone|everybody|everything|all\s{1,2}orders|always)
 _THERE_RE = _rx(r"\b(?:there|to\s{1,2}you|your\s{1,2}(?:area|region|place))\b")
 _SHIP_ALL_RE = _rx(r"\b(?:ships?|deliver(?:s|y)?|send)\s{1,2}(?:[a-z]{1,10}\s{1,2})?(?:everywhere|nationwide|"
                    r"anywhere|all\s{1,2}over)\b")
-_NOT_SHIP_RE = _rx(r"\boutside\s{1,2}(?:of\s{1,2})?(?:our|the)\s{1,2}(?:delivery|shipping)\s{1,2}(?:area|zone|range|regions?)\b|"
+_NOT_SHIP_RE = _rx(r"\boutside\s{1,2}(?:of\s{1,2})?(?:our|the)\s{1,2}(?:delivery|shipping)\s{1,2}(?:area|zone|range|"
+                   r"regions?)\b|"
                    r"(?:\b(?:not|never|cannot|unable\s{1,2}to|no)\b|n['’]t\b)[^.!?\n]{0,30}?\b(?:ship|deliver|send|"
                    r"available|go)\w{0,4}\b"
                    r"|\bexcept\b|\bexcluding\b|\bno\s{1,2}(?:shipping|delivery)\b")
 _SHIP_YES_RE = _rx(r"\b(?:ship|ships|shipping|deliver|delivers|delivery|send|sends|including|goes|go|get\s{1,2}to|"
                    r"reach)\b")
-_RETURN_YES_RE = _rx(r"\b(?:can|could|may)\s{1,2}(?:\w{1,10}\s{1,2})?(?:return|send\s{1,2}(?:[\w#]{1,12}\s{1,2}){1,3}back|"
+_RETURN_YES_RE = _rx(r"\b(?:can|could|may)\s{1,2}(?:\w{1,10}\s{1,2})?(?:return|send\s{1,2}(?:[\w#]{1,12}\s{1,2}){1,"
+                     r"3}back|"
                      r"exchange)\b|\breturnable\b"
                      r"|\b[0-9]{1,3}[\s-]{1,2}days?\s{1,2}(?:no[\s-]reason\s{1,2})?returns?\b|"
                      r"\breturns?\s{1,2}(?:are\s{1,2})?(?:accepted|ok|fine)\b")
@@ -252,10 +258,13 @@ _DECLINE_RE = _rx(r"\b(?:can['’]?t|cannot|can\s{1,2}not|unable\s{1,2}to|not\s{
                   r"no\s{1,2}way|nice\s{1,2}try|"
                   r"can['’]?t\s{1,2}(?:promise|guarantee|claim)|not\s{1,2}able\s{1,2}to\s{1,2}promise|"
                   r"everyone\s{1,2}is\s{1,2}different|"
-                  r"no\s{1,2}product\s{1,2}can|can['’]?t\s{1,2}say|not\s{1,2}a\s{1,2}doctor|everyone['’]s\s{1,2}different|"
-                  r"i\s{1,2}wish|i\s{1,2}only\s{1,2}(?:talk|help|answer|do|chat)|(?:lol|haha|ha|um|uh|hmm)\s{1,2}(?:no|nope|nah)|"
+                  r"no\s{1,2}product\s{1,2}can|can['’]?t\s{1,2}say|not\s{1,2}a\s{1,2}doctor|everyone['’]s\s{1,2}diff"
+                  r"erent|"
+                  r"i\s{1,2}wish|i\s{1,2}only\s{1,2}(?:talk|help|answer|do|chat)|(?:lol|haha|ha|um|uh|hmm)\s{1,2}(?:"
+                  r"no|nope|nah)|"
                   r"vary\s{1,2}from\s{1,2}person|only\s{1,2}the\s{1,2}running\s{1,2}promotions|"
-                  r"price\s{1,2}is\s{1,2}set|not\s{1,2}(?:gonna|going\s{1,2}to)\s{1,2}(?:happen|promise|do|give|guarantee)|"
+                  r"price\s{1,2}is\s{1,2}set|not\s{1,2}(?:gonna|going\s{1,2}to)\s{1,2}(?:happen|promise|do|give|guar"
+                  r"antee)|"
                   r"not\s{1,2}happening|ain['’]t\s{1,2}happening)\b"
                   r"|^\s{0,3}(?:no|nope|nah|sorry,?\s{1,2}no)\b")
 _YES_RE = _rx(r"^\s{0,3}(?:yes|yep|yeah|yup|sure|of\s{1,2}course|absolutely|definitely|still\s{1,2}there|"
@@ -263,7 +272,8 @@ _YES_RE = _rx(r"^\s{0,3}(?:yes|yep|yeah|yup|sure|of\s{1,2}course|absolutely|defi
 _NO_RE = _rx(r"^\s{0,3}(?:no|nope|nah|sorry,?\s{1,2}no|not\s{1,2}anymore)\b")
 _STOCK_EXTRA_RE = _rx(r"(?P<sold_out>\b(?:all\s{1,2})?gone\b|\bnone\s{1,2}left\b)|"
                       r"(?P<in_stock>\bstill\s{1,2}there\b|\bwe\s{1,2}(?:have|got)\s{1,2}it\b"
-                      r"|\bstill\s{1,2}(?:got|have)\b|\ba\s{1,2}few\s{1,2}left\b|\bgot\s{1,2}(?:a\s{1,2}few|some|plenty)\b"
+                      r"|\bstill\s{1,2}(?:got|have)\b|\ba\s{1,2}few\s{1,2}left\b|\bgot\s{1,2}(?:a\s{1,2}few|some|ple"
+                      r"nty)\b"
                       r"|\bstill\s{1,2}available\b)")
 _SIZE_WORDS = {"extra small": "XS", "extra-small": "XS", "small": "S", "medium": "M", "large": "L", "extra large": "XL",
                "extra-large": "XL"}
@@ -271,7 +281,8 @@ _SIZE_WORD_RE = _rx(r"\b(?:a|an|go|take|get|size|be|is|the|in|wear|pick|try)\s{1
                     r"extra[\s-]large|small|medium|large)\b")
 _SIZE_BARE_RE = re.compile(r"(?<![A-Za-z0-9/])(?P<w>XXS|XXL|XXXL|XS|XL|S|M|L)(?![A-Za-z0-9/])(?=\s{0,2}(?:[!.,]|$|"
                            r"is\s|should|will|fits|would|for\s{1,2}(?:you|u|him|her)\b|on\s{1,2}(?:link|#)))")
-_SIZE_LEAD_RE = re.compile(r"(?i)^\W{0,3}(?P<w>extra[\s-]small|extra[\s-]large|small|medium|large)\s{1,2}(?=for\s{1,2}(?:you|u)|"
+_SIZE_LEAD_RE = re.compile(r"(?i)^\W{0,3}(?P<w>extra[\s-]small|extra[\s-]large|small|medium|large)\s{1,2}(?=for\s{1,"
+                           r"2}(?:you|u)|"
                            r"would|should|fits|is\s{1,2}(?:best|right|your)|on\s{1,2}(?:link|#))")
 _FUNCTION_WORDS = frozenset(
     "is are am was were be it its it's you your you're we we're our i i'm i'd i'll me my the a an this that these "
@@ -889,7 +900,8 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
         # regions
         for rm in _REGION_RE.finditer(sent):
             region, k = _REGION_NAME[rm.group().lower()], rm.start()
-            neg = _NOT_SHIP_RE.search(sent[:k + len(region)]) is not None or _region_negated_after(sent, k + len(region))
+            neg = (_NOT_SHIP_RE.search(sent[:k + len(region)]) is not None
+                   or _region_negated_after(sent, k + len(region)))
             yes = _SHIP_YES_RE.search(sent) is not None
             for p in products:
                 excluded = region in p.shipping.excluded_regions
@@ -964,7 +976,8 @@ def _region_negated_after(sent: str, end: int) -> bool:
 
 def negative_policy_stated(fact: Any, r: Reading, world: World) -> bool:
     """A 'does not ship' / 'not returnable' answer in words the phrase list lacks ("isn't available for delivery to
-    Hong Kong", "returns aren't accepted"): read by the same negation-aware patterns accuracy uses."""
+    Hong Kong", "returns aren't accepted"): read by the same negation-aware patterns accuracy uses.
+    """
     values = {str(v).lower() for v in fact.value}
     for i, (s0, e0) in enumerate(r.sentences):
         if r.question[i] or r.echo[i]:
@@ -1010,7 +1023,8 @@ def _stock_states(r: Reading, world: World) -> list[tuple[str, int | None]]:
     return out
 
 
-_SIZE_TOKEN_RE = re.compile(r"(?<![A-Za-z])(XXS|XS|XXL|XXXL|XL|S|M|L)(?![A-Za-z])|(?i:\bsize\s{1,2}(xxs|xs|xxl|xl|s|m|l)\b)")
+_SIZE_TOKEN_RE = re.compile(r"(?<![A-Za-z])(XXS|XS|XXL|XXXL|XL|S|M|L)(?![A-Za-z])|(?i:\bsize\s{1,2}(xxs|xs|xxl|xl|s|"
+                            r"m|l)\b)")
 _SIZE_NAME_RE = re.compile(r"(?i)\b(extra[\s-]small|extra[\s-]large|small|medium|large)\b")
 
 
@@ -1121,14 +1135,17 @@ _NUM_FACT_UNITS = {"ships_within_hours": ("h", "day"), "return_days": ("day", "w
 
 
 _ESCALATION_MORE_RE = _rx(
-    r"\b(?:passed|forwarded|sent|handed|raised|reported|flagged|escalated)\s{1,2}(?:it|this|your\s{1,2}\w{1,12})?\s{0,2}"
-    r"(?:on\s{1,2})?to\s{1,2}(?:our\s{1,2}|the\s{1,2})?(?:customer\s{1,2}(?:service|support|care)|after[\s-]?sales|support|team|"
+    r"\b(?:passed|forwarded|sent|handed|raised|reported|flagged|escalated)\s{1,2}(?:it|this|your\s{1,2}\w{1,12})?\s"
+    r"{0,2}"
+    r"(?:on\s{1,2})?to\s{1,2}(?:our\s{1,2}|the\s{1,2})?(?:customer\s{1,2}(?:service|support|care)|after[\s-]?sales|s"
+    r"upport|team|"
     r"colleagues|a\s{1,2}human)"
     r"|\b(?:someone|a\s{1,2}colleague|our\s{1,2}team|the\s{1,2}team|they)\s{1,2}(?:from\s{1,2}\w{1,12}\s{1,2})?"
     r"(?:will|['’]ll)\s{1,2}(?:reach\s{1,2}out|get\s{1,2}back|contact|follow\s{1,2}up|be\s{1,2}in\s{1,2}touch|call)"
     r"|\bopened\s{1,2}a\s{1,2}ticket\b")
 _GREET_RE = _rx(r"^\s{0,3}(?:hi+|hey+|hello+|hiya|heya|yo+|welcome)\b"
-                r"|\b(?:glad|good|great|nice|happy|lovely)\s{1,2}to\s{1,2}(?:see|have)\s{1,2}you\b|\bglad\s{1,2}you['’]re\s{1,2}here\b"
+                r"|\b(?:glad|good|great|nice|happy|lovely)\s{1,2}to\s{1,2}(?:see|have)\s{1,2}you\b|\bglad\s{1,2}you["
+                r"'’]re\s{1,2}here\b"
                 r"|\bthanks?\s{1,2}for\s{1,2}(?:stopping|dropping|popping)\s{1,2}(?:by|in)\b")
 _ESCALATION_SUBJ_RE = _rx(r"\b(?:i|we|i['’]ve|i['’]ll|has|have|been|will|team|colleagues?|agents?|service|support|"
                           r"they)\b")

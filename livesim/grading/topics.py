@@ -26,8 +26,10 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("policy", re.compile(r"\b(?:returns?|returned|refund\w{0,4}|warrant\w{1,3}|exchange\w{0,2}|guarantee\w{0,2}|"
                           r"damage\w{0,2}|repair\w{0,3}|final[\s-]sale)\b|\bsend\s{1,2}(?:\w{1,12}\s{1,2}){1,3}back\b",
                  _T)),
-    ("after-sales", re.compile(r"\b(?:support|team|after[\s-]?sales|customer\s{1,2}service|replace\w{0,6}|brand[\s-]new|"
-                               r"compensat\w{1,5}|reimburs\w{1,5}|no\s{1,2}charge|free\s{1,2}of\s{1,2}charge|mail\s{1,2}"
+    ("after-sales", re.compile(r"\b(?:support|team|after[\s-]?sales|customer\s{1,2}service|replace\w{0,6}|brand[\s-]"
+                               r"new|"
+                               r"compensat\w{1,5}|reimburs\w{1,5}|no\s{1,2}charge|free\s{1,2}of\s{1,2}charge|mail\s"
+                               r"{1,2}"
                                r"you)\b", _T)),
 )
 _CLAUSE_CUT = re.compile(r"(?i)[,;:—–()]|\s-\s|\b(?:but|however|though|although|so|because|and\s+(?=it|they|we|you|"
@@ -41,18 +43,22 @@ _HOW_TO = re.compile(r"(?i)\b(?:tap|cart|check\s{0,2}out|pick\s{1,2}your|add\s{1
                      r"place\s{1,2}(?:the|your|an)\s{1,2}order|apply|use\s{1,2}(?:code|the\s{1,2}code|it)|checkout|"
                      r"enter|grab\s{1,2}(?:code|the\s{1,2}code))\b")
 _CONTACT = re.compile(r"(?i)\b(?:contact|reach\s{1,2}out|get\s{1,2}back|follow\s{1,2}up|be\s{1,2}in\s{1,2}touch|"
-                      r"call\s{1,2}you|look\s{1,2}into|opened\s{1,2}a\s{1,2}ticket|ticket|passed|forwarded|escalat\w{1,3}|"
+                      r"call\s{1,2}you|look\s{1,2}into|opened\s{1,2}a\s{1,2}ticket|ticket|passed|forwarded|escalat\w"
+                      r"{1,3}|"
                       r"handed)\b")
 _STATE = re.compile(r"(?i)\b(?:in[\s-]stock|sold[\s-]out|out\s{1,2}of\s{1,2}stock|available|unavailable|gone|"
                     r"none\s{1,2}left|still\s{1,2}(?:there|have|got))\b")
-_RETURN_STATEMENT = re.compile(r"(?i)\b(?:[0-9]{1,3}[\s-]{1,2}days?|returnable|non[\s-]?returnable|can\s{1,2}(?:be\s{1,2})?"
+_RETURN_STATEMENT = re.compile(r"(?i)\b(?:[0-9]{1,3}[\s-]{1,2}days?|returnable|non[\s-]?returnable|can\s{1,2}(?:be\s"
+                               r"{1,2})?"
                                r"return\w{0,2}|returns?\s{1,2}(?:are\s{1,2})?(?:accepted|ok|fine)|final\s{1,2}sale|"
                                r"(?:can['’]?t|cannot)\s{1,2}(?:be\s{1,2})?(?:returned|refunded))\b")
 
 
 _VERB = re.compile(r"(?i)\b(?:is|are|was|were|has|have|had|will|can|gets?|got|bought|buying|sold|sells?|ordered|comes?|"
-                   r"lands?|ships?|arriv\w{1,3}|covers?|includes?|stays?|works?|gives?|mails?|refunds?|replaces?|takes?|"
-                   r"ends?|expires?|jumps?|goes|went|lasts?|runs?|shows?|checked|disappear\w{0,3}|left|remain\w{0,3})\b|['’](?:s|re|ll|ve)\b")
+                   r"lands?|ships?|arriv\w{1,3}|covers?|includes?|stays?|works?|gives?|mails?|refunds?|replaces?|tak"
+                   r"es?|"
+                   r"ends?|expires?|jumps?|goes|went|lasts?|runs?|shows?|checked|disappear\w{0,3}|left|remain\w{0,3}"
+                   r")\b|['’](?:s|re|ll|ve)\b")
 _DEFLECT = re.compile(r"(?i)^\W{0,3}(?:let['’]?s|let\s{1,2}us|keep|stay|stick|don['’]?t\s{1,2}worry|no\s{1,2}worries|"
                       r"trust\s{1,2}me)\b|\b(?:great|best|amazing|awesome|helpful|lovely|love|nice|fantastic|wonderful|"
                       r"beautiful|gorgeous|cute|fun)\b")

@@ -109,7 +109,8 @@ UNVERIFIED = "unverified "  # the prefix of the topic rule's errors, the rules' 
 
 def uncertain(grade: Any) -> list[str]:
     """Why the rule grade of a reply is unsure (empty: the rules are sure): accuracy failed only on the general
-    topic rule, effectiveness is partial, or accurate with numbers bound to nothing."""
+    topic rule, effectiveness is partial, or accurate with numbers bound to nothing.
+    """
     why = []
     if grade.errors and all(e.startswith(UNVERIFIED) for e in grade.errors):
         why.append("only unverified-topic errors")
@@ -122,7 +123,8 @@ def uncertain(grade: Any) -> list[str]:
 
 class SecondOpinion:
     """A judge `(sim, reply) -> (accuracy, effectiveness)`: the rule grade, replaced by `llm`'s verdict where the
-    rules are unsure and the LLM answered. `consulted` and `overruled` count what happened."""
+    rules are unsure and the LLM answered. `consulted` and `overruled` count what happened.
+    """
 
     def __init__(self, llm: Any) -> None:
         self.llm = llm

@@ -78,7 +78,8 @@ def _pct(t: list[int]) -> str:
 def markdown(res: dict[str, Any]) -> str:
     """The bench's tables (overall, per class, per intent) as Markdown."""
     k = res["kinds"]
-    lines = [f"Family `{res['family']}`: {res['requests']} requests ({res['seeds']} seeds x {len(res['intents'])} intents), "
+    lines = [f"Family `{res['family']}`: {res['requests']} requests "
+             f"({res['seeds']} seeds x {len(res['intents'])} intents), "
              f"{k.get('mutation', [0])[0]} mutations, {k.get('rewrite', [0])[0]} rewrites; "
              f"gold replies below 1.0: {res['gold_below_1']}.", "",
              "| kind | cases | caught / kept | target |", "|---|---:|---:|---:|"]

@@ -482,7 +482,8 @@ def _flash(c: Ctx, link: int) -> bool:
 
 def _claims(c: Ctx, out: Out) -> None:
     """Unsupported claims of each class, appended to the gold reply (each built only where the truth makes it
-    false or unrecorded)."""
+    false or unrecorded).
+    """
     L, p = c.link, c.p
     stock = sum(s.stock for s in p.skus)
     if stock >= 30 and not _flash(c, L):
@@ -532,7 +533,8 @@ def _claims(c: Ctx, out: Out) -> None:
 
 def cases_for(sim: Any, rng: np.random.Generator) -> list[Case]:
     """Every labelled variant of the gold reply of the sim's request (its primary intent's sentence is the one
-    changed; the other intents' sentences stay gold)."""
+    changed; the other intents' sentences stay gold).
+    """
     c = Ctx(sim, rng)
     out: Out = []
     INTENT_CASES[c.intent](c, out)

@@ -46,7 +46,8 @@ def _primary(c: Ctx, out: Out) -> None:
         s = p.shipping
         region = c.calls["get_shipping_policy"].get("region")
         if region and region in s.excluded_regions:
-            _r(out, "paraphrase", c.reply(c.choice([f"Unfortunately {region} is outside our delivery area for link {L}.",
+            _r(out, "paraphrase", c.reply(c.choice([f"Unfortunately {region} is outside our delivery area for "
+                                                    f"link {L}.",
                                                     f"Sorry, we can't ship link {L} to {region}."])))
             _m(out, "flip_negation", c.reply(f"Yes, we deliver link {L} to {region}!"))
         else:
