@@ -1053,7 +1053,7 @@ def other_variant_errors(r: Reading, world: World) -> list[str]:
     """A stock state stated of a variant the viewer did not ask about must be true of that variant."""
     out = []
     for st, link, variant in r.other_variants:
-        p = world.by_link.get(link)
+        p = world.by_link.get(link) if link is not None else None
         if p is None:
             continue
         left = sum(x.stock for x in p.sku_for(variant))

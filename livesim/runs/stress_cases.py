@@ -252,15 +252,15 @@ def _spec(c: Ctx, out: Out) -> None:
         _m(out, "swap_number", c.reply(f"Link {L}: {body.replace(str(v), _g(w), 1)}."))
         if int(v) == v and v < 10000:
             _r(out, "spelled_number", c.reply(f"Link {L}: {body.replace(str(v), spell(int(v)), 1)}."))
-    words = [(k, v) for k, v in facts.items() if isinstance(v, str)]
+    words = [(k, str(v)) for k, v in facts.items() if isinstance(v, str)]
     if words:
-        k, v = words[0]
+        k, word = words[0]
         blob = str(p.model_dump()).lower()
         pool = sorted({str(q.attributes[k]) for q in c.catalog.products if isinstance(q.attributes.get(k), str)}
-                      - {v})
+                      - {word})
         pool = [x for x in pool if x.lower().split("% ")[-1] not in blob]
         if pool:
-            _m(out, "swap_value", c.reply(f"Link {L}: {body.replace(v, c.choice(pool), 1)}."))
+            _m(out, "swap_value", c.reply(f"Link {L}: {body.replace(word, c.choice(pool), 1)}."))
     other = [a for a in CATEGORY_ASPECTS[p.category] if a != aspect and p.aspect_facts(a)
              and not set(p.aspect_facts(a)) & set(facts)]
     if other:
