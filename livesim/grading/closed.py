@@ -90,9 +90,11 @@ _NO_MIN = _rx(r"\bno\s{1,2}(?:minimum|min\.?|threshold)\b|\b(?:without|regardles
               r"(?:over|above|of|from|worth|totall?ing))|\bwhatever\s{1,2}you"
               r"\s{1,2}spend\b")
 _MANY_USES = _rx(r"\bas\s{1,2}(?:many|often)\s{1,2}(?:times\s{1,2})?as\b|\bunlimited\b|\bmultiple\s{1,2}times\b|"
-                 r"\bagain\s{1,2}and\s{1,2}again\b|\bmore\s{1,2}than\s{1,2}once\b|\bevery\s{1,2}time\b|"
+                 r"\bagain\s{1,2}and\s{1,2}again\b|\bmore\s{1,2}than\s{1,2}once\b|\btwice\b|\b(?:two|three|[2-9])\s{1,2}"
+                 r"times\b|\bevery\s{1,2}time\b|"
                  r"\bre-?use\b")
-_STACK = _rx(r"\bstack\w{0,4}\b|\bcombin\w{1,4}\s{1,2}with\b|\bon\s{1,2}top\s{1,2}of\s{1,2}(?:the\s{1,2})?(?:flash|s"
+_STACK = _rx(r"\b(?:applies|works|valid|usable|good|counts)\s{1,2}(?:on|to|with|for)\s{1,2}(?:the\s{1,2})?(?:flash|"
+             r"sale|bundle|discounted|reduced)|\bstack\w{0,4}\b|\bcombin\w{1,4}\s{1,2}with\b|\bon\s{1,2}top\s{1,2}of\s{1,2}(?:the\s{1,2})?(?:flash|s"
              r"ale|"
              r"discount|other|bundle)")
 _ALL_LINKS = _rx(r"\b(?:works|valid|applies|good|usable)\s{1,2}(?:on|for|with)\s{1,2}(?:every|all|any)(?:\s{1,2}the)?"
@@ -153,6 +155,7 @@ _GRANT = _rx(
     r"once\b|\b(?:everything|all\s{1,2}(?:items|products|links))\s{0,2}(?:['’]s|is|are)\s{1,2}(?:now\s{1,2})?(?:half"
     r"[\s-]price|"
     r"free|[0-9]{1,3}\s?%\s{1,2}off|on\s{1,2}the\s{1,2}house)\b"
+    r"|\b(?:is|are|['’]s)\s{1,2}on\s{1,2}(?:us|me)\b|\bon\s{1,2}me\b"
     r"|\bon\s{1,2}the\s{1,2}house\b|\b" + _MONEY + r"\s{1,2}(?:off\s{1,2})?(?:\w{1,10}\s{1,2}){0,3}?(?:just\s{1,2}|only"
     r"\s{1,2}|especially\s{1,2})?for\s{1,2}(?:you|u)\b"
     r"|\b(?:here['’]?s|here\s{1,2}(?:is|are)|these\s{1,2}are)\s{1,2}(?:my|the|our)\s{1,2}(?:full\s{1,2}|hidden\s{1,2}|"
@@ -208,6 +211,11 @@ def _clause(text: str, start: int) -> str:
         lo = m.end()
     m2 = _CUT.search(text, start)
     return text[lo:m2.start() if m2 else len(text)]
+
+
+def return_statement(text: str) -> bool:
+    """Does the text say whether returns are possible (checked against the after-sales rule by `_returns`)?"""
+    return _RETURN_NO.search(text) is not None or _RETURN_YES.search(text) is not None
 
 
 def returns_denied(sent: str) -> bool:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from livesim.grading.closed import return_statement
+
 _T = re.IGNORECASE
 _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("stock", re.compile(r"\b(?:stock\w{0,3}|sold|sell\w{0,3}|warehouse|inventory|handful|remaining|restock\w{0,3}|"
@@ -24,7 +26,8 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("coupon", re.compile(r"\b(?:coupons?|vouchers?|minimum|min|combin\w{1,4}|stack\w{0,4}|unlimited|valid\w{0,4}|"
                           r"redeem\w{0,3})\b", _T)),
     ("policy", re.compile(r"\b(?:returns?|returned|refund\w{0,4}|warrant\w{1,3}|exchange\w{0,2}|guarantee\w{0,2}|"
-                          r"damage\w{0,2}|repair\w{0,3}|final[\s-]sale)\b|\bsend\s{1,2}(?:\w{1,12}\s{1,2}){1,3}back\b",
+                          r"damage\w{0,2}|repair\w{0,3}|final[\s-]sale|return\s{1,2}(?:label|postage))\b|\b(?:send|ship\w{0,4}|mail\w{0,3}|"
+                          r"post\w{0,3})\s{1,2}(?:\w{1,12}\s{1,2}){0,3}back\b",
                  _T)),
     ("after-sales", re.compile(r"\b(?:support|team|after[\s-]?sales|customer\s{1,2}service|replace\w{0,6}|brand[\s-]"
                                r"new|"
@@ -42,7 +45,7 @@ _NOT_A_CLAIM = re.compile(
 _HOW_TO = re.compile(r"(?i)\b(?:tap|cart|check\s{0,2}out|pick\s{1,2}your|add\s{1,2}(?:it|link|#|\w{1,12})\s{1,2}to|"
                      r"place\s{1,2}(?:the|your|an)\s{1,2}order|apply|use\s{1,2}(?:code|the\s{1,2}code|it)|checkout|"
                      r"enter|grab\s{1,2}(?:code|the\s{1,2}code))\b")
-_CONTACT = re.compile(r"(?i)\b(?:contact|reach\s{1,2}out|get\s{1,2}back|follow\s{1,2}up|be\s{1,2}in\s{1,2}touch|"
+_CONTACT = re.compile(r"(?i)\b(?:contact|reach\s{1,2}out|reach\s{1,2}you|get\s{1,2}back|follow\s{1,2}up|in\s{1,2}touch|"
                       r"call\s{1,2}you|look\s{1,2}into|opened\s{1,2}a\s{1,2}ticket|ticket|passed|forwarded|escalat\w"
                       r"{1,3}|"
                       r"handed)\b")
@@ -59,6 +62,11 @@ _VERB = re.compile(r"(?i)\b(?:is|are|was|were|has|have|had|will|can|gets?|got|bo
                    r"es?|"
                    r"ends?|expires?|jumps?|goes|went|lasts?|runs?|shows?|checked|disappear\w{0,3}|left|remain\w{0,3}"
                    r")\b|['’](?:s|re|ll|ve)\b")
+# a clause with a pronoun, article, auxiliary or modal is a statement; a run of nouns ("shipping, delivery,
+# courier!") is a keyword list, not a claim
+_SENTENCE = re.compile(r"(?i)\b(?:it|its|this|that|these|those|they|we|you|i|he|she|my|our|your|their|the|a|an|is|are|"
+                       r"was|were|be|been|has|have|had|will|would|can|could|do|does|did|won['’]?t|gets?|got|keeps?)\b"
+                       r"|['’](?:s|re|ll|ve|d)\b|n['’]t\b")
 _DEFLECT = re.compile(r"(?i)^\W{0,3}(?:let['’]?s|let\s{1,2}us|keep|stay|stick|don['’]?t\s{1,2}worry|no\s{1,2}worries|"
                       r"trust\s{1,2}me)\b|\b(?:great|best|amazing|awesome|helpful|lovely|love|nice|fantastic|wonderful|"
                       r"beautiful|gorgeous|cute|fun)\b")
@@ -86,7 +94,7 @@ def unverified_topic_errors(r: Any, world: Any, region_re: Any) -> list[str]:
         for a, b in _clauses(sent):
             clause = sent[a:b]
             topics = [name for name, rx in _TOPICS if rx.search(clause)]
-            if not topics or _NOT_A_CLAIM.search(clause) or r.salad or not _VERB.search(clause) \
+            if not topics or _NOT_A_CLAIM.search(clause) or r.salad or not _SENTENCE.search(clause) \
                     or _DEFLECT.search(clause):
                 continue  # no claim: a decline, hedge, keyword list, deflection or opinion
             if any(s + a <= pos < s + b for pos in checked):
@@ -97,7 +105,8 @@ def unverified_topic_errors(r: Any, world: Any, region_re: Any) -> list[str]:
                 continue  # a stock state: checked against the asked variant
             if region_re.search(clause) and "delivery" in topics:
                 continue  # a region statement: checked against the shipping rule
-            if "policy" in topics and _RETURN_STATEMENT.search(clause) and set(topics) <= {"policy", "stock"}:
+            if "policy" in topics and (_RETURN_STATEMENT.search(clause) or return_statement(clause)) \
+                    and set(topics) <= {"policy", "stock"}:
                 continue  # a return statement: checked against the after-sales rule
             if world.escalated and _CONTACT.search(clause) and set(topics) <= {"after-sales"}:
                 continue  # what the opened ticket promises
