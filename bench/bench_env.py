@@ -147,6 +147,7 @@ def bench_env(env_id: str, episodes: int, hsa: bool | str = False, seed0: int = 
             obs, _, term, trunc, _ = env.step(oracle.act(obs))
             done = term or trunc
     steps, requests, t_total, cpu = [], 0, 0.0, 0.0
+    graded = _time_grading()
     for seed in range(seed0, seed0 + episodes):
         t0, c0 = time.perf_counter(), time.thread_time()
         obs, _ = env.reset(seed=seed)
@@ -165,7 +166,31 @@ def bench_env(env_id: str, episodes: int, hsa: bool | str = False, seed0: int = 
             requests += int(info["dispatched"])
             done = term or trunc
     env.close()
-    return _summary(steps, requests, t_total, cpu)
+    grade_cpu = graded()
+    return {**_summary(steps, requests, t_total, cpu), "grade_cpu_ms_per_request": 1000 * grade_cpu / max(requests, 1)}
+
+
+def _time_grading() -> Any:
+    """Time (CPU of this thread) every `grade` call of the simulator until the returned function is called; that
+    call restores `grade` and returns the seconds spent grading."""
+    import livesim.stream.sim as simmod
+
+    orig, spent = simmod.grade, [0.0]
+
+    def timed(*a: Any, **k: Any) -> Any:
+        c0 = time.thread_time()
+        try:
+            return orig(*a, **k)
+        finally:
+            spent[0] += time.thread_time() - c0
+
+    simmod.grade = timed
+
+    def stop() -> float:
+        simmod.grade = orig
+        return spent[0]
+
+    return stop
 
 
 def bench_bare(streams: int) -> dict[str, float]:
@@ -377,7 +402,10 @@ def run_all(args: argparse.Namespace) -> dict[str, Any]:
         if old is None:
             return new
         out = new if new["requests_per_s"] > old["requests_per_s"] else old
-        return {**out, "requests_per_cpu_s": max(new["requests_per_cpu_s"], old["requests_per_cpu_s"])}
+        out = {**out, "requests_per_cpu_s": max(new["requests_per_cpu_s"], old["requests_per_cpu_s"])}
+        if "grade_cpu_ms_per_request" in new:
+            out["grade_cpu_ms_per_request"] = min(new["grade_cpu_ms_per_request"], old["grade_cpu_ms_per_request"])
+        return out
 
     # each row is measured `repeats` times, bare and hsa interleaved, and the best kept: the load of a shared
     # machine only ever slows a run down
@@ -443,6 +471,11 @@ def _print(res: dict[str, Any], ref: dict[str, Any] | None) -> None:
                      f" {rr['requests_per_cpu_s']:13.1f} {r['requests_per_cpu_s'] / rr['requests_per_cpu_s']:8.2f}x"
                      if rr else f" {'-':>10s} {'-':>9s} {'-':>13s} {'-':>9s}")
         print(line)
+    for name, r in res["rows"].items():
+        if "grade_cpu_ms_per_request" in r:
+            rr = (ref or {}).get("rows", {}).get(name, {})
+            extra = f"   (ref {rr['grade_cpu_ms_per_request']:.3f})" if "grade_cpu_ms_per_request" in rr else ""
+            print(f"{name + ': grading, cpu-ms per request':62s} {r['grade_cpu_ms_per_request']:.3f}{extra}")
     for name, v in res["ratios"].items():
         extra = f"   (ref {ref['ratios'][name]:.2f})" if ref and name in ref.get("ratios", {}) else ""
         print(f"{name:42s} {v:.2f}{extra}")

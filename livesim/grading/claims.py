@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from livesim.grading.closed import closed_world_errors, returns_denied
 from livesim.grading.facts import extract_facts
 from livesim.grading.facts.extract import _negated, _scan_numbers, numbers_in, stock_and_sizes
 from livesim.grading.facts.patterns import (
@@ -29,8 +30,13 @@ from livesim.grading.facts.patterns import (
     replace_ignoring_case,
 )
 from livesim.grading.facts.prefilter import Prefiltered
+from livesim.grading.topics import unverified_topic_errors
 from livesim.world.catalog import REGIONS, Catalog, Product
 from livesim.world.room import Room
+from livesim.world.truth import NOT_RETURNABLE_PHRASES, NOT_SHIP_PHRASES
+
+_NOT_SHIP_WORDS = frozenset(NOT_SHIP_PHRASES)
+_NOT_RETURN_WORDS = frozenset(NOT_RETURNABLE_PHRASES)
 
 # ------------------------------------------------------------------------------------------- numbers in words
 _SMALL = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
@@ -66,7 +72,8 @@ def words_to_digits(text: str) -> str:
     """'one hundred and eighty days' -> '180 days'; a lone 'one' only before a unit ('one day', 'one left')."""
     def sub(m: re.Match[str]) -> str:
         s = m.group()
-        if s.lower() in ("one", "a", "an") and not _ONE_OK_RE.match(text, m.end()):
+        if s.lower() in ("one", "a", "an") and not _ONE_OK_RE.match(text, m.end()) and not (
+                s.lower() == "one" and text[max(0, m.start() - 5):m.start()].lower() == "link "):
             return s
         v = _words_value(s)
         return s if v is None else str(v)
@@ -84,8 +91,9 @@ _REGION_RE = _rx("|".join(re.escape(r) for r in sorted(REGIONS, key=len, reverse
 _REGION_NAME = {r.lower(): r for r in REGIONS}
 _UNIT_ADJ_RE = _rx(r"\s{1,2}(?:extra|more|additional|business|working|full|whole)(?=\s)")
 _RANGE_GAP_RE = re.compile(r"\s{0,2}(?:-|–|~|to|x|×|\*|by)\s{0,2}")
-_SENT_RE = re.compile(r"[!?\n]+|\.(?![0-9])|…")
-_CLAUSE_RE = _rx(r"[,;:—–()]|\s-\s|\b(?:but|however|though|although|while|whereas|and\s+(?=link|#|the\s))\b")
+_SENT_RE = re.compile(r"[!?\n]+|\.(?![0-9])|…|[\U0001F300-\U0001FAFF\u2600-\u27BF]+")
+_CLAUSE_RE = _rx(r"[,;:—–()]|\s-\s|\b(?:but|however|though|although|while|whereas|and\s+(?=link|the\s))\b|\band\s+(?"
+                 r"=#)")
 _AFTER_DISCOUNT = _rx(r"\s{0,2}(?:off|discount|cheaper|less|saving)\b")
 _AFTER_STOCK = _rx(r"\s{0,2}(?:[a-z]{1,12}\s{1,2}){0,4}?(?:left|remaining|in\s{1,2}stock|to\s{1,2}go|available)\b")
 _AFTER_SOLD = _rx(r"\s{0,2}(?:[a-z+]{1,12}\s{1,2}){0,2}?(?:sold|bought|purchased)\b|\+\s{0,2}sold")
@@ -100,7 +108,8 @@ _BEFORE_THRESHOLD = _rx(r"\b(?:over|above|orders?\s{1,2}(?:of|over|above|from)|s
 _ATTR_NOUN_BEFORE = _rx(r"\b(?:weight|weighs|battery|capacity|volume|warranty|shelf\s{1,2}life|dimensions?|power|"
                         r"charging|wattage)\s{0,2}(?:is|of|:)?\s{0,2}$")
 _LIST_NEAR = _rx(r"\b(?:down\s{1,2}from|was|were|originally|usually|normally|instead\s{1,2}of|regular(?:ly)?|"
-                 r"list\s{1,2}price(?:\s{1,2}(?:is|of))?|original\s{1,2}price(?:\s{1,2}(?:is|of))?)\s{0,2}(?:[¥$]|rmb\s?)?$")
+                 r"list\s{1,2}price(?:\s{1,2}(?:is|of))?|original\s{1,2}price(?:\s{1,2}(?:is|of))?)\s{0,2}(?:[¥$]|rm"
+                 r"b\s?)?$")
 _SHIP_WORD = _rx(r"\b(?:shipping|delivery|postage|freight)\b|shipping['’]s")
 _LIST_CUE = _rx(r"\b(?:was|were|originally|original|list|usually|normally|regular(?:ly)?|retail|rrp|down\s{1,2}from|"
                 r"instead\s{1,2}of|before\s{1,2}the)\b")
@@ -122,7 +131,7 @@ _PRICE_BEFORE = _rx(r"(?:\b(?:is|are|at|for|costs?|just|only|now|price[sd]?(?:\s
 _SHIP_CUE = _rx(r"\b(?:ship|ships|shipped|shipping|dispatch\w*|sends?|sent|goes\s{1,2}out|go\s{1,2}out|"
                 r"out\s{1,2}within|courier|"
                 r"send\s{1,2}out)\b")
-_RETURN_CUE = _rx(r"\b(?:returns?|returned|returnable|refunds?|exchange|send\s{1,2}(?:it|them)\s{1,2}back)\b")
+_RETURN_CUE = _rx(r"\b(?:returns?|returned|returnable|refunds?|exchange|send\s{1,2}(?:[\w#]{1,12}\s{1,2}){1,3}back)\b")
 _BATTERY_CUE = _rx(r"\b(?:battery|lasts?|playback|runtime|run\s{1,2}time|play\s{1,2}time|on\s{1,2}a\s{1,2}charge)\b")
 _EXTRA_CUE = _rx(r"\b(?:extra|more|additional|remote|plus)\b")
 _SHELF_CUE = _rx(r"\b(?:shelf|expir\w*|best\s{1,2}before|fresh|keeps?|good\s{1,2}for)\b")
@@ -188,7 +197,8 @@ _CLAIM_TYPES: tuple[tuple[str, Prefiltered], ...] = (
     ("guarantee", _rx(
         r"\bguarantee[ds]?\b|\bmoney[\s-]back\b|\bno\s{1,2}questions\s{1,2}asked\b|\b100\s?%\s{1,2}(?:satisfaction|"
         r"refund)"
-        r"|\b(?:we|i)(?:['’]ll|\s{1,2}will|\s{1,2}can)\s{1,2}(?:send|ship|give|get)\s{1,2}you\s{1,2}(?:a\s{1,2}|an\s{1,2})?"
+        r"|\b(?:we|i)(?:['’]ll|\s{1,2}will|\s{1,2}can)\s{1,2}(?:send|ship|give|get)\s{1,2}you\s{1,2}(?:a\s{1,2}|an\s"
+        r"{1,2})?"
         r"(?:new\s{1,2}one|replacement|refund|another|free|full)"
         r"|\bi\s{1,2}promise\b|\bpromise\s{1,2}you\b|\brisk[\s-]free\b|\bfor\s{1,2}sure\s{1,2}(?:it|"
         r"this)\s{1,2}will\b")),
@@ -199,7 +209,8 @@ _CLAIM_TYPES: tuple[tuple[str, Prefiltered], ...] = (
         r"with\s{1,2}you|here))\b"
         r"[^.!?\n]{0,20}?\b(?:by|before|tomorrow|today|tonight|the\s{1,2}weekend|monday|tuesday|wednesday|thursday|"
         r"friday|"
-        r"saturday|sunday|next\s{1,2}week|in\s{1,2}(?:about\s{1,2}|around\s{1,2}|just\s{1,2})?(?:[0-9]{1,2}\s{1,2}days?|"
+        r"saturday|sunday|next\s{1,2}week|in\s{1,2}(?:about\s{1,2}|around\s{1,2}|just\s{1,2})?(?:[0-9]{1,2}\s{1,2}da"
+        r"ys?|"
         r"a\s{1,2}week|a\s{1,2}few\s{1,2}days|a\s{1,2}couple\s{1,2}of\s{1,2}days))\b"
         r"|\b(?:next[\s-]day|overnight)\s{1,2}(?:shipping|delivery)\b|\brestock\w{0,3}\s{1,2}(?:soon|tomorrow|"
         r"tonight|next\s{1,2}week)\b"
@@ -212,14 +223,18 @@ _FREE_PRODUCT_RE = _rx(r"\b(?:everything|all|it|this|that|they|each|every\s{1,2}
                        r"|\bfree\s{1,2}for\s{1,2}(?:everyone|everybody|all)\b|\bcosts?\s{1,2}nothing\b")
 _FREE_GIFT_RE = _rx(r"\bfree\s{1,2}(?:gift|tote|sample|\w{1,12}\s{1,2}bag)")
 _EVERYONE_RE = _rx(r"\b(?:everyone|everybody|everything|all\s{1,2}orders|always)\b")
+_THERE_RE = _rx(r"\b(?:there|to\s{1,2}you|your\s{1,2}(?:area|region|place))\b")
 _SHIP_ALL_RE = _rx(r"\b(?:ships?|deliver(?:s|y)?|send)\s{1,2}(?:[a-z]{1,10}\s{1,2})?(?:everywhere|nationwide|"
                    r"anywhere|all\s{1,2}over)\b")
-_NOT_SHIP_RE = _rx(r"\b(?:not|n['’]t|never|cannot|unable\s{1,2}to|no)\b[^.!?\n]{0,30}?\b(?:ship|deliver|send|"
+_NOT_SHIP_RE = _rx(r"\boutside\s{1,2}(?:of\s{1,2})?(?:our|the)\s{1,2}(?:delivery|shipping)\s{1,2}(?:area|zone|range|"
+                   r"regions?)\b|"
+                   r"(?:\b(?:not|never|cannot|unable\s{1,2}to|no)\b|n['’]t\b)[^.!?\n]{0,30}?\b(?:ship|deliver|send|"
                    r"available|go)\w{0,4}\b"
                    r"|\bexcept\b|\bexcluding\b|\bno\s{1,2}(?:shipping|delivery)\b")
 _SHIP_YES_RE = _rx(r"\b(?:ship|ships|shipping|deliver|delivers|delivery|send|sends|including|goes|go|get\s{1,2}to|"
                    r"reach)\b")
-_RETURN_YES_RE = _rx(r"\b(?:can|could|may)\s{1,2}(?:\w{1,10}\s{1,2})?(?:return|send\s{1,2}(?:it|them)\s{1,2}back|"
+_RETURN_YES_RE = _rx(r"\b(?:can|could|may)\s{1,2}(?:\w{1,10}\s{1,2})?(?:return|send\s{1,2}(?:[\w#]{1,12}\s{1,2}){1,"
+                     r"3}back|"
                      r"exchange)\b|\breturnable\b"
                      r"|\b[0-9]{1,3}[\s-]{1,2}days?\s{1,2}(?:no[\s-]reason\s{1,2})?returns?\b|"
                      r"\breturns?\s{1,2}(?:are\s{1,2})?(?:accepted|ok|fine)\b")
@@ -243,24 +258,32 @@ _DECLINE_RE = _rx(r"\b(?:can['’]?t|cannot|can\s{1,2}not|unable\s{1,2}to|not\s{
                   r"no\s{1,2}way|nice\s{1,2}try|"
                   r"can['’]?t\s{1,2}(?:promise|guarantee|claim)|not\s{1,2}able\s{1,2}to\s{1,2}promise|"
                   r"everyone\s{1,2}is\s{1,2}different|"
-                  r"no\s{1,2}product\s{1,2}can|can['’]?t\s{1,2}say|not\s{1,2}a\s{1,2}doctor|everyone['’]s\s{1,2}different|"
-                  r"i\s{1,2}wish|i\s{1,2}only\s{1,2}(?:talk|help|answer|do|chat)|(?:lol|haha|ha|um|uh|hmm)\s{1,2}(?:no|nope|nah)|"
+                  r"no\s{1,2}product\s{1,2}can|can['’]?t\s{1,2}say|not\s{1,2}a\s{1,2}doctor|everyone['’]s\s{1,2}diff"
+                  r"erent|"
+                  r"i\s{1,2}wish|i\s{1,2}only\s{1,2}(?:talk|help|answer|do|chat)|(?:lol|haha|ha|um|uh|hmm)\s{1,2}(?:"
+                  r"no|nope|nah)|"
                   r"vary\s{1,2}from\s{1,2}person|only\s{1,2}the\s{1,2}running\s{1,2}promotions|"
-                  r"price\s{1,2}is\s{1,2}set)\b"
+                  r"price\s{1,2}is\s{1,2}set|not\s{1,2}(?:gonna|going\s{1,2}to)\s{1,2}(?:happen|promise|do|give|guar"
+                  r"antee)|"
+                  r"not\s{1,2}happening|ain['’]t\s{1,2}happening)\b"
                   r"|^\s{0,3}(?:no|nope|nah|sorry,?\s{1,2}no)\b")
 _YES_RE = _rx(r"^\s{0,3}(?:yes|yep|yeah|yup|sure|of\s{1,2}course|absolutely|definitely|still\s{1,2}there|"
               r"we\s{1,2}(?:have|got)\s{1,2}it)\b")
 _NO_RE = _rx(r"^\s{0,3}(?:no|nope|nah|sorry,?\s{1,2}no|not\s{1,2}anymore)\b")
 _STOCK_EXTRA_RE = _rx(r"(?P<sold_out>\b(?:all\s{1,2})?gone\b|\bnone\s{1,2}left\b)|"
                       r"(?P<in_stock>\bstill\s{1,2}there\b|\bwe\s{1,2}(?:have|got)\s{1,2}it\b"
-                      r"|\bstill\s{1,2}(?:got|have)\b|\ba\s{1,2}few\s{1,2}left\b|\bgot\s{1,2}(?:a\s{1,2}few|some|plenty)\b"
+                      r"|\bstill\s{1,2}(?:got|have)\b|\ba\s{1,2}few\s{1,2}left\b|\bgot\s{1,2}(?:a\s{1,2}few|some|ple"
+                      r"nty)\b"
                       r"|\bstill\s{1,2}available\b)")
 _SIZE_WORDS = {"extra small": "XS", "extra-small": "XS", "small": "S", "medium": "M", "large": "L", "extra large": "XL",
                "extra-large": "XL"}
 _SIZE_WORD_RE = _rx(r"\b(?:a|an|go|take|get|size|be|is|the|in|wear|pick|try)\s{1,2}(?P<w>extra[\s-]small|"
                     r"extra[\s-]large|small|medium|large)\b")
 _SIZE_BARE_RE = re.compile(r"(?<![A-Za-z0-9/])(?P<w>XXS|XXL|XXXL|XS|XL|S|M|L)(?![A-Za-z0-9/])(?=\s{0,2}(?:[!.,]|$|"
-                           r"is\s|should|will|fits|would))")
+                           r"is\s|should|will|fits|would|for\s{1,2}(?:you|u|him|her)\b|on\s{1,2}(?:link|#)))")
+_SIZE_LEAD_RE = re.compile(r"(?i)^\W{0,3}(?P<w>extra[\s-]small|extra[\s-]large|small|medium|large)\s{1,2}(?=for\s{1,"
+                           r"2}(?:you|u)|"
+                           r"would|should|fits|is\s{1,2}(?:best|right|your)|on\s{1,2}(?:link|#))")
 _FUNCTION_WORDS = frozenset(
     "is are am was were be it its it's you your you're we we're our i i'm i'd i'll me my the a an this that these "
     "those to of in on for with at from by will would and but so there here has have do does let's yes no".split())
@@ -315,6 +338,7 @@ class Reading:
     noise: int = 0
     _sent_facts: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
     _stock: list[tuple[str, int | None]] | None = None
+    other_variants: list[tuple[str, int | None, str]] = field(default_factory=list)  # (state, link, variant)
 
     def sentence_facts(self, i: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(stock claims, sizes) of sentence i as `extract_facts` reads them (computed once; the grader reads no
@@ -411,12 +435,13 @@ class World:
 
     def __init__(self, catalog: Catalog, room: Room, request_text: str, targets: list[int],
                  lookup_nums: set[float], lookup_strs: set[str], viewer_names: list[str],
-                 escalated: bool = False) -> None:
+                 escalated: bool = False, asked_variants: dict[int, str] | None = None) -> None:
         self.catalog, self.room = catalog, room
         self.request_text = request_text
         self.targets = targets
         self.lookup_nums, self.lookup_strs = lookup_nums, lookup_strs
         self.escalated = escalated
+        self.asked_variants = asked_variants or {}  # link -> the variant the viewer asked about (stock questions)
         self.viewer_names = [n for n in viewer_names if n]
         self.request_nums = set(numbers_in(request_text))
         self.request_trigrams = trigrams(" ".join(line.split("] ", 1)[-1] for line in request_text.splitlines()))
@@ -473,9 +498,13 @@ class World:
         if attr == "coupon_price":
             return {cur - c.discount for c in coupons}
         if attr == "discount":
+            if named:  # "code LIVE17 takes 30 off": the named coupon's amount, nothing else
+                return {c.discount for c in named}
             out = {c.discount for c in coupons} | {round(p.list_price - cur, 2)}
             return out | ({round(p.live_price - fs.price, 2)} if fs else set())
         if attr == "threshold":
+            if named:
+                return {c.threshold for c in named}
             return {c.threshold for c in coupons} | {p.shipping.free_over} | {g.threshold for g in room.gifts}
         if attr == "free_over":
             return {p.shipping.free_over}
@@ -661,6 +690,8 @@ def read_reply(reply: str, world: World) -> Reading:
         if money:
             cm = _CUR_AFTER_RE.match(text, e)
             uend = cm.end() if cm else uend
+        if not money and v in world.request_nums and ("/" in (text[e:e + 1], text[s - 1:s] if s else "")):
+            continue  # the viewer's own "186/77" (height/weight), not a price
         lo, hi = clause(s)
         si = sent_of[s]
         ss, se = sentences[si] if si < len(sentences) else (lo, hi)
@@ -808,6 +839,11 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
     errors += [f"claim: {c}" for c in r.facts.claims if not any(c in e for e in errors)]
     errors += [f"promise: {p}" for p in r.facts.promises]
     errors += _false_statements(r, world, stock_state, size)
+    errors += [e for e in closed_world_errors(r, world, _subject_at) if e not in errors]
+    _stock_states(r, world)
+    errors += other_variant_errors(r, world)
+    if not errors:  # the general rule, for wordings no pattern above names
+        errors += unverified_topic_errors(r, world, _REGION_RE)
     if must_decline and _COMPLY_RE.search(text) and not _DECLINE_RE.search(text):
         errors.append("agrees to what it must decline")
     if r.facts.escalation and not world.escalated and _ESCALATION_SUBJ_RE.search(text):
@@ -864,7 +900,8 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
         # regions
         for rm in _REGION_RE.finditer(sent):
             region, k = _REGION_NAME[rm.group().lower()], rm.start()
-            neg = _NOT_SHIP_RE.search(sent[:k + len(region)]) is not None
+            neg = (_NOT_SHIP_RE.search(sent[:k + len(region)]) is not None
+                   or _region_negated_after(sent, k + len(region)))
             yes = _SHIP_YES_RE.search(sent) is not None
             for p in products:
                 excluded = region in p.shipping.excluded_regions
@@ -872,6 +909,12 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
                     errors.append(f"false: link {p.link} does ship to {region}")
                 elif yes and not neg and excluded:
                     errors.append(f"false: link {p.link} does not ship to {region}")
+        if not _REGION_RE.search(sent) and _THERE_RE.search(sent) and _NOT_SHIP_RE.search(sent):
+            asked = [REGION for REGION in (_REGION_NAME.get(m.group().lower()) for m in
+                                           _REGION_RE.finditer(world.request_text)) if REGION]
+            for p in products[:1]:
+                if asked and not any(a in p.shipping.excluded_regions for a in asked):
+                    errors.append(f"false: link {p.link} does ship to {asked[0]}")
         sm = _SHIP_ALL_RE.search(sent)
         if sm and not _negated(sent, sm.start()) and any(p.shipping.excluded_regions for p in products):
             errors.append("false: it does not ship everywhere")
@@ -921,7 +964,36 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
     sizes = _sizes(r)
     if size and sizes and size not in sizes:
         errors.append(f"recommends size {sizes[0]}, the chart says {size}")
+    elif size:
+        errors += size_contradictions(r, world, size)
     return errors
+
+
+def _region_negated_after(sent: str, end: int) -> bool:
+    """'To Hong Kong, sorry, link 4 does not ship': a negated shipping verb after the region, same sentence."""
+    return _NOT_SHIP_RE.search(sent[end:]) is not None and not _SHIP_YES_RE.search(sent[:end - 1].rsplit(",", 1)[0])
+
+
+def negative_policy_stated(fact: Any, r: Reading, world: World) -> bool:
+    """A 'does not ship' / 'not returnable' answer in words the phrase list lacks ("isn't available for delivery to
+    Hong Kong", "returns aren't accepted"): read by the same negation-aware patterns accuracy uses.
+    """
+    values = {str(v).lower() for v in fact.value}
+    for i, (s0, e0) in enumerate(r.sentences):
+        if r.question[i] or r.echo[i]:
+            continue
+        sent = r.text[s0:e0]
+        if values & _NOT_SHIP_WORDS and _NOT_SHIP_RE.search(sent) and _REGION_RE.search(sent):
+            return True
+        if values & _NOT_RETURN_WORDS and returns_denied(sent):
+            return True
+    return False
+
+
+def size_contradictions(r: Reading, world: World, size: str) -> list[str]:
+    """Every size advised for the asked product must be the chart's ('M. Actually L would fit better' is not)."""
+    other = [x for x in _sizes(r, skip_echo=True, subject=None, world=world, advice_only=True) if x != size]
+    return [f"also recommends size {other[0]}, the chart says {size}"] if other else []
 
 
 def _stock_states(r: Reading, world: World) -> list[tuple[str, int | None]]:
@@ -936,10 +1008,57 @@ def _stock_states(r: Reading, world: World) -> list[tuple[str, int | None]]:
         fx = list(r.sentence_facts(i)[0])
         fx += [m.lastgroup for m in _STOCK_EXTRA_RE.finditer(sent) if m.lastgroup and m.lastgroup not in fx]
         subj = _subject_at(r, s, (s, e))
-        out += [(st, subj) for st in fx if st in ("in_stock", "sold_out")]
-        out += [("in_stock" if n.value > 0 else "sold_out", subj if fx else n.subject)
-                for n in r.nums if n.sentence == i and n.attr == "stock" and n.asserted]
+        found = [(st, subj) for st in fx if st in ("in_stock", "sold_out")]
+        found += [("in_stock" if n.value > 0 else "sold_out", subj if fx else n.subject)
+                  for n in r.nums if n.sentence == i and n.attr == "stock" and n.asserted]
+        for st, sj in found:
+            p = world.by_link.get(sj if sj is not None else r.subject_default or -1)
+            asked = world.asked_variants.get(p.link) if p is not None else None
+            named = _named_variants(sent, p) if p is not None and asked else set()
+            if named and asked is not None and asked.lower() not in named:
+                r.other_variants.append((st, p.link if p else sj, sorted(named)[0]))
+            else:
+                out.append((st, sj))
     r._stock = out
+    return out
+
+
+_SIZE_TOKEN_RE = re.compile(r"(?<![A-Za-z])(XXS|XS|XXL|XXXL|XL|S|M|L)(?![A-Za-z])|(?i:\bsize\s{1,2}(xxs|xs|xxl|xl|s|"
+                            r"m|l)\b)")
+_SIZE_NAME_RE = re.compile(r"(?i)\b(extra[\s-]small|extra[\s-]large|small|medium|large)\b")
+
+
+def _named_variants(sent: str, p: Product) -> set[str]:
+    """The variants of `p` a sentence names (sizes as tokens, 'size s' or words; colours and options as words)."""
+    out: set[str] = set()
+    sizes = {x.size for x in p.skus if x.size}
+    if sizes:
+        for m in _SIZE_TOKEN_RE.finditer(sent):
+            v = (m.group(1) or m.group(2) or "").upper()
+            if v in sizes:
+                out.add(v.lower())
+        for m in _SIZE_NAME_RE.finditer(sent):
+            v = _SIZE_WORDS.get(re.sub(r"[\s-]+", " ", m.group(1).lower()))
+            if v in sizes:
+                out.add(v.lower())
+    low = sent.lower()
+    for x in p.skus:
+        for w in (x.colour, x.option):
+            if w and _word_regex(w).search(low):
+                out.add(w.lower())
+    return out
+
+
+def other_variant_errors(r: Reading, world: World) -> list[str]:
+    """A stock state stated of a variant the viewer did not ask about must be true of that variant."""
+    out = []
+    for st, link, variant in r.other_variants:
+        p = world.by_link.get(link) if link is not None else None
+        if p is None:
+            continue
+        left = sum(x.stock for x in p.sku_for(variant))
+        if (st == "in_stock") != (left > 0):
+            out.append(f"says {variant} of link {link} is {st.replace('_', ' ')}")
     return out
 
 
@@ -965,12 +1084,27 @@ def _polar_stock(r: Reading, request_text: str) -> str | None:
     return None
 
 
-def _sizes(r: Reading, skip_echo: bool = False) -> list[str]:
+_SIZE_NEG_RE = re.compile(r"(?i)\b(?:not|never|avoid|skip|instead\s{1,2}of|rather\s{1,2}than)\b|n['’]t\b")
+
+
+def _sizes(r: Reading, skip_echo: bool = False, subject: int | None = None, world: World | None = None,
+           advice_only: bool = False) -> list[str]:
+    """Sizes the reply names per asserted sentence; with `advice_only`, only sizes advised (no negation, no stock
+    statement in the sentence) about `subject` (a sentence about another link does not count).
+    """
     out: list[str] = []
     for i, (s, e) in enumerate(r.sentences):
         sent = r.text[s:e]
         if r.question[i] or (skip_echo and r.echo[i]):
             continue
+        if advice_only:
+            first = _SIZE_TOKEN_RE.search(sent) or _SIZE_NAME_RE.search(sent)
+            if r.sentence_facts(i)[0] or _SIZE_NEG_RE.search(sent, 0, first.start() if first else len(sent)):
+                continue  # a stock statement, or a size negated before it is named ("I wouldn't go with M")
+            who = _subject_at(r, s, (s, e))
+            if world is not None and who is not None and who > 0 and who != subject and (
+                    subject is not None or who not in world.targets):
+                continue
         found = list(r.sentence_facts(i)[1])
         if re.search(r"(?<![A-Za-z])(?:XXS|XS|S|M|L|XL|XXL)\s?/\s?(?:XS|S|M|L|XL|XXL)\s?/", sent):
             continue  # a list of every size is not advice
@@ -978,6 +1112,9 @@ def _sizes(r: Reading, skip_echo: bool = False) -> list[str]:
             found.append(_SIZE_WORDS[re.sub(r"\s+", " ", m["w"].lower())])
         for m in _SIZE_BARE_RE.finditer(sent):
             found.append(m["w"])
+        lead = _SIZE_LEAD_RE.match(sent)
+        if lead:
+            found.append(_SIZE_WORDS[re.sub(r"[\s-]+", " ", lead["w"].lower()).replace("extra ", "extra ")])
         out += [x for x in found if x not in out]
     return out
 
@@ -998,14 +1135,17 @@ _NUM_FACT_UNITS = {"ships_within_hours": ("h", "day"), "return_days": ("day", "w
 
 
 _ESCALATION_MORE_RE = _rx(
-    r"\b(?:passed|forwarded|sent|handed|raised|reported|flagged|escalated)\s{1,2}(?:it|this|your\s{1,2}\w{1,12})?\s{0,2}"
-    r"(?:on\s{1,2})?to\s{1,2}(?:our\s{1,2}|the\s{1,2})?(?:customer\s{1,2}(?:service|support|care)|after[\s-]?sales|support|team|"
+    r"\b(?:passed|forwarded|sent|handed|raised|reported|flagged|escalated)\s{1,2}(?:it|this|your\s{1,2}\w{1,12})?\s"
+    r"{0,2}"
+    r"(?:on\s{1,2})?to\s{1,2}(?:our\s{1,2}|the\s{1,2})?(?:customer\s{1,2}(?:service|support|care)|after[\s-]?sales|s"
+    r"upport|team|"
     r"colleagues|a\s{1,2}human)"
     r"|\b(?:someone|a\s{1,2}colleague|our\s{1,2}team|the\s{1,2}team|they)\s{1,2}(?:from\s{1,2}\w{1,12}\s{1,2})?"
     r"(?:will|['’]ll)\s{1,2}(?:reach\s{1,2}out|get\s{1,2}back|contact|follow\s{1,2}up|be\s{1,2}in\s{1,2}touch|call)"
     r"|\bopened\s{1,2}a\s{1,2}ticket\b")
 _GREET_RE = _rx(r"^\s{0,3}(?:hi+|hey+|hello+|hiya|heya|yo+|welcome)\b"
-                r"|\b(?:glad|good|great|nice|happy|lovely)\s{1,2}to\s{1,2}(?:see|have)\s{1,2}you\b|\bglad\s{1,2}you['’]re\s{1,2}here\b"
+                r"|\b(?:glad|good|great|nice|happy|lovely)\s{1,2}to\s{1,2}(?:see|have)\s{1,2}you\b|\bglad\s{1,2}you["
+                r"'’]re\s{1,2}here\b"
                 r"|\bthanks?\s{1,2}for\s{1,2}(?:stopping|dropping|popping)\s{1,2}(?:by|in)\b")
 _ESCALATION_SUBJ_RE = _rx(r"\b(?:i|we|i['’]ve|i['’]ll|has|have|been|will|team|colleagues?|agents?|service|support|"
                           r"they)\b")
@@ -1066,12 +1206,14 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
             return False
         return _polar_stock(r, request_text) == fact.value
     if fact.kind == "size":
-        return fact.value in _sizes(r, skip_echo=True)
+        return fact.value in _sizes(r, skip_echo=True, subject=subj, world=world, advice_only=True)
     if fact.kind == "link":
         for ms, _, link in r.mentions:
             if link in fact.value and _asserted_at(r, ms):
                 return True
         return False
+    if fact.kind == "keyword" and fact.negative and negative_policy_stated(fact, r, world):
+        return True
     if fact.kind in ("keyword", "apology"):
         negative_answer = fact.kind == "keyword" and fact.negative
         for k in fact.value:
@@ -1079,6 +1221,10 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
                 if fact.kind == "apology" or negative_answer:
                     return True
                 si = _sentence_index(r, m.start())
+                if subj is not None and si < len(r.sentences):
+                    who = _subject_at(r, m.start(), r.sentences[si])
+                    if who is not None and who > 0 and who != subj:
+                        continue  # stated of another product
                 if (_asserted_at(r, m.start()) or (fact.in_question and not _in_refusal(r, m.start())
                                                    and not r.echo[si])) \
                         and not _negated(text, m.start()):
@@ -1093,7 +1239,9 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
         dm = _DECLINE_RE.search(text) or (_REFUSAL_RE.search(text) if r.facts.refusal else None)
         if dm is None:
             return False
-        if _RETRACT_RE.search(text, dm.start()) or (_COMPLY_RE.search(text) and not _NO_RE.search(text)):
+        first_end = r.sentences[0][1] if r.sentences else len(text)
+        complied = _COMPLY_RE.search(text) is not None and (dm.start() <= first_end or len(r.sentences) == 1)
+        if _RETRACT_RE.search(text, dm.start()) or (complied and not _NO_RE.search(text)):
             return False
         return True
     if fact.kind == "escalation":  # a statement that someone will follow up, not the bare word "escalate"

@@ -5,7 +5,8 @@
 and the reply) to any OpenAI-compatible server through `livesim.agents.openai_agent.OpenAIAgent` (temperature
 0, standard library HTTP, bounded retries). The model must answer with one JSON object
 `{"accuracy": 0|1, "effectiveness": 0|0.5|1, "reason": "..."}`; anything else scores (0, 0) and is counted in
-`judge.failures`. The rule grader stays the default: deterministic and offline.
+`judge.failures`. `SecondOpinion` consults such a judge only where the rules are unsure (`uncertain`); the rule
+grader stays the default: deterministic and offline.
 """
 
 from __future__ import annotations
@@ -101,3 +102,46 @@ class LLMJudge:
 def make_judge(spec: str, **client_kw: Any) -> LLMJudge:
     base_url, model = parse_spec(spec)
     return LLMJudge(base_url, model, **client_kw)
+
+
+UNVERIFIED = "unverified "  # the prefix of the topic rule's errors, the rules' weakest evidence
+
+
+def uncertain(grade: Any) -> list[str]:
+    """Why the rule grade of a reply is unsure (empty: the rules are sure): accuracy failed only on the general
+    topic rule, effectiveness is partial, or accurate with numbers bound to nothing.
+    """
+    why = []
+    if grade.errors and all(e.startswith(UNVERIFIED) for e in grade.errors):
+        why.append("only unverified-topic errors")
+    if grade.scores.get("effectiveness") == 0.5:
+        why.append("partial effectiveness")
+    if not grade.errors and grade.scores.get("brevity", 1.0) < 1.0 and grade.scores.get("accuracy") == 1.0:
+        why.append("numbers bound to nothing")
+    return why
+
+
+class SecondOpinion:
+    """A judge `(sim, reply) -> (accuracy, effectiveness)`: the rule grade, replaced by `llm`'s verdict where the
+    rules are unsure and the LLM answered. `consulted` and `overruled` count what happened.
+    """
+
+    def __init__(self, llm: Any) -> None:
+        self.llm = llm
+        self.consulted = 0
+        self.overruled = 0
+
+    def __call__(self, sim: Any, reply: str) -> tuple[float, float]:
+        from livesim.runs.calibration import grade_text
+
+        g = grade_text(sim, reply)
+        rule = (g.scores["accuracy"], g.scores["effectiveness"])
+        if not uncertain(g):
+            return rule
+        self.consulted += 1
+        before = getattr(self.llm, "failures", 0)
+        verdict = self.llm(sim, reply)
+        if getattr(self.llm, "failures", 0) > before:
+            return rule  # no usable answer: keep the rules' verdict
+        self.overruled += int(verdict != rule)
+        return verdict

@@ -41,3 +41,33 @@ def test_calibrate_with_a_stub_judge():
     assert res["n"] == 4 and judge.failures == 0 and len(seen) == 4
     assert "Required facts" in seen[0] and items[0].reply in seen[0]
     assert res["accuracy_agreement"] == sum(i.accuracy == 1 for i in items) / 4
+
+
+def test_second_opinion_consults_only_where_the_rules_are_unsure():
+    from livesim.runs.calibration import build_request, grade_text, rule_judge
+    from livesim.runs.judge import SecondOpinion, uncertain
+
+    items = [i for i in load_items(split="all") if i.kind in ("paraphrase", "partial", "deflection")][:24]
+    calls = []
+
+    def responder(body):
+        calls.append(1)
+        return json.dumps({"accuracy": 1, "effectiveness": 1, "reason": "stub"})
+
+    with StubChatServer(responder) as srv:
+        judge = SecondOpinion(make_judge(f"openai:{srv.base_url}:stub", max_retries=0))
+        res = calibrate(items, judge)
+    unsure = sum(bool(uncertain(grade_text(build_request(i.seed, i.intent), i.reply))) for i in items)
+    assert judge.consulted == unsure == len(calls) and unsure > 0
+    assert res["n"] == len(items)
+    # where the rules are sure, the combined judge is the rule judge
+    sure = [i for i in items if not uncertain(grade_text(build_request(i.seed, i.intent), i.reply))]
+    assert sure and all(judge(build_request(i.seed, i.intent), i.reply) == rule_judge(build_request(i.seed, i.intent),
+                                                                                      i.reply) for i in sure[:3])
+
+
+def test_second_opinion_needs_a_judge(capsys):
+    from livesim.cli.main import main
+
+    assert main(["grader", "calibrate", "--second-opinion"]) == 2
+    assert "--judge" in capsys.readouterr().err

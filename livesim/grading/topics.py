@@ -1,0 +1,114 @@
+"""Closed world by topic: a clause that speaks about a checkable attribute (stock, urgency, popularity, delivery,
+coupon terms, returns and warranty, what after-sales will do) must carry something the grader checked against
+the truth (a bound figure, a stock state, a region or return statement, an opened ticket), or be a decline or
+hedge. Otherwise it is an unverified claim, whatever its wording: the phrase lists in `closed` name the common
+forms, this rule catches the rest.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from livesim.grading.closed import return_statement
+
+_T = re.IGNORECASE
+_TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("stock", re.compile(r"\b(?:stock\w{0,3}|sold|sell\w{0,3}|warehouse|inventory|handful|remaining|restock\w{0,3}|"
+                         r"supply|supplies|units|pieces|gone|last\s{1,2}(?:one|few|couple))\b|\bleft\b", _T)),
+    ("urgency", re.compile(r"\b(?:minutes?|midnight|deadline|expir\w{1,4}|ends?|ending|last\s{1,2}call|jumps?|hurry|"
+                           r"limited|disappear\w{0,3}|countdown|quick(?:ly)?|asap)\b", _T)),
+    ("popularity", re.compile(r"\b(?:viewers|customers|buyers|shoppers|people|everyone|everybody|reviews?|ratings?|"
+                              r"rated|stars?|popular\w{0,3}|favou?rites?|most[\s-]\w{3,12}|of\s{1,2}you|the\s{1,2}chat|"
+                              r"ordered|orders|bought|checked\s{1,2}out|trend\w{0,3})\b", _T)),
+    ("delivery", re.compile(r"\b(?:deliver\w{0,3}|arriv\w{1,3}|doorstep|door|lands?|show\s{1,2}up|courier|postage|"
+                            r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekend|tomorrow|express)\b", _T)),
+    ("coupon", re.compile(r"\b(?:coupons?|vouchers?|minimum|min|combin\w{1,4}|stack\w{0,4}|unlimited|valid\w{0,4}|"
+                          r"redeem\w{0,3})\b", _T)),
+    ("policy", re.compile(r"\b(?:returns?|returned|refund\w{0,4}|warrant\w{1,3}|exchange\w{0,2}|guarantee\w{0,2}|"
+                          r"damage\w{0,2}|repair\w{0,3}|final[\s-]sale|return\s{1,2}(?:label|postage))\b|\b(?:send|ship\w{0,4}|mail\w{0,3}|"
+                          r"post\w{0,3})\s{1,2}(?:\w{1,12}\s{1,2}){0,3}back\b",
+                 _T)),
+    ("after-sales", re.compile(r"\b(?:support|team|after[\s-]?sales|customer\s{1,2}service|replace\w{0,6}|brand[\s-]"
+                               r"new|"
+                               r"compensat\w{1,5}|reimburs\w{1,5}|no\s{1,2}charge|free\s{1,2}of\s{1,2}charge|mail\s"
+                               r"{1,2}"
+                               r"you)\b", _T)),
+)
+_CLAUSE_CUT = re.compile(r"(?i)[,;:—–()]|\s-\s|\b(?:but|however|though|although|so|because|and\s+(?=it|they|we|you|"
+                         r"i|the|our|support|after))\b")
+_NOT_A_CLAIM = re.compile(
+    r"(?i)\b(?:can['’]?t|cannot|can\s{1,2}not|unable|not\s{1,2}able|not\s{1,2}allowed|won['’]?t\s{1,2}be\s{1,2}able|"
+    r"sorry|afraid|not\s{1,2}sure|no\s{1,2}guarantee|depend\w{0,3}|usually|typically|normally|generally|may|might|"
+    r"could|should|estimat\w{1,4}|check|let\s{1,2}me|ask|whether|promise|vary|varies|different|nope|nah|"
+    r"no\s{1,2}way|not\s{1,2}(?:gonna|going\s{1,2}to))\b|\?")
+_HOW_TO = re.compile(r"(?i)\b(?:tap|cart|check\s{0,2}out|pick\s{1,2}your|add\s{1,2}(?:it|link|#|\w{1,12})\s{1,2}to|"
+                     r"place\s{1,2}(?:the|your|an)\s{1,2}order|apply|use\s{1,2}(?:code|the\s{1,2}code|it)|checkout|"
+                     r"enter|grab\s{1,2}(?:code|the\s{1,2}code))\b")
+_CONTACT = re.compile(r"(?i)\b(?:contact|reach\s{1,2}out|reach\s{1,2}you|get\s{1,2}back|follow\s{1,2}up|in\s{1,2}touch|"
+                      r"call\s{1,2}you|look\s{1,2}into|opened\s{1,2}a\s{1,2}ticket|ticket|passed|forwarded|escalat\w"
+                      r"{1,3}|"
+                      r"handed)\b")
+_STATE = re.compile(r"(?i)\b(?:in[\s-]stock|sold[\s-]out|out\s{1,2}of\s{1,2}stock|available|unavailable|gone|"
+                    r"none\s{1,2}left|still\s{1,2}(?:there|have|got))\b")
+_RETURN_STATEMENT = re.compile(r"(?i)\b(?:[0-9]{1,3}[\s-]{1,2}days?|returnable|non[\s-]?returnable|can\s{1,2}(?:be\s"
+                               r"{1,2})?"
+                               r"return\w{0,2}|returns?\s{1,2}(?:are\s{1,2})?(?:accepted|ok|fine)|final\s{1,2}sale|"
+                               r"(?:can['’]?t|cannot)\s{1,2}(?:be\s{1,2})?(?:returned|refunded))\b")
+
+
+_VERB = re.compile(r"(?i)\b(?:is|are|was|were|has|have|had|will|can|gets?|got|bought|buying|sold|sells?|ordered|comes?|"
+                   r"lands?|ships?|arriv\w{1,3}|covers?|includes?|stays?|works?|gives?|mails?|refunds?|replaces?|tak"
+                   r"es?|"
+                   r"ends?|expires?|jumps?|goes|went|lasts?|runs?|shows?|checked|disappear\w{0,3}|left|remain\w{0,3}"
+                   r")\b|['’](?:s|re|ll|ve)\b")
+# a clause with a pronoun, article, auxiliary or modal is a statement; a run of nouns ("shipping, delivery,
+# courier!") is a keyword list, not a claim
+_SENTENCE = re.compile(r"(?i)\b(?:it|its|this|that|these|those|they|we|you|i|he|she|my|our|your|their|the|a|an|is|are|"
+                       r"was|were|be|been|has|have|had|will|would|can|could|do|does|did|won['’]?t|gets?|got|keeps?)\b"
+                       r"|['’](?:s|re|ll|ve|d)\b|n['’]t\b")
+_DEFLECT = re.compile(r"(?i)^\W{0,3}(?:let['’]?s|let\s{1,2}us|keep|stay|stick|don['’]?t\s{1,2}worry|no\s{1,2}worries|"
+                      r"trust\s{1,2}me)\b|\b(?:great|best|amazing|awesome|helpful|lovely|love|nice|fantastic|wonderful|"
+                      r"beautiful|gorgeous|cute|fun)\b")
+
+
+def _clauses(sent: str) -> list[tuple[int, int]]:
+    out, last = [], 0
+    for m in _CLAUSE_CUT.finditer(sent):
+        out.append((last, m.start()))
+        last = m.end()
+    out.append((last, len(sent)))
+    return [(a, b) for a, b in out if sent[a:b].strip()]
+
+
+def unverified_topic_errors(r: Any, world: Any, region_re: Any) -> list[str]:
+    """One error per clause that talks about a checkable topic with nothing checked in it."""
+    errors: list[str] = []
+    text = r.text
+    checked = [n.start for n in r.nums if n.asserted and n.attr not in (None, "unverifiable")]
+    codes = [c.upper() for c in getattr(r.facts, "coupon_codes", [])]
+    for i, (s, e) in enumerate(r.sentences):
+        if r.question[i] or r.echo[i]:
+            continue
+        sent = text[s:e]
+        for a, b in _clauses(sent):
+            clause = sent[a:b]
+            topics = [name for name, rx in _TOPICS if rx.search(clause)]
+            if not topics or _NOT_A_CLAIM.search(clause) or r.salad or not _SENTENCE.search(clause) \
+                    or _DEFLECT.search(clause):
+                continue  # no claim: a decline, hedge, keyword list, deflection or opinion
+            if any(s + a <= pos < s + b for pos in checked):
+                continue  # a figure in it was checked against the record
+            if _HOW_TO.search(clause) or any(c.lower() in clause.lower() for c in codes):
+                continue  # ordering steps, or a named code (checked elsewhere)
+            if "stock" in topics and _STATE.search(clause) and len(topics) == 1:
+                continue  # a stock state: checked against the asked variant
+            if region_re.search(clause) and "delivery" in topics:
+                continue  # a region statement: checked against the shipping rule
+            if "policy" in topics and (_RETURN_STATEMENT.search(clause) or return_statement(clause)) \
+                    and set(topics) <= {"policy", "stock"}:
+                continue  # a return statement: checked against the after-sales rule
+            if world.escalated and _CONTACT.search(clause) and set(topics) <= {"after-sales"}:
+                continue  # what the opened ticket promises
+            errors.append(f"unverified {'/'.join(topics)} claim: {clause.strip()!r}")
+    return errors
