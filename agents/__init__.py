@@ -11,6 +11,7 @@ from livesim.agents.base import Action, Agent, BaseAgent, Observation
 AGENT_REGISTRY: dict[str, str] = {
     "oracle": "livesim.agents.oracle:OracleAgent",
     "memorizer": "livesim.agents.oracle:MemorizerAgent",
+    "reader": "livesim.agents.reader:ReaderAgent",
     "null": "livesim.agents.simple:NullAgent",
     "random": "livesim.agents.simple:RandomAgent",
     "transformers": "livesim.agents.transformers_agent:TransformersAgent",
