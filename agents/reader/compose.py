@@ -163,9 +163,17 @@ def _coupon(ask: Ask, r: Results, _: str) -> str | None:
         coupons = [c for c in coupons if c.get("links") in ("all", None) or link in (c.get("links") or [])]
     if not coupons:
         return None
-    best = max(coupons, key=lambda c: (c.get("discount", 0), -c.get("min_spend", 0), str(c.get("code"))))
-    spend = f" on orders over {_g(best['min_spend'])} yuan" if best.get("min_spend") else ""
-    return f"Use code {best['code']} for {_g(best['discount'])} yuan off{spend}."
+    ranked = sorted(coupons, key=lambda c: (-c.get("discount", 0), c.get("min_spend", 0), str(c.get("code"))))
+    if link is not None:  # the best one for the link the viewer named
+        ranked = ranked[:1]
+    parts = []
+    for c in ranked[:3]:  # no link named: the viewer may mean any product, so every code the host may give
+        spend = f" on orders over {_g(c['min_spend'])} yuan" if c.get("min_spend") else ""
+        only = c.get("links")
+        where = (f" (only for {' and '.join(f'link {x}' for x in only)})" if isinstance(only, list) and link is None
+                 else "")
+        parts.append(f"code {c['code']} for {_g(c['discount'])} yuan off{spend}{where}")
+    return "Use " + ", or ".join(parts) + "."
 
 
 @writer("how_to_buy")

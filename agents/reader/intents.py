@@ -77,10 +77,16 @@ _P = {  # intent -> patterns, tried in the order of RULES
 }
 RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((k, re.compile(v, re.IGNORECASE)) for k, v in _P.items())
 # whole words of the rules (a stem such as "availab" or "flavou?r" is no spelling to correct towards)
-_VOCAB = frozenset(w for v in _P.values() for w in re.findall(r"(?<![a-z\\])[a-z]{4,}(?![a-z?(\[{])", v))
+_WORDS = ("shipping ships delivery deliver returns returnable refund exchange vouchers voucher coupons coupon discount "
+          "available stock price much cost recommend suggestions warranty battery ingredients material fabric flavour "
+          "flavours colour colours color colors compatible weigh weight heavy dimensions expiry expire allergic "
+          "checkout purchase order cart cheaper half promise guarantee instructions system prompt ignore refund "
+          "courier arrive arrives charge charging specs processor").split()
+_VOCAB = frozenset(_WORDS) | frozenset(
+    w for v in _P.values() for w in re.findall(r"(?<![a-z\\])[a-z]{4,}(?![a-z?(\[{])", v))
 
 ASPECTS: dict[str, str] = {  # aspect -> pattern, first match wins
-    "ingredients": r"ingredient|alcohol|fragrance|chemical|what's in",
+    "ingredients": r"ingredient|alcohol|fragrance|chemical|what's in\b",
     "skin_type": r"skin|break out",
     "volume": r"\bml\b|bottle|how much product|volume|full size|travel size",
     "shelf_life": r"once opened|shelf life|keep .* before|go(es)? bad|go off|after opening",
