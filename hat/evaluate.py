@@ -48,6 +48,8 @@ EVAL_VERSION = 1  # bump when what a row holds or how it is computed changes (in
 QA_METRICS = ("accuracy", "effectiveness", "avg", "reward")
 IF_METRICS = ("prompt_strict", "prompt_loose", "inst_strict", "inst_loose")
 PRIVILEGED = frozenset({"oracle", "memorizer"})
+# scripted hosts of the stream: no answer to a plain (T4) prompt, so T4 is n/a for them
+HOSTS_ONLY = PRIVILEGED | {"reader"}
 
 
 # ------------------------------------------------------------------------------------------------ agents
@@ -370,9 +372,10 @@ def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, b
         for found in [path] + ([Path(records) / f"{key}.json"] if records is not None else []):
             if found.exists():
                 return {**json.loads(found.read_text()), "cache_key": key}
-    if suite.kind == "if" and spec.privileged:
+    if suite.kind == "if" and spec.name in HOSTS_ONLY:
+        why = "reads the env's ground truth" if spec.privileged else "is a scripted stream host"
         result = {"suite": suite.name, "key": suite.key, "title": suite.title, "n": 0, "scores": None, "rows": [],
-                  "note": f"{spec.name} reads the env's ground truth and has no answer to a plain prompt"}
+                  "note": f"{spec.name} {why} and has no answer to a plain prompt"}
         return result
     if cached_only:
         return None
