@@ -100,7 +100,7 @@ def conversation_stats(records: list[dict[str, Any]]) -> dict[str, Any]:
         "skill_loads_without_evidence": c["skill"] - c["skill_evidenced"],
         "copy_targets_per_1000": round(1000 * c["copy_targets"] / n, 1),
         "copy_target_share": share("copy_targets", "choices"),
-        "exploration_loads_per_1000": round(1000 * c["explore"] / n, 1),
+        "blind_loads_per_1000": round(1000 * c["blind"] / n, 1),
         "recovery_turns_per_1000": round(1000 * c["recovery"] / n, 1),
         "tokens_per_conversation": round(sum(tokens) / n, 1),
         "forms": {k: dict(sorted(v.items())) for k, v in forms.items()},
@@ -152,7 +152,7 @@ def _walk(msgs: list[dict[str, Any]], ctx: Any, memo: frozenset[str], c: Counter
             _choice(c, "skill", bool(skill) and skill in seen, skill, memo)
             entry = index.get(skill)
             if entry is not None and skill in blind:
-                c["explore"] += 1
+                c["blind"] += 1
                 earlier = blind[:blind.index(skill)]
                 c["skill_evidenced"] += all(b in tried for b in earlier)
             else:
@@ -192,7 +192,7 @@ def render(stats: dict[str, Any], title: str = "") -> str:
              f"without: {stats['skill_loads_without_evidence']}",
              f"copy targets per 1,000 conversations: {stats['copy_targets_per_1000']} "
              f"({_pct(stats['copy_target_share'])} of named choices)",
-             f"exploration loads per 1,000: {stats['exploration_loads_per_1000']}, "
+             f"loads of skills the index says nothing about, per 1,000: {stats['blind_loads_per_1000']}, "
              f"recovery turns per 1,000: {stats['recovery_turns_per_1000']}",
              f"tokens per conversation (estimate): {stats['tokens_per_conversation']}", "forms:"]
     lines += [f"  {name}: {', '.join(f'{a} {b}' for a, b in counts.items())}" for name, counts in stats["forms"].items()]

@@ -70,6 +70,7 @@ class Call:
     name: str
     arguments: dict[str, Any]
     content: str
+    at: int = 0  # the position of its result among the request's messages
 
     @property
     def failed(self) -> bool:
@@ -98,6 +99,7 @@ class Conversation:
     turns: int = 0
     replies: list[str] = field(default_factory=list)  # assistant turns without tool calls (blocked replies)
     last_feedback: str | None = None  # the user message that answered the latest assistant turn, if any
+    feedback_at: list[int] = field(default_factory=list)  # positions of the `feedback` messages
 
 
 def _lines(system: str) -> list[str]:
@@ -179,7 +181,7 @@ def parse_conversation(messages: list[dict[str, Any]]) -> Conversation:
     pending: dict[str, tuple[str, dict[str, Any]]] = {}
     order: list[tuple[str, dict[str, Any]]] = []
     seen_assistant = False
-    for m in body:
+    for pos, m in enumerate(body):
         role = m.get("role")
         if m is first_user:
             continue
@@ -207,11 +209,12 @@ def parse_conversation(messages: list[dict[str, Any]]) -> Conversation:
             if entry is not None and entry in order:
                 order.remove(entry)
             name, args = entry if entry is not None else (str(m.get("name", "")), {})
-            conv.calls.append(Call(name, args, str(m.get("content") or "")))
+            conv.calls.append(Call(name, args, str(m.get("content") or ""), pos))
         elif role == "user":
             content = str(m.get("content") or "")
             if seen_assistant:
                 conv.feedback.append(content)
+                conv.feedback_at.append(pos)
                 conv.last_feedback = content
             else:
                 conv.notices.append(content)

@@ -164,10 +164,15 @@ class ReaderAgent(BaseAgent):
         topics = list(dict.fromkeys(TOPIC[a.intent] for a in asks)) or ["smalltalk"]
         out: list[str] = []
         skills = _known_skills(ctx, conv)
+        listed = any(c.content.startswith("error") and _SKILL_LIST.search(c.content) for c in conv.calls)
         for topic in topics:
             if any(t == topic for t in loaded.values()):
                 continue
             ranked = _candidates(skills, topic, tried)
+            if not ranked and not listed and topic not in tried:  # nothing in the index fits: the error lists all
+                out.append(format_tool_call(tool.name, {param: topic}))
+                tried.add(topic)
+                continue
             if not ranked:
                 continue
             confident = ranked[0][0] <= 1
@@ -234,8 +239,11 @@ def _result(job: str, values: dict[str, Any], jobs: dict[str, Any], conv: Conver
 def _loaded(conv: Conversation, loader: str, param: str) -> dict[str, str | None]:
     """Skill name -> the topic its content is about, for every skill loaded in this request."""
     out: dict[str, str | None] = {}
+    gates = [at for at, f in zip(conv.feedback_at, conv.feedback, strict=True) if "no reply skill" in f]
     for c in conv.calls:
-        if c.name == loader and c.content.startswith("# "):
+        if any(at > c.at for at in gates):  # loaded before the reply gate said no reply skill was: not one
+            out[str(c.arguments.get(param))] = None
+        elif c.name == loader and c.content.startswith("# "):
             scores = topic_scores(c.content)
             top = max(scores, key=lambda t: scores[t])
             out[str(c.arguments.get(param))] = top if scores[top] >= 2.0 else None
