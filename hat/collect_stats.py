@@ -22,7 +22,7 @@ from livesim.agents.reader.observe import parse_context
 from livesim.grading.latency import count_tokens
 
 _ORTHOGRAPHY = (("snake", r"[a-z][a-z0-9]*(_[a-z0-9]+)+"), ("kebab", r"[a-z0-9]+(-[a-z0-9]+)+"),
-                ("camel", r"[a-z][a-z0-9]*([A-Z][a-z0-9]*)+"), ("pascal", r"[A-Z][a-z0-9]+([A-Z][a-z0-9]*)*"),
+                ("camel", r"[a-z][a-z0-9]*([A-Z][a-z0-9]+)+"), ("pascal", r"([A-Z][a-z0-9]+)+"),
                 ("lower", r"[a-z0-9]+"), ("upper", r"[A-Z0-9_]+"))
 _SKILL_HEAD = re.compile(r"^# (\S+)")
 
