@@ -135,6 +135,36 @@ def correct(text: str) -> str:
     return re.sub(r"[A-Za-z]{4,}", lambda m: _fix_word(m.group()), text)
 
 
+@functools.lru_cache(maxsize=256)
+def _names(products: tuple[tuple[int, str], ...]) -> tuple[tuple[str, ...], dict[str, int]]:
+    """Every tail of every product name, longest first, and the link of each tail."""
+    owner: dict[str, int] = {}
+    for link, name in products:
+        words = name.lower().split()
+        for k in range(len(words)):
+            owner.setdefault(" ".join(words[k:]), link)
+    return tuple(sorted((p for p in owner if len(p) >= 3), key=len, reverse=True)), owner
+
+
+def _spans(low: str, phrases: tuple[str, ...]) -> list[tuple[int, int, str]]:
+    """Where the phrases stand as whole words in `low`, longest first, without overlaps."""
+    taken: list[tuple[int, int, str]] = []
+    for p in phrases:
+        at = low.find(p)
+        while at != -1:
+            end = at + len(p)
+            whole = (at == 0 or not (low[at - 1].isalnum() or low[at - 1] in "_-")) and (
+                end == len(low) or not (low[end].isalnum() or low[end] in "_-"))
+            if whole and not any(a < end and at < b for a, b, _ in taken):
+                taken.append((at, end, p))
+            at = low.find(p, at + 1)
+    return sorted(taken)
+
+
+def _product_key(products: dict[int, tuple[str, str]]) -> tuple[tuple[int, str], ...]:
+    return tuple((link, name) for link, (name, _) in sorted(products.items()))
+
+
 def links_in(text: str, products: dict[int, tuple[str, str]], pinned: int | None) -> tuple[list[int], bool]:
     """The links a comment names, in order, and whether it wrote their numbers (else: by name or 'this one')."""
     out = []
@@ -144,18 +174,10 @@ def links_in(text: str, products: dict[int, tuple[str, str]], pinned: int | None
             out.append(n)
     if out:
         return out, True
-    low = text.lower()
-    best: tuple[int, int] | None = None
-    for link, (name, _) in products.items():
-        words = name.lower().split()
-        for k in range(len(words)):
-            phrase = " ".join(words[k:])
-            if re.search(rf"\b{re.escape(phrase)}\b", low):
-                if best is None or len(phrase) > best[0]:
-                    best = (len(phrase), link)
-                break
-    if best is not None:
-        return [best[1]], False
+    phrases, owner = _names(_product_key(products))
+    found = [p for _, _, p in _spans(text.lower(), phrases)]
+    if found:
+        return [owner[max(found, key=len)]], False
     if _PINNED_REF.search(text) and pinned is not None:
         return [pinned], False
     return [], False
@@ -200,10 +222,9 @@ _RECOMMEND = re.compile(_P["recommendation"], re.IGNORECASE)
 def _mask_refs(text: str, products: dict[int, tuple[str, str]]) -> str:
     """The text with link numbers and product names replaced by ITEM (a name's words are not the question)."""
     out = _LINK_REF.sub(" ITEM ", text)
-    phrases = {" ".join(words[k:]) for name, _ in products.values() if (words := name.split())
-               for k in range(len(words))}
-    for phrase in sorted((p for p in phrases if len(p) >= 3), key=len, reverse=True):
-        out = re.sub(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", "ITEM", out, flags=re.IGNORECASE)
+    phrases, _ = _names(_product_key(products))
+    for a, b, _ in reversed(_spans(out.lower(), phrases)):
+        out = out[:a] + "ITEM" + out[b:]
     return out
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections import Counter
 from dataclasses import dataclass
 
 from livesim.agents.reader.observe import Param, SkillView, ToolView
@@ -82,6 +81,7 @@ JOBS: dict[str, Job] = {
 }
 
 
+@functools.lru_cache(maxsize=4096)
 def words_of(name: str) -> str:
     """An identifier as words: camelCase, snake_case and kebab-case split, lower case."""
     spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)
@@ -93,8 +93,15 @@ def score(text: str, words: Keywords) -> float:
     return sum(w for k, w in words if k in low)
 
 
-def _signature(types: list[str]) -> Counter[str]:
-    return Counter("number" if t == "number" else "integer" if t == "integer" else "string" for t in types)
+def _kind(t: str) -> str:
+    return t if t in ("number", "integer") else "string"
+
+
+def _signature(types: list[str]) -> tuple[str, ...]:
+    return tuple(sorted(_kind(t) for t in types))
+
+
+_JOB_SIGS = {name: _signature([s.type for s in job.slots]) for name, job in JOBS.items()}
 
 
 def _tool_text(tool: ToolView) -> str:
@@ -105,12 +112,12 @@ def _tool_text(tool: ToolView) -> str:
 def assign_tools(tools: tuple[ToolView, ...]) -> dict[str, tuple[ToolView, dict[str, str]]]:
     """job -> (the presented tool, slot role -> presented parameter name), for every job a tool fits."""
     candidates = []
+    sigs = [_signature([p.type for p in tool.params]) for tool in tools]
+    texts = [_tool_text(tool) for tool in tools]
     for job_name, job in JOBS.items():
-        sig = _signature([s.type for s in job.slots])
         for i, tool in enumerate(tools):
-            if _signature([p.type for p in tool.params]) != sig:
-                continue
-            candidates.append((score(_tool_text(tool), job.words), -i, job_name, tool))
+            if sigs[i] == _JOB_SIGS[job_name]:
+                candidates.append((score(texts[i], job.words), -i, job_name, tool))
     out: dict[str, tuple[ToolView, dict[str, str]]] = {}
     used: set[str] = set()
     for s, _, job_name, tool in sorted(candidates, key=lambda c: (-c[0], -c[1], c[2])):
@@ -128,7 +135,7 @@ def assign_params(job: Job, params: tuple[Param, ...]) -> dict[str, str]:
     free = list(params)
     ranked = sorted(job.slots, key=lambda s: -max((w for _, w in s.words), default=0.0))
     for slot in ranked:
-        same = [p for p in free if _signature([p.type]) == _signature([slot.type])]
+        same = [p for p in free if _kind(p.type) == _kind(slot.type)]
         if not same:
             continue
         def key(p: Param, slot: Slot = slot) -> tuple[float, int]:
