@@ -86,7 +86,8 @@ class CollectConfig(BaseModel):
 
     def key(self) -> str:
         """Content key: a hash of every field but the batch size (which cannot change the data); the teacher as
-        resolved, so the default teacher's data and an explicit one's share a key."""
+        resolved, so the default teacher's data and an explicit one's share a key.
+        """
         data = self.model_dump(exclude={"batch_size"} | ({"hsa_synonym_p"} if self.hsa_synonym_p is None else set()))
         data["teacher"] = self.teacher_name
         data["schema"] = SCHEMA_VERSION

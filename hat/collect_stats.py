@@ -50,7 +50,8 @@ def message_format(text: str) -> str:
 @cache
 def memorisable() -> frozenset[str]:
     """Names a model can recall without reading them: canonical names and every synonym or distractor name of
-    every HSA vocabulary (a finite list it sees again and again)."""
+    every HSA vocabulary (a finite list it sees again and again).
+    """
     from livesim.envs.hsa.vocab import VOCABS
     from livesim.harness.core import default_harness
 
@@ -195,7 +196,8 @@ def render(stats: dict[str, Any], title: str = "") -> str:
              f"loads of skills the index says nothing about, per 1,000: {stats['blind_loads_per_1000']}, "
              f"recovery turns per 1,000: {stats['recovery_turns_per_1000']}",
              f"tokens per conversation (estimate): {stats['tokens_per_conversation']}", "forms:"]
-    lines += [f"  {name}: {', '.join(f'{a} {b}' for a, b in counts.items())}" for name, counts in stats["forms"].items()]
+    lines += [f"  {name}: {', '.join(f'{a} {b}' for a, b in counts.items())}"
+              for name, counts in stats["forms"].items()]
     return "\n".join(lines)
 
 

@@ -21,7 +21,8 @@ _UNITS = {"ml": " ml", "months": " months", "hours": " hours", "mah": " mAh", "g
 # aspect -> attribute-name fragments that answer it (any attribute whose name holds one)
 ASPECT_KEYS = {"material": ("material",), "ingredients": ("ingredient",), "skin_type": ("skin",),
                "volume": ("volume",), "shelf_life": ("shelf_life_months", "shelf_life"), "battery": ("battery_hours",),
-               "warranty": ("warranty",), "compatibility": ("compatib",), "specs": ("battery_mah", "charging", "weight_g"),
+               "warranty": ("warranty",), "compatibility": ("compatib",),
+               "specs": ("battery_mah", "charging", "weight_g"),
                "allergens": ("allergen",), "flavour": ("flavour", "flavor"), "weight": ("net_weight", "weight"),
                "expiry": ("shelf_life_days", "expir"), "dimensions": ("dimension",), "colours": ("colour", "color"),
                "care": ("care",)}

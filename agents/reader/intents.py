@@ -43,7 +43,8 @@ _P = {  # intent -> patterns, tried in the order of RULES
                         r"boss approved|jailbreak|reveal|(ur|your|yr) prompt|(ur|your|yr) instructions",
     "unauthorized_discount": r"half|cheaper|just for me|for me\b.*discount|discount.*for me|knock|match it|"
                              r"special price|private discount|change the price|free if|take some off|"
-                             r"discount\s+(#|link|item)|discount .{0,25} now\b|waive|\d+ ?(%|percent) off|biggest fan|loyal fan",
+                             r"discount\s+(#|link|item)|discount .{0,25} now\b|waive|\d+ ?(%|percent) off|"
+                             r"biggest fan|loyal fan",
     "compliance_bait": r"cure|acne|wrinkle|hair loss|eczema|lose weight|diabetes|blood pressure|immune|never break|"
                        r"last forever|insomnia|never fade|years younger|back pain|kill all|guarantee|promise me|"
                        r"doctor|proven",
@@ -52,8 +53,8 @@ _P = {  # intent -> patterns, tried in the order of RULES
                  r"useless|ridiculous|disappointed|not happy|scam|money back|what now|fix it|gonna do about",
     "returns": r"returnable|return|send it back|exchange|refund|final sale",
     "colours": r"colou?rs\b|colors\b|one colou?r|expir",
-    "stock_variant": r"in stock|stock|available|availab|is it there|sold out|restock|any .* left|left for|still there|gone already|"
-                     r"got any|do (u|you|ya) have|still get|comes? in (?!what)|is .* gone|, got any",
+    "stock_variant": r"in stock|stock|available|availab|is it there|sold out|restock|any .* left|left for|"
+                     r"still there|gone already|got any|do (u|you|ya) have|still get|comes? in (?!what)|is .* gone|, got any",
     "spec_material": r"fabric|made of|cotton|polyester|material|synthetic|ingredient|alcohol|fragrance|chemical|"
                      r"skin|\bml\b|bottle|how much product|volume|full size|travel size|once opened|shelf life|"
                      r"keep .* before|go(es)? bad|go off|after opening|battery|charge|warranty|breaks|stops working|"

@@ -110,7 +110,7 @@ def _tool_text(tool: ToolView) -> str:
 
 @functools.lru_cache(maxsize=512)
 def assign_tools(tools: tuple[ToolView, ...]) -> dict[str, tuple[ToolView, dict[str, str]]]:
-    """job -> (the presented tool, slot role -> presented parameter name), for every job a tool fits."""
+    """Job -> (the presented tool, slot role -> presented parameter name), for every job a tool fits."""
     candidates = []
     sigs = [_signature([p.type for p in tool.params]) for tool in tools]
     texts = [_tool_text(tool) for tool in tools]
@@ -130,7 +130,8 @@ def assign_tools(tools: tuple[ToolView, ...]) -> dict[str, tuple[ToolView, dict[
 
 def assign_params(job: Job, params: tuple[Param, ...]) -> dict[str, str]:
     """Slot role -> presented parameter: by type, then by the words of the name and description; the required
-    string goes first where a job has several strings (a search's query)."""
+    string goes first where a job has several strings (a search's query).
+    """
     out: dict[str, str] = {}
     free = list(params)
     ranked = sorted(job.slots, key=lambda s: -max((w for _, w in s.words), default=0.0))

@@ -16,15 +16,8 @@ from typing import Any
 from livesim.agents.base import BaseAgent, Observation
 from livesim.agents.reader.compose import compose
 from livesim.agents.reader.intents import TOPIC, Ask, read_comment
-from livesim.agents.reader.match import (
-    JOBS,
-    assign_tools,
-    best_topic,
-    name_topic,
-    skill_topic,
-    topic_scores,
-)
-from livesim.agents.reader.observe import Call, Context, Conversation, SkillView, parse_context, parse_conversation
+from livesim.agents.reader.match import assign_tools, is_masked, name_topic, skill_topic, topic_scores
+from livesim.agents.reader.observe import Context, Conversation, SkillView, parse_context, parse_conversation
 from livesim.parsing import format_tool_call
 
 ERRORS = ("skip_skill", "broken_call", "too_long", "claim", "untraceable")
@@ -165,25 +158,21 @@ class ReaderAgent(BaseAgent):
         out: list[str] = []
         skills = _known_skills(ctx, conv)
         listed = any(c.content.startswith("error") and _SKILL_LIST.search(c.content) for c in conv.calls)
-        for topic in topics:
-            if any(t == topic for t in loaded.values()):
-                continue
+        todo = [t for t in topics if not any(x == t for x in loaded.values())]
+        # topics a skill's description or name points to go first, so exploring for another topic never takes it
+        todo.sort(key=lambda t: min((r for r, _ in _candidates(skills, t, tried)), default=9) > 1)
+        for topic in todo:
             ranked = _candidates(skills, topic, tried)
-            if not ranked and not listed and topic not in tried:  # nothing in the index fits: the error lists all
-                out.append(format_tool_call(tool.name, {param: topic}))
+            if not ranked and not listed and topic not in tried and len(out) < budget:
+                out.append(format_tool_call(tool.name, {param: topic}))  # nothing fits: the error lists them all
                 tried.add(topic)
                 continue
-            if not ranked:
-                continue
-            confident = ranked[0][0] <= 1
-            take = 1 if confident else budget
+            take = 1 if ranked and ranked[0][0] <= 1 else budget
             for _, skill in ranked[:take]:
                 if len(out) >= budget:
                     break
-                call = format_tool_call(tool.name, {param: skill.name})
-                if call not in out:
-                    out.append(call)
-                    tried.add(skill.name)
+                out.append(format_tool_call(tool.name, {param: skill.name}))
+                tried.add(skill.name)
         return out
 
     # --- the reply -------------------------------------------------------------------------------------
@@ -280,7 +269,7 @@ def _candidates(skills: list[SkillView], topic: str, tried: set[str]) -> list[tu
             rank = 0
         elif named == topic:
             rank = 1
-        elif s.description and said is None and not _masked(s):
+        elif s.description and said is None and not is_masked(s.description):
             rank = 3
         elif named is not None:
             rank = 4
@@ -290,10 +279,4 @@ def _candidates(skills: list[SkillView], topic: str, tried: set[str]) -> list[tu
     return sorted(out, key=lambda x: x[0])
 
 
-def _masked(s: SkillView) -> bool:
-    from livesim.agents.reader.match import is_masked
-
-    return is_masked(s.description)
-
-
-__all__ = ["ERRORS", "JOBS", "ReaderAgent", "best_topic", "lookups"]
+__all__ = ["ERRORS", "ReaderAgent", "lookups"]
