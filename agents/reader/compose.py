@@ -101,8 +101,8 @@ def _size(ask: Ask, r: Results, _: str) -> str | None:
 
 @writer("spec_material")
 def _spec(ask: Ask, r: Results, _: str) -> str | None:
-    res = r.get("details")
-    attrs = (res or {}).get("attributes")
+    res = r.get("details") or {}
+    attrs = res.get("attributes")
     if not isinstance(attrs, dict) or not attrs:
         return None
     frags = ASPECT_KEYS.get(ask.aspect or "", ())

@@ -175,10 +175,11 @@ def parse_conversation(messages: list[dict[str, Any]]) -> Conversation:
     text = str(first_user.get("content") or "") if first_user else ""
     comments = []
     for line in text.split("\n"):
-        m = _COMMENT.match(line)
-        comments.append((m.group(1), m.group(2)) if m else ("", line))
+        found = _COMMENT.match(line)
+        comments.append((found.group(1), found.group(2)) if found else ("", line))
     conv = Conversation(comments=[c for c in comments if c[1].strip()], request_text=text, notices=[], feedback=[])
     pending: dict[str, tuple[str, dict[str, Any]]] = {}
+    entry: tuple[str, dict[str, Any]] | None
     order: list[tuple[str, dict[str, Any]]] = []
     seen_assistant = False
     for pos, m in enumerate(body):
@@ -205,7 +206,8 @@ def parse_conversation(messages: list[dict[str, Any]]) -> Conversation:
                 pending[str(call.get("id", len(pending)))] = entry
                 order.append(entry)
         elif role == "tool":
-            entry = pending.pop(str(m.get("tool_call_id")), None) or (order.pop(0) if order else None)
+            entry = pending.pop(str(m.get("tool_call_id")), None)
+            entry = entry or (order.pop(0) if order else None)
             if entry is not None and entry in order:
                 order.remove(entry)
             name, args = entry if entry is not None else (str(m.get("name", "")), {})
