@@ -20,6 +20,10 @@ AGENT_REGISTRY: dict[str, str] = {
     "mock": "livesim.agents.mock:MockAgent",
 }
 
+# name -> behaviour version of a scripted agent that is still changing: evaluation caches key on it, so a
+# changed policy is never served a stale result (bump it with any change to what the agent does)
+AGENT_VERSIONS: dict[str, int] = {"reader": 1}
+
 
 def agent_class(name: str) -> type:
     """The class of a registered agent name, or of ``"package.module:Class"`` (any importable module)."""
@@ -46,4 +50,5 @@ def make_agent(name: str, **kwargs: Any) -> Agent:
     return agent_class(name)(**kwargs)  # type: ignore[no-any-return]
 
 
-__all__ = ["AGENT_REGISTRY", "Action", "Agent", "BaseAgent", "Observation", "agent_class", "make_agent"]
+__all__ = ["AGENT_REGISTRY", "AGENT_VERSIONS", "Action", "Agent", "BaseAgent", "Observation", "agent_class",
+           "make_agent"]

@@ -30,7 +30,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 import livesim.envs  # noqa: F401  (registers the envs)
-from livesim.agents import make_agent
+from livesim.agents import AGENT_VERSIONS, make_agent
 from livesim.envs.hsa import ToolFaults, make_wrappers
 from livesim.envs.rollout import PRIVILEGED_AGENTS
 from livesim.harness.core import PromptStyleName
@@ -90,6 +90,8 @@ class CollectConfig(BaseModel):
         """
         data = self.model_dump(exclude={"batch_size"} | ({"hsa_synonym_p"} if self.hsa_synonym_p is None else set()))
         data["teacher"] = self.teacher_name
+        if self.teacher_name in AGENT_VERSIONS:  # a scripted teacher that changes: new behaviour, new data
+            data["teacher_version"] = AGENT_VERSIONS[self.teacher_name]
         data["schema"] = SCHEMA_VERSION
         data["render"] = PROMPT_RENDER_VERSION  # the conversations hold rendered prompts
         return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]

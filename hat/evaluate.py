@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from livesim.agents import AGENT_REGISTRY, make_agent
+from livesim.agents import AGENT_REGISTRY, AGENT_VERSIONS, make_agent
 from livesim.harness.prompt import PROMPT_RENDER_VERSION
 from livesim.hat.edits import edited_harness
 from livesim.hat.ifeval import check, load_ifeval_jsonl
@@ -84,7 +84,10 @@ class AgentSpec:
         model = kwargs.get("model")
         if isinstance(model, str):
             kwargs["model"] = model_fingerprint(model)
-        return {"name": self.name, "kwargs": kwargs}
+        out = {"name": self.name, "kwargs": kwargs}
+        if self.name in AGENT_VERSIONS:  # a scripted policy that changes: its results key on its version
+            out["version"] = AGENT_VERSIONS[self.name]
+        return out
 
     def build(self) -> Any:
         if self.name not in AGENT_REGISTRY:
