@@ -186,3 +186,15 @@ def test_bad_arguments_are_refused():
         ReaderAgent(error_rate=2.0)
     with pytest.raises(ValueError, match="explore"):
         ReaderAgent(explore=0)
+
+
+def test_its_version_keys_evaluation_and_collect_caches(monkeypatch):
+    from livesim.agents import AGENT_VERSIONS
+    from livesim.hat.collect import CollectConfig
+    from livesim.hat.evaluate import AgentSpec
+
+    assert AgentSpec("reader").identity()["version"] == AGENT_VERSIONS["reader"]
+    assert "version" not in AgentSpec("oracle").identity()
+    before = CollectConfig().key(), CollectConfig(fixed_harness=True).key()
+    monkeypatch.setitem(AGENT_VERSIONS, "reader", AGENT_VERSIONS["reader"] + 1)
+    assert CollectConfig().key() != before[0] and CollectConfig(fixed_harness=True).key() == before[1]
