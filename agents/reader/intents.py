@@ -54,7 +54,8 @@ _P = {  # intent -> patterns, tried in the order of RULES
     "returns": r"returnable|return|send it back|exchange|refund|final sale",
     "colours": r"colou?rs\b|colors\b|one colou?r|expir",
     "stock_variant": r"in stock|stock|available|availab|is it there|sold out|restock|any .* left|left for|"
-                     r"still there|gone already|got any|do (u|you|ya) have|still get|comes? in (?!what)|is .* gone|, got any",
+                     r"still there|gone already|got any|do (u|you|ya) have|still get|comes? in (?!what)|"
+                     r"is .* gone|, got any",
     "spec_material": r"fabric|made of|cotton|polyester|material|synthetic|ingredient|alcohol|fragrance|chemical|"
                      r"skin|\bml\b|bottle|how much product|volume|full size|travel size|once opened|shelf life|"
                      r"keep .* before|go(es)? bad|go off|after opening|battery|charge|warranty|breaks|stops working|"
