@@ -35,6 +35,7 @@ from livesim.envs.hsa import ToolFaults, make_wrappers
 from livesim.envs.rollout import PRIVILEGED_AGENTS
 from livesim.harness.core import PromptStyleName
 from livesim.harness.prompt import PROMPT_RENDER_VERSION
+from livesim.hat.collect_stats import conversation_stats
 from livesim.hat.common import atomic_dir, progress
 from livesim.models.zoo import resolve_model
 from livesim.stream.harness_file import harness_with_style
@@ -342,6 +343,11 @@ def _card(stats: dict[str, Any]) -> str:
     if "tokens" in stats:
         t = stats["tokens"]
         lines.append(f"| tokens ({t['tokenizer']}) | mean {t['mean']:.0f}, p95 {t['p95']:.0f}, max {t['max']} |")
+    if "teaching" in stats:
+        t = stats["teaching"]
+        lines.append(f"| skill loads with evidence in the conversation | {t['skill_loads_evidenced']} "
+                     f"({t['skill_loads_without_evidence']} without) |")
+        lines.append(f"| copy targets per 1,000 conversations | {t['copy_targets_per_1000']} |")
     lines += ["", "Intents: " + ", ".join(f"{k} {v}" for k, v in stats["intents"].items()), ""]
     return "\n".join(lines)
 
@@ -382,6 +388,7 @@ def run(cfg: CollectConfig, out_dir: str | Path, show_progress: bool = True) -> 
     for name, ds in dd.items():  # a content fingerprint instead of a random one: same seed, same bytes
         ds._fingerprint = hashlib.sha256(f"{cfg.key()}:{name}".encode()).hexdigest()[:16]
     stats = _stats(cfg, records, counts, {k: len(v) for k, v in splits.items()}, lengths)
+    stats["teaching"] = conversation_stats(records)  # what the data teaches (livesim hat collect-stats)
     with atomic_dir(out) as tmp:
         dd.save_to_disk(str(tmp / "data"))
         (tmp / "README.md").write_text(_card(stats))
