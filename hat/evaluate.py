@@ -84,7 +84,7 @@ class AgentSpec:
         model = kwargs.get("model")
         if isinstance(model, str):
             kwargs["model"] = model_fingerprint(model)
-        out = {"name": self.name, "kwargs": kwargs}
+        out: dict[str, Any] = {"name": self.name, "kwargs": kwargs}
         if self.name in AGENT_VERSIONS:  # a scripted policy that changes: its results key on its version
             out["version"] = AGENT_VERSIONS[self.name]
         return out
