@@ -11,6 +11,7 @@ from livesim.agents.base import Action, Agent, BaseAgent, Observation
 AGENT_REGISTRY: dict[str, str] = {
     "oracle": "livesim.agents.oracle:OracleAgent",
     "memorizer": "livesim.agents.oracle:MemorizerAgent",
+    "reader": "livesim.agents.reader:ReaderAgent",
     "null": "livesim.agents.simple:NullAgent",
     "random": "livesim.agents.simple:RandomAgent",
     "transformers": "livesim.agents.transformers_agent:TransformersAgent",
@@ -18,6 +19,10 @@ AGENT_REGISTRY: dict[str, str] = {
     "vllm": "livesim.agents.vllm_agent:VLLMAgent",
     "mock": "livesim.agents.mock:MockAgent",
 }
+
+# name -> behaviour version of a scripted agent that is still changing: evaluation caches key on it, so a
+# changed policy is never served a stale result (bump it with any change to what the agent does)
+AGENT_VERSIONS: dict[str, int] = {"reader": 1}
 
 
 def agent_class(name: str) -> type:
@@ -45,4 +50,5 @@ def make_agent(name: str, **kwargs: Any) -> Agent:
     return agent_class(name)(**kwargs)  # type: ignore[no-any-return]
 
 
-__all__ = ["AGENT_REGISTRY", "Action", "Agent", "BaseAgent", "Observation", "agent_class", "make_agent"]
+__all__ = ["AGENT_REGISTRY", "AGENT_VERSIONS", "Action", "Agent", "BaseAgent", "Observation", "agent_class",
+           "make_agent"]

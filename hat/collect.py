@@ -1,6 +1,7 @@
 """Stage 0, collect: teacher trajectories in the envs -> a Hugging Face dataset in TRL's tool format.
 
-A teacher (the privileged ``oracle`` by default; any agent, e.g. ``openai`` against ``vllm serve``) plays
+A teacher (by default the non-privileged ``reader`` under HSA, which acts only on what the model will see, and the
+privileged ``oracle`` on the canonical harness only; any agent, e.g. ``openai`` against ``vllm serve``) plays
 ``LiveStreamQA-v0`` (one request per episode) or ``LiveStream-v0`` (whole streams) under HSA with the
 *train* vocabulary (a ``canonical_fraction`` of episodes on the canonical harness), or on the canonical
 harness only (``fixed_harness``). Every dispatched request is one candidate conversation; the judge filter
@@ -28,17 +29,20 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 import livesim.envs  # noqa: F401  (registers the envs)
-from livesim.agents import make_agent
+from livesim.agents import AGENT_VERSIONS, make_agent
 from livesim.envs.hsa import ToolFaults, make_wrappers
 from livesim.envs.rollout import PRIVILEGED_AGENTS
 from livesim.harness.core import PromptStyleName
 from livesim.harness.prompt import PROMPT_RENDER_VERSION
+from livesim.hat.collect_stats import conversation_stats
 from livesim.hat.common import atomic_dir, check_out, progress
 from livesim.models.zoo import resolve_model
 from livesim.stream.harness_file import harness_with_style
 from livesim.stream.paths import read_text, shown
 
 SCHEMA_VERSION = "livesim-sft-v1"
+DEFAULT_HSA_TEACHER = "reader"  # the teacher of HSA data unless CollectConfig.teacher names another
+ERROR_RATE_TEACHERS = frozenset({"oracle", "memorizer", "reader"})  # take error_rate and seed
 
 OUT_MARKER = "stats.json"
 OUT_KIND = "dataset written by `livesim hat collect`"
@@ -49,9 +53,12 @@ class CollectConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    teacher: str = Field("oracle", description="Agent name from AGENT_REGISTRY (oracle reads the ground truth).")
+    teacher: str | None = Field(None, description="Agent name from AGENT_REGISTRY. None: 'reader' under HSA (it acts "
+                                "only on the observation, so every choice it makes can be learnt from the "
+                                "conversation), 'oracle' with fixed_harness (it reads the ground truth).")
     teacher_args: dict[str, Any] = Field(default_factory=dict, description="Keyword arguments for make_agent.")
-    oracle_error_rate: float = Field(0.15, ge=0, le=1, description="Oracle/memorizer error rate: makes retries.")
+    oracle_error_rate: float = Field(0.15, ge=0, le=1, description="Error rate of the oracle, memorizer and reader "
+                                     "teachers: they err once in this share of requests and recover (hook retries).")
     env_id: Literal["LiveStreamQA-v0", "LiveStream-v0"] = Field("LiveStreamQA-v0", description="Environment.")
     episodes: int = Field(300, ge=1, description="Episodes played (QA: one request each; stream: many).")
     seed: int = Field(0, ge=0, description="Seeds episodes, harness draws, retry keeping and the split.")
@@ -76,9 +83,19 @@ class CollectConfig(BaseModel):
     tokenizer: str | None = Field(None, description="Model dir/zoo name whose tokenizer counts tokens in stats.")
     batch_size: int = Field(8, ge=1, description="Episodes played in lockstep (act_batch for model teachers).")
 
+    @property
+    def teacher_name(self) -> str:
+        """The teacher that plays: `teacher`, or the default for the harness mode."""
+        return self.teacher or ("oracle" if self.fixed_harness else DEFAULT_HSA_TEACHER)
+
     def key(self) -> str:
-        """Content key: a hash of every field but the batch size (which cannot change the data)."""
+        """Content key: a hash of every field but the batch size (which cannot change the data); the teacher as
+        resolved, so the default teacher's data and an explicit one's share a key.
+        """
         data = self.model_dump(exclude={"batch_size"} | ({"hsa_synonym_p"} if self.hsa_synonym_p is None else set()))
+        data["teacher"] = self.teacher_name
+        if self.teacher_name in AGENT_VERSIONS:  # a scripted teacher that changes: new behaviour, new data
+            data["teacher_version"] = AGENT_VERSIONS[self.teacher_name]
         data["schema"] = SCHEMA_VERSION
         data["render"] = PROMPT_RENDER_VERSION  # the conversations hold rendered prompts
         return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]
@@ -174,14 +191,17 @@ def play(cfg: CollectConfig, show_progress: bool = True) -> list[dict[str, Any]]
     rng = np.random.default_rng([cfg.seed, 1])
     plan = [(cfg.seed * 1_000_003 + i, bool(aug) and bool(rng.random() >= cfg.canonical_fraction))
             for i in range(cfg.episodes)]
-    privileged = cfg.teacher in PRIVILEGED_AGENTS
+    teacher = cfg.teacher_name
+    privileged = teacher in PRIVILEGED_AGENTS
     agents: list[Any] = []
     shared: Any = None
     if privileged:
-        agents = [make_agent(cfg.teacher, error_rate=cfg.oracle_error_rate, seed=cfg.seed * 7919 + k,
+        agents = [make_agent(teacher, error_rate=cfg.oracle_error_rate, seed=cfg.seed * 7919 + k,
                              **cfg.teacher_args) for k in range(n)]
+    elif teacher in ERROR_RATE_TEACHERS:  # stateless: one agent for every slot, its errors drawn per request
+        shared = make_agent(teacher, **{"error_rate": cfg.oracle_error_rate, "seed": cfg.seed, **cfg.teacher_args})
     else:
-        shared = make_agent(cfg.teacher, **cfg.teacher_args)
+        shared = make_agent(teacher, **cfg.teacher_args)
     out: list[dict[str, Any]] = []
     bar = progress(total=cfg.episodes, desc="collect", disable=not show_progress)
     queue = list(plan)
@@ -283,7 +303,8 @@ def _stats(cfg: CollectConfig, records: list[dict[str, Any]], counts: dict[str, 
            lengths: list[int] | None) -> dict[str, Any]:
     intents = Counter(i for r in records for i in r["intents"])
     stats: dict[str, Any] = {
-        "key": cfg.key(), "schema": SCHEMA_VERSION, "config": cfg.model_dump(), "filter": counts,
+        "key": cfg.key(), "schema": SCHEMA_VERSION, "config": cfg.model_dump(), "teacher": cfg.teacher_name,
+        "filter": counts,
         "splits": split_sizes, "intents": dict(sorted(intents.items())),
         "variants": dict(Counter(r["variant"] for r in records)),
         "harness_variants": len({r["harness_fingerprint"] for r in records}),
@@ -307,7 +328,7 @@ def _card(stats: dict[str, Any]) -> str:
     lines = [
         "---", "license: apache-2.0", "task_categories: [text-generation]", "tags: [livesim, tool-calling, trl]",
         "---", "", f"# livesim SFT data `{stats['key']}`", "",
-        f"Teacher `{cfg['teacher']}` in `{cfg['env_id']}`, {cfg['episodes']} episodes from seed {cfg['seed']}, "
+        f"Teacher `{stats['teacher']}` in `{cfg['env_id']}`, {cfg['episodes']} episodes from seed {cfg['seed']}, "
         f"{harness}{', with ToolFaults' if cfg['tool_faults'] else ''}.",
         f"Judge filter: reward >= {cfg['min_reward']}, accuracy >= {cfg['min_accuracy']}, no fallback. "
         f"Hook-retry conversations cut to their final correct turns, {cfg['keep_retries']:.0%} kept whole.", "",
@@ -325,6 +346,11 @@ def _card(stats: dict[str, Any]) -> str:
     if "tokens" in stats:
         t = stats["tokens"]
         lines.append(f"| tokens ({t['tokenizer']}) | mean {t['mean']:.0f}, p95 {t['p95']:.0f}, max {t['max']} |")
+    if "teaching" in stats:
+        t = stats["teaching"]
+        lines.append(f"| skill loads with evidence in the conversation | {t['skill_loads_evidenced']} "
+                     f"({t['skill_loads_without_evidence']} without) |")
+        lines.append(f"| copy targets per 1,000 conversations | {t['copy_targets_per_1000']} |")
     lines += ["", "Intents: " + ", ".join(f"{k} {v}" for k, v in stats["intents"].items()), ""]
     return "\n".join(lines)
 
@@ -365,6 +391,7 @@ def run(cfg: CollectConfig, out_dir: str | Path, show_progress: bool = True) -> 
     for name, ds in dd.items():  # a content fingerprint instead of a random one: same seed, same bytes
         ds._fingerprint = hashlib.sha256(f"{cfg.key()}:{name}".encode()).hexdigest()[:16]
     stats = _stats(cfg, records, counts, {k: len(v) for k, v in splits.items()}, lengths)
+    stats["teaching"] = conversation_stats(records)  # what the data teaches (livesim hat collect-stats)
     with atomic_dir(out, OUT_MARKER, OUT_KIND) as tmp:
         dd.save_to_disk(str(tmp / "data"))
         (tmp / "README.md").write_text(_card(stats))

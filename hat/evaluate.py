@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from livesim.agents import AGENT_REGISTRY, make_agent
+from livesim.agents import AGENT_REGISTRY, AGENT_VERSIONS, make_agent
 from livesim.harness.prompt import PROMPT_RENDER_VERSION
 from livesim.hat.edits import edited_harness
 from livesim.hat.ifeval import check, load_ifeval_jsonl
@@ -49,6 +49,8 @@ EVAL_VERSION = 1  # bump when what a row holds or how it is computed changes (in
 QA_METRICS = ("accuracy", "effectiveness", "avg", "reward")
 IF_METRICS = ("prompt_strict", "prompt_loose", "inst_strict", "inst_loose")
 PRIVILEGED = frozenset({"oracle", "memorizer"})
+# scripted hosts of the stream: no answer to a plain (T4) prompt, so T4 is n/a for them
+HOSTS_ONLY = PRIVILEGED | {"reader"}
 
 
 # ------------------------------------------------------------------------------------------------ agents
@@ -83,7 +85,10 @@ class AgentSpec:
         model = kwargs.get("model")
         if isinstance(model, str):
             kwargs["model"] = model_fingerprint(model)
-        return {"name": self.name, "kwargs": kwargs}
+        out: dict[str, Any] = {"name": self.name, "kwargs": kwargs}
+        if self.name in AGENT_VERSIONS:  # a scripted policy that changes: its results key on its version
+            out["version"] = AGENT_VERSIONS[self.name]
+        return out
 
     def build(self) -> Any:
         if self.name not in AGENT_REGISTRY:
@@ -371,9 +376,10 @@ def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, b
         for found in [path] + ([Path(records) / f"{key}.json"] if records is not None else []):
             if found.exists():
                 return {**json.loads(read_text(found, MAX_PROMPT_FILE_BYTES)), "cache_key": key}
-    if suite.kind == "if" and spec.privileged:
+    if suite.kind == "if" and spec.name in HOSTS_ONLY:
+        why = "reads the env's ground truth" if spec.privileged else "is a scripted stream host"
         result = {"suite": suite.name, "key": suite.key, "title": suite.title, "n": 0, "scores": None, "rows": [],
-                  "note": f"{spec.name} reads the env's ground truth and has no answer to a plain prompt"}
+                  "note": f"{spec.name} {why} and has no answer to a plain prompt"}
         return result
     if cached_only:
         return None

@@ -3,7 +3,7 @@
 Two separable halves:
 
 - **What each row is** (`ROWS`, `RUNS`, `plan`): a row is either a stage of a training run (`run`, `stage`) or
-  a registry agent (the oracle). Three runs cover the seven trained rows, sharing their cached prefixes:
+  a registry agent (the oracle, the reader). Three runs cover the seven trained rows, sharing their cached prefixes:
   `fixed` (canonical-harness SFT -> distill), `hsa` (HSA-SFT -> distill -> HSA-RL = HAT), `hsa-rl-fixed`
   (HSA-SFT -> distill -> RL on the canonical harness: the fixed-harness RL ablation). `base` is the pre-SFT
   model of the `hsa` run.
@@ -58,6 +58,7 @@ ROWS: tuple[Row, ...] = (
     Row("HAT", run="hsa", stage="rl"),
     Row("fixed-RL", run="hsa-rl-fixed", stage="rl"),
     Row("oracle", agent="oracle"),
+    Row("reader", agent="reader"),
 )
 ROW_NAMES = tuple(r.name for r in ROWS)
 
@@ -281,7 +282,7 @@ def evaluate_rows(specs: Sequence[tuple[str, AgentSpec | None, dict[str, Any]]],
     return out
 
 
-UNTRAINED_AGENTS = ("oracle", "memorizer", "null", "random")
+UNTRAINED_AGENTS = ("oracle", "reader", "memorizer", "null", "random")
 
 
 def untrained_specs(preset: str, ev: EvalPreset) -> list[tuple[str, AgentSpec, dict[str, Any]]]:

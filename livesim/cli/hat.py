@@ -105,6 +105,23 @@ def _cmd_collect(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_collect_stats(args: argparse.Namespace) -> int:
+    import sys
+
+    from livesim.hat import collect_stats
+
+    try:
+        records = collect_stats.dataset_records(args.dir)
+    except FileNotFoundError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    out = collect_stats.conversation_stats(records)
+    teacher = collect.stats(args.dir).get("teacher") or collect.stats(args.dir)["config"].get("teacher")
+    out = {"dir": str(args.dir), "teacher": teacher, **out}
+    print(json.dumps(out, indent=2) if args.json else collect_stats.render(out, f"({args.dir}, teacher {teacher})"))
+    return 0
+
+
 def _cmd_sft(args: argparse.Namespace) -> int:
     _threads(args)
     cfg = _build(SFTStageConfig, args)
@@ -273,6 +290,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     _add_model_flags(p, CollectConfig)
     common(p)
     p.set_defaults(func=_one_line_errors(_cmd_collect))
+
+    p = hs.add_parser("collect-stats", help="can each teacher choice of a collected dataset be learnt from the "
+                      "conversation? inferable share, copy targets, forms, tokens")
+    p.add_argument("dir", help="a `livesim hat collect` output folder")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_cmd_collect_stats)
 
     p = hs.add_parser("sft", help="TRL SFTTrainer, assistant-only loss, on a collected dataset")
     p.add_argument("--model", required=True, help="zoo name or HF model dir")

@@ -147,7 +147,8 @@ def test_row_mapping_covers_the_paper():
 
     rows = {r.name: r for r in plan()}
     assert list(rows) == ["base", "fixed-SFT", "HSA-SFT", "fixed-SFT+distill", "HSA-SFT+distill", "HAT",
-                          "fixed-RL", "oracle"]
+                          "fixed-RL", "oracle", "reader"]
+    assert rows["reader"].agent == "reader" and rows["oracle"].agent == "oracle"
     assert RUNS[rows["fixed-SFT"].run]["fixed_harness"] and not RUNS[rows["HSA-SFT"].run]["fixed_harness"]
     assert (rows["HAT"].run, rows["HAT"].stage) == ("hsa", "rl")
     assert RUNS[rows["fixed-RL"].run] == {**RUNS["hsa"], "rl_fixed_harness": True}

@@ -10,7 +10,7 @@ pytest.importorskip("trl")
 
 from livesim.cli.main import main  # noqa: E402
 
-ROWS = ["base", "fixed-SFT", "HSA-SFT", "fixed-SFT+distill", "HSA-SFT+distill", "HAT", "fixed-RL", "oracle"]
+ROWS = ["base", "fixed-SFT", "HSA-SFT", "fixed-SFT+distill", "HSA-SFT+distill", "HAT", "fixed-RL", "oracle", "reader"]
 
 
 def test_reproduce_tiny_ci_trains_every_stage_and_writes_the_table(tmp_path, monkeypatch):
