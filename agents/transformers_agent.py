@@ -16,6 +16,7 @@ from typing import Any
 from livesim.agents.base import Action, BaseAgent, Observation
 from livesim.agents.kv_cache import GenStats, PrefixCache, TurnEnd, generate_cached, stopping_criteria
 from livesim.models.zoo import resolve_model_source
+from livesim.models.device import load_kwargs
 
 # Tags a completion must keep even when a tokenizer marks them special.
 KEEP_TOKENS = ("<tool_call>", "</tool_call>", "<think>", "</think>")
@@ -148,7 +149,7 @@ class TransformersAgent(BaseAgent):
 
         source = resolve_model_source(model, cache_dir)
         tokenizer = tokenizer or AutoTokenizer.from_pretrained(source)
-        loaded = AutoModelForCausalLM.from_pretrained(source, dtype=torch_dtype)
+        loaded = AutoModelForCausalLM.from_pretrained(source, **load_kwargs(torch_dtype))
         return loaded.to(self.device).eval(), tokenizer  # type: ignore[arg-type]  # transformers' typed .to
 
     @property

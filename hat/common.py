@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from livesim.models.device import select_device, trainer_precision
+
 
 def cache_root() -> Path:
     """``$LIVESIM_CACHE`` or ``~/.cache/livesim``."""
@@ -60,20 +62,19 @@ def progress(total: int, desc: str, disable: bool = False) -> Any:
 
 
 def on_cpu() -> bool:
-    import torch
-
-    return not torch.cuda.is_available()
+    return select_device().on_cpu
 
 
 def trainer_common(output_dir: Path, *, steps: int, lr: float, batch_size: int, grad_accum: int, seed: int,
                    logging_steps: int = 1, save_steps: int | None = None) -> dict[str, Any]:
-    """TrainingArguments shared by the stages: CPU-safe precision, seeded, logs every step, no hub, no wandb."""
-    cpu = on_cpu()
+    """TrainingArguments shared by the stages: CUDA with bf16 when present, fp32 on a CPU (`select_device`), seeded,
+    logs every step, no hub, no wandb.
+    """
     return dict(
         output_dir=str(output_dir), max_steps=steps, learning_rate=lr, per_device_train_batch_size=batch_size,
         gradient_accumulation_steps=grad_accum, seed=seed, data_seed=seed, logging_steps=logging_steps,
         save_strategy="steps" if save_steps else "no", save_steps=save_steps or 500, save_total_limit=1,
-        report_to=[], bf16=False if cpu else None, fp16=False, use_cpu=cpu, dataloader_num_workers=0,
+        report_to=[], **trainer_precision(), dataloader_num_workers=0,
         disable_tqdm=False, gradient_checkpointing=False, lr_scheduler_type="cosine", warmup_steps=0.05,
     )
 

@@ -41,6 +41,7 @@ from livesim.envs.hsa import ToolFaults, make_wrappers
 from livesim.grading import WEIGHTS
 from livesim.harness.core import PromptStyleName
 from livesim.hat.common import atomic_dir, last_checkpoint, log_history, trainer_common, write_model_card
+from livesim.models.device import load_kwargs
 from livesim.hat.sft import training_template
 from livesim.stream.harness_file import harness_with_style
 
@@ -394,7 +395,7 @@ def run(cfg: RLStageConfig, model_dir: str | Path, out_dir: str | Path, work_dir
     t0 = time.perf_counter()
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
     tokenizer.chat_template = training_template(tokenizer)
-    model = AutoModelForCausalLM.from_pretrained(model_dir, dtype=torch.float32)
+    model = AutoModelForCausalLM.from_pretrained(model_dir, **load_kwargs(torch.float32))
     rows = episode_rows(cfg)
     dataset = Dataset.from_list(rows)
     batch = cfg.episodes_per_step * cfg.num_generations

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from livesim.hat import collect
 from livesim.hat.common import atomic_dir, last_checkpoint, log_history, trainer_common, write_model_card
+from livesim.models.device import load_kwargs
 
 
 class SFTStageConfig(BaseModel):
@@ -142,7 +143,7 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
     kept_lengths = [n for i, n in enumerate(lengths) if i not in set(too_long)]
     max_length = max(kept_lengths + [n for n in val_lengths if not cfg.max_length_cap or n <= cfg.max_length_cap])
 
-    model = AutoModelForCausalLM.from_pretrained(model_dir, dtype=torch.float32)
+    model = AutoModelForCausalLM.from_pretrained(model_dir, **load_kwargs(torch.float32))
     peft_config = None
     if cfg.lora:
         from peft import LoraConfig
