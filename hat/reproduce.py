@@ -85,6 +85,8 @@ EVAL_PRESETS: dict[str, EvalPreset] = {
     # SmolLM2 on one CPU core, compact canonical prompt (~1,100 tokens; the markdown one is ~2,800): ~25-30 s per
     # T1/T2 request, so 16 per suite
     "smollm2-135m": EvalPreset(("T1", "T2", "T4"), 16, 128, 8, 4, 120.0, 16, prompt_style="compact"),
+    # one GPU: 128 requests per suite, 64 generated together
+    "smollm2-135m-gpu": EvalPreset(("T1", "T2", "T3", "T4"), 128, 128, 64, 8, 120.0, 64, prompt_style="compact"),
 }
 CI_PRESET = EvalPreset(("T1", "T2", "T3", "T4"), 4, 24, 4, 1, 30.0, 4)
 

@@ -35,8 +35,14 @@ class DeviceChoice:
         return self.device == "cpu"
 
 
-def select_device(prefer: str = "auto") -> DeviceChoice:
-    """``prefer``: 'auto' (CUDA when available), 'cuda' (an error without it) or 'cpu'."""
+DEVICE_ENV = "LIVESIM_DEVICE"
+
+
+def select_device(prefer: str | None = None) -> DeviceChoice:
+    """``prefer``: 'auto' (CUDA when available), 'cuda' (an error without it) or 'cpu'; None reads
+    ``$LIVESIM_DEVICE`` (default 'auto'), so a whole run can be kept on the CPU of a GPU machine.
+    """
+    prefer = prefer or os.environ.get(DEVICE_ENV) or "auto"
     if prefer not in ("auto", "cuda", "cpu"):
         raise ValueError(f"expected device 'auto', 'cuda' or 'cpu', got {prefer!r}")
     import torch

@@ -14,6 +14,7 @@ from livesim.models import device as dev  # noqa: E402
 
 
 def _cuda(monkeypatch: pytest.MonkeyPatch, available: bool, bf16: bool = True) -> None:
+    monkeypatch.delenv("LIVESIM_DEVICE", raising=False)
     monkeypatch.setattr(torch.cuda, "is_available", lambda: available)
     monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda *a, **k: bf16)
 
@@ -40,6 +41,16 @@ def test_cuda_without_bf16_trains_fp32_and_infers_fp16(monkeypatch):
     c = dev.select_device()
     assert (c.device, c.bf16, c.infer_dtype) == ("cuda", False, "float16")
     assert dev.trainer_precision(c)["bf16"] is False
+
+
+def test_environment_keeps_a_run_on_the_cpu(monkeypatch):
+    _cuda(monkeypatch, True)
+    monkeypatch.setenv("LIVESIM_DEVICE", "cpu")
+    assert dev.select_device().device == "cpu"
+    assert dev.select_device("cuda").device == "cuda"  # an explicit choice wins
+    monkeypatch.setenv("LIVESIM_DEVICE", "gpu")
+    with pytest.raises(ValueError, match="got 'gpu'"):
+        dev.select_device()
 
 
 def test_bad_device_name():
