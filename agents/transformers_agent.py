@@ -15,8 +15,8 @@ from typing import Any
 
 from livesim.agents.base import Action, BaseAgent, Observation
 from livesim.agents.kv_cache import GenStats, PrefixCache, TurnEnd, generate_cached, stopping_criteria
-from livesim.models.zoo import resolve_model_source
 from livesim.models.device import load_kwargs, select_device
+from livesim.models.zoo import resolve_model_source
 
 # Tags a completion must keep even when a tokenizer marks them special.
 KEEP_TOKENS = ("<tool_call>", "</tool_call>", "<think>", "</think>")

@@ -65,6 +65,27 @@ def on_cpu() -> bool:
     return select_device().on_cpu
 
 
+def process_state() -> Any:
+    """Accelerate's ``PartialState`` under a multi-process launch (``WORLD_SIZE`` > 1, as torchrun/accelerate set it),
+    else None (one process: nothing to coordinate).
+    """
+    if int(os.environ.get("WORLD_SIZE", "1")) <= 1:
+        return None
+    from accelerate import PartialState
+
+    return PartialState(cpu=select_device().on_cpu)
+
+
+@contextlib.contextmanager
+def main_first(state: Any) -> Iterator[None]:
+    """Run the body on the main process first, then on the others (which then find its output in the cache)."""
+    if state is None:
+        yield
+        return
+    with state.main_process_first():
+        yield
+
+
 def trainer_common(output_dir: Path, *, steps: int, lr: float, batch_size: int, grad_accum: int, seed: int,
                    logging_steps: int = 1, save_steps: int | None = None) -> dict[str, Any]:
     """TrainingArguments shared by the stages: CUDA with bf16 when present, fp32 on a CPU (`select_device`), seeded,

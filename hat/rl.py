@@ -41,8 +41,8 @@ from livesim.envs.hsa import ToolFaults, make_wrappers
 from livesim.grading import WEIGHTS
 from livesim.harness.core import PromptStyleName
 from livesim.hat.common import atomic_dir, last_checkpoint, log_history, trainer_common, write_model_card
-from livesim.models.device import load_kwargs
 from livesim.hat.sft import training_template
+from livesim.models.device import load_kwargs
 from livesim.stream.harness_file import harness_with_style
 
 TERMS = ("accuracy", "effectiveness", "tool_rationality", "skill_selection")

@@ -71,7 +71,7 @@ class SFTStageConfig(BaseModel):
                                                    "(the domain pretraining of the `tiny` base).")
     padding_free: bool = Field(False, description="TRL's padding-free batches: a batch's conversations flattened into "
                                "one row, position_ids marking where each starts, no pad token computed. Needs an "
-                               "attention kernel that reads position_ids: flash-attention (varlen) when it is installed; "
+                               "attention kernel that reads position_ids: flash-attention (varlen) when installed; "
                                "under SDPA transformers builds a block-diagonal mask over the flattened row (correct, "
                                "but quadratic in the batch's tokens). In the cache key only when set.")
     group_by_length: bool = Field(False, description="Length-grouped batches (transformers' LengthGroupedSampler over "
@@ -108,7 +108,8 @@ def cache_key_data(cfg: SFTStageConfig) -> dict[str, Any]:
         exclude |= {"added_tokens_lr_scale"}
     if not cfg.lora:
         exclude |= {"train_added_tokens"}
-    exclude |= {k for k in ("padding_free", "group_by_length", "attn_implementation", "epochs") if not getattr(cfg, k)}
+    exclude |= {k for k in ("padding_free", "group_by_length", "attn_implementation", "epochs")
+                if not getattr(cfg, k)}
     if cfg.epochs:
         exclude |= {"steps"}
     return cfg.model_dump(exclude=exclude)
@@ -171,7 +172,8 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
     args = SFTConfig(
         **trainer_common(work, steps=cfg.steps, lr=cfg.lr, batch_size=cfg.batch_size, grad_accum=cfg.grad_accum,
                          seed=cfg.seed, save_steps=cfg.save_steps),
-        max_length=max_length, assistant_only_loss=cfg.assistant_only, packing=False, padding_free=cfg.padding_free,
+        # padding-free: TRL refuses a max_length it would not enforce; nothing is cut either way (checked below)
+        max_length=None if cfg.padding_free else max_length, assistant_only_loss=cfg.assistant_only, packing=False, padding_free=cfg.padding_free,
         train_sampling_strategy="group_by_length" if cfg.group_by_length else "random",
         weight_decay=cfg.weight_decay, eval_strategy="no", per_device_eval_batch_size=cfg.batch_size,
         dataset_num_proc=None,

@@ -27,7 +27,7 @@ from livesim.hat import distill as distill_mod
 from livesim.hat import rl as rl_mod
 from livesim.hat import sft as sft_mod
 from livesim.hat.collect import CollectConfig
-from livesim.hat.common import content_key, stages_dir
+from livesim.hat.common import content_key, main_first, process_state, stages_dir
 from livesim.hat.deveval import DEV_BATCH_SIZE, evaluate_model
 from livesim.hat.distill import DistillStageConfig
 from livesim.hat.rl import RLStageConfig
@@ -242,8 +242,10 @@ def stage_ready(path: Path) -> bool:
 
 
 class _Run:
-    def __init__(self, cfg: TrainConfig, run_dir: Path) -> None:
-        self.cfg, self.dir = cfg, run_dir
+    """The run directory's writer. Under a multi-process launch only the main process writes and evaluates."""
+
+    def __init__(self, cfg: TrainConfig, run_dir: Path, main: bool = True) -> None:
+        self.cfg, self.dir, self.main = cfg, run_dir, main
         self.metrics = run_dir / "metrics.jsonl"
         # dev-set rows already logged by an earlier run into this dir (read once: a rerun must not repeat them)
         lines = self.metrics.read_text().splitlines() if self.metrics.is_file() else []
@@ -256,6 +258,8 @@ class _Run:
         return (stage, key) in self._curves or (stage, None) in self._curves
 
     def log(self, row: dict[str, Any]) -> None:
+        if not self.main:
+            return
         with open(self.metrics, "a") as fh:
             fh.write(json.dumps(row, default=str, sort_keys=True) + "\n")
             fh.flush()
@@ -265,6 +269,8 @@ class _Run:
         return row in self._dev_rows
 
     def link(self, stage: str, target: Path) -> None:
+        if not self.main:
+            return
         link = self.dir / "checkpoints" / stage
         link.parent.mkdir(parents=True, exist_ok=True)
         if link.is_symlink() or link.exists():
@@ -272,7 +278,7 @@ class _Run:
         link.symlink_to(target.resolve(), target_is_directory=True)
 
     def dev_eval(self, stage: str, model_dir: Path) -> dict[str, Any] | None:
-        if self.cfg.dev_requests <= 0:
+        if self.cfg.dev_requests <= 0 or not self.main:
             return None
         style = self.cfg.collect.prompt_style
         # the render version: the same model and settings meet other prompts when their rendering changes
@@ -331,14 +337,20 @@ def train(cfg: TrainConfig) -> TrainResult:
     unknown = [s for s in cfg.stages if s not in STAGES]
     if unknown:
         raise ValueError(f"unknown stage(s) {unknown}; expected a subset of {list(STAGES)}")
-    base_dir, base_key = _base(cfg)
+    # under `accelerate launch` every process runs this; the main one builds, collects, evaluates and writes, the
+    # others find its outputs in the stage cache and join it in the trainers (DDP)
+    state = process_state()
+    main = state is None or state.is_main_process
+    with main_first(state):
+        base_dir, base_key = _base(cfg)
     collect_cfg = cfg.collect.model_copy(update={"fixed_harness": cfg.fixed_harness, "tokenizer": str(base_dir)})
     ckey = content_key("collect", collect_cfg.model_copy(update={"tokenizer": base_key}).key())
     run_key = content_key(cfg.model_dump(exclude={"out_dir", "show_progress"}), base_key)
     run_dir = Path(cfg.out_dir) if cfg.out_dir else Path("runs") / f"hat-{cfg.preset}-{run_key[:8]}"
     run_dir.mkdir(parents=True, exist_ok=True)
-    _write_config(run_dir, cfg, base_dir)
-    run = _Run(cfg, run_dir)
+    if main:
+        _write_config(run_dir, cfg, base_dir)
+    run = _Run(cfg, run_dir, main)
     wall: dict[str, float] = {}
     stats: dict[str, dict[str, Any]] = {}
     dev: dict[str, dict[str, Any]] = {}
@@ -349,7 +361,8 @@ def train(cfg: TrainConfig) -> TrainResult:
     data_dir = stages_dir() / f"collect-{ckey}"
     t0 = time.perf_counter()
     fresh = not (data_dir / "stats.json").is_file()
-    collect_mod.run(collect_cfg, data_dir, show_progress=cfg.show_progress)
+    with main_first(state):
+        collect_mod.run(collect_cfg, data_dir, show_progress=cfg.show_progress and main)
     wall["collect"] = time.perf_counter() - t0 if fresh else 0.0
     stats["collect"] = collect_mod.stats(data_dir)
     run.link("collect", data_dir)
@@ -412,7 +425,8 @@ def train(cfg: TrainConfig) -> TrainResult:
         prev_dir, prev_key = out, key
     result = TrainResult(base_model_dir=base_dir, stage_dirs=stage_dirs, run_dir=run_dir, wall_s=wall, stats=stats,
                          dev=dev)
-    write_report(result, cfg)
+    if main:
+        write_report(result, cfg)
     return result
 
 

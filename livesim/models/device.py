@@ -49,7 +49,8 @@ def select_device(prefer: str | None = None) -> DeviceChoice:
 
     cuda = torch.cuda.is_available()
     if prefer == "cuda" and not cuda:
-        raise RuntimeError("--device cuda asked for, but torch sees no CUDA device (torch.cuda.is_available() is False)")
+        raise RuntimeError("device 'cuda' asked for, but torch sees no CUDA device (torch.cuda.is_available() is "
+                           "False)")
     if prefer == "cpu" or not cuda:
         return DeviceChoice("cpu", bf16=False, infer_dtype="float32")
     bf16 = bool(torch.cuda.is_bf16_supported())
