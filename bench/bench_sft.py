@@ -88,7 +88,7 @@ def main() -> None:
         return cls
 
     def one(i: int, b: int, a: int, head: str, pf: bool, grouped: bool, steps: int, tmp: str) -> dict:
-        stage = cfg.sft.model_copy(update={"steps": steps, "batch_size": b, "grad_accum": a,
+        stage = cfg.sft.model_copy(update={"steps": steps, "epochs": None, "batch_size": b, "grad_accum": a,
                                            "save_steps": 10 ** 6, "val_examples": 1, "padding_free": pf,
                                            "group_by_length": grouped,
                                            "lm_head": "plain" if head == "plain-full" else head})

@@ -173,7 +173,8 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
         **trainer_common(work, steps=cfg.steps, lr=cfg.lr, batch_size=cfg.batch_size, grad_accum=cfg.grad_accum,
                          seed=cfg.seed, save_steps=cfg.save_steps),
         # padding-free: TRL refuses a max_length it would not enforce; nothing is cut either way (checked below)
-        max_length=None if cfg.padding_free else max_length, assistant_only_loss=cfg.assistant_only, packing=False, padding_free=cfg.padding_free,
+        max_length=None if cfg.padding_free else max_length, assistant_only_loss=cfg.assistant_only, packing=False,
+        padding_free=cfg.padding_free,
         train_sampling_strategy="group_by_length" if cfg.group_by_length else "random",
         weight_decay=cfg.weight_decay, eval_strategy="no", per_device_eval_batch_size=cfg.batch_size,
         dataset_num_proc=None,
