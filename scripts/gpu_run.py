@@ -32,8 +32,8 @@ import json, os, platform, torch, transformers, trl
 from livesim.models.device import select_device
 c = select_device()
 print(json.dumps({"device": c.device, "bf16": c.bf16, "gpu": torch.cuda.get_device_name() if c.device == "cuda"
-                  else None, "torch": torch.__version__, "transformers": transformers.__version__, "trl": trl.__version__,
-                  "cpus": os.cpu_count(), "python": platform.python_version(),
+                  else None, "torch": torch.__version__, "transformers": transformers.__version__,
+                  "trl": trl.__version__, "cpus": os.cpu_count(), "python": platform.python_version(),
                   "USE_HUB_KERNELS": os.environ.get("USE_HUB_KERNELS")}))
 """
 
