@@ -129,6 +129,7 @@ class TrainConfig(BaseModel):
                                                 "episodes": 2, "max_new_tokens": 8, "max_turns": 2,
                                                 "save_steps": 1}),
                 "dev_requests": 2, "dev_max_new_tokens": 8, "dev_batch_size": min(cfg.dev_batch_size, DEV_BATCH_SIZE),
+                **CI_OVERRIDES.get(name, {}),
             })
         return cfg
 
@@ -192,6 +193,10 @@ def _smollm2_gpu_preset() -> TrainConfig:
     )
 
 
+CI_OVERRIDES: dict[str, dict[str, Any]] = {
+    # SmolLM2 dev requests on a CPU take minutes each: one per variant keeps the dev-eval path exercised
+    "smollm2-135m-gpu": {"dev_requests": 1},
+}
 PRESETS = {"tiny": _tiny_preset, "smollm2-135m": _smollm2_preset, "smollm2-135m-gpu": _smollm2_gpu_preset}
 
 
