@@ -139,6 +139,18 @@ def stage_figures(results: dict[str, Any]) -> list[str]:
     return lines
 
 
+def collect_walls(results_dir: Path) -> list[str]:
+    """Collect's wall time in each training run (logged to the run's metrics.jsonl when it collected)."""
+    lines = []
+    for metrics in sorted(results_dir.glob("runs/*/metrics.jsonl")):
+        for line in metrics.read_text().splitlines():
+            row = json.loads(line) if line.strip() else {}
+            if row.get("stage") == "collect" and row.get("kind") == "stats":
+                lines.append(f"| {metrics.parent.name} | collect | {row['wall_s']:.1f} | kept {row.get('kept')} of "
+                             f"{row.get('candidates')} |")
+    return ["| run | stage | wall s | conversations |", "|---|---|---|---|", *lines] if lines else []
+
+
 def summary(out: Path, part_rows: list[dict[str, Any]]) -> Path:
     """`summary.md` from whatever the parts left (a part that did not finish is named as such)."""
     lines = [f"# One-GPU run ({PRESET})", ""]
@@ -166,7 +178,8 @@ def summary(out: Path, part_rows: list[dict[str, Any]]) -> Path:
                 v = ((s.get(suite) or {}).get("scores") or {}).get(key)
                 cells.append("n/a" if v is None else f"{100 * v:.1f}")
             lines.append(f"| {r['row']} | {' | '.join(cells)} | {(s.get('T1') or {}).get('n', '')} |")
-        lines += ["", "## Stages", "", *stage_figures(results), "", "## The paper's claims", "",
+        lines += ["", "## Stages", "", *stage_figures(results), "", *collect_walls(found[0].parent),
+                  "", "## The paper's claims", "",
                   "| claim | verdict |", "|---|---|", *(f"| {c} | {v} |" for c, v in claims(results))]
         if table_md.is_file():
             lines += ["", "## Full table with 95% CIs", "", table_md.read_text()]

@@ -50,6 +50,9 @@ def test_summary_reads_the_stage_stats_and_names_unfinished_parts(gpu_run, tmp_p
     res = tmp_path / "results" / "smollm2-135m-gpu"
     res.mkdir(parents=True)
     (res / "results.json").write_text(json.dumps({"rows": [_row("HSA-SFT", 0.8, 0.7, 0.5, stage, {"sft": 61.5})]}))
+    (res / "runs" / "hsa").mkdir(parents=True)
+    (res / "runs" / "hsa" / "metrics.jsonl").write_text(json.dumps(
+        {"stage": "collect", "kind": "stats", "wall_s": 12.25, "kept": 8890, "candidates": 9000}) + "\n")
     (tmp_path / "bench_sft.log").write_text("noise\nSFT, preset x\n| layout | tokens/s |\n| 16x1 | 99 |\n")
     parts = [{"part": "bench_sft", "status": "ok", "wall_s": 3.0, "limit_s": 900},
              {"part": "reproduce", "status": "stopped at its 5400 s limit", "wall_s": 5400.0, "limit_s": 5400}]
@@ -57,6 +60,7 @@ def test_summary_reads_the_stage_stats_and_names_unfinished_parts(gpu_run, tmp_p
     assert "| HSA-SFT | sft | 61.5 | cuda:0 | 123,456 | 3.1% |  |" in text
     assert "| reproduce | stopped at its 5400 s limit |" in text and "| 16x1 | 99 |" in text
     assert "| HSA-SFT | 80.0 | 70.0 | n/a | 50.0 | 128 |" in text
+    assert "| hsa | collect | 12.2 | kept 8890 of 9000 |" in text
 
 
 def test_parts_and_bad_input(gpu_run, tmp_path, capsys):
