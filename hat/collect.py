@@ -213,7 +213,7 @@ def _play_chunk(cfg: CollectConfig, plan: list[tuple[int, int, bool]], tick: Any
     canon, aug = _make_envs(cfg, n)
     privileged = cfg.teacher in PRIVILEGED_AGENTS
     agents: dict[int, Any] = {}
-    shared = None if privileged else make_agent(cfg.teacher, **cfg.teacher_args)
+    shared: Any = None if privileged else make_agent(cfg.teacher, **cfg.teacher_args)
     out: list[dict[str, Any]] = []
     queue = list(plan)
     slots: dict[int, dict[str, Any]] = {}
