@@ -112,6 +112,9 @@ def main() -> None:
         try:
             for i, layout in enumerate(layouts):
                 rows.append(one(i, *layout, args.steps, tmp))
+                r = rows[-1]  # as it goes: a run stopped at a time limit keeps the layouts already measured
+                print(f"[bench_sft] {r['layout']} on {r['device']}: {r['tok_per_s']:.0f} trained tokens/s, padding "
+                      f"{r['padding']:.1%}, {r['s_per_step']:.2f} s/step", flush=True)
             if choice.device == "cuda" and args.cpu_steps:
                 os.environ["LIVESIM_DEVICE"] = "cpu"
                 b, a, head, pf, grouped = layouts[0]
