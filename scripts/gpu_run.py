@@ -163,8 +163,11 @@ def summary(out: Path, part_rows: list[dict[str, Any]]) -> Path:
         log = out / f"{name}.log"
         table = [x for x in log.read_text().splitlines() if x.startswith("|")] if log.is_file() else []
         heading = [x for x in (log.read_text().splitlines() if log.is_file() else []) if x and not x.startswith("|")]
+        partial = [x for x in heading if x.startswith(f"[{name}]")]  # rows printed as measured
         if table:
             lines += ["", f"## {name}", "", *(heading[-1:] if heading else []), "", *table]
+        elif partial:
+            lines += ["", f"## {name} (did not finish)", "", *partial]
     found = sorted((out / "results").rglob("results.json"))
     if found:
         results = json.loads(found[0].read_text())
