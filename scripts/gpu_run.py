@@ -173,14 +173,17 @@ def summary(out: Path, part_rows: list[dict[str, Any]]) -> Path:
         results = json.loads(found[0].read_text())
         table_md = found[0].with_name("table.md")
         lines += ["", "## Table", "", f"`{found[0].parent}` (table.md there has every column)", ""]
-        lines += ["| row | T1 AVG | T2 AVG | T3 AVG | T4 prompt-strict | n T1 |", "|---|---|---|---|---|---|"]
+        lines += ["| row | T1 AVG | T2 AVG | T3 AVG | T4 prompt-strict | n T1 | T1 requests/s |",
+                  "|---|---|---|---|---|---|---|"]
         for r in results["rows"]:
             s = r.get("suites") or {}
             cells = []
             for suite, key in (("T1", "avg"), ("T2", "avg"), ("T3", "avg"), ("T4", "prompt_strict")):
                 v = ((s.get(suite) or {}).get("scores") or {}).get(key)
                 cells.append("n/a" if v is None else f"{100 * v:.1f}")
-            lines.append(f"| {r['row']} | {' | '.join(cells)} | {(s.get('T1') or {}).get('n', '')} |")
+            rps = (s.get("T1") or {}).get("requests_per_s")
+            lines.append(f"| {r['row']} | {' | '.join(cells)} | {(s.get('T1') or {}).get('n', '')} | "
+                         f"{'' if rps is None else f'{rps:.2f}'} |")
         lines += ["", "## Stages", "", *stage_figures(results), "", *collect_walls(found[0].parent),
                   "", "## The paper's claims", "",
                   "| claim | verdict |", "|---|---|", *(f"| {c} | {v} |" for c, v in claims(results))]

@@ -59,7 +59,7 @@ def test_summary_reads_the_stage_stats_and_names_unfinished_parts(gpu_run, tmp_p
     text = gpu_run.summary(tmp_path, parts).read_text()
     assert "| HSA-SFT | sft | 61.5 | cuda:0 | 123,456 | 3.1% |  |" in text
     assert "| reproduce | stopped at its 5400 s limit |" in text and "| 16x1 | 99 |" in text
-    assert "| HSA-SFT | 80.0 | 70.0 | n/a | 50.0 | 128 |" in text
+    assert "| HSA-SFT | 80.0 | 70.0 | n/a | 50.0 | 128 |  |" in text
     assert "| hsa | collect | 12.2 | kept 8890 of 9000 |" in text
 
 
