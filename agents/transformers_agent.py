@@ -15,6 +15,7 @@ from typing import Any
 
 from livesim.agents.base import Action, BaseAgent, Observation
 from livesim.agents.kv_cache import GenStats, PrefixCache, TurnEnd, generate_cached, stopping_criteria
+from livesim.models.device import load_kwargs, select_device
 from livesim.models.zoo import resolve_model_source
 
 # Tags a completion must keep even when a tokenizer marks them special.
@@ -89,7 +90,7 @@ class TransformersAgent(BaseAgent):
         if temperature < 0 or not 0 < top_p <= 1:
             raise ValueError(f"expected temperature >= 0 and 0 < top_p <= 1, got {temperature}, {top_p}")
         if device == "auto":
-            device = "cuda" if torch.cuda.is_available() else "cpu"
+            device = select_device().device
         self.device = torch.device(device)
         self.max_new_tokens, self.temperature, self.top_p = max_new_tokens, temperature, top_p
         self.seed, self.batch_size, self.max_prompt_tokens = seed, batch_size, max_prompt_tokens
@@ -137,10 +138,8 @@ class TransformersAgent(BaseAgent):
             return model, tokenizer
         torch_dtype: Any
         if dtype == "auto":
-            if self.device.type == "cuda":
-                torch_dtype = torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
-            else:
-                torch_dtype = torch.float32
+            kind = self.device.type if self.device.type in ("cuda", "cpu") else "cpu"  # other backends: fp32
+            torch_dtype = getattr(torch, select_device(kind).infer_dtype)
         else:
             torch_dtype = getattr(torch, str(dtype), None)
             if not isinstance(torch_dtype, torch.dtype):
@@ -148,7 +147,7 @@ class TransformersAgent(BaseAgent):
 
         source = resolve_model_source(model, cache_dir)
         tokenizer = tokenizer or AutoTokenizer.from_pretrained(source)
-        loaded = AutoModelForCausalLM.from_pretrained(source, dtype=torch_dtype)
+        loaded = AutoModelForCausalLM.from_pretrained(source, **load_kwargs(torch_dtype))
         return loaded.to(self.device).eval(), tokenizer  # type: ignore[arg-type]  # transformers' typed .to
 
     @property

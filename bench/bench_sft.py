@@ -15,8 +15,18 @@ A layout may name the LM head after a colon: ``1x4:fused`` (TRL's chunked head, 
 model's own loss, logits at the labelled positions only), ``1x4:plain-full`` (the same loss over full logits, as
 ``plain`` did before it selected positions).
 
+A layout may also end in ``+pf`` (TRL's padding-free batches: the batch flattened into one row, no pad computed)
+and ``+grouped`` (length-grouped batches). Trained tokens/s counts the conversation tokens that went through the
+model (padding not counted; `livesim.hat.sft.TokenCounter`); the padding column is the share of computed positions
+that were padding.
+
+``--device cuda`` trains on the GPU (bf16 where supported) and then runs ``--cpu-steps`` steps of the first layout,
+batch 1, on the CPU of the same machine for the CPU figure; the last column is then the ratio to it.
+
     python bench/bench_sft.py --layouts 4x1,1x4 --steps 16 --threads 1
     python bench/bench_sft.py --layouts 1x4:fused,1x4:plain-full,1x4:plain --steps 8
+    python bench/bench_sft.py --layouts 4x1,4x1+grouped,4x1+pf --steps 8      # padding waste on the CPU
+    python bench/bench_sft.py --device cuda --preset smollm2-135m-gpu --layouts 16x1+grouped,16x1+pf --steps 30
 """
 
 from __future__ import annotations
@@ -28,35 +38,47 @@ import time
 from pathlib import Path
 
 
+def parse_layout(item: str, default_head: str) -> tuple[int, int, str, bool, bool]:
+    """``BxA[:head][+pf][+grouped]`` -> (batch, accumulation, head, padding_free, grouped)."""
+    body, *mods = item.lower().split("+")
+    shape, _, head = body.partition(":")
+    head = head or default_head
+    b, a = (int(x) for x in shape.split("x"))
+    if head not in ("fused", "plain", "plain-full") or set(mods) - {"pf", "grouped"}:
+        raise ValueError(item)
+    return b, a, head, "pf" in mods, "grouped" in mods
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--layouts", default="4x1,1x4", help="comma list of BxA (batch x gradient accumulation)")
+    ap.add_argument("--layouts", default="4x1,1x4", help="comma list of BxA[:head][+pf][+grouped]")
     ap.add_argument("--steps", type=int, default=16, help="optimizer steps per layout")
     ap.add_argument("--threads", type=int, default=1, help="torch CPU threads")
     ap.add_argument("--data", default=None, help="a collected dataset dir (default: collect --episodes now)")
     ap.add_argument("--episodes", type=int, default=96, help="episodes to collect when --data is not given")
     ap.add_argument("--preset", default="tiny", help="the preset whose base model and SFT recipe are used")
+    ap.add_argument("--device", default="cpu", choices=["cpu", "cuda"], help="where the layouts train")
+    ap.add_argument("--cpu-steps", type=int, default=2, help="with --device cuda: CPU steps for the ratio (0: none)")
     args = ap.parse_args()
+    os.environ["LIVESIM_DEVICE"] = args.device
 
     import torch
 
     torch.set_num_threads(args.threads)
     from livesim.hat import collect, sft
     from livesim.hat.train import TrainConfig, _base
+    from livesim.models.device import select_device
 
+    choice = select_device(args.device)  # --device cuda without a GPU: one-line error
     cfg = TrainConfig.from_preset(args.preset)
     model_dir, _ = _base(cfg)
     layouts = []
     for item in args.layouts.split(","):
-        shape, _, head = item.lower().partition(":")
-        head = head or cfg.sft.lm_head
         try:
-            b, a = (int(x) for x in shape.split("x"))
+            layouts.append(parse_layout(item, cfg.sft.lm_head))
         except ValueError:
-            ap.error(f"layout {item!r} is not BxA[:head] (e.g. 4x1 or 1x4:plain)")
-        if head not in ("fused", "plain", "plain-full"):
-            ap.error(f"layout {item!r}: head must be fused, plain or plain-full")
-        layouts.append((b, a, head))
+            ap.error(f"layout {item!r} is not BxA[:head][+pf][+grouped] (e.g. 4x1, 1x4:plain, 8x1+pf); head is "
+                     "fused, plain or plain-full")
 
     plain_loss = sft._with_plain_loss
 
@@ -65,39 +87,54 @@ def main() -> None:
         cls._takes_mask = False  # the model's own loss over full logits
         return cls
 
+    def one(i: int, b: int, a: int, head: str, pf: bool, grouped: bool, steps: int, tmp: str) -> dict:
+        stage = cfg.sft.model_copy(update={"steps": steps, "epochs": None, "batch_size": b, "grad_accum": a,
+                                           "save_steps": 10 ** 6, "val_examples": 1, "padding_free": pf,
+                                           "group_by_length": grouped,
+                                           "lm_head": "plain" if head == "plain-full" else head})
+        sft._with_plain_loss = plain_full_logits if head == "plain-full" else plain_loss  # type: ignore[assignment]
+        t0 = time.perf_counter()
+        stats = sft.run(stage, model_dir, data, Path(tmp) / f"out-{i}", show_progress=False)
+        wall = time.perf_counter() - t0
+        runtime = stats["train_runtime_s"]
+        label = f"{b}x{a}" + (f":{head}" if head != cfg.sft.lm_head else "") + ("+pf" if pf else "") + \
+            ("+grouped" if grouped else "")
+        return {"layout": label, "train_s": runtime, "wall_s": wall, "s_per_step": runtime / steps,
+                "conv_per_s": steps * b * a / runtime, "tok_per_s": stats["tokens_per_s"],
+                "padding": stats["padding_share"], "loss_start": stats["loss_start"], "loss_end": stats["loss_end"],
+                "device": stats["device"], "mean_len": stats["lengths_mean"]}
+
     with tempfile.TemporaryDirectory(prefix="bench-sft-") as tmp:
         data = Path(args.data) if args.data else collect.run(
             cfg.collect.model_copy(update={"episodes": args.episodes}), Path(tmp) / "data", show_progress=False)
         rows = []
-        name_heads = len({h for *_, h in layouts}) > 1  # label each row with its head when they differ
+        cpu_row = None
         try:
-            for i, (b, a, head) in enumerate(layouts):
-                stage = cfg.sft.model_copy(update={"steps": args.steps, "batch_size": b, "grad_accum": a,
-                                                   "save_steps": 10 ** 6, "val_examples": 1,
-                                                   "lm_head": "plain" if head == "plain-full" else head})
-                sft._with_plain_loss = plain_full_logits if head == "plain-full" else plain_loss  # type: ignore[assignment]
-                t0 = time.perf_counter()
-                stats = sft.run(stage, model_dir, data, Path(tmp) / f"out-{i}", show_progress=False)
-                wall = time.perf_counter() - t0
-                runtime = next(r["train_runtime"] for r in stats["history"] if "train_runtime" in r)
-                convs = args.steps * b * a
-                tokens = convs * stats["lengths_mean"]
-                label = f"{b}x{a} {head}" if name_heads or head != cfg.sft.lm_head else f"{b}x{a}"
-                rows.append({"layout": label, "train_s": runtime, "wall_s": wall, "s_per_step": runtime / args.steps,
-                             "conv_per_s": convs / runtime, "tok_per_s": tokens / runtime,
-                             "loss_start": stats["loss_start"], "loss_end": stats["loss_end"]})
+            for i, layout in enumerate(layouts):
+                rows.append(one(i, *layout, args.steps, tmp))
+                r = rows[-1]  # as it goes: a run stopped at a time limit keeps the layouts already measured
+                print(f"[bench_sft] {r['layout']} on {r['device']}: {r['tok_per_s']:.0f} trained tokens/s, padding "
+                      f"{r['padding']:.1%}, {r['s_per_step']:.2f} s/step", flush=True)
+            if choice.device == "cuda" and args.cpu_steps:
+                os.environ["LIVESIM_DEVICE"] = "cpu"
+                b, a, head, pf, grouped = layouts[0]
+                cpu_row = one(len(layouts), 1, 1, head, False, False, args.cpu_steps, tmp)
         finally:
             sft._with_plain_loss = plain_loss  # type: ignore[assignment]
+            os.environ["LIVESIM_DEVICE"] = args.device
 
-    print(f"\nSFT, preset {args.preset}, {args.steps} steps, {args.threads} thread(s), "
-          f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '-')}, mean conversation {stats['lengths_mean']:.0f} "
-          "tokens (trained tokens/s = conversations/s x that mean)")
-    print("| layout | train s | s/step | conversations/s | tokens/s | loss first / last | speed-up |")
-    print("|---|---|---|---|---|---|---|")
-    for r in rows:
-        print(f"| {r['layout']} | {r['train_s']:.1f} | {r['s_per_step']:.2f} | {r['conv_per_s']:.2f} | "
-              f"{r['tok_per_s']:.0f} | {r['loss_start']:.4f} / {r['loss_end']:.4f} | "
-              f"{rows[0]['train_s'] / r['train_s']:.2f}x |")
+    gpu = torch.cuda.get_device_name() if choice.device == "cuda" else "-"
+    print(f"\nSFT, preset {args.preset}, {args.steps} steps, device {choice.device} ({gpu}, bf16 {choice.bf16}), "
+          f"{args.threads} CPU thread(s), OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '-')}, mean "
+          f"conversation {rows[-1]['mean_len']:.0f} tokens; trained tokens/s counts conversation tokens, not padding")
+    ref = cpu_row["tok_per_s"] if cpu_row else None
+    print("| layout | device | train s | s/step | conversations/s | trained tokens/s | padding | loss first / last | "
+          + ("x CPU |" if ref else "speed-up |"))
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in rows + ([cpu_row] if cpu_row else []):
+        last = f"{r['tok_per_s'] / ref:.1f}x" if ref else f"{rows[0]['train_s'] / r['train_s']:.2f}x"
+        print(f"| {r['layout']} | {r['device']} | {r['train_s']:.1f} | {r['s_per_step']:.2f} | {r['conv_per_s']:.2f} | "
+              f"{r['tok_per_s']:.0f} | {r['padding']:.1%} | {r['loss_start']:.4f} / {r['loss_end']:.4f} | {last} |")
 
 
 if __name__ == "__main__":

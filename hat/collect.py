@@ -82,6 +82,9 @@ class CollectConfig(BaseModel):
         "~2,800). HSA may still re-present it (prompt style is one of its dimensions).")
     tokenizer: str | None = Field(None, description="Model dir/zoo name whose tokenizer counts tokens in stats.")
     batch_size: int = Field(8, ge=1, description="Episodes played in lockstep (act_batch for model teachers).")
+    workers: int = Field(1, ge=1, description="Processes playing the episodes (chunks of episodes, merged in episode "
+                         "order): the same data for any number. Use with scripted teachers; a model teacher would be "
+                         "loaded by every worker.")
 
     @property
     def teacher_name(self) -> str:
@@ -89,14 +92,16 @@ class CollectConfig(BaseModel):
         return self.teacher or ("oracle" if self.fixed_harness else DEFAULT_HSA_TEACHER)
 
     def key(self) -> str:
-        """Content key: a hash of every field but the batch size (which cannot change the data); the teacher as
-        resolved, so the default teacher's data and an explicit one's share a key.
+        """Content key: a hash of every field but the batch size and workers (which cannot change the data); the
+        teacher as resolved, so the default teacher's data and an explicit one's share a key.
         """
-        data = self.model_dump(exclude={"batch_size"} | ({"hsa_synonym_p"} if self.hsa_synonym_p is None else set()))
+        data = self.model_dump(exclude={"batch_size", "workers"}
+                               | ({"hsa_synonym_p"} if self.hsa_synonym_p is None else set()))
         data["teacher"] = self.teacher_name
         if self.teacher_name in AGENT_VERSIONS:  # a scripted teacher that changes: new behaviour, new data
             data["teacher_version"] = AGENT_VERSIONS[self.teacher_name]
         data["schema"] = SCHEMA_VERSION
+        data["teacher_seeding"] = "episode"  # a privileged teacher is seeded per episode (not per lockstep slot)
         data["render"] = PROMPT_RENDER_VERSION  # the conversations hold rendered prompts
         return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
@@ -185,36 +190,70 @@ def _make_envs(cfg: CollectConfig, n: int, split: str = "train") -> tuple[list[A
 
 
 def play(cfg: CollectConfig, show_progress: bool = True) -> list[dict[str, Any]]:
-    """Play the teacher; return one raw candidate per dispatched request (messages, tools, grade, trace)."""
-    n = min(cfg.batch_size, cfg.episodes)
-    canon, aug = _make_envs(cfg, n)
+    """Play the teacher; return one raw candidate per dispatched request (messages, tools, grade, trace), in episode
+    order. With ``workers`` > 1 the episodes are played in chunks by that many processes; the result is the same.
+    """
+    plan = episode_plan(cfg)
+    if cfg.workers <= 1 or len(plan) <= 1:
+        bar = progress(total=cfg.episodes, desc="collect", disable=not show_progress)
+        out = _play_chunk(cfg, plan, bar.update)
+        bar.close()
+        return out
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    size = max(1, -(-len(plan) // (cfg.workers * 4)))  # ~4 chunks a worker: balanced, few env builds
+    chunks = [plan[i:i + size] for i in range(0, len(plan), size)]
+    bar = progress(total=cfg.episodes, desc=f"collect x{cfg.workers}", disable=not show_progress)
+    out = []
+    # spawn, not fork: the parent may hold CUDA (a dev evaluation runs before collect) or threads
+    with ProcessPoolExecutor(cfg.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        for chunk, raw in zip(chunks, pool.map(_play_chunk, [cfg] * len(chunks), chunks), strict=True):
+            out.extend(raw)
+            bar.update(len(chunk))
+    bar.close()
+    return out
+
+
+def episode_plan(cfg: CollectConfig) -> list[tuple[int, int, bool]]:
+    """(episode index, env seed, augmented) of every episode, drawn from ``cfg.seed`` alone."""
     rng = np.random.default_rng([cfg.seed, 1])
-    plan = [(cfg.seed * 1_000_003 + i, bool(aug) and bool(rng.random() >= cfg.canonical_fraction))
+    augmented = not cfg.fixed_harness
+    return [(i, cfg.seed * 1_000_003 + i, augmented and bool(rng.random() >= cfg.canonical_fraction))
             for i in range(cfg.episodes)]
+
+
+def _play_chunk(cfg: CollectConfig, plan: list[tuple[int, int, bool]], tick: Any = None) -> list[dict[str, Any]]:
+    """Play ``plan``'s episodes, ``cfg.batch_size`` in lockstep; candidates sorted by episode (then as dispatched).
+
+    A privileged teacher is made afresh for each episode, seeded from (seed, episode index): what it does in an
+    episode never depends on which slot, chunk or process played the episodes before it.
+    """
+    n = min(cfg.batch_size, len(plan))
+    canon, aug = _make_envs(cfg, n)
     teacher = cfg.teacher_name
     privileged = teacher in PRIVILEGED_AGENTS
-    agents: list[Any] = []
+    agents: dict[int, Any] = {}
     shared: Any = None
-    if privileged:
-        agents = [make_agent(teacher, error_rate=cfg.oracle_error_rate, seed=cfg.seed * 7919 + k,
-                             **cfg.teacher_args) for k in range(n)]
-    elif teacher in ERROR_RATE_TEACHERS:  # stateless: one agent for every slot, its errors drawn per request
+    if teacher in ERROR_RATE_TEACHERS and not privileged:  # stateless: one agent, its errors drawn per request
         shared = make_agent(teacher, **{"error_rate": cfg.oracle_error_rate, "seed": cfg.seed, **cfg.teacher_args})
-    else:
+    elif not privileged:
         shared = make_agent(teacher, **cfg.teacher_args)
     out: list[dict[str, Any]] = []
-    bar = progress(total=cfg.episodes, desc="collect", disable=not show_progress)
     queue = list(plan)
     slots: dict[int, dict[str, Any]] = {}
 
     def start(k: int) -> None:
-        seed, augmented = queue.pop(0)
+        index, seed, augmented = queue.pop(0)
         env = (aug if augmented else canon)[k]
         obs, _ = env.reset(seed=seed)
         if privileged:
+            agents[k] = make_agent(teacher, error_rate=cfg.oracle_error_rate,
+                                   seed=cfg.seed * 7919 + index * 104_729 + 1, **cfg.teacher_args)
             agents[k].bind(env)
             agents[k].reset()
-        slots[k] = {"env": env, "obs": obs, "seed": seed, "variant": "hsa" if augmented else "canonical"}
+        slots[k] = {"env": env, "obs": obs, "seed": seed, "index": index,
+                    "variant": "hsa" if augmented else "canonical"}
 
     for k in range(n):
         if queue:
@@ -233,17 +272,19 @@ def play(cfg: CollectConfig, show_progress: bool = True) -> list[dict[str, Any]]
             if info.get("dispatched"):
                 out.append({"messages": copy.deepcopy(transcript), "tools": tools, "reward": float(reward),
                             "grade": info["grade"], "trace": info["trace"], "truth": info["truth"],
-                            "episode_seed": s["seed"], "request_index": int(info.get("request_index", 0)),
+                            "episode_seed": s["seed"], "episode_index": s["index"],
+                            "request_index": int(info.get("request_index", 0)),
                             "variant": s["variant"], "harness_fingerprint": info["harness_fingerprint"],
                             "canonical": info["harness_fingerprint"] == info["harness_canonical_fingerprint"]})
             if term or trunc:
-                bar.update(1)
+                if tick is not None:
+                    tick(1)
                 del slots[k]
                 if queue:
                     start(k)
             else:
                 s["obs"] = obs
-    bar.close()
+    out.sort(key=lambda c: c["episode_index"])  # stable: an episode's requests keep their order
     return out
 
 
@@ -303,7 +344,9 @@ def _stats(cfg: CollectConfig, records: list[dict[str, Any]], counts: dict[str, 
            lengths: list[int] | None) -> dict[str, Any]:
     intents = Counter(i for r in records for i in r["intents"])
     stats: dict[str, Any] = {
-        "key": cfg.key(), "schema": SCHEMA_VERSION, "config": cfg.model_dump(), "teacher": cfg.teacher_name,
+        # how it was played (batch size, workers) is left out: the same data gives the same bytes
+        "key": cfg.key(), "schema": SCHEMA_VERSION, "config": cfg.model_dump(exclude={"batch_size", "workers"}),
+        "teacher": cfg.teacher_name,
         "filter": counts,
         "splits": split_sizes, "intents": dict(sorted(intents.items())),
         "variants": dict(Counter(r["variant"] for r in records)),

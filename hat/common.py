@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from livesim.stream.paths import check_output_dir, publish_dir
+from livesim.models.device import select_device, trainer_precision
 
 
 def cache_root() -> Path:
@@ -65,20 +66,40 @@ def progress(total: int, desc: str, disable: bool = False) -> Any:
 
 
 def on_cpu() -> bool:
-    import torch
+    return select_device().on_cpu
 
-    return not torch.cuda.is_available()
+
+def process_state() -> Any:
+    """Accelerate's ``PartialState`` under a multi-process launch (``WORLD_SIZE`` > 1, as torchrun/accelerate set it),
+    else None (one process: nothing to coordinate).
+    """
+    if int(os.environ.get("WORLD_SIZE", "1")) <= 1:
+        return None
+    from accelerate import PartialState
+
+    return PartialState(cpu=select_device().on_cpu)
+
+
+@contextlib.contextmanager
+def main_first(state: Any) -> Iterator[None]:
+    """Run the body on the main process first, then on the others (which then find its output in the cache)."""
+    if state is None:
+        yield
+        return
+    with state.main_process_first():
+        yield
 
 
 def trainer_common(output_dir: Path, *, steps: int, lr: float, batch_size: int, grad_accum: int, seed: int,
                    logging_steps: int = 1, save_steps: int | None = None) -> dict[str, Any]:
-    """TrainingArguments shared by the stages: CPU-safe precision, seeded, logs every step, no hub, no wandb."""
-    cpu = on_cpu()
+    """TrainingArguments shared by the stages: CUDA with bf16 when present, fp32 on a CPU (`select_device`), seeded,
+    logs every step, no hub, no wandb.
+    """
     return dict(
         output_dir=str(output_dir), max_steps=steps, learning_rate=lr, per_device_train_batch_size=batch_size,
         gradient_accumulation_steps=grad_accum, seed=seed, data_seed=seed, logging_steps=logging_steps,
         save_strategy="steps" if save_steps else "no", save_steps=save_steps or 500, save_total_limit=1,
-        report_to=[], bf16=False if cpu else None, fp16=False, use_cpu=cpu, dataloader_num_workers=0,
+        report_to=[], **trainer_precision(), dataloader_num_workers=0,
         disable_tqdm=False, gradient_checkpointing=False, lr_scheduler_type="cosine", warmup_steps=0.05,
     )
 

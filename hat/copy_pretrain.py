@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from livesim.hat.common import atomic_dir, check_out, last_checkpoint, log_history, trainer_common, write_model_card
+from livesim.models.device import load_kwargs
 
 EVAL_SEED = 999_983  # the held-out sequences (never a training index's seed: those are [seed, index])
 FIRST_ID = 3  # ids below are the tokenizer's special tokens (pad, im_start, im_end); never drawn
@@ -144,7 +145,7 @@ def run(model_dir: str | Path, out_dir: str | Path, *, steps: int, lr: float, ba
     work = out.with_name(out.name + ".work")
     t0 = time.perf_counter()
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
-    model = AutoModelForCausalLM.from_pretrained(model_dir, dtype=torch.float32)
+    model = AutoModelForCausalLM.from_pretrained(model_dir, **load_kwargs(torch.float32))
     vocab = len(tokenizer)
     data = CopyDataset(seed, steps * batch_size, vocab, span, context)
     far_span = (min(span[0], 8), min(span[1], 32))

@@ -25,6 +25,7 @@ from livesim.agents import make_agent
 from livesim.envs.hsa import make_wrappers
 from livesim.envs.rollout import run_batched, summarize
 from livesim.hat.common import progress
+from livesim.models.device import select_device
 from livesim.runs.compare import paired_bootstrap
 from livesim.stream.harness_file import harness_with_style
 from livesim.stream.paths import check_output_file, read_text, write_text
@@ -197,7 +198,8 @@ def evaluate_model(model_dir: str | Path, n: int = 50, max_new_tokens: int = 128
     """
     check_request(variants, n)
     harness = harness_with_style(None, prompt_style)
-    agent = make_agent("transformers", model=str(model_dir), device="cpu", max_new_tokens=max_new_tokens,
+    agent = make_agent("transformers", model=str(model_dir), device=select_device().device,
+                       max_new_tokens=max_new_tokens,
                        temperature=0.0, batch_size=batch_size)
     seeds = [DEV_SEED0 + i for i in range(n)]
     out: dict[str, Any] = {"n": n, "max_new_tokens": max_new_tokens, "prompt_style": prompt_style}

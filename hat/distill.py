@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from livesim.hat import instructions
 from livesim.hat.common import atomic_dir, check_out, last_checkpoint, log_history, trainer_common, write_model_card
 from livesim.hat.instructions import DISTILL_SEED0, FAMILY
+from livesim.models.device import load_kwargs
 
 OUT_MARKER = "distill_stats.json"
 OUT_KIND = "model folder written by `livesim hat distill`"
@@ -64,8 +65,8 @@ def run(cfg: DistillStageConfig, student_dir: str | Path, teacher_dir: str | Pat
     tokenizer = AutoTokenizer.from_pretrained(student_dir)
     rows = prompt_rows(cfg)
     dataset = Dataset.from_list([{"prompt": r["prompt"]} for r in rows])
-    student = AutoModelForCausalLM.from_pretrained(student_dir, dtype=torch.float32)
-    teacher = AutoModelForCausalLM.from_pretrained(teacher_dir, dtype=torch.float32)
+    student = AutoModelForCausalLM.from_pretrained(student_dir, **load_kwargs(torch.float32))
+    teacher = AutoModelForCausalLM.from_pretrained(teacher_dir, **load_kwargs(torch.float32))
     common = trainer_common(work, steps=cfg.steps, lr=cfg.lr, batch_size=cfg.batch_size, grad_accum=cfg.grad_accum,
                             seed=cfg.seed, save_steps=cfg.save_steps)
     args = DistillationConfig(**common, beta=cfg.beta, temperature=cfg.temperature,

@@ -402,7 +402,8 @@ def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, b
               "patches": patches, **({"prompt_style": prompt_style} if suite.kind == "qa" and prompt_style != "full"
                                      else {}),
               "data": "ifeval-jsonl" if prompts is not None else "suite", "agent": spec.display,
-              "wall_s": time.perf_counter() - t0, "scores": scores, "rows": rows, "cache_key": key}
+              "wall_s": (wall := time.perf_counter() - t0), "requests_per_s": len(rows) / wall if wall > 0 else None,
+              "scores": scores, "rows": rows, "cache_key": key}
     if use_cache:
         write_text(path, json.dumps(result, sort_keys=True), flag="evaluation cache")
     return result

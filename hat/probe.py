@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from livesim.harness.core import SKILL_NAME_PATTERN
+from livesim.models.device import load_kwargs
 
 KINDS = ("tool", "param", "skill")
 ORIGINS = ("canonical", "synonym", "generated")
@@ -180,7 +181,7 @@ def run(model_dir: str | Path, data_dir: str | Path, split: str = "validation", 
     t0 = time.perf_counter()
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
     tokenizer.chat_template = training_template(tokenizer)
-    model = AutoModelForCausalLM.from_pretrained(model_dir, dtype=torch.float32).eval()
+    model = AutoModelForCausalLM.from_pretrained(model_dir, **load_kwargs(torch.float32)).eval()
     origins = name_origins()
     rows: list[dict[str, Any]] = []
     skipped = 0

@@ -37,6 +37,7 @@ class RowResult:
 def _summary(suite: dict[str, Any]) -> dict[str, Any] | None:
     return None if suite is None else {"key": suite["key"], "n": suite["n"], "scores": suite["scores"],
                                        "note": suite.get("note"), "wall_s": suite.get("wall_s"),
+                                       "requests_per_s": suite.get("requests_per_s"),
                                        "cache_key": suite.get("cache_key")}
 
 

@@ -87,8 +87,14 @@ EVAL_PRESETS: dict[str, EvalPreset] = {
     # SmolLM2 on one CPU core, compact canonical prompt (~1,100 tokens; the markdown one is ~2,800): ~25-30 s per
     # T1/T2 request, so 16 per suite
     "smollm2-135m": EvalPreset(("T1", "T2", "T4"), 16, 128, 8, 4, 120.0, 16, prompt_style="compact"),
+    # one GPU: 128 requests per suite, 64 generated together
+    "smollm2-135m-gpu": EvalPreset(("T1", "T2", "T3", "T4"), 128, 128, 64, 8, 120.0, 64, prompt_style="compact"),
 }
 CI_PRESET = EvalPreset(("T1", "T2", "T3", "T4"), 4, 24, 4, 1, 30.0, 4)
+# --ci of a preset whose model is slow on a CPU: fewer requests, in the preset's own prompt style
+CI_PRESETS: dict[str, EvalPreset] = {
+    "smollm2-135m-gpu": EvalPreset(("T1", "T2", "T3", "T4"), 2, 16, 2, 1, 30.0, 2, prompt_style="compact"),
+}
 
 
 class TrainingUnavailableError(RuntimeError):
@@ -309,7 +315,7 @@ def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_
     log = log or (lambda msg: print(msg, file=sys.stderr))
     if preset not in EVAL_PRESETS:
         raise ValueError(f"unknown preset {preset!r}; choose from {', '.join(EVAL_PRESETS)}")
-    ev = CI_PRESET if ci else EVAL_PRESETS[preset]
+    ev = CI_PRESETS.get(preset, CI_PRESET) if ci else EVAL_PRESETS[preset]
     if limit is not None:
         if limit < 1:
             raise ValueError(f"--limit must be >= 1, got {limit}")

@@ -42,6 +42,7 @@ from livesim.grading import WEIGHTS
 from livesim.harness.core import PromptStyleName
 from livesim.hat.common import atomic_dir, check_out, last_checkpoint, log_history, trainer_common, write_model_card
 from livesim.hat.sft import training_template
+from livesim.models.device import load_kwargs
 from livesim.stream.harness_file import harness_with_style
 
 TERMS = ("accuracy", "effectiveness", "tool_rationality", "skill_selection")
@@ -149,6 +150,7 @@ class EnvRollout:
         self.pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else self.eos_id
         self.calls = 0
         self.gen_stats = GenStats()  # prefilled / reused prompt tokens of the cached sampler, over every play
+        self.rollouts, self.rollout_seconds = 0, 0.0  # episodes played and their wall seconds, over every play
         self._pool: dict[str, list[Any]] = {"canonical": [], "hsa": []}
         self.last_transcripts: list[list[dict[str, Any]]] = []
 
@@ -242,6 +244,7 @@ class EnvRollout:
 
     def play(self, model: Any, episodes: list[tuple[int, str]], generate: Any = None) -> dict[str, Any]:
         """Play one rollout per ``(seed, variant)``; ``generate(contexts) -> new ids`` overrides the model."""
+        t0 = time.perf_counter()
         n = len(episodes)
         if generate is not None:
             gen = generate
@@ -296,6 +299,8 @@ class EnvRollout:
                 s["mask"] += [0] * len(env_ids)
                 s["segments"] += [SEG_ENV] * len(env_ids)
         self.last_transcripts = [list(e.unwrapped.sim.messages) for e in envs]
+        self.rollouts += n
+        self.rollout_seconds += time.perf_counter() - t0
         terms, dispatched = [], []
         for s in state:
             info = s["info"] or {}
@@ -398,7 +403,7 @@ def run(cfg: RLStageConfig, model_dir: str | Path, out_dir: str | Path, work_dir
     t0 = time.perf_counter()
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
     tokenizer.chat_template = training_template(tokenizer)
-    model = AutoModelForCausalLM.from_pretrained(model_dir, dtype=torch.float32)
+    model = AutoModelForCausalLM.from_pretrained(model_dir, **load_kwargs(torch.float32))
     rows = episode_rows(cfg)
     dataset = Dataset.from_list(rows)
     batch = cfg.episodes_per_step * cfg.num_generations
@@ -435,6 +440,10 @@ def run(cfg: RLStageConfig, model_dir: str | Path, out_dir: str | Path, work_dir
         "wall_s": time.perf_counter() - t0, "history": history,
         "rollout_tokens": {"prefilled": rollout.gen_stats.prefill_tokens, "reused": rollout.gen_stats.reused_tokens,
                            "sampler": "kv_cache" if cfg.kv_cache else "model.generate"},
+        # every episode played in a batch (all live rollouts of a step generate together); requests = episodes
+        "rollouts": rollout.rollouts, "rollout_s": rollout.rollout_seconds,
+        "rollouts_per_s": rollout.rollouts / rollout.rollout_seconds if rollout.rollout_seconds else None,
+        "device": str(trainer.args.device), "bf16": bool(trainer.args.bf16),
     }
     if trainer.accelerator.is_main_process:  # under accelerate launch only rank 0 writes
         with atomic_dir(out, OUT_MARKER, OUT_KIND, inputs=(model_dir,)) as tmp:

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from livesim.hat import collect
 from livesim.hat.common import atomic_dir, check_out, last_checkpoint, log_history, trainer_common, write_model_card
+from livesim.models.device import load_kwargs
 
 OUT_MARKER = "sft_stats.json"
 OUT_KIND = "model folder written by `livesim hat sft`"
@@ -37,7 +38,10 @@ class SFTStageConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    steps: int = Field(200, ge=1, description="Optimizer steps (max_steps).")
+    steps: int = Field(200, ge=1, description="Optimizer steps (max_steps); ignored when `epochs` is set.")
+    epochs: float | None = Field(None, gt=0, description="Passes over the training conversations instead of a step "
+                                 "count (the steps then follow from the data, batch and processes). In the cache key "
+                                 "when set.")
     lr: float = Field(1e-3, gt=0, description="Peak learning rate (cosine schedule, 5% warmup).")
     batch_size: int = Field(4, ge=1, description="Per-device batch size.")
     grad_accum: int = Field(1, ge=1, description="Gradient accumulation steps.")
@@ -68,6 +72,17 @@ class SFTStageConfig(BaseModel):
         "CPU fallback folds each tile in torch ops). In the cache key only when 'plain'.")
     assistant_only: bool = Field(True, description="Loss on assistant tokens only (SFT). False: on every token "
                                                    "(the domain pretraining of the `tiny` base).")
+    padding_free: bool = Field(False, description="TRL's padding-free batches: a batch's conversations flattened into "
+                               "one row, position_ids marking where each starts, no pad token computed. Needs an "
+                               "attention kernel that reads position_ids: flash-attention (varlen) when installed; "
+                               "under SDPA transformers builds a block-diagonal mask over the flattened row (correct, "
+                               "but quadratic in the batch's tokens). In the cache key only when set.")
+    group_by_length: bool = Field(False, description="Length-grouped batches (transformers' LengthGroupedSampler over "
+                                  "batch_size x grad_accum): conversations of similar length share a batch, so padded "
+                                  "batches carry little padding. Changes the order: in the cache key when set.")
+    attn_implementation: str | None = Field(None, description="The model's attention kernel ('sdpa', 'eager', "
+                                            "'flash_attention_2', ...); None: the model's default (SDPA). "
+                                            "In the cache key when set.")
 
 
 def training_template(tokenizer: Any) -> str:
@@ -96,6 +111,10 @@ def cache_key_data(cfg: SFTStageConfig) -> dict[str, Any]:
         exclude |= {"added_tokens_lr_scale"}
     if not cfg.lora:
         exclude |= {"train_added_tokens"}
+    exclude |= {k for k in ("padding_free", "group_by_length", "attn_implementation", "epochs")
+                if not getattr(cfg, k)}
+    if cfg.epochs:
+        exclude |= {"steps"}
     return cfg.model_dump(exclude=exclude)
 
 
@@ -146,7 +165,8 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
     kept_lengths = [n for i, n in enumerate(lengths) if i not in set(too_long)]
     max_length = max(kept_lengths + [n for n in val_lengths if not cfg.max_length_cap or n <= cfg.max_length_cap])
 
-    model = AutoModelForCausalLM.from_pretrained(model_dir, dtype=torch.float32)
+    extra = {"attn_implementation": cfg.attn_implementation} if cfg.attn_implementation else {}
+    model = AutoModelForCausalLM.from_pretrained(model_dir, **load_kwargs(torch.float32), **extra)
     peft_config = None
     if cfg.lora:
         from peft import LoraConfig
@@ -156,10 +176,15 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
     args = SFTConfig(
         **trainer_common(work, steps=cfg.steps, lr=cfg.lr, batch_size=cfg.batch_size, grad_accum=cfg.grad_accum,
                          seed=cfg.seed, save_steps=cfg.save_steps),
-        max_length=max_length, assistant_only_loss=cfg.assistant_only, packing=False, padding_free=False,
+        # padding-free: TRL refuses a max_length it would not enforce; nothing is cut either way (checked below)
+        max_length=None if cfg.padding_free else max_length, assistant_only_loss=cfg.assistant_only, packing=False,
+        padding_free=cfg.padding_free,
+        train_sampling_strategy="group_by_length" if cfg.group_by_length else "random",
         weight_decay=cfg.weight_decay, eval_strategy="no", per_device_eval_batch_size=cfg.batch_size,
         dataset_num_proc=None,
     )
+    if cfg.epochs:
+        args.max_steps, args.num_train_epochs = -1, cfg.epochs
     args.disable_tqdm = not show_progress
     new_rows = added_token_ids(tokenizer) if cfg.lora and cfg.train_added_tokens else []
     base_cls = _with_plain_loss(SFTTrainer) if cfg.lm_head == "plain" else SFTTrainer
@@ -167,6 +192,9 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
     trainer = trainer_cls(model=model, args=args, train_dataset=train, eval_dataset=val, processing_class=tokenizer,
                           peft_config=peft_config, callbacks=callbacks)
     check_no_truncation(trainer.train_dataset, max_length)
+    counter = TokenCounter(trainer.data_collator)
+    trainer.data_collator = counter
+    trainer.add_callback(counter.callback())
     weight = rows_before = None
     if new_rows:
         weight = train_rows(trainer.model, new_rows)
@@ -191,7 +219,9 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
         "dropped_lengths": [lengths[i] for i in too_long], "lengths_mean": sum(kept_lengths) / len(kept_lengths),
         "loss_start": losses[0] if losses else None, "loss_end": losses[-1] if losses else None,
         "eval_loss_before": eval_before, "eval_loss_after": eval_after, "steps": trainer.state.global_step,
-        "processes": trainer.accelerator.num_processes,
+        "processes": trainer.accelerator.num_processes, "device": str(trainer.args.device),
+        "bf16": bool(trainer.args.bf16), "padding_free": cfg.padding_free, "group_by_length": cfg.group_by_length,
+        **counter.stats(next((r["train_runtime"] for r in history if "train_runtime" in r), None)),
         "resumed_from": resumed_from, "wall_s": time.perf_counter() - t0, "history": history,
         "trained_token_rows": [tokenizer.convert_ids_to_tokens(i) for i in new_rows],
         "token_rows_moved": (float((weight[new_rows].detach() - rows_before).norm(dim=-1).max())
@@ -213,6 +243,46 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
             (tmp / OUT_MARKER).write_text(json.dumps(stats, indent=2, default=str) + "\n")
     trainer.accelerator.wait_for_everyone()
     return stats
+
+
+class TokenCounter:
+    """Wraps the trainer's collator and counts, while training runs, the conversation tokens that go through the
+    model (``trained_tokens``: attention-mask ones, or every position of a padding-free row) and the padded
+    positions computed besides them. Per process: under DDP multiply by the processes for the run's total.
+    """
+
+    def __init__(self, collator: Any) -> None:
+        self.collator, self.active = collator, False
+        self.tokens = self.positions = 0
+
+    def __call__(self, features: list[Any]) -> Any:
+        batch = self.collator(features)
+        if self.active:
+            ids = batch["input_ids"]
+            mask = batch.get("attention_mask")
+            self.positions += int(ids.numel())
+            self.tokens += int(mask.sum()) if mask is not None else int(ids.numel())
+        return batch
+
+    def callback(self) -> Any:
+        from transformers import TrainerCallback
+
+        counter = self
+
+        class Toggle(TrainerCallback):  # type: ignore[misc]
+            def on_train_begin(self, *args: Any, **kwargs: Any) -> None:
+                counter.active = True
+
+            def on_train_end(self, *args: Any, **kwargs: Any) -> None:
+                counter.active = False
+
+        return Toggle()
+
+    def stats(self, train_runtime: float | None) -> dict[str, Any]:
+        return {"trained_tokens": self.tokens, "padded_positions": self.positions - self.tokens,
+                "padding_share": (self.positions - self.tokens) / self.positions if self.positions else None,
+                "train_runtime_s": train_runtime,
+                "tokens_per_s": self.tokens / train_runtime if train_runtime else None}
 
 
 def _rewrap_after_eval(trainer: Any) -> None:

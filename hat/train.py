@@ -27,7 +27,7 @@ from livesim.hat import distill as distill_mod
 from livesim.hat import rl as rl_mod
 from livesim.hat import sft as sft_mod
 from livesim.hat.collect import CollectConfig
-from livesim.hat.common import content_key, stages_dir
+from livesim.hat.common import content_key, main_first, process_state, stages_dir
 from livesim.hat.deveval import DEV_BATCH_SIZE, evaluate_model
 from livesim.hat.distill import DistillStageConfig
 from livesim.hat.rl import RLStageConfig
@@ -107,8 +107,8 @@ class TrainConfig(BaseModel):
     @classmethod
     def from_preset(cls, name: str, ci: bool = False) -> TrainConfig:
         """``tiny`` (from scratch; end to end with 2 threads on an idle 2-core CPU 12.75 min on 2026-12-04 and 25 min on
-        2026-12-02, the same command: the host's speed varies by phase; docs/training.md) or
-        ``smollm2-135m``; ``ci`` shrinks it.
+        2026-12-02, the same command: the host's speed varies by phase; docs/training.md), ``smollm2-135m`` (a CPU)
+        or ``smollm2-135m-gpu`` (one GPU); ``ci`` shrinks it to a few steps a stage (CPU-sized).
         """
         if name not in PRESETS:
             raise ValueError(f"unknown preset {name!r}; expected one of {sorted(PRESETS)}")
@@ -119,14 +119,18 @@ class TrainConfig(BaseModel):
                 "tiny_arch": cfg.tiny_arch.model_copy(update={"corpus_episodes": 8, "vocab_size": 512,
                                                               "hidden_size": 32, "intermediate_size": 64,
                                                               "layers": 1, "heads": 2, "kv_heads": 1}),
-                "collect": cfg.collect.model_copy(update={"episodes": 6, "batch_size": 6}),
-                "sft": cfg.sft.model_copy(update={"steps": 2, "batch_size": 2, "save_steps": 1}),
+                "collect": cfg.collect.model_copy(update={"episodes": 6, "batch_size": 6,
+                                                          "workers": min(cfg.collect.workers, 2)}),
+                "sft": cfg.sft.model_copy(update={"steps": 2, "epochs": None, "batch_size": 2, "save_steps": 1,
+                                                  "val_examples": min(cfg.sft.val_examples, 2)
+                                                  if cfg.sft.val_examples else None}),
                 "distill": cfg.distill.model_copy(update={"steps": 1, "batch_size": 2, "prompts": 4,
                                                           "max_completion_length": 8, "save_steps": 1}),
                 "rl": cfg.rl.model_copy(update={"steps": 1, "num_generations": 2, "episodes_per_step": 1,
                                                 "episodes": 2, "max_new_tokens": 8, "max_turns": 2,
                                                 "save_steps": 1}),
-                "dev_requests": 2, "dev_max_new_tokens": 8,
+                "dev_requests": 2, "dev_max_new_tokens": 8, "dev_batch_size": min(cfg.dev_batch_size, DEV_BATCH_SIZE),
+                **CI_OVERRIDES.get(name, {}),
             })
         return cfg
 
@@ -172,7 +176,29 @@ def _smollm2_preset() -> TrainConfig:
     )
 
 
-PRESETS = {"tiny": _tiny_preset, "smollm2-135m": _smollm2_preset}
+def _smollm2_gpu_preset() -> TrainConfig:
+    # Sized for one H200 (not yet measured on one; docs/training.md, "On one GPU"). ~9,000 QA episodes keep ~8,900
+    # conversations (the oracle passes the judge on ~99%): p = 2/3 per transform, a quarter canonical, collected by
+    # 16 processes. Full fine-tuning, 2 epochs, bf16, length-grouped batches of 32; compact canonical prompt as the
+    # CPU preset (HSA still switches styles), so a conversation is ~1,300-2,300 tokens.
+    return TrainConfig(
+        preset="smollm2-135m-gpu", base_model="smollm2-135m",
+        collect=CollectConfig(episodes=9000, seed=0, prompt_style="compact", batch_size=8, workers=16),
+        sft=SFTStageConfig(epochs=2.0, lr=1e-4, batch_size=16, grad_accum=2, lora=False, weight_decay=0.01,
+                           group_by_length=True, save_steps=100, val_examples=256),
+        distill=DistillStageConfig(steps=40, lr=5e-6, batch_size=32, prompts=1280, max_completion_length=128,
+                                   save_steps=20),
+        rl=RLStageConfig(steps=50, lr=1e-6, num_generations=8, episodes_per_step=4, episodes=400,
+                         max_new_tokens=128, max_turns=3, temperature=0.7, canonical_fraction=0.5, save_steps=10),
+        dev_requests=64, dev_max_new_tokens=128, dev_batch_size=64,
+    )
+
+
+CI_OVERRIDES: dict[str, dict[str, Any]] = {
+    # SmolLM2 dev requests on a CPU take minutes each: one per variant keeps the dev-eval path exercised
+    "smollm2-135m-gpu": {"dev_requests": 1},
+}
+PRESETS = {"tiny": _tiny_preset, "smollm2-135m": _smollm2_preset, "smollm2-135m-gpu": _smollm2_gpu_preset}
 
 
 class TrainResult(BaseModel):
@@ -222,8 +248,10 @@ def stage_ready(path: Path) -> bool:
 
 
 class _Run:
-    def __init__(self, cfg: TrainConfig, run_dir: Path) -> None:
-        self.cfg, self.dir = cfg, run_dir
+    """The run directory's writer. Under a multi-process launch only the main process writes and evaluates."""
+
+    def __init__(self, cfg: TrainConfig, run_dir: Path, main: bool = True) -> None:
+        self.cfg, self.dir, self.main = cfg, run_dir, main
         self.metrics = run_dir / "metrics.jsonl"
         # dev-set rows already logged by an earlier run into this dir (read once: a rerun must not repeat them)
         lines = self.metrics.read_text().splitlines() if self.metrics.is_file() else []
@@ -236,6 +264,8 @@ class _Run:
         return (stage, key) in self._curves or (stage, None) in self._curves
 
     def log(self, row: dict[str, Any]) -> None:
+        if not self.main:
+            return
         with open(self.metrics, "a") as fh:
             fh.write(json.dumps(row, default=str, sort_keys=True) + "\n")
             fh.flush()
@@ -245,6 +275,8 @@ class _Run:
         return row in self._dev_rows
 
     def link(self, stage: str, target: Path) -> None:
+        if not self.main:
+            return
         link = self.dir / "checkpoints" / stage
         link.parent.mkdir(parents=True, exist_ok=True)
         if link.is_symlink() or link.exists():
@@ -252,7 +284,7 @@ class _Run:
         link.symlink_to(target.resolve(), target_is_directory=True)
 
     def dev_eval(self, stage: str, model_dir: Path) -> dict[str, Any] | None:
-        if self.cfg.dev_requests <= 0:
+        if self.cfg.dev_requests <= 0 or not self.main:
             return None
         style = self.cfg.collect.prompt_style
         # the render version: the same model and settings meet other prompts when their rendering changes
@@ -313,14 +345,20 @@ def train(cfg: TrainConfig) -> TrainResult:
         raise ValueError(f"unknown stage(s) {unknown}; expected a subset of {list(STAGES)}")
     if cfg.out_dir:  # a run dir is resumed into; a folder that is not one is refused before any work
         check_output_dir(cfg.out_dir, is_ours=_is_run_dir, kind="run directory of `livesim hat train`")
-    base_dir, base_key = _base(cfg)
+    # under `accelerate launch` every process runs this; the main one builds, collects, evaluates and writes, the
+    # others find its outputs in the stage cache and join it in the trainers (DDP)
+    state = process_state()
+    main = state is None or state.is_main_process
+    with main_first(state):
+        base_dir, base_key = _base(cfg)
     collect_cfg = cfg.collect.model_copy(update={"fixed_harness": cfg.fixed_harness, "tokenizer": str(base_dir)})
     ckey = content_key("collect", collect_cfg.model_copy(update={"tokenizer": base_key}).key())
     run_key = content_key(cfg.model_dump(exclude={"out_dir", "show_progress"}), base_key)
     run_dir = Path(cfg.out_dir) if cfg.out_dir else Path("runs") / f"hat-{cfg.preset}-{run_key[:8]}"
     run_dir.mkdir(parents=True, exist_ok=True)
-    _write_config(run_dir, cfg, base_dir)
-    run = _Run(cfg, run_dir)
+    if main:
+        _write_config(run_dir, cfg, base_dir)
+    run = _Run(cfg, run_dir, main)
     wall: dict[str, float] = {}
     stats: dict[str, dict[str, Any]] = {}
     dev: dict[str, dict[str, Any]] = {}
@@ -331,7 +369,8 @@ def train(cfg: TrainConfig) -> TrainResult:
     data_dir = stages_dir() / f"collect-{ckey}"
     t0 = time.perf_counter()
     fresh = not collect_mod.is_complete(data_dir)
-    collect_mod.run(collect_cfg, data_dir, show_progress=cfg.show_progress)
+    with main_first(state):
+        collect_mod.run(collect_cfg, data_dir, show_progress=cfg.show_progress and main)
     wall["collect"] = time.perf_counter() - t0 if fresh else 0.0
     stats["collect"] = collect_mod.stats(data_dir)
     run.link("collect", data_dir)
@@ -394,7 +433,8 @@ def train(cfg: TrainConfig) -> TrainResult:
         prev_dir, prev_key = out, key
     result = TrainResult(base_model_dir=base_dir, stage_dirs=stage_dirs, run_dir=run_dir, wall_s=wall, stats=stats,
                          dev=dev)
-    write_report(result, cfg)
+    if main:
+        write_report(result, cfg)
     return result
 
 

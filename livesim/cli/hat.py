@@ -321,7 +321,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=_one_line_errors(_cmd_rl))
 
     p = hs.add_parser("train", help="all stages into one run dir (cached, resumable)")
-    p.add_argument("--preset", required=True, choices=["tiny", "smollm2-135m"], help="preset")
+    p.add_argument("--preset", required=True, choices=["tiny", "smollm2-135m", "smollm2-135m-gpu"], help="preset")
     p.add_argument("--ci", action="store_true", help="a few steps per stage (tests, smoke runs)")
     p.add_argument("--fixed-harness", action="store_true", help="canonical harness only (the paper's baseline)")
     p.add_argument("--rl-fixed-harness", action=argparse.BooleanOptionalAction, default=None,

@@ -189,7 +189,7 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_eval)
 
     p = hat.add_parser("reproduce", help="train and evaluate the paper's rows; write results/<preset>/")
-    p.add_argument("--preset", required=True, choices=["tiny", "smollm2-135m"])
+    p.add_argument("--preset", required=True, choices=["tiny", "smollm2-135m", "smollm2-135m-gpu"])
     p.add_argument("--ci", action="store_true", help="CI-sized: a few steps per stage, a handful of requests")
     p.add_argument("--rows", default=None, help="comma-separated rows (default: all): base, fixed-SFT, HSA-SFT, "
                                                 "fixed-SFT+distill, HSA-SFT+distill, HAT, fixed-RL, oracle")

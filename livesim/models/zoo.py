@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from livesim.models.device import load_kwargs
 from livesim.parsing import format_tool_call
 from livesim.stream.paths import publish_dir
 from livesim.stream.sim import StreamSim, qa_request
@@ -436,7 +437,7 @@ def convert_gguf(
     except ImportError:
         pass
     tokenizer = AutoTokenizer.from_pretrained(gguf_path.parent, gguf_file=gguf_path.name)
-    loaded = AutoModelForCausalLM.from_pretrained(gguf_path.parent, dtype=torch.float32, **kwargs)
+    loaded = AutoModelForCausalLM.from_pretrained(gguf_path.parent, **load_kwargs(torch.float32), **kwargs)
     state = loaded.state_dict()
     bad = sorted(k for k, v in state.items() if not v.is_floating_point())
     if bad:

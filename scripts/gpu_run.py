@@ -1,0 +1,232 @@
+"""One command for one GPU: the paper's table for SmolLM2-135M (preset `smollm2-135m-gpu`), with throughput figures.
+
+    python scripts/gpu_run.py                    # on a machine with one CUDA GPU; writes gpu-results/<time>/
+    python scripts/gpu_run.py --out DIR --ci     # the same parts at CI size (runs on a CPU)
+
+Parts, each under its own time limit (a part past it is stopped and the next one runs), each writing its log and a
+line of `parts.md` as soon as it ends: the machine (`env.json`), the model, collect episodes/s with 1 and 16 worker
+processes, SFT trained tokens/s on CUDA and its ratio to the CPU (`bench/bench_sft.py --device cuda`), then
+`livesim hat reproduce --preset smollm2-135m-gpu` (base, fixed-SFT, HSA-SFT, HSA-SFT+distill, HAT, fixed-RL on
+T1-T4 at 128 requests), and `summary.md`: the table, each stage's wall time and SFT tokens/s, and the paper's claims
+judged. Stages and evaluations are cached (`$LIVESIM_CACHE`), so a rerun after a stop resumes where it was.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+PRESET = "smollm2-135m-gpu"
+ROWS = ("base", "fixed-SFT", "HSA-SFT", "HSA-SFT+distill", "HAT", "fixed-RL")
+
+ENV_CODE = """
+import json, os, platform, torch, transformers, trl
+from livesim.models.device import select_device
+c = select_device()
+print(json.dumps({"device": c.device, "bf16": c.bf16, "gpu": torch.cuda.get_device_name() if c.device == "cuda"
+                  else None, "torch": torch.__version__, "transformers": transformers.__version__,
+                  "trl": trl.__version__, "cpus": os.cpu_count(), "python": platform.python_version(),
+                  "USE_HUB_KERNELS": os.environ.get("USE_HUB_KERNELS")}))
+"""
+
+
+def parts(ci: bool, out: Path) -> list[tuple[str, int, list[str]]]:
+    """(name, time limit in seconds, command) of every part, in order."""
+    py = sys.executable
+    cli = [py, "-m", "livesim.cli"]
+    if ci:
+        collect = ["--episodes", "24", "--workers", "1,2"]
+        sft = ["--device", "cpu", "--preset", "tiny", "--layouts", "2x1,2x1+grouped,2x1+pf", "--steps", "2",
+               "--episodes", "16"]
+    else:
+        collect = ["--episodes", "4000", "--workers", "1,16", "--prompt-style", "compact"]
+        sft = ["--device", "cuda", "--preset", PRESET, "--layouts", "16x1+grouped,16x1,16x1+pf", "--steps", "30",
+               "--episodes", "800", "--threads", "16"]
+    reproduce = [*cli, "hat", "reproduce", "--preset", PRESET, "--rows", ",".join(ROWS), "--no-ab",
+                 "--no-harness-edit", "--out", str(out / "results"), *(["--ci"] if ci else [])]
+    return [
+        ("env", 120, [py, "-c", ENV_CODE]),
+        ("model", 600, [*cli, "models", "prepare", "smollm2-135m"]),
+        ("bench_collect", 900, [py, str(ROOT / "bench" / "bench_collect.py"), *collect]),
+        ("bench_sft", 900, [py, str(ROOT / "bench" / "bench_sft.py"), *sft]),
+        ("reproduce", 3 * 3600 if ci else 5400, reproduce),
+    ]
+
+
+def run_part(name: str, limit: int, cmd: list[str], out: Path) -> dict[str, Any]:
+    """Run one part (its own process group, stopped whole past ``limit``); log to ``out/<name>.log``."""
+    t0 = time.perf_counter()
+    with open(out / f"{name}.log", "w") as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True)
+        try:
+            rc = proc.wait(timeout=limit)
+            status = "ok" if rc == 0 else f"failed (exit {rc})"
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGINT)  # the trainers save what they can; stage caches keep the rest
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+            status = f"stopped at its {limit} s limit"
+    row = {"part": name, "status": status, "wall_s": round(time.perf_counter() - t0, 1), "limit_s": limit}
+    with open(out / "parts.md", "a") as fh:
+        fh.write(f"| {name} | {status} | {row['wall_s']:.1f} | {limit} |\n")
+    return row
+
+
+def _avg(row: dict[str, Any], suite: str) -> float | None:
+    scores = ((row.get("suites") or {}).get(suite) or {}).get("scores") or {}
+    return scores.get("avg")
+
+
+def claims(results: dict[str, Any]) -> list[tuple[str, str]]:
+    """The paper's findings at the thresholds this run is judged by: (claim, verdict with the numbers)."""
+    rows = {r["row"]: r for r in results.get("rows", []) if r.get("status") == "ok"}
+
+    def pts(name: str, suite: str) -> float | None:
+        v = _avg(rows.get(name, {}), suite)
+        return None if v is None else 100 * v
+
+    def t4(name: str) -> float | None:
+        scores = ((rows.get(name, {}).get("suites") or {}).get("T4") or {}).get("scores") or {}
+        v = scores.get("prompt_strict")
+        return None if v is None else 100 * v
+
+    def judge(claim: str, values: list[float | None], ok: Any, fmt: str) -> tuple[str, str]:
+        if any(v is None for v in values):
+            return claim, "not measured"
+        return claim, ("holds" if ok(*values) else "does not hold") + " (" + fmt.format(*values) + ")"
+
+    return [
+        judge("fixed-SFT's T2 AVG >= 30 points under its T1", [pts("fixed-SFT", "T1"), pts("fixed-SFT", "T2")],
+              lambda a, b: a - b >= 30, "T1 {:.1f}, T2 {:.1f}"),
+        judge("HSA-SFT's T2 AVG within 10 points of its T1", [pts("HSA-SFT", "T1"), pts("HSA-SFT", "T2")],
+              lambda a, b: abs(a - b) <= 10, "T1 {:.1f}, T2 {:.1f}"),
+        judge("distillation gives back T4 points (HSA-SFT+distill > HSA-SFT, prompt-strict)",
+              [t4("HSA-SFT"), t4("HSA-SFT+distill"), t4("base")], lambda a, b, c: b > a,
+              "HSA-SFT {:.1f}, +distill {:.1f}, base {:.1f}"),
+        judge("HAT >= HSA-SFT on T2 AVG", [pts("HSA-SFT", "T2"), pts("HAT", "T2")], lambda a, b: b >= a,
+              "HSA-SFT {:.1f}, HAT {:.1f}"),
+    ]
+
+
+def stage_figures(results: dict[str, Any]) -> list[str]:
+    """Each trained stage's wall time and, for SFT, trained tokens/s (from the stage's own stats file)."""
+    lines = ["| row | stage | wall s | device | SFT trained tokens/s | SFT padding | RL rollouts/s |",
+             "|---|---|---|---|---|---|---|"]
+    for r in results.get("rows", []):
+        train = r.get("train") or {}
+        stage_dir = Path(train["model_dir"]) if train.get("model_dir") else None
+        stats: dict[str, Any] = {}
+        if stage_dir is not None:
+            files = list(stage_dir.glob("*_stats.json"))
+            stats = json.loads(files[0].read_text()) if files else {}
+        for stage, wall in (train.get("wall_s") or {}).items():
+            own = stats if stage == train.get("stage") else {}
+            tps, pad, rps = own.get("tokens_per_s"), own.get("padding_share"), own.get("rollouts_per_s")
+            lines.append(f"| {r['row']} | {stage} | {wall:.1f} | {own.get('device', '')} | "
+                         f"{'' if tps is None else f'{tps:,.0f}'} | {'' if pad is None else f'{pad:.1%}'} | "
+                         f"{'' if rps is None else f'{rps:.2f}'} |")
+    return lines
+
+
+def collect_walls(results_dir: Path) -> list[str]:
+    """Collect's wall time in each training run (logged to the run's metrics.jsonl when it collected)."""
+    lines = []
+    for metrics in sorted(results_dir.glob("runs/*/metrics.jsonl")):
+        for line in metrics.read_text().splitlines():
+            row = json.loads(line) if line.strip() else {}
+            if row.get("stage") == "collect" and row.get("kind") == "stats":
+                lines.append(f"| {metrics.parent.name} | collect | {row['wall_s']:.1f} | kept {row.get('kept')} of "
+                             f"{row.get('candidates')} |")
+    return ["| run | stage | wall s | conversations |", "|---|---|---|---|", *lines] if lines else []
+
+
+def summary(out: Path, part_rows: list[dict[str, Any]]) -> Path:
+    """`summary.md` from whatever the parts left (a part that did not finish is named as such)."""
+    lines = [f"# One-GPU run ({PRESET})", ""]
+    env = out / "env.log"
+    if env.is_file():
+        lines += ["Machine: `" + env.read_text().strip().splitlines()[-1] + "`", ""]
+    lines += ["| part | status | wall s | limit s |", "|---|---|---|---|"]
+    lines += [f"| {p['part']} | {p['status']} | {p['wall_s']:.1f} | {p['limit_s']} |" for p in part_rows]
+    for name in ("bench_collect", "bench_sft"):
+        log = out / f"{name}.log"
+        table = [x for x in log.read_text().splitlines() if x.startswith("|")] if log.is_file() else []
+        heading = [x for x in (log.read_text().splitlines() if log.is_file() else []) if x and not x.startswith("|")]
+        partial = [x for x in heading if x.startswith(f"[{name}]")]  # rows printed as measured
+        if table:
+            lines += ["", f"## {name}", "", *(heading[-1:] if heading else []), "", *table]
+        elif partial:
+            lines += ["", f"## {name} (did not finish)", "", *partial]
+    found = sorted((out / "results").rglob("results.json"))
+    if found:
+        results = json.loads(found[0].read_text())
+        table_md = found[0].with_name("table.md")
+        lines += ["", "## Table", "", f"`{found[0].parent}` (table.md there has every column)", ""]
+        lines += ["| row | T1 AVG | T2 AVG | T3 AVG | T4 prompt-strict | n T1 | T1 requests/s |",
+                  "|---|---|---|---|---|---|---|"]
+        for r in results["rows"]:
+            s = r.get("suites") or {}
+            cells = []
+            for suite, key in (("T1", "avg"), ("T2", "avg"), ("T3", "avg"), ("T4", "prompt_strict")):
+                v = ((s.get(suite) or {}).get("scores") or {}).get(key)
+                cells.append("n/a" if v is None else f"{100 * v:.1f}")
+            rps = (s.get("T1") or {}).get("requests_per_s")
+            lines.append(f"| {r['row']} | {' | '.join(cells)} | {(s.get('T1') or {}).get('n', '')} | "
+                         f"{'' if rps is None else f'{rps:.2f}'} |")
+        lines += ["", "## Stages", "", *stage_figures(results), "", *collect_walls(found[0].parent),
+                  "", "## The paper's claims", "",
+                  "| claim | verdict |", "|---|---|", *(f"| {c} | {v} |" for c, v in claims(results))]
+        if table_md.is_file():
+            lines += ["", "## Full table with 95% CIs", "", table_md.read_text()]
+    else:
+        lines += ["", "No results.json yet (the reproduce part did not finish: run the script again to resume)."]
+    path = out / "summary.md"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=None, help="output folder (default gpu-results/<UTC time>)")
+    ap.add_argument("--ci", action="store_true", help="CI size, on any machine (the stages run on the CPU too)")
+    ap.add_argument("--only", default=None, help="comma list of parts to run (env,model,bench_collect,bench_sft,"
+                                                "reproduce); the summary is always written")
+    args = ap.parse_args(argv)
+    out = Path(args.out or f"gpu-results/{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}").resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    plan = parts(args.ci, out)
+    names = [p[0] for p in plan]
+    only = args.only.split(",") if args.only else names
+    bad = [n for n in only if n not in names]
+    if bad:
+        ap.error(f"unknown part {bad[0]!r}; expected some of {','.join(names)}")
+    if not args.ci:
+        import torch
+
+        if not torch.cuda.is_available():
+            ap.error("no CUDA device (torch.cuda.is_available() is False); use --ci for the CPU-size run")
+    (out / "parts.md").write_text("| part | status | wall s | limit s |\n|---|---|---|---|\n")
+    rows = []
+    for name, limit, cmd in plan:
+        if name in only:
+            print(f"[gpu_run] {name} (limit {limit} s) -> {out / (name + '.log')}", flush=True)
+            rows.append(run_part(name, limit, cmd, out))
+            print(f"[gpu_run] {name}: {rows[-1]['status']} in {rows[-1]['wall_s']:.0f} s", flush=True)
+        summary(out, rows)
+    print(f"[gpu_run] {summary(out, rows)}")
+    return 0 if all(r["status"] == "ok" for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

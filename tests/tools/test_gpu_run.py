@@ -1,0 +1,80 @@
+"""scripts/gpu_run.py: its parts, the claims it judges and the summary it writes (from a made-up results.json)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def gpu_run():
+    spec = importlib.util.spec_from_file_location("gpu_run", ROOT / "scripts" / "gpu_run.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _row(name, t1, t2, t4, stage_dir=None, wall=None):
+    suites = {"T1": {"n": 128, "scores": {"avg": t1}}, "T2": {"n": 128, "scores": {"avg": t2}},
+              "T4": {"n": 128, "scores": {"prompt_strict": t4}}}
+    train = {"model_dir": str(stage_dir), "stage": "sft", "wall_s": wall} if stage_dir else {}
+    return {"row": name, "status": "ok", "suites": suites, "train": train}
+
+
+def test_claims_are_judged_at_the_issue_thresholds(gpu_run):
+    rows = [_row("base", 0.5, 0.45, 0.6), _row("fixed-SFT", 0.9, 0.5, 0.4), _row("HSA-SFT", 0.88, 0.82, 0.45),
+            _row("HSA-SFT+distill", 0.86, 0.8, 0.55), _row("HAT", 0.9, 0.85, 0.5)]
+    verdicts = dict(gpu_run.claims({"rows": rows}))
+    assert verdicts["fixed-SFT's T2 AVG >= 30 points under its T1"].startswith("holds (T1 90.0, T2 50.0")
+    assert verdicts["HSA-SFT's T2 AVG within 10 points of its T1"].startswith("holds")
+    assert verdicts["distillation gives back T4 points (HSA-SFT+distill > HSA-SFT, prompt-strict)"].startswith("holds")
+    assert verdicts["HAT >= HSA-SFT on T2 AVG"].startswith("holds")
+    rows[1] = _row("fixed-SFT", 0.9, 0.7, 0.4)  # only 20 points under: the claim fails, with its numbers
+    rows[4]["status"] = "error"
+    verdicts = dict(gpu_run.claims({"rows": rows}))
+    assert verdicts["fixed-SFT's T2 AVG >= 30 points under its T1"] == "does not hold (T1 90.0, T2 70.0)"
+    assert verdicts["HAT >= HSA-SFT on T2 AVG"] == "not measured"
+
+
+def test_summary_reads_the_stage_stats_and_names_unfinished_parts(gpu_run, tmp_path):
+    stage = tmp_path / "sft-abc"
+    stage.mkdir()
+    (stage / "sft_stats.json").write_text(json.dumps({"tokens_per_s": 123456.0, "padding_share": 0.031,
+                                                      "device": "cuda:0"}))
+    res = tmp_path / "results" / "smollm2-135m-gpu"
+    res.mkdir(parents=True)
+    (res / "results.json").write_text(json.dumps({"rows": [_row("HSA-SFT", 0.8, 0.7, 0.5, stage, {"sft": 61.5})]}))
+    (res / "runs" / "hsa").mkdir(parents=True)
+    (res / "runs" / "hsa" / "metrics.jsonl").write_text(json.dumps(
+        {"stage": "collect", "kind": "stats", "wall_s": 12.25, "kept": 8890, "candidates": 9000}) + "\n")
+    (tmp_path / "bench_sft.log").write_text("noise\nSFT, preset x\n| layout | tokens/s |\n| 16x1 | 99 |\n")
+    parts = [{"part": "bench_sft", "status": "ok", "wall_s": 3.0, "limit_s": 900},
+             {"part": "reproduce", "status": "stopped at its 5400 s limit", "wall_s": 5400.0, "limit_s": 5400}]
+    text = gpu_run.summary(tmp_path, parts).read_text()
+    assert "| HSA-SFT | sft | 61.5 | cuda:0 | 123,456 | 3.1% |  |" in text
+    assert "| reproduce | stopped at its 5400 s limit |" in text and "| 16x1 | 99 |" in text
+    assert "| HSA-SFT | 80.0 | 70.0 | n/a | 50.0 | 128 |  |" in text
+    assert "| hsa | collect | 12.2 | kept 8890 of 9000 |" in text
+
+
+def test_parts_and_bad_input(gpu_run, tmp_path, capsys):
+    names = [p[0] for p in gpu_run.parts(True, tmp_path)]
+    assert names == ["env", "model", "bench_collect", "bench_sft", "reproduce"]
+    repro = dict((n, c) for n, _, c in gpu_run.parts(False, tmp_path))["reproduce"]
+    assert "--ci" not in repro and "smollm2-135m-gpu" in repro and "--rows" in repro
+    with pytest.raises(SystemExit):
+        gpu_run.main(["--ci", "--out", str(tmp_path / "o"), "--only", "nope"])
+    assert "unknown part 'nope'" in capsys.readouterr().err
+
+
+def test_env_part_runs_at_ci_size(gpu_run, tmp_path):
+    assert gpu_run.main(["--ci", "--out", str(tmp_path), "--only", "env"]) == 0
+    env = json.loads((tmp_path / "env.log").read_text().strip().splitlines()[-1])
+    assert env["device"] in ("cpu", "cuda") and env["USE_HUB_KERNELS"] == os.environ.get("USE_HUB_KERNELS", "NO")
+    assert "| env | ok |" in (tmp_path / "parts.md").read_text() and (tmp_path / "summary.md").is_file()
