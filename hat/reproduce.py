@@ -37,7 +37,7 @@ from typing import Any
 from livesim.hat.ab import render_ab, run_ab
 from livesim.hat.evaluate import AgentSpec, evaluate, model_fingerprint
 from livesim.hat.harness_edit import render_edits, run_harness_edit
-from livesim.hat.report import RowResult, write_results
+from livesim.hat.report import DIMENSION_SUITES, RowResult, write_results
 
 
 @dataclass(frozen=True)
@@ -81,12 +81,12 @@ class EvalPreset:
 
 
 EVAL_PRESETS: dict[str, EvalPreset] = {
-    "tiny": EvalPreset(("T1", "T2", "T3", "T4"), 64, 96, 8, 4, 120.0, 64),
+    "tiny": EvalPreset(("T1", "T2", "T2-stress", *DIMENSION_SUITES, "T3", "T4"), 64, 96, 8, 4, 120.0, 64),
     # SmolLM2 on one CPU core, compact canonical prompt (~1,100 tokens; the markdown one is ~2,800): ~25-30 s per
     # T1/T2 request, so 16 per suite
-    "smollm2-135m": EvalPreset(("T1", "T2", "T4"), 16, 128, 8, 4, 120.0, 16, prompt_style="compact"),
+    "smollm2-135m": EvalPreset(("T1", "T2", "T2-stress", "T4"), 16, 128, 8, 4, 120.0, 16, prompt_style="compact"),
 }
-CI_PRESET = EvalPreset(("T1", "T2", "T3", "T4"), 4, 24, 4, 1, 30.0, 4)
+CI_PRESET = EvalPreset(("T1", "T2", "T2-stress", "T3", "T4"), 4, 24, 4, 1, 30.0, 4)
 
 
 class TrainingUnavailableError(RuntimeError):
