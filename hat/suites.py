@@ -37,6 +37,7 @@ import gymnasium as gym
 
 import livesim  # noqa: F401  (registers the envs)
 from livesim.envs.hsa import make_wrappers
+from livesim.envs.hsa.vocab import vocab_digest
 from livesim.hat.ifeval import T4_FAMILY, T4_SEED0, IFPrompt, generate_prompts
 from livesim.stream.config import StreamConfig
 from livesim.world.phrasing import INTENTS
@@ -98,7 +99,12 @@ class Suite:
         return f"{self.name}-v{self.version}"
 
     def spec_sha256(self) -> str:
-        return _sha([asdict(r) for r in self.requests])
+        """The requests' definitions, and the digest of every HSA vocabulary they present (if any)."""
+        requests = [asdict(r) for r in self.requests]
+        splits = sorted({r.hsa_split for r in self.requests if getattr(r, "wrappers", None)})
+        if not splits:
+            return _sha(requests)
+        return _sha({"requests": requests, "hsa_vocab": {s: vocab_digest(s) for s in splits}})
 
     def head(self, limit: int | None) -> tuple[Any, ...]:
         """The first `limit` requests (every prefix of a QA suite cycles through the intents)."""

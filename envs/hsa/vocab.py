@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -173,3 +175,12 @@ def synonym_forms(v: Vocab, kind: str) -> set[str]:
         return names
     cases = SKILL_CASES if kind == "skill" else v.cases
     return {render(words(n), c) for n in names for c in cases}
+
+
+@functools.cache
+def vocab_digest(split: str) -> str:
+    """A digest of everything a split's vocabulary holds (a suite's spec hash includes it, so an edited vocabulary
+    shows as a changed suite that needs a new version).
+    """
+    data = dataclasses.asdict(vocab(split))
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=list).encode()).hexdigest()[:16]
