@@ -119,8 +119,8 @@ def render_table(results: dict[str, Any]) -> str:
     lines += ["Scores in percent. AVG = (accuracy + effectiveness) / 2. T4: prompt- and instruction-level, strict "
               "and loose. Differences are paired by request with 95% bootstrap CIs, in points.", ""]
     head = ("| row | T1 Acc | T1 Eff | T1 AVG | T2 Acc | T2 Eff | T2 AVG | T2-T1 AVG [95% CI] | T2-stress AVG | T3 AVG "
-            "| T3 tool faults | T3 prompt | T4 P-strict | T4 I-strict | T4 P-loose | T4 I-loose | latency sim P50/P95 s "
-            "| gen P50/P95 s | n (T1/T2/T3/T4) |")
+            "| T3 tool faults | T3 prompt | T4 P-strict | T4 I-strict | T4 P-loose | T4 I-loose "
+            "| latency sim P50/P95 s | gen P50/P95 s | n (T1/T2/T3/T4) |")
     lines += [head, "|" + "---|" * (head.count("|") - 1)]
     for r in results["rows"]:
         if r["status"] != "ok":
@@ -144,7 +144,8 @@ def render_table(results: dict[str, Any]) -> str:
         lines.append(
             f"| {r['row']} | {sc('T1', 'accuracy')} | {sc('T1', 'effectiveness')} | {sc('T1', 'avg')} | "
             f"{sc('T2', 'accuracy')} | {sc('T2', 'effectiveness')} | {sc('T2', 'avg')} | {fmt_ci(drop)} | "
-            f"{sc('T2-stress', 'avg')} | {sc('T3', 'avg')} | {sc('T3', 'avg', 'tool_faults')} | {sc('T3', 'avg', 'prompt')} | "
+            f"{sc('T2-stress', 'avg')} | {sc('T3', 'avg')} | {sc('T3', 'avg', 'tool_faults')} | "
+            f"{sc('T3', 'avg', 'prompt')} | "
             f"{sc('T4', 'prompt_strict')} | {sc('T4', 'inst_strict')} | {sc('T4', 'prompt_loose')} | "
             f"{sc('T4', 'inst_loose')} | {fmt_pct(lat.get('sim_p50'), False)} / {fmt_pct(lat.get('sim_p95'), False)} | "
             f"{fmt_pct(lat.get('gen_p50'), False)} / {fmt_pct(lat.get('gen_p95'), False)} | {ns} |")

@@ -13,8 +13,9 @@ text parses canonically (checked in tests).
 Rewards: one reward function per graded term (accuracy, effectiveness, tool rationality, skill selection;
 the env's gated scores, so a reply that meets no need scores 0 on every term) plus a length penalty, weighted
 as the env's rubric; a rollout whose reply earned nothing (fell back, was cut) still gets the call credit of
-its valid calls of the presented tools and skills (`call_credit`, bounded: see `livesim.grading.call_credit`); per-term group normalisation (``multi_objective_aggregation="normalize_then_sum"``,
-GDPO) and sequence-level importance sampling (``importance_sampling_level="sequence"``, GSPO) by default.
+its valid calls of the presented tools and skills (`call_credit`, bounded: see `livesim.grading.call_credit`);
+per-term group normalisation (``multi_objective_aggregation="normalize_then_sum"``, GDPO) and sequence-level
+importance sampling (``importance_sampling_level="sequence"``, GSPO) by default.
 
 Segment-wise advantages (``segment_advantages=True``, single process): :class:`SegmentGRPOTrainer` replaces
 TRL's per-sequence advantage by a per-token one: tokens of tool-calling turns get the group-normalised

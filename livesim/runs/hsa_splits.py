@@ -23,7 +23,9 @@ KINDS = ("tool", "param", "skill")
 
 
 def orthography(name: str) -> str:
-    """token (holds a digit), snake, kebab, camel, mixed, or word (one lower-case word: any of the first four)."""
+    """The orthography of a name: token (holds a digit), snake, kebab, camel, mixed, or word (one lower-case word,
+    which any of the four word orthographies writes the same).
+    """
     if re.search(r"[0-9]", name):
         return "token"
     if "_" in name:
@@ -48,7 +50,7 @@ def message_format(text: str) -> str:
 
 
 def _names(h: Harness) -> dict[str, list[tuple[str, str]]]:
-    """kind -> (canonical or listed name, presented name)."""
+    """Per kind: (canonical or listed name, presented name) of every element."""
     canon = default_harness()
     tools = {t.key: t for t in canon.tools}
     skills = {s.key: s.name for s in canon.skills}
