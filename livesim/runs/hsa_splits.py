@@ -98,7 +98,7 @@ def census(split: str, harnesses: int = 1000, p: float = DEFAULT_P, seed0: int =
     renamed = sum(sum(c.values()) for c in origins.values())
     generated = sum(c["generated"] for c in origins.values())
     return {"split": split, "harnesses": harnesses, "p": p, "synonym_p": v.synonym_p,
-            "forms": {k: dict(sorted(c.items(), key=lambda kv: str(kv[0]))) for k, c in forms.items()},
+            "forms": {k: dict(sorted(c.items(), key=lambda kv: (str(type(kv[0])), kv[0]))) for k, c in forms.items()},
             "origins": {k: dict(c) for k, c in origins.items()}, "renamed_slots": renamed,
             "generated_share": generated / renamed if renamed else 0.0}
 
