@@ -195,3 +195,14 @@ def test_stress_presents_what_the_v1_heldout_split_presented() -> None:
         obs, _ = env.reset(seed=r.seed, options=r.reset_options())
         digests.append(hashlib.sha256(json.dumps(obs, sort_keys=True).encode()).hexdigest()[:16])
     assert digests == V1_HELDOUT["t2_obs"]
+
+
+def test_census_cli(capsys: Any) -> None:
+    from livesim.runs.hsa_splits import main
+
+    assert main(["--harnesses", "20", "--splits", "train,stress"]) == 0
+    table = capsys.readouterr().out
+    assert table.startswith("| form | train | stress |") and "generated names / renamed slots" in table
+    with pytest.raises(SystemExit) as e:
+        main(["--splits", "nope"])
+    assert e.value.code == 2 and "expected splits from" in capsys.readouterr().err
