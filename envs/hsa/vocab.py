@@ -1,10 +1,8 @@
 """Vocabularies of Harness-State Augmentation: `train`, `heldout` and `stress`.
 
-Forms are shared, strings are not. `train` and `heldout` draw the same forms (prompt styles, name orthographies
-and lengths, limits over their whole legal band, rule formats, block-order families, hook-message structures)
-and disjoint strings (synonyms, descriptions, paraphrases, titles, message wordings; generated names from two
-parts of a keyed partition). `stress` is the v1 held-out vocabulary, unchanged: held-out strings in the v1
-held-out forms (all JSON prompts, camelCase names, XML/JSON hook messages, limits outside the v1 train bands).
+`train` and `heldout` draw the same forms (styles, name orthographies, limit bands, formats, orders, message
+structures) and disjoint strings (generated names from two parts of a keyed partition). `stress` is the v1
+held-out vocabulary, unchanged: held-out strings in forms the v1 training split never drew.
 """
 
 from __future__ import annotations

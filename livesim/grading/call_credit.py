@@ -1,11 +1,8 @@
 """Call credit: an RL signal for rollouts whose reply earned nothing (it fell back, was cut, or was graded 0).
 
-Under HSA a small policy often never gets a reply through, and a GRPO group in which every rollout falls back
-teaches nothing. This pays the tool-rationality and skill-selection terms for valid calls of the *presented*
-tools and skills, scaled by `scale` (< 1), and never more than `grade` gives the same calls under a correct
-reply (which earns accuracy and effectiveness on top). Each required tool group and each needed skill counts
-once; repeated calls, failed calls and loading more skills than a short exploration needs cost credit, so
-calling loaders in a loop earns less than calling each needed one once.
+Tool rationality and skill selection for valid calls of the *presented* tools and skills, scaled, never more
+than `grade` gives the same calls under a correct reply. Each needed call counts once; repeats, failures and
+loading far more skills than needed cost credit, so calling loaders in a loop cannot farm it.
 """
 
 from __future__ import annotations
