@@ -13,7 +13,7 @@ from livesim.harness.core import Harness, Hook
 
 @transform("hook_templates", "hooks")
 def hook_templates(h: Harness, d: Draws, v: Vocab) -> Harness:
-    """Rewrite retry messages: one structure per harness (plain, pipe, JSON, XML), a label, verb and fix per hook."""
+    """Rewrite retry messages: one structure per harness (bracket, pipe, JSON, XML), a label, verb and fix per hook."""
     structure = int(d.rng("hook_templates").integers(max(len(x) for x in v.hook_structures.values())))
     for hook in h.hooks:
         if hook.check not in v.hook_labels or hook.event not in v.hook_structures:
