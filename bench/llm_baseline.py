@@ -26,7 +26,7 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--split", default="test", choices=["train", "test"])
     p.add_argument("--wrappers", default=None, help="e.g. hsa")
-    p.add_argument("--hsa-split", default="heldout", choices=["train", "heldout"])
+    p.add_argument("--hsa-split", default="heldout", choices=["train", "heldout", "stress"])
     p.add_argument("--batch-size", type=int, default=8)
     p.add_argument("--max-new-tokens", type=int, default=160)
     p.add_argument("--out", required=True)

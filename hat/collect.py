@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field
 import livesim.envs  # noqa: F401  (registers the envs)
 from livesim.agents import AGENT_VERSIONS, make_agent
 from livesim.envs.hsa import ToolFaults, make_wrappers
+from livesim.envs.hsa.vocab import VOCAB_VERSION
 from livesim.envs.rollout import PRIVILEGED_AGENTS
 from livesim.harness.core import PromptStyleName
 from livesim.harness.prompt import PROMPT_RENDER_VERSION
@@ -103,6 +104,8 @@ class CollectConfig(BaseModel):
         data["schema"] = SCHEMA_VERSION
         data["teacher_seeding"] = "episode"  # a privileged teacher is seeded per episode (not per lockstep slot)
         data["render"] = PROMPT_RENDER_VERSION  # the conversations hold rendered prompts
+        if not self.fixed_harness:
+            data["hsa_vocab"] = VOCAB_VERSION  # what the split names present
         return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 

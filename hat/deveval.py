@@ -51,14 +51,13 @@ def _name_sources() -> dict[str, str]:
     """Every tool and skill name of the canonical harness and of HSA's two vocabularies, mapped to its source
     (built once per process; read only).
     """
-    from livesim.envs.hsa.vocab import HELDOUT, TRAIN
+    from livesim.envs.hsa.vocab import HELDOUT, STRESS, TRAIN, synonym_forms
     from livesim.harness.core import default_harness
 
     out: dict[str, str] = {}
-    for split, voc in (("hsa_heldout", HELDOUT), ("hsa_train", TRAIN)):
-        for table in (voc.tool_synonyms, voc.skill_synonyms):
-            out.update({name: split for names in table.values() for name in names})
-        out.update({name: split for name, *_ in voc.distractors})
+    for split, voc in (("hsa_heldout", STRESS), ("hsa_heldout", HELDOUT), ("hsa_train", TRAIN)):
+        for kind in ("tool", "skill"):  # every form a synonym is presented in (distractor names included)
+            out.update({name: split for name in synonym_forms(voc, kind)})
     harness = default_harness()
     out.update({name: "canonical" for name in [t.name for t in harness.tools] + [k.name for k in harness.skills]})
     return out

@@ -31,6 +31,7 @@ from livesim.harness.prompt import PROMPT_RENDER_VERSION
 from livesim.hat.edits import edited_harness
 from livesim.hat.ifeval import check, load_ifeval_jsonl
 from livesim.hat.suites import (
+    T2_VARIANTS,
     IFPrompt,
     QARequest,
     Suite,
@@ -484,6 +485,16 @@ def suite_drop(result: dict[str, Any], a: str = "T1", b: str = "T2", n_boot: int
     if not sa or not sb or not sa["rows"] or not sb["rows"]:
         return {}
     return paired_diff(sa["rows"], sb["rows"], "qa", n_boot, key=lambda r: r["id"].split("/", 1)[1])
+
+
+def suite_drops(result: dict[str, Any], n_boot: int = 10_000) -> dict[str, dict[str, Any]]:
+    """Within one agent: each of T2, T2-stress and the one-dimension T2 suites minus T1 (those evaluated), paired."""
+    out = {}
+    for name in ("T2", *T2_VARIANTS):
+        d = suite_drop(result, "T1", name, n_boot)
+        if d:
+            out[name] = d
+    return out
 
 
 def compare_results(base: dict[str, Any], other: dict[str, Any], n_boot: int = 10_000) -> dict[str, Any]:

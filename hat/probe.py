@@ -43,16 +43,14 @@ _SKILL_NAME = re.compile(SKILL_NAME_PATTERN)
 
 def name_origins() -> dict[str, dict[str, str]]:
     """Map kind -> name -> origin, for every canonical and synonym name (anything else is ``generated``)."""
-    from livesim.envs.hsa.vocab import VOCABS
+    from livesim.envs.hsa.vocab import VOCABS, synonym_forms
     from livesim.harness.core import default_harness
 
     h = default_harness()
     out: dict[str, dict[str, str]] = {k: {} for k in KINDS}
     for v in VOCABS.values():
-        for kind, table in (("tool", v.tool_synonyms), ("param", v.param_synonyms), ("skill", v.skill_synonyms)):
-            for names in table.values():
-                out[kind].update(dict.fromkeys(names, "synonym"))
-        out["skill"].update({name: "synonym" for name, _, _ in v.distractors})
+        for kind in KINDS:  # every form a synonym is presented in (distractor names are skill synonyms)
+            out[kind].update(dict.fromkeys(synonym_forms(v, kind), "synonym"))
     out["tool"].update({t.name: "canonical" for t in h.tools})
     out["param"].update({p.name: "canonical" for t in h.tools for p in t.params})
     out["skill"].update({s.name: "canonical" for s in h.skills})

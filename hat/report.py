@@ -14,10 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from livesim.hat.evaluate import compare_results, suite_drop
+from livesim.hat.evaluate import compare_results, suite_drop, suite_drops
+from livesim.hat.suites import T2_DIMENSIONS
 from livesim.stream.paths import MAX_PROMPT_FILE_BYTES, read_text, write_text
 
 SUITE_ORDER = ("T1", "T2", "T3", "T4")
+DIMENSION_SUITES = tuple(f"T2-{d}" for d in T2_DIMENSIONS)
 # Thresholds the findings are judged by (AVG is in [0, 1]; 0.05 = 5 points).
 WELL_BELOW = 0.05
 FEW_POINTS = 0.05
@@ -98,6 +100,7 @@ def build_results(preset: str, rows: list[RowResult], baseline: str = "base", ex
             entry["agent"] = r.result["agent"]
             entry["suites"] = {k: _summary(v) for k, v in r.result["suites"].items()}
             entry["t1_to_t2"] = suite_drop(r.result) or None
+            entry["t1_to"] = {k: v for k, v in suite_drops(r.result).items() if k != "T2"} or None
             if base is not None and r is not base:
                 entry["vs_" + baseline] = _diff(base, r) or None
         out_rows.append(entry)
@@ -117,13 +120,13 @@ def render_table(results: dict[str, Any]) -> str:
         lines += ["```bash", results["command"], "```", ""]
     lines += ["Scores in percent. AVG = (accuracy + effectiveness) / 2. T4: prompt- and instruction-level, strict "
               "and loose. Differences are paired by request with 95% bootstrap CIs, in points.", ""]
-    head = ("| row | T1 Acc | T1 Eff | T1 AVG | T2 Acc | T2 Eff | T2 AVG | T2-T1 AVG [95% CI] | T3 AVG | T3 tool "
-            "faults | T3 prompt | T4 P-strict | T4 I-strict | T4 P-loose | T4 I-loose | latency sim P50/P95 s | "
-            "gen P50/P95 s | n (T1/T2/T3/T4) |")
+    head = ("| row | T1 Acc | T1 Eff | T1 AVG | T2 Acc | T2 Eff | T2 AVG | T2-T1 AVG [95% CI] | T2-stress AVG | T3 AVG "
+            "| T3 tool faults | T3 prompt | T4 P-strict | T4 I-strict | T4 P-loose | T4 I-loose "
+            "| latency sim P50/P95 s | gen P50/P95 s | n (T1/T2/T3/T4) |")
     lines += [head, "|" + "---|" * (head.count("|") - 1)]
     for r in results["rows"]:
         if r["status"] != "ok":
-            lines.append(f"| {r['row']} | {r['status']}: {r['note']} |" + " |" * 17)
+            lines.append(f"| {r['row']} | {r['status']}: {r['note']} |" + " |" * (head.count("|") - 3))
             continue
         s = r["suites"]
 
@@ -143,10 +146,12 @@ def render_table(results: dict[str, Any]) -> str:
         lines.append(
             f"| {r['row']} | {sc('T1', 'accuracy')} | {sc('T1', 'effectiveness')} | {sc('T1', 'avg')} | "
             f"{sc('T2', 'accuracy')} | {sc('T2', 'effectiveness')} | {sc('T2', 'avg')} | {fmt_ci(drop)} | "
-            f"{sc('T3', 'avg')} | {sc('T3', 'avg', 'tool_faults')} | {sc('T3', 'avg', 'prompt')} | "
+            f"{sc('T2-stress', 'avg')} | {sc('T3', 'avg')} | {sc('T3', 'avg', 'tool_faults')} | "
+            f"{sc('T3', 'avg', 'prompt')} | "
             f"{sc('T4', 'prompt_strict')} | {sc('T4', 'inst_strict')} | {sc('T4', 'prompt_loose')} | "
             f"{sc('T4', 'inst_loose')} | {fmt_pct(lat.get('sim_p50'), False)} / {fmt_pct(lat.get('sim_p95'), False)} | "
             f"{fmt_pct(lat.get('gen_p50'), False)} / {fmt_pct(lat.get('gen_p95'), False)} | {ns} |")
+    lines += _dimension_table(results)
     base = results["baseline"]
     diff_rows = [r for r in results["rows"] if r.get("vs_" + base)]
     if diff_rows:
@@ -203,6 +208,20 @@ def render_table(results: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _dimension_table(results: dict[str, Any]) -> list[str]:
+    """Where a row's T1 -> T2 drop comes from: AVG under each dimension alone, and under T2-stress, minus T1."""
+    cols = ("T2", *DIMENSION_SUITES, "T2-stress")
+    rows = [r for r in results["rows"] if r["status"] == "ok" and any(r["suites"].get(c) for c in cols[1:])]
+    if not rows:
+        return []
+    lines = ["", "## T1 -> T2 per dimension (AVG minus T1 AVG, points, 95% CI; each dimension alone, held-out, p=1)",
+             "", "| row | " + " | ".join(cols) + " |", "|---|" + "---|" * len(cols)]
+    for r in rows:
+        drops = {"T2": r.get("t1_to_t2") or {}, **(r.get("t1_to") or {})}
+        lines.append(f"| {r['row']} | " + " | ".join(fmt_ci((drops.get(c) or {}).get("avg")) for c in cols) + " |")
+    return lines
+
+
 # ------------------------------------------------------------------------------------------------ charts
 def _plt() -> Any:
     import matplotlib
@@ -216,7 +235,8 @@ def _plt() -> Any:
 def chart_suites(results: dict[str, Any], path: Path) -> Path:
     plt = _plt()
     ok = [r for r in results["rows"] if r["status"] == "ok"]
-    metrics = (("T1", "avg", "T1 AVG"), ("T2", "avg", "T2 AVG"), ("T3", "avg", "T3 AVG"),
+    metrics = (("T1", "avg", "T1 AVG"), ("T2", "avg", "T2 AVG"), ("T2-stress", "avg", "T2-stress AVG"),
+               ("T3", "avg", "T3 AVG"),
                ("T4", "prompt_strict", "T4 prompt-strict"))
     fig, ax = plt.subplots(figsize=(max(6, 1.4 * len(ok) + 2), 4))
     x = np.arange(len(ok))

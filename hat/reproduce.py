@@ -37,7 +37,7 @@ from typing import Any
 from livesim.hat.ab import render_ab, run_ab
 from livesim.hat.evaluate import AgentSpec, evaluate, model_fingerprint
 from livesim.hat.harness_edit import render_edits, run_harness_edit
-from livesim.hat.report import RowResult, write_results
+from livesim.hat.report import DIMENSION_SUITES, RowResult, write_results
 from livesim.stream.paths import MAX_PROMPT_FILE_BYTES, read_text, write_text
 
 
@@ -83,17 +83,19 @@ class EvalPreset:
 
 
 EVAL_PRESETS: dict[str, EvalPreset] = {
-    "tiny": EvalPreset(("T1", "T2", "T3", "T4"), 64, 96, 8, 4, 120.0, 64),
+    "tiny": EvalPreset(("T1", "T2", "T2-stress", *DIMENSION_SUITES, "T3", "T4"), 64, 96, 8, 4, 120.0, 64),
     # SmolLM2 on one CPU core, compact canonical prompt (~1,100 tokens; the markdown one is ~2,800): ~25-30 s per
     # T1/T2 request, so 16 per suite
-    "smollm2-135m": EvalPreset(("T1", "T2", "T4"), 16, 128, 8, 4, 120.0, 16, prompt_style="compact"),
+    "smollm2-135m": EvalPreset(("T1", "T2", "T2-stress", "T4"), 16, 128, 8, 4, 120.0, 16, prompt_style="compact"),
     # one GPU: 128 requests per suite, 64 generated together
-    "smollm2-135m-gpu": EvalPreset(("T1", "T2", "T3", "T4"), 128, 128, 64, 8, 120.0, 64, prompt_style="compact"),
+    "smollm2-135m-gpu": EvalPreset(("T1", "T2", "T2-stress", *DIMENSION_SUITES, "T3", "T4"), 128, 128, 64, 8,
+                                   120.0, 64, prompt_style="compact"),
 }
-CI_PRESET = EvalPreset(("T1", "T2", "T3", "T4"), 4, 24, 4, 1, 30.0, 4)
+CI_PRESET = EvalPreset(("T1", "T2", "T2-stress", "T3", "T4"), 4, 24, 4, 1, 30.0, 4)
 # --ci of a preset whose model is slow on a CPU: fewer requests, in the preset's own prompt style
 CI_PRESETS: dict[str, EvalPreset] = {
-    "smollm2-135m-gpu": EvalPreset(("T1", "T2", "T3", "T4"), 2, 16, 2, 1, 30.0, 2, prompt_style="compact"),
+    "smollm2-135m-gpu": EvalPreset(("T1", "T2", "T2-stress", "T3", "T4"), 2, 16, 2, 1, 30.0, 2,
+                                   prompt_style="compact"),
 }
 
 

@@ -12,8 +12,10 @@ text parses canonically (checked in tests).
 
 Rewards: one reward function per graded term (accuracy, effectiveness, tool rationality, skill selection;
 the env's gated scores, so a reply that meets no need scores 0 on every term) plus a length penalty, weighted
-as the env's rubric; per-term group normalisation (``multi_objective_aggregation="normalize_then_sum"``,
-GDPO) and sequence-level importance sampling (``importance_sampling_level="sequence"``, GSPO) by default.
+as the env's rubric; a rollout whose reply earned nothing (fell back, was cut) still gets the call credit of
+its valid calls of the presented tools and skills (`call_credit`, bounded: see `livesim.grading.call_credit`);
+per-term group normalisation (``multi_objective_aggregation="normalize_then_sum"``, GDPO) and sequence-level
+importance sampling (``importance_sampling_level="sequence"``, GSPO) by default.
 
 Segment-wise advantages (``segment_advantages=True``, single process): :class:`SegmentGRPOTrainer` replaces
 TRL's per-sequence advantage by a per-token one: tokens of tool-calling turns get the group-normalised
@@ -39,6 +41,7 @@ from livesim.agents.kv_cache import GenStats, PrefixCache, TurnEnd, generate_cac
 from livesim.agents.transformers_agent import normalize_messages
 from livesim.envs.hsa import ToolFaults, make_wrappers
 from livesim.grading import WEIGHTS
+from livesim.grading.call_credit import CALL_CREDIT_SCALE, sim_call_credit
 from livesim.harness.core import PromptStyleName
 from livesim.hat.common import atomic_dir, check_out, last_checkpoint, log_history, trainer_common, write_model_card
 from livesim.hat.sft import training_template
@@ -93,6 +96,11 @@ class RLStageConfig(BaseModel):
     prompt_style: Literal["full", PromptStyleName] = Field(
         "full", description="How the canonical harness's prompt is presented ('full': as the harness says, "
         "markdown; 'compact': the token-budgeted style). HSA episodes may switch it (a prompt_style transform).")
+    call_credit: float = Field(CALL_CREDIT_SCALE, ge=0, le=1, description="Scale of the call credit paid to "
+                               "rollouts whose reply earned nothing (fell back, was cut, or was graded 0): tool "
+                               "rationality and skill selection for valid calls of the presented tools and skills "
+                               "(livesim.grading.call_credit; bounded, loops cost credit). 0: no credit, as stages "
+                               "trained before the field.")
 
     def key_data(self) -> dict[str, Any]:
         """The fields that make a stage's content key (``prompt_style`` only when set, ``kv_cache`` only when on:
@@ -104,6 +112,8 @@ class RLStageConfig(BaseModel):
             del data["prompt_style"]
         if not data["kv_cache"]:  # model.generate, as stages trained before the field were
             del data["kv_cache"]
+        if data["call_credit"] == 0:  # no call credit, as stages trained before the field were
+            del data["call_credit"]
         return data
 
     def harness(self) -> Any:
@@ -302,13 +312,12 @@ class EnvRollout:
         self.rollouts += n
         self.rollout_seconds += time.perf_counter() - t0
         terms, dispatched = [], []
-        for s in state:
+        for s, env in zip(state, envs, strict=True):
             info = s["info"] or {}
             ok = bool(info.get("dispatched"))
             dispatched.append(ok)
             rt = info.get("reward_terms", {}) if ok else {}
-            terms.append({t: float(rt.get(t, 0.0)) / WEIGHTS[t] for t in TERMS} | {
-                "reward": float(sum(rt.values())) if ok else 0.0})
+            terms.append(rollout_terms(rt, env.unwrapped.sim, self.cfg.call_credit))
         return {
             "prompt_ids": [s["prompt_ids"] for s in state],
             "completion_ids": [s["completion"] for s in state],
@@ -324,6 +333,19 @@ class EnvRollout:
     def __call__(self, prompts: list[Any], trainer: Any) -> dict[str, Any]:
         model = trainer.accelerator.unwrap_model(trainer.model)
         return self.play(model, [parse_episode_prompt(p) for p in prompts])
+
+
+def rollout_terms(reward_terms: dict[str, float], sim: Any, credit: float) -> dict[str, float]:
+    """Per-term rewards of one rollout (unweighted, TERMS plus the weighted `reward`): the graded terms of its
+    dispatched reply; where those are all 0 (a fallback, a cut rollout, a reply that earned nothing), the call
+    credit of its valid calls (`livesim.grading.call_credit`, scaled by `credit`; 0 disables it).
+    """
+    out = {t: float(reward_terms.get(t, 0.0)) / WEIGHTS[t] for t in TERMS}
+    out["reward"] = float(sum(reward_terms.values()))
+    if credit > 0 and out["reward"] == 0.0:
+        out.update(sim_call_credit(sim, credit))
+        out["reward"] = sum(WEIGHTS[t] * out[t] for t in TERMS)
+    return out
 
 
 def reward_functions(cfg: RLStageConfig) -> list[Any]:

@@ -2,7 +2,11 @@
 
 - **T1 Live-Stream QA**: `LiveStreamQA-v0` test-split requests on the canonical harness, every intent in turn.
 - **T2 Harness-Variant QA**: the same seeds and intents as T1 (so the same requests) under the held-out HSA
-  vocabularies, every transform of all five dimensions applied (`hsa`, split `heldout`, p = 1).
+  vocabularies, every transform of all five dimensions applied (`hsa`, split `heldout`, p = 1): new strings in
+  forms that training draws. **T2-stress**: the same under split `stress` (the v1 held-out split, T2-v2's
+  presentation: held-out strings in forms the v1 training split never drew). **T2-skill_ids**,
+  **T2-skill_content**, **T2-tools**, **T2-prompt**, **T2-hooks**: one dimension alone (held-out, p = 1), so a
+  T1 -> T2 drop can be attributed.
 - **T3 Tool/Prompt Robustness**: tool faults (timeouts, malformed results, permission denials, one kind per
   subset), prompt perturbations (heavy slang/typo noise and merged bursts) and injection attempts (prompt
   injection, unauthorised discounts, claim bait); `prompt` = perturbation + injection, reported separately.
@@ -33,12 +37,18 @@ import gymnasium as gym
 
 import livesim  # noqa: F401  (registers the envs)
 from livesim.envs.hsa import make_wrappers
+from livesim.envs.hsa.vocab import vocab_digest
 from livesim.hat.ifeval import T4_FAMILY, T4_SEED0, IFPrompt, generate_prompts
 from livesim.stream.config import StreamConfig
 from livesim.world.phrasing import INTENTS
 
 LOCK_FILE = Path(__file__).with_name("suites_lock.json")
 SUITE_NAMES = ("T1", "T2", "T3", "T4")
+T2_DIMENSIONS: dict[str, str] = {"skill_ids": "hsa_skill_ids", "skill_content": "hsa_skill_content",
+                                 "tools": "hsa_tools", "prompt": "hsa_prompt", "hooks": "hsa_hooks"}
+T2_VARIANTS = ("T2-stress", *(f"T2-{d}" for d in T2_DIMENSIONS))  # T1's requests under other presentations
+ALL_SUITES = (*SUITE_NAMES[:2], *T2_VARIANTS, *SUITE_NAMES[2:])
+GROUPS: dict[str, tuple[str, ...]] = {"T2-DIMS": tuple(f"T2-{d}" for d in T2_DIMENSIONS), "ALL": ALL_SUITES}
 
 TOOL_INTENTS = ("price", "stock_variant", "size_advice", "spec_material", "comparison", "shipping", "returns",
                 "coupon", "how_to_buy", "recommendation")
@@ -89,7 +99,12 @@ class Suite:
         return f"{self.name}-v{self.version}"
 
     def spec_sha256(self) -> str:
-        return _sha([asdict(r) for r in self.requests])
+        """The requests' definitions, and the digest of every HSA vocabulary they present (if any)."""
+        requests = [asdict(r) for r in self.requests]
+        splits = sorted({r.hsa_split for r in self.requests if getattr(r, "wrappers", None)})
+        if not splits:
+            return _sha(requests)
+        return _sha({"requests": requests, "hsa_vocab": {s: vocab_digest(s) for s in splits}})
 
     def head(self, limit: int | None) -> tuple[Any, ...]:
         """The first `limit` requests (every prefix of a QA suite cycles through the intents)."""
@@ -109,6 +124,7 @@ T1_SIZE = 192  # 12 per intent
 T1_SEED0 = 1_100_000
 T3_SEED0 = 1_300_000
 HELD_OUT_HSA = ("hsa", "heldout", 1.0)
+STRESS_HSA = ("hsa", "stress", 1.0)
 
 
 def _t1() -> Suite:
@@ -118,12 +134,33 @@ def _t1() -> Suite:
                  f"{T1_SIZE} LiveStreamQA-v0 test-split requests, canonical harness, intents in turn")
 
 
+def _under(name: str, hsa: tuple[str, str, float]) -> tuple[QARequest, ...]:
+    wrappers, hsa_split, p = hsa
+    return tuple(QARequest(id=f"{name}/{i:04d}", seed=r.seed, intent=r.intent, wrappers=wrappers,
+                           hsa_split=hsa_split, hsa_p=p) for i, r in enumerate(_t1().requests))
+
+
 def _t2() -> Suite:
-    wrappers, hsa_split, p = HELD_OUT_HSA
-    reqs = tuple(QARequest(id=f"T2/{i:04d}", seed=r.seed, intent=r.intent, wrappers=wrappers, hsa_split=hsa_split,
-                           hsa_p=p) for i, r in enumerate(_t1().requests))
-    return Suite("T2", "Harness-Variant QA", 2, "qa", reqs,
-                 "T1's requests under held-out HSA, all 19 transforms over the five dimensions (p=1)")
+    # v2 (pinned, figures labelled T2-v2): the v1 held-out split, now T2-stress
+    return Suite("T2", "Harness-Variant QA", 3, "qa", _under("T2", HELD_OUT_HSA),
+                 "T1's requests under held-out HSA strings in training's forms, all 19 transforms over the five "
+                 "dimensions (p=1)")
+
+
+def _t2_stress() -> Suite:
+    return Suite("T2-stress", "Harness-Variant QA, stress", 1, "qa", _under("T2-stress", STRESS_HSA),
+                 "T1's requests under the v1 held-out split (T2-v2's presentation): held-out strings in forms "
+                 "outside the v1 training split, all 19 transforms (p=1)")
+
+
+def _t2_dimension(dim: str) -> Callable[[], Suite]:
+    def build() -> Suite:
+        name = f"T2-{dim}"
+        return Suite(name, f"Harness-Variant QA, {dim} only", 1, "qa",
+                     _under(name, (T2_DIMENSIONS[dim], "heldout", 1.0)),
+                     f"T1's requests under held-out HSA of one dimension ({T2_DIMENSIONS[dim]}, p=1)")
+
+    return build
 
 
 T3_SUBSETS: tuple[tuple[str, tuple[str, ...], dict[str, Any]], ...] = (
@@ -156,7 +193,9 @@ def _t4() -> Suite:
                  f"160 seeded prompts (family {T4_FAMILY!r}), 1-3 verifiable instructions each")
 
 
-BUILDERS: dict[str, Callable[[], Suite]] = {"T1": _t1, "T2": _t2, "T3": _t3, "T4": _t4}
+BUILDERS: dict[str, Callable[[], Suite]] = {"T1": _t1, "T2": _t2, "T2-stress": _t2_stress,
+                                            **{f"T2-{d}": _t2_dimension(d) for d in T2_DIMENSIONS},
+                                            "T3": _t3, "T4": _t4}
 
 
 # ----------------------------------------------------------------------------------------------- pins
@@ -166,9 +205,9 @@ def read_lock(path: Path = LOCK_FILE) -> dict[str, Any]:
 
 @cache
 def get_suite(name: str, check: bool = True) -> Suite:
-    """The suite `name` (T1..T4), its spec hash checked against the pin."""
+    """The suite `name` (see `ALL_SUITES`), its spec hash checked against the pin."""
     if name not in BUILDERS:
-        raise ValueError(f"unknown suite {name!r}; choose from {', '.join(SUITE_NAMES)}")
+        raise ValueError(f"unknown suite {name!r}; choose from {', '.join(ALL_SUITES)}")
     suite = BUILDERS[name]()
     if check:
         pin = read_lock().get(suite.key)
@@ -182,10 +221,20 @@ def get_suite(name: str, check: bool = True) -> Suite:
 
 
 def parse_suites(text: str) -> list[str]:
-    names = [s.strip().upper() for s in text.split(",") if s.strip()]
-    bad = [n for n in names if n not in BUILDERS]
-    if bad or not names:
-        raise ValueError(f"unknown suite {bad[0] if bad else text!r}; choose from {', '.join(SUITE_NAMES)}")
+    """Comma-separated suite names, any case (`t2-stress`); groups `T2-dims` (the five one-dimension suites)
+    and `all`.
+    """
+    by_upper = {n.upper(): n for n in BUILDERS}
+    names: list[str] = []
+    for s in (s.strip().upper() for s in text.split(",") if s.strip()):
+        if s in GROUPS:
+            names += GROUPS[s]
+        elif s in by_upper:
+            names.append(by_upper[s])
+        else:
+            raise ValueError(f"unknown suite {s!r}; choose from {', '.join(ALL_SUITES)}, or the groups T2-dims, all")
+    if not names:
+        raise ValueError(f"no suite in {text!r}; choose from {', '.join(ALL_SUITES)}")
     return list(dict.fromkeys(names))
 
 
@@ -242,7 +291,7 @@ def pin_entry(suite: Suite) -> dict[str, Any]:
 def pin(names: list[str] | None = None, path: Path = LOCK_FILE) -> dict[str, Any]:
     """Add pins for suites whose (name, version) has none; refuse to change an existing pin."""
     lock = read_lock(path)
-    for name in names or list(SUITE_NAMES):
+    for name in names or list(ALL_SUITES):
         suite = BUILDERS[name]()
         old = lock.get(suite.key)
         if old is not None and old["spec_sha256"] != suite.spec_sha256():
@@ -261,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m livesim.hat.suites", description=__doc__.splitlines()[0])
     ap.add_argument("--pin", action="store_true", help="pin suites that have no pin yet (never overwrites)")
     ap.add_argument("--check", action="store_true", help="materialise every suite and compare with its pin")
-    ap.add_argument("--suites", default="T1,T2,T3,T4")
+    ap.add_argument("--suites", default="all", help="comma-separated suites or groups (T2-dims, all)")
     args = ap.parse_args(argv)
     names = parse_suites(args.suites)
     if args.pin:

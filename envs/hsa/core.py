@@ -16,8 +16,9 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from livesim.envs.hsa.vocab import NameSpec, Vocab
-from livesim.harness.core import Harness
+from livesim.envs.hsa.names import SKILL_CASES, generated_name, normal, render, words
+from livesim.envs.hsa.vocab import VOCABS, NameSpec, Vocab, synonym_forms
+from livesim.harness.core import Harness, default_harness
 
 T = TypeVar("T")
 
@@ -153,6 +154,37 @@ def fresh_name(rng: Stream, synonyms: Sequence[str], spec: NameSpec, taken: Sequ
             return name
 
 
+@functools.cache
+def reserved_names() -> frozenset[str]:
+    """Normal forms no generated name may take: every split's synonyms and distractors, and the canonical names."""
+    h = default_harness()
+    out = {normal(n) for v in VOCABS.values() for kind in ("tool", "param", "skill") for n in synonym_forms(v, kind)}
+    out |= {normal(n) for n in [t.name for t in h.tools] + [p.name for t in h.tools for p in t.params]
+            + [s.name for s in h.skills]}
+    return frozenset(out)
+
+
+def name_case(d: Draws, kind: str, v: Vocab) -> str:
+    """The orthography of one kind of name ('tool', 'param', 'skill') in one presented harness ('' under v1)."""
+    if not v.cases:
+        return ""
+    return choice(d.rng("name_case", kind), SKILL_CASES if kind == "skill" else v.cases)
+
+
+def present_name(rng: Stream, synonyms: Sequence[str], spec: NameSpec, taken: Sequence[str], v: Vocab,
+                 case: str) -> str:
+    """A renamed element's presented name: a free synonym in `case` (with probability `synonym_p`) or else a
+    generated name of the split's part (v1 vocabularies: `fresh_name`).
+    """
+    if not v.cases or v.name_part is None:
+        return fresh_name(rng, synonyms, spec, taken, v.synonym_p)
+    used = set(taken)
+    free = [n for n in (render(words(s), case) for s in synonyms) if n not in used]
+    if free and rng.random() < v.synonym_p:
+        return choice(rng, free)
+    return generated_name(rng, case, spec.length, v.name_part, reserved_names(), taken)
+
+
 def parity(order: Sequence[int]) -> int:
     """0 for an even permutation, 1 for an odd one."""
     seen, odd = [False] * len(order), 0
@@ -167,11 +199,11 @@ def parity(order: Sequence[int]) -> int:
     return odd
 
 
-def permute(items: Sequence[T], keys: Sequence[Any], draws: Draws, tag: str, want_parity: int) -> list[T]:
-    """Items in a keyed random order of the given parity (train: even, heldout: odd; one item: unchanged)."""
+def permute(items: Sequence[T], keys: Sequence[Any], draws: Draws, tag: str, want_parity: int | None) -> list[T]:
+    """Items in a keyed random order of the given parity (None: either; one item: unchanged)."""
     weights = draws.randoms(tag, keys)
     order = sorted(range(len(items)), key=lambda i: (weights[i], i))
-    if len(order) > 1 and parity(order) != want_parity:
+    if want_parity is not None and len(order) > 1 and parity(order) != want_parity:
         order[-1], order[-2] = order[-2], order[-1]
     return [items[i] for i in order]
 

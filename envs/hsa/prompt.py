@@ -13,12 +13,14 @@ from livesim.harness.core import Harness, Limits
 
 @transform("prompt_order", "prompt")
 def prompt_order(h: Harness, d: Draws, v: Vocab) -> Harness:
-    """Reorder the prompt blocks (train: persona first; heldout: persona elsewhere) and the rules."""
+    """Reorder the prompt blocks (two families: persona first, persona elsewhere) and the rules."""
     spec = h.prompt
     blocks = permute(spec.blocks, spec.blocks, d, "prompt_order", 0)
     if "persona" in blocks and len(blocks) > 1:
         blocks.remove("persona")
-        at = 0 if v.persona_first else int(d.rng("prompt_order", "persona").integers(1, len(blocks) + 1))
+        first = v.persona_first if v.persona_first is not None else choice(d.rng("prompt_order", "family"),
+                                                                            (True, False))
+        at = 0 if first else int(d.rng("prompt_order", "persona").integers(1, len(blocks) + 1))
         blocks.insert(at, "persona")
     spec.blocks = blocks
     spec.rules = permute(spec.rules, spec.rules, d, "prompt_order:rules", v.permutation_parity)
@@ -27,7 +29,7 @@ def prompt_order(h: Harness, d: Draws, v: Vocab) -> Harness:
 
 @transform("prompt_style", "prompt")
 def prompt_style(h: Harness, d: Draws, v: Vocab) -> Harness:
-    """Switch the prompt style (train: XML; heldout: JSON)."""
+    """Switch the prompt style to another of the split's (Markdown, XML, JSON, compact; stress: JSON only)."""
     others = [s for s in v.styles if s != h.prompt.style] or list(v.styles)
     h.prompt.style = choice(d.rng("prompt_style"), others)  # type: ignore[arg-type,assignment]
     return h

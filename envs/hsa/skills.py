@@ -7,10 +7,11 @@ from __future__ import annotations
 from livesim.envs.hsa.core import (
     Draws,
     choice,
-    fresh_name,
     join_rules,
+    name_case,
     paraphrase,
     permute,
+    present_name,
     rules_format,
     split_rules,
     transform,
@@ -39,9 +40,10 @@ def skill_distractors(h: Harness, d: Draws, v: Vocab) -> Harness:
 def skill_rename(h: Harness, d: Draws, v: Vocab) -> Harness:
     """Rename every skill to a semantic synonym of its role or a random valid skill name."""
     taken: list[str] = []
+    case = name_case(d, "skill", v)
     for s in h.skills:
-        s.name = fresh_name(d.rng("skill_rename", s.key, s.name), v.skill_synonyms.get(s.role, []),
-                            v.skill_names, taken, v.synonym_p)
+        s.name = present_name(d.rng("skill_rename", s.key, s.name), v.skill_synonyms.get(s.role, []),
+                              v.skill_names, taken, v, case)
         taken.append(s.name)
     return h
 
@@ -87,7 +89,7 @@ def skill_rule_order(h: Harness, d: Draws, v: Vocab) -> Harness:
 
 @transform("skill_format", "skill_content")
 def skill_format(h: Harness, d: Draws, v: Vocab) -> Harness:
-    """Render every skill's rules in one other format: star bullets or numbers (train), prose or 1) (heldout)."""
+    """Render every skill's rules in one of the split's formats (star bullets, 1., 1) or prose)."""
     fmt = choice(d.rng("skill_format"), v.content_formats)
     for s in h.skills:
         rules = split_rules(s.content)

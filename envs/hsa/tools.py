@@ -6,7 +6,7 @@ presented call back to the same implementation; an omitted argument always takes
 
 from __future__ import annotations
 
-from livesim.envs.hsa.core import Draws, choice, fresh_name, paraphrase, permute, transform
+from livesim.envs.hsa.core import Draws, choice, name_case, paraphrase, permute, present_name, transform
 from livesim.envs.hsa.vocab import Vocab
 from livesim.harness.core import Harness
 from livesim.harness.tools import TOOL_IMPLS
@@ -16,9 +16,10 @@ from livesim.harness.tools import TOOL_IMPLS
 def tool_rename(h: Harness, d: Draws, v: Vocab) -> Harness:
     """Rename every tool (load_skill too) to a synonym or a random 5-15 character name."""
     taken: list[str] = []
+    case = name_case(d, "tool", v)
     for t in h.tools:
-        t.name = fresh_name(d.rng("tool_rename", t.key, t.name), v.tool_synonyms.get(t.key, []), v.tool_names,
-                            taken, v.synonym_p)
+        t.name = present_name(d.rng("tool_rename", t.key, t.name), v.tool_synonyms.get(t.key, []), v.tool_names,
+                              taken, v, case)
         taken.append(t.name)
     return h
 
@@ -26,11 +27,12 @@ def tool_rename(h: Harness, d: Draws, v: Vocab) -> Harness:
 @transform("param_rename", "tool_schemas")
 def param_rename(h: Harness, d: Draws, v: Vocab) -> Harness:
     """Rename every tool parameter to a synonym or a random 4-10 character name (unique within its tool)."""
+    case = name_case(d, "param", v)
     for t in h.tools:
         taken: list[str] = []
         for p in t.params:
-            p.name = fresh_name(d.rng("param_rename", t.key, p.key, p.name), v.param_synonyms.get(p.key, []),
-                                v.param_names, taken, v.synonym_p)
+            p.name = present_name(d.rng("param_rename", t.key, p.key, p.name), v.param_synonyms.get(p.key, []),
+                                  v.param_names, taken, v, case)
             taken.append(p.name)
     return h
 

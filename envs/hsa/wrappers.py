@@ -86,7 +86,8 @@ def _base(env: Any) -> Any:
 class HarnessWrapper(gym.Wrapper[Any, Any, Any, Any]):
     """Base of the HSA wrappers: applies `transforms` (each with probability `p`) from the `split` vocabulary.
 
-    `synonym_p` (default: the vocabulary's 0.5) is the probability that a renamed tool, parameter or skill takes
+    `synonym_p` (default: the vocabulary's, 0.4; stress 0.5) is the probability that a renamed tool, parameter or
+    skill takes
     one of the vocabulary's synonyms rather than a generated name; 0 presents generated names only (a training
     option: such names can only be copied from the prompt, not recalled). Records keep the wrapper spec, not
     this option, so a replay presents the default.
@@ -98,7 +99,7 @@ class HarnessWrapper(gym.Wrapper[Any, Any, Any, Any]):
                  synonym_p: float | None = None) -> None:
         base = _base(env)
         if split not in SPLITS:
-            raise ValueError(f"expected split 'train' or 'heldout', got {split!r}")
+            raise ValueError(f"expected split {', '.join(map(repr, SPLITS))}, got {split!r}")
         if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0.0 <= float(p) <= 1.0:
             raise ValueError(f"expected p in [0, 1], got {p!r}")
         if synonym_p is not None and (isinstance(synonym_p, bool) or not isinstance(synonym_p, numbers.Real)

@@ -256,7 +256,7 @@ def _env_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--env", default="LiveStreamQA-v0", help="LiveStreamQA-v0 or LiveStream-v0 (or their -v1)")
     p.add_argument("--seed", type=int, default=0, help="env seed (the augmentation is drawn from it)")
     p.add_argument("--wrappers", default=None, help="HSA wrappers: 'hsa' or a comma-separated list of names")
-    p.add_argument("--hsa-split", choices=["train", "heldout"], default=None, help="transform split")
+    p.add_argument("--hsa-split", choices=["train", "heldout", "stress"], default=None, help="transform split")
     p.add_argument("--p", type=float, default=DEFAULT_P, help="probability of each transform (default 2/3)")
     p.add_argument("--format", choices=["text", "json"], default="text", help="rich text or JSON on stdout")
 

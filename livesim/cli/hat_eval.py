@@ -19,7 +19,7 @@ from livesim.cli.common import agent_kwargs, parse_seeds
 from livesim.cli.common import progress as progress_bar
 from livesim.harness.core import STYLES
 from livesim.hat.ab import render_ab, run_ab
-from livesim.hat.evaluate import AgentSpec, evaluate, suite_drop
+from livesim.hat.evaluate import AgentSpec, evaluate, suite_drops
 from livesim.hat.harness_edit import load_patches, render_edits, run_harness_edit
 from livesim.hat.reproduce import TrainingUnavailableError, reproduce
 from livesim.hat.suites import SuiteChangedError, get_suite, parse_suites
@@ -122,10 +122,11 @@ def _print_eval(result: dict[str, Any]) -> None:
             table.add_row(f"  {sub}", str(b["n"]), pct(b, "accuracy"), pct(b, "effectiveness"), pct(b, "avg"),
                           pct(b, "reward"), *[""] * 6)
     console.print(table)
-    drop = suite_drop(result).get("avg")
-    if drop:
-        console.print(f"T2 - T1 AVG: {drop['mean'] * 100:+.1f} points, 95% CI [{drop['ci95'][0] * 100:+.1f}, "
-                      f"{drop['ci95'][1] * 100:+.1f}] over {drop['n']} paired requests")
+    for name, d in suite_drops(result).items():
+        drop = d.get("avg")
+        if drop:
+            console.print(f"{name} - T1 AVG: {drop['mean'] * 100:+.1f} points, 95% CI [{drop['ci95'][0] * 100:+.1f}, "
+                          f"{drop['ci95'][1] * 100:+.1f}] over {drop['n']} paired requests")
 
 
 def cmd_reproduce(args: argparse.Namespace) -> int:
@@ -174,7 +175,9 @@ def register(sub: Any) -> None:
     p.add_argument("--agent", default=None, help="registry agent (oracle, memorizer, null, random, transformers, ...)")
     p.add_argument("--model", default=None, help="a model for the transformers agent: tiny, smollm2-135m or a path")
     p.add_argument("--agent-arg", action="append", metavar="KEY=VALUE", help="extra agent argument (JSON value)")
-    p.add_argument("--suite", default="T1,T2,T3,T4", help="comma-separated suites (default: all four)")
+    p.add_argument("--suite", default="T1,T2,T3,T4", help="comma-separated suites (default: T1,T2,T3,T4); also "
+                   "T2-stress, T2-skill_ids, T2-skill_content, T2-tools, T2-prompt, T2-hooks, and the groups T2-dims "
+                   "(the five one-dimension suites) and all")
     p.add_argument("--limit", type=int, default=None, help="first N requests of each suite (default: all)")
     p.add_argument("--batch-size", type=int, default=8, help="requests per generate call (LLM agents)")
     p.add_argument("--max-new-tokens", type=int, default=160, help="generation cap per turn (models)")

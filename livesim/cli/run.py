@@ -42,7 +42,8 @@ def register(sub: Any) -> None:
                    "-v1 of either: the same env with the fast world generator")
     p.add_argument("--episodes", type=int, default=50, help="number of episodes (seeds seed..seed+N-1)")
     p.add_argument("--split", choices=["train", "test"], default=None, help="request split (LiveStreamQA)")
-    p.add_argument("--hsa-split", choices=["train", "heldout"], default=None, help="transform split for --wrappers")
+    p.add_argument("--hsa-split", choices=["train", "heldout", "stress"], default=None,
+                   help="transform split for --wrappers")
     p.add_argument("--batch-size", type=int, default=None,
                    help="episodes acted on at once through act_batch (default: the agent's batch_size, else 1)")
     p.add_argument("--record", default=None, metavar="DIR",
@@ -53,6 +54,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser("run", help="play one stream (LiveStream-v0) and print a summary table", formatter_class=fmt,
                        epilog=EXAMPLE_EPILOG.format("livesim run --scenario flash-sale-rush --agent oracle "
                                                     "--record runs/r.jsonl"))
-    p.add_argument("--hsa-split", choices=["train", "heldout"], default=None, help="transform split for --wrappers")
+    p.add_argument("--hsa-split", choices=["train", "heldout", "stress"], default=None,
+                   help="transform split for --wrappers")
     add_common(p)
     p.set_defaults(func=cmd_run)

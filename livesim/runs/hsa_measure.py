@@ -88,17 +88,18 @@ def bench_hsa(n_requests: int = 300, seed: int = 0) -> dict[str, float]:
 
 def _table(rows: list[dict[str, Any]]) -> str:
     dims = {name: dim for dim, names in DIMENSIONS.items() for name in names}
-    lines = ["| wrapper | dimension | p | oracle train | oracle heldout | memorizer train | memorizer heldout |",
-             "|---|---|---|---|---|---|---|"]
+    splits = [s for s in SPLITS if any(r["split"] == s and r["wrapper"] != "bare" for r in rows)]
+    lines = ["| wrapper | dimension | p | " + " | ".join(f"oracle {s}" for s in splits) + " | "
+             + " | ".join(f"memorizer {s}" for s in splits) + " |", "|---|---|---|" + "---|" * (2 * len(splits))]
     seen: dict[tuple[str, float], dict[str, dict[str, Any]]] = {}
     for r in rows:
         seen.setdefault((r["wrapper"], r["p"]), {})[r["split"]] = r
     for (label, p), by_split in seen.items():
-        tr, ho = by_split.get("train"), by_split.get("heldout", by_split.get("train"))
+        cells = [by_split.get(s, by_split.get("train")) for s in splits]  # bare is measured once
         dim = dims.get(label, next((d for d, w in DIMENSION_WRAPPERS.items() if w == label), "all"))
-        assert tr is not None and ho is not None
-        lines.append(f"| {label} | {dim if label != 'bare' else '-'} | {p:.2f} | {tr['oracle']:.4f} | "
-                     f"{ho['oracle']:.4f} | {tr['memorizer']:.4f} | {ho['memorizer']:.4f} |")
+        lines.append(f"| {label} | {dim if label != 'bare' else '-'} | {p:.2f} | "
+                     + " | ".join(f"{c['oracle']:.4f}" if c else "n/a" for c in cells) + " | "
+                     + " | ".join(f"{c['memorizer']:.4f}" if c else "n/a" for c in cells) + " |")
     return "\n".join(lines)
 
 

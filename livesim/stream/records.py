@@ -52,7 +52,7 @@ class RecordHeader(_Line):
     agent_kwargs: dict[str, Any] = Field(default_factory=dict)
     wrappers: str | None = Field(None, max_length=1000,
                                  description="HSA wrappers around the env, as for `livesim run --wrappers`.")
-    hsa_split: Literal["train", "heldout"] | None = None
+    hsa_split: Literal["train", "heldout", "stress"] | None = None
     hsa_p: float | None = Field(None, ge=0.0, le=1.0,
                                 description="Probability of each HSA transform (None: the default 2/3).")
     split: str | None = Field(None, max_length=100,

@@ -31,7 +31,7 @@ from livesim.envs.hsa import (
     make_wrappers,
 )
 from livesim.envs.hsa.core import join_rules, parity, split_rules
-from livesim.envs.hsa.vocab import HELDOUT, SPLITS, TRAIN, NameSpec
+from livesim.envs.hsa.vocab import HELDOUT, SPLITS, STRESS, TRAIN, synonym_forms
 from livesim.envs.hsa.wrappers import ORDER
 from livesim.envs.rollout import episode_requests
 from livesim.harness.core import SKILL_NAME_PATTERN, Harness, default_harness
@@ -165,7 +165,7 @@ def test_wrappers_stack_and_registry() -> None:
         make_wrappers(qa_env(), "skill_rename,nope")
     with pytest.raises(ValueError, match="expected wrapper names"):
         make_wrappers(qa_env(), " , ")
-    with pytest.raises(ValueError, match="expected split 'train' or 'heldout', got 'test'"):
+    with pytest.raises(ValueError, match="expected split 'train', 'heldout', 'stress', got 'test'"):
         SkillRename(qa_env(), split="test")
     with pytest.raises(ValueError, match=r"expected p in \[0, 1\], got 1.5"):
         SkillRename(qa_env(), p=1.5)
@@ -176,8 +176,8 @@ def test_wrappers_stack_and_registry() -> None:
 
 
 def test_synonym_p_zero_presents_generated_names_only_and_none_changes_nothing() -> None:
-    synonyms = {n for v in (TRAIN, HELDOUT) for table in (v.tool_synonyms, v.param_synonyms, v.skill_synonyms)
-                for names in table.values() for n in names}
+    synonyms = {n for v in (TRAIN, HELDOUT, STRESS) for kind in ("tool", "param", "skill")
+                for n in synonym_forms(v, kind)}
     canonical = default_harness()
     canon_names = {t.name for t in canonical.tools} | {p.name for t in canonical.tools for p in t.params} \
         | {s.name for s in canonical.skills}
@@ -185,12 +185,12 @@ def test_synonym_p_zero_presents_generated_names_only_and_none_changes_nothing()
     seen_default: set[str] = set()
     for seed in range(6):
         presented = {}
-        for sp in (None, 0.5, 0.0):
+        for sp in (None, TRAIN.synonym_p, 0.0):
             env = make_wrappers(qa_env(), renames, split="train", p=1.0, synonym_p=sp)
             env.reset(seed=seed)
             presented[sp] = env.unwrapped.sim.harness
-        # None is the vocabulary's own 0.5: the same draws, so the same presented harness
-        assert presented[None].fingerprint == presented[0.5].fingerprint
+        # None is the vocabulary's own synonym_p: the same draws, so the same presented harness
+        assert presented[None].fingerprint == presented[TRAIN.synonym_p].fingerprint
         h = presented[0.0]
         names = [t.name for t in h.tools] + [p.name for t in h.tools for p in t.params] + [s.name for s in h.skills]
         assert not set(names) & (synonyms | canon_names), seed
@@ -213,116 +213,7 @@ def test_cli_make_env_takes_wrappers_and_both_splits() -> None:
         make_env("LiveStreamQA-v0", args)
 
 
-# --- splits -------------------------------------------------------------------------------------------------
-def _vocab_strings(v: Any) -> dict[str, set[str]]:
-    return {
-        "tool_names": {n for xs in v.tool_synonyms.values() for n in xs},
-        "param_names": {n for xs in v.param_synonyms.values() for n in xs},
-        "skill_names": {n for xs in v.skill_synonyms.values() for n in xs} | {d[0] for d in v.distractors},
-        "texts": {d[1] for d in v.distractors} | {d[2] for d in v.distractors} | set(v.masks)
-        | {n for xs in v.paraphrases.values() for n in xs} | set(v.tool_frames) | set(v.notices),
-        "formats": set(v.content_formats) | set(v.styles),
-        "titles": {n for xs in v.titles.values() for n in xs},
-        "hooks": {n for xs in v.hook_structures.values() for n in xs} | {n for xs in v.hook_labels.values() for n in xs}
-        | {n for xs in v.hook_fixes.values() for n in xs} | {n for xs in v.hook_verbs.values() for n in xs},
-        "numbers": {f"{k}={x}" for k, xs in v.limit_bands.items() for x in xs}
-        | {f"offset={x}" for x in v.default_offsets} | {f"retry={x}" for x in v.retry_limits},
-    }
-
-
-def test_vocabularies_are_disjoint() -> None:
-    canonical = default_harness()
-    canon_names = {t.name for t in canonical.tools} | {s.name for s in canonical.skills} | {
-        p.name for t in canonical.tools for p in t.params}
-    a, b = _vocab_strings(TRAIN), _vocab_strings(HELDOUT)
-    for cat in a:
-        assert not a[cat] & b[cat], (cat, a[cat] & b[cat])
-    every_a, every_b = set().union(*a.values()), set().union(*b.values())
-    assert not every_a & every_b
-    assert not (a["tool_names"] | a["param_names"] | a["skill_names"]) & canon_names
-    assert not (b["tool_names"] | b["param_names"] | b["skill_names"]) & canon_names
-    # the character classes keep random names and synonyms apart, within and across splits
-    assert all(re.fullmatch(r"[a-z]+(_[a-z]+)*", n) for n in a["tool_names"] | a["param_names"])
-    assert all(re.search("[A-Z]", n) and not re.search("[0-9_]", n) for n in b["tool_names"] | b["param_names"])
-    assert all("-" in n and not re.search("[0-9]", n) for n in a["skill_names"] | b["skill_names"])
-    assert TRAIN.persona_first and not HELDOUT.persona_first
-    assert TRAIN.permutation_parity != HELDOUT.permutation_parity
-
-
-def _sample_names(spec: NameSpec, n: int) -> set[str]:
-    from livesim.envs.hsa.core import Draws, random_name
-
-    d = Draws(np.random.default_rng(0))
-    return {random_name(d.rng("sample", i), spec) for i in range(n)}
-
-
-def test_random_names_are_valid_and_disjoint() -> None:
-    for kind in ("tool_names", "param_names", "skill_names"):
-        a, b = _sample_names(getattr(TRAIN, kind), 3000), _sample_names(getattr(HELDOUT, kind), 3000)
-        assert not a & b
-        syn = _vocab_strings(TRAIN)[kind] | _vocab_strings(HELDOUT)[kind]
-        assert not (a | b) & syn
-        for names, spec in ((a, getattr(TRAIN, kind)), (b, getattr(HELDOUT, kind))):
-            assert all(spec.length[0] <= len(x) <= spec.length[1] for x in names)
-    assert all(re.fullmatch(SKILL_NAME_PATTERN, x) for x in _sample_names(HELDOUT.skill_names, 3000))
-    tool_lengths = {len(x) for s in (TRAIN, HELDOUT) for x in _sample_names(s.tool_names, 2000)}
-    param_lengths = {len(x) for s in (TRAIN, HELDOUT) for x in _sample_names(s.param_names, 2000)}
-    assert min(tool_lengths) == 5 and max(tool_lengths) == 15
-    assert min(param_lengths) == 4 and max(param_lengths) == 10
-
-
-def _surface(h: Harness, canonical: Harness) -> dict[str, set[str]]:
-    """What the agent can see that differs from canonical, by category."""
-    c_skills, c_tools = {s.key: s for s in canonical.skills}, {t.key: t for t in canonical.tools}
-    out: dict[str, set[str]] = {k: set() for k in ("names", "texts", "titles", "style", "hooks", "limits",
-                                                   "orders", "defaults")}
-    for s in h.skills:
-        c = c_skills.get(s.key)
-        for f in ("name", "description", "content"):
-            if c is None or getattr(c, f) != getattr(s, f):
-                out["names" if f == "name" else "texts"].add(getattr(s, f))
-    for t in h.tools:
-        c = c_tools[t.key]
-        if t.name != c.name:
-            out["names"].add(t.name)
-        if t.description != c.description:
-            out["texts"].add(t.description)
-        cp = {p.key: p for p in c.params}
-        for p in t.params:
-            if p.name != cp[p.key].name:
-                out["names"].add(p.name)
-            if p.description != cp[p.key].description:
-                out["texts"].add(p.description)
-            if p.default is not None:
-                out["defaults"].add(f"{t.key}.{p.key}={p.default}")
-    out["titles"] = set(h.prompt.titles.values())
-    out["style"] = {h.prompt.style} - {canonical.prompt.style}
-    ch = {k.key: k for k in canonical.hooks}
-    out["hooks"] = {f"{k.retry_template}|{k.params}" for k in h.hooks if k.key not in ch
-                    or k.retry_template != ch[k.key].retry_template}
-    out["hooks"] |= {f"{k.key}:retry={k.retry_limit}" for k in h.hooks if k.key in ch
-                     and k.retry_limit != ch[k.key].retry_limit}
-    out["limits"] = {f"{k}={v}" for k, v in h.prompt.limits.model_dump().items()
-                     if v != getattr(canonical.prompt.limits, k)}
-    if h.prompt.blocks != canonical.prompt.blocks:
-        out["orders"].add("blocks:" + ",".join(h.prompt.blocks))
-    if h.prompt.rules != canonical.prompt.rules:
-        out["orders"].add("rules:" + "|".join(h.prompt.rules))
-    return out
-
-
-def test_nothing_of_heldout_is_reachable_from_train() -> None:
-    canonical = default_harness()
-    seen: dict[str, dict[str, set[str]]] = {}
-    for split in SPLITS:
-        acc: dict[str, set[str]] = {}
-        for seed in range(120):
-            for cat, xs in _surface(augmented(ORDER, split, seed, p=0.8), canonical).items():
-                acc.setdefault(cat, set()).update(xs)
-        seen[split] = acc
-    for cat in seen["train"]:
-        assert seen["train"][cat] and seen["heldout"][cat], cat
-        assert not seen["train"][cat] & seen["heldout"][cat], (cat, seen["train"][cat] & seen["heldout"][cat])
+# --- splits: tests/envs/test_hsa_splits.py -----------------------------------------------------------------
 
 
 # --- task preservation and the memorizer ----------------------------------------------------------------------
@@ -409,8 +300,8 @@ def test_hook_corrections_restate_what_is_in_force() -> None:
     for seed in range(6):
         obs, _ = env.reset(seed=seed)
         h = env.unwrapped.sim.harness
-        notices = [m["content"] for m in obs["messages"][2:] if "[ops]" in m["content"]]
-        assert notices and not any("{" in n for n in notices)
+        notices = [m["content"] for m in obs["messages"][2:] if any(s in m["content"] for s in TRAIN.notice_senders)]
+        assert notices and not any("{tool:" in n or "{max_" in n for n in notices)
         for n in notices:
             if "capped at" in n:
                 assert str(h.prompt.limits.max_reply_chars) in n
@@ -418,12 +309,12 @@ def test_hook_corrections_restate_what_is_in_force() -> None:
                 assert h.tool_by_key("load_skill").name in n
 
 
-def test_heldout_style_prompt_is_json_with_unseen_titles() -> None:
-    env = qa_env("prompt_style,prompt_titles,prompt_order", split="heldout")
+def test_stress_style_prompt_is_json_with_unseen_titles() -> None:
+    env = qa_env("prompt_style,prompt_titles,prompt_order", split="stress")
     obs, _ = env.reset(seed=0)
     prompt = json.loads(obs["messages"][0]["content"])
-    assert set(prompt) <= {t for ts in HELDOUT.titles.values() for t in ts}
-    assert next(iter(prompt)) not in HELDOUT.titles["persona"]
+    assert set(prompt) <= {t for ts in STRESS.titles.values() for t in ts}
+    assert next(iter(prompt)) not in STRESS.titles["persona"]
     # the rules resolve the presented load_skill name (here canonical), never a placeholder
     assert "{tool:" not in obs["messages"][0]["content"]
 

@@ -27,7 +27,7 @@ def _cache(tmp_path_factory, monkeypatch):
 def scripted(tmp_path_factory):
     mp = pytest.MonkeyPatch()
     mp.setenv("LIVESIM_CACHE", str(tmp_path_factory.getbasetemp() / "livesim-cache"))
-    out = {name: evaluate(AgentSpec(name), ["T1", "T2", "T3", "T4"], limit=8)
+    out = {name: evaluate(AgentSpec(name), ["T1", "T2", "T2-stress", "T2-tools", "T2-prompt", "T3", "T4"], limit=8)
            for name in ("oracle", "memorizer", "null")}
     mp.undo()
     return out
@@ -35,7 +35,7 @@ def scripted(tmp_path_factory):
 
 def test_scores_of_scripted_agents(scripted):
     o, m, n = scripted["oracle"]["suites"], scripted["memorizer"]["suites"], scripted["null"]["suites"]
-    for suite in ("T1", "T2"):
+    for suite in ("T1", "T2", "T2-stress", "T2-tools", "T2-prompt"):
         s = o[suite]["scores"]
         assert s["n"] == 8 and s["accuracy"] == s["effectiveness"] == s["avg"] == 1.0
         assert set(s["by_intent"]) and all(b["avg"] == 1.0 for b in s["by_intent"].values())
@@ -130,6 +130,11 @@ def test_writer_produces_table_json_and_charts(scripted, tiny_result, tmp_path):
     table = written["table"].read_text()
     assert "| fixed-SFT | 100.0 | 100.0 | 100.0 | 0.0 | 0.0 | 0.0 | -100.0 [-100.0, -100.0]" in table
     assert "| HAT | missing: not trained |" in table and "livesim hat reproduce --preset tiny" in table
+    assert mem["t1_to"]["T2-tools"]["avg"]["mean"] == -1.0 and mem["t1_to"]["T2-prompt"]["avg"]["mean"] == 0.0
+    # where the memorizer's drop comes from: renamed tools, not the prompt's forms (T2-stress renames too)
+    assert ("| fixed-SFT | -100.0 [-100.0, -100.0] | n/a | n/a | -100.0 [-100.0, -100.0] | +0.0 [+0.0, +0.0] | n/a "
+            "| -100.0 [-100.0, -100.0] |") in table
+    assert "| HSA-SFT | +0.0 [+0.0, +0.0] | n/a | n/a | +0.0 [+0.0, +0.0] | +0.0 [+0.0, +0.0] | n/a" in table
     claims = {f["claim"].split(" (")[0]: f["holds"] for f in results["findings"]}
     assert claims["fixed-SFT's T2 AVG falls well below its T1"] is True  # the memorizer stands in for it
     assert claims["HSA-SFT's T2 AVG stays within a few points of its T1"] is True  # the oracle does
@@ -275,6 +280,10 @@ def test_cli_eval_json_and_errors(capsys):
     assert main(["hat", "eval", "--agent", "oracle", "--suite", "T1", "--limit", "4", "--json", "--quiet"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["suites"]["T1"]["scores"]["avg"] == 1.0 and "rows" not in out["suites"]["T1"]
+    assert main(["hat", "eval", "--agent", "memorizer", "--suite", "t1,t2-stress,T2-prompt", "--limit", "4"]) == 0
+    printed = capsys.readouterr().out
+    assert "T2-stress-v1" in printed and "T2-stress - T1 AVG: -100.0 points" in printed
+    assert "T2-prompt - T1 AVG: +0.0 points" in printed
     with pytest.raises(SystemExit, match="unknown suite 'T7'"):
         main(["hat", "eval", "--agent", "oracle", "--suite", "T7"])
     with pytest.raises(SystemExit, match="give --agent NAME or --model"):

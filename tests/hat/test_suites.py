@@ -19,7 +19,7 @@ def _fresh_cache():
     get_suite.cache_clear()
 
 
-@pytest.mark.parametrize("name", ["T1", "T2", "T3", "T4"])
+@pytest.mark.parametrize("name", S.ALL_SUITES)
 def test_suites_are_deterministic_and_match_their_pin(name):
     a, b = S.BUILDERS[name](), S.BUILDERS[name]()
     assert a == b and a.spec_sha256() == b.spec_sha256()
@@ -44,6 +44,24 @@ def test_a_changed_definition_without_a_version_bump_fails(monkeypatch, tmp_path
         get_suite("T1")
 
 
+def test_an_edited_vocabulary_is_a_changed_suite(monkeypatch):
+    from livesim.envs.hsa import vocab as V
+
+    before = get_suite("T2-tools").spec_sha256()
+    edited = replace(V.HELDOUT, masks=[*V.HELDOUT.masks, "(gone)"])
+    monkeypatch.setitem(V.VOCABS, "heldout", edited)
+    V.vocab_digest.cache_clear()
+    try:
+        assert S.BUILDERS["T2-tools"]().spec_sha256() != before
+        assert S.BUILDERS["T2-stress"]().spec_sha256() == get_suite("T2-stress").spec_sha256()  # other split
+        with pytest.raises(SuiteChangedError, match="T2-tools-v1 changed"):
+            get_suite.cache_clear() or get_suite("T2-tools")
+    finally:
+        monkeypatch.undo()
+        V.vocab_digest.cache_clear()
+    assert get_suite("T1").spec_sha256() == S.read_lock()["T1-v2"]["spec_sha256"]  # no HSA: no digest
+
+
 def test_changed_content_is_caught_per_request():
     t1 = get_suite("T1")
     with pytest.raises(SuiteChangedError, match="T1/0003"):
@@ -62,6 +80,26 @@ def test_t1_and_t2_hold_the_same_requests_under_a_different_harness():
     env.reset(seed=t2.requests[0].seed, options=t2.requests[0].reset_options())
     sim = env.unwrapped.sim
     assert sim.harness.fingerprint != sim.canonical_fingerprint  # T2 presents a held-out variant
+
+
+def test_t2_variants_hold_t1s_requests_under_their_own_presentation():
+    t1 = get_suite("T1")
+    presented = {}
+    for name in ("T2", *S.T2_VARIANTS):
+        suite = get_suite(name)
+        assert [(r.seed, r.intent) for r in suite.requests] == [(r.seed, r.intent) for r in t1.requests]
+        assert all(r.id == f"{name}/{i:04d}" and r.hsa_p == 1.0 for i, r in enumerate(suite.requests))
+        r = suite.requests[0]
+        env = S.make_qa_env(*r.env_key)
+        env.reset(seed=r.seed, options=r.reset_options())
+        presented[name] = env.unwrapped.sim.harness.fingerprint
+    assert len(set(presented.values())) == len(presented)  # each presents its own variant
+    assert get_suite("T2").key == "T2-v3" and get_suite("T2").requests[0].hsa_split == "heldout"
+    assert get_suite("T2-stress").requests[0].env_key == ("hsa", "stress", 1.0)
+    assert get_suite("T2-tools").requests[0].env_key == ("hsa_tools", "heldout", 1.0)
+    lock = S.read_lock()  # the superseded version keeps its pin (figures labelled T2-v2 stay checkable)
+    assert lock["T2-v2"]["spec_sha256"] != lock["T2-v3"]["spec_sha256"]  # the vocabulary digest tells them apart
+    assert lock["T2-v2"]["content_sha256"] == lock["T2-v3"]["content_sha256"]  # the same requests
 
 
 def test_every_prefix_cycles_intents_and_t3_subsets():
@@ -97,8 +135,13 @@ def test_t3_faults_reach_the_agent():
 
 def test_parse_suites():
     assert parse_suites("t1, T2,T1") == ["T1", "T2"]
+    assert parse_suites("t2-stress,T2-TOOLS") == ["T2-stress", "T2-tools"]
+    assert parse_suites("T2-dims") == ["T2-skill_ids", "T2-skill_content", "T2-tools", "T2-prompt", "T2-hooks"]
+    assert parse_suites("all") == list(S.ALL_SUITES)
     with pytest.raises(ValueError, match="unknown suite 'T9'"):
         parse_suites("T1,T9")
+    with pytest.raises(ValueError, match="no suite in ' , '"):
+        parse_suites(" , ")
 
 
 # ------------------------------------------------------------------------------------------------ T4
