@@ -46,7 +46,7 @@ from livesim.runs.compare import paired_bootstrap
 from livesim.stream.harness_file import harness_with_style
 from livesim.stream.paths import MAX_PROMPT_FILE_BYTES, read_bytes, read_text, write_text
 
-EVAL_VERSION = 1  # bump when what a row holds or how it is computed changes (invalidates the cache)
+EVAL_VERSION = 2  # bump when what a row holds or how it is computed changes (invalidates the cache)
 QA_METRICS = ("accuracy", "effectiveness", "avg", "reward")
 IF_METRICS = ("prompt_strict", "prompt_loose", "inst_strict", "inst_loose")
 PRIVILEGED = frozenset({"oracle", "memorizer"})
