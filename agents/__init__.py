@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from livesim.agents.base import Action, Agent, BaseAgent, Observation
+from livesim.agents.base import Action, ActOnly, Agent, BaseAgent, Observation, complete_agent
 
 # name -> "module:Class"; modules are imported lazily so torch/vllm load only when asked for.
 AGENT_REGISTRY: dict[str, str] = {
@@ -41,8 +41,11 @@ def agent_class(name: str) -> type:
 
 
 def make_agent(name: str, **kwargs: Any) -> Agent:
-    """Build an agent by registry name or ``"module:Class"`` (the class is called with ``kwargs``)."""
-    return agent_class(name)(**kwargs)  # type: ignore[no-any-return]
+    """Build an agent by registry name or ``"module:Class"`` (the class is called with ``kwargs``). A class with
+    only ``act`` gets ``reset`` and ``act_batch`` from `ActOnly`, so it runs wherever a built-in agent does.
+    """
+    return complete_agent(agent_class(name)(**kwargs))  # type: ignore[no-any-return]
 
 
-__all__ = ["AGENT_REGISTRY", "Action", "Agent", "BaseAgent", "Observation", "agent_class", "make_agent"]
+__all__ = ["AGENT_REGISTRY", "Action", "ActOnly", "Agent", "BaseAgent", "Observation", "agent_class", "complete_agent",
+           "make_agent"]

@@ -16,6 +16,7 @@ missing.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import os
 import time
@@ -26,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from livesim.agents import AGENT_REGISTRY, make_agent
+from livesim.agents import AGENT_REGISTRY, agent_class, make_agent
 from livesim.harness.prompt import PROMPT_RENDER_VERSION
 from livesim.hat.edits import edited_harness
 from livesim.hat.ifeval import check, load_ifeval_jsonl
@@ -77,17 +78,33 @@ class AgentSpec:
         return self.name in PRIVILEGED
 
     def identity(self) -> dict[str, Any]:
-        """What the cache keys on: the agent and its arguments, with a model directory replaced by its digest."""
+        """What the cache keys on: the agent and its arguments, with a model directory replaced by its digest
+        (and an agent of one's own by a digest of its module's source, so an edit to it is evaluated afresh).
+        """
         kwargs = dict(self.kwargs)
         model = kwargs.get("model")
         if isinstance(model, str):
             kwargs["model"] = model_fingerprint(model)
-        return {"name": self.name, "kwargs": kwargs}
+        out = {"name": self.name, "kwargs": kwargs}
+        if self.name not in AGENT_REGISTRY:
+            out["source"] = source_fingerprint(agent_class(self.name))
+        return out
 
     def build(self) -> Any:
-        if self.name not in AGENT_REGISTRY:
-            raise ValueError(f"unknown agent {self.name!r}; choose from {', '.join(sorted(AGENT_REGISTRY))}")
-        return make_agent(self.name, **self.kwargs)
+        agent_class(self.name)  # an unknown name or a module:Class that cannot be imported: ValueError, one line
+        try:
+            return make_agent(self.name, **self.kwargs)
+        except TypeError as e:
+            raise ValueError(f"agent {self.name!r} refused its arguments {self.kwargs}: {e}") from None
+
+
+def source_fingerprint(cls: type) -> str:
+    """A digest of the file that defines `cls` ("" when it has none, e.g. defined in a notebook)."""
+    try:
+        path = inspect.getsourcefile(cls)
+    except TypeError:
+        path = None
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:24] if path and Path(path).is_file() else ""
 
 
 def model_fingerprint(model: str) -> str:

@@ -42,10 +42,14 @@ def hat_subparsers(sub: Any) -> Any:
 
 
 def parse_agent(text: str, max_new_tokens: int | None = None, batch_size: int | None = None) -> AgentSpec:
-    """`NAME[:key=value,...]` for a registry agent; anything else is a model (zoo name or directory)."""
+    """`NAME[:key=value,...]` for a registry agent or a `module:Class` of one's own; anything else is a model
+    (zoo name or directory).
+    """
     parsed = Parsed.parse(text)
     kwargs = dict(parsed.kwargs)
     if parsed.name in AGENT_REGISTRY and parsed.name != "transformers":
+        return AgentSpec(parsed.name, kwargs)
+    if ":" in parsed.name and not Path(text).exists():
         return AgentSpec(parsed.name, kwargs)
     model = kwargs.pop("model", None) or text
     if max_new_tokens:
@@ -64,8 +68,9 @@ def _spec(args: argparse.Namespace) -> AgentSpec:
         return AgentSpec.for_model(model, **kwargs)
     if args.agent is None:
         raise SystemExit("error: give --agent NAME or --model PATH_OR_NAME")
-    if args.agent not in AGENT_REGISTRY:
-        raise SystemExit(f"error: unknown agent {args.agent!r}; choose from {', '.join(sorted(AGENT_REGISTRY))}")
+    if args.agent not in AGENT_REGISTRY and ":" not in args.agent:
+        raise SystemExit(f"error: unknown agent {args.agent!r}; choose from {', '.join(sorted(AGENT_REGISTRY))} "
+                         "or give module:Class")
     if model is not None:
         kwargs["model"] = model
     return AgentSpec(args.agent, kwargs)
@@ -168,7 +173,8 @@ def cmd_edit(args: argparse.Namespace) -> int:
 def register(sub: Any) -> None:
     hat = hat_subparsers(sub)
     p = hat.add_parser("eval", help="evaluate an agent or model on the suites T1-T4")
-    p.add_argument("--agent", default=None, help="registry agent (oracle, memorizer, null, random, transformers, ...)")
+    p.add_argument("--agent", default=None,
+                   help="registry agent (oracle, memorizer, null, random, transformers, ...) or module:Class")
     p.add_argument("--model", default=None, help="a model for the transformers agent: tiny, smollm2-135m or a path")
     p.add_argument("--agent-arg", action="append", metavar="KEY=VALUE", help="extra agent argument (JSON value)")
     p.add_argument("--suite", default="T1,T2,T3,T4", help="comma-separated suites (default: all four)")

@@ -55,12 +55,36 @@ def _defaults_and_examples(sub: Any) -> None:
                     child.epilog = child.epilog or f"example: livesim {name} {child_name}"
 
 
+# option -> (lowest, highest) for every command that has it; checked before anything runs
+BOUNDS: dict[str, tuple[int, int | None]] = {"episodes": (1, None), "batch_size": (1, None), "seed": (0, 2**63 - 1)}
+
+
+def _bad_number(args: argparse.Namespace) -> str | None:
+    for name, (lo, hi) in BOUNDS.items():
+        value = getattr(args, name, None)
+        if isinstance(value, int) and (value < lo or (hi is not None and value > hi)):
+            flag = "--" + name.replace("_", "-")
+            return f"{flag} must be >= {lo}, got {value}" if hi is None else \
+                f"{flag} must be between {lo} and {hi}, got {value}"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run one command. A bad input is one line on stderr and exit status 2 (a command's `SystemExit("error:
+    ...")` included); tests calling `main` still see that SystemExit and its message.
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
-    if getattr(args, "episodes", 1) is not None and getattr(args, "episodes", 1) < 1:
-        parser.error(f"--episodes must be >= 1, got {args.episodes}")
-    return int(args.func(args) or 0)
+    if (problem := _bad_number(args)) is not None:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except SystemExit as e:
+        if isinstance(e.code, str):
+            print(e.code, file=sys.stderr)
+            e.code = 2
+        raise
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 import livesim
+from livesim.cli import view
 from livesim.cli.common import agent_kwargs, parse_seeds, print_table
 from livesim.cli.evaluation import resolve_harness
 from livesim.envs.hsa.wrappers import parse_spec
@@ -205,12 +206,7 @@ def cmd_regrade(args: argparse.Namespace) -> int:
 
 
 def cmd_view(args: argparse.Namespace) -> int:
-    opened = _open(args.file)
-    if isinstance(opened, str):
-        return _fail(opened)
-    record, _ = opened
-    _show(record.lines(), args)
-    return 0
+    return view.cmd_view(args, _open)
 
 
 def _integrity(record: Any) -> list[str]:
@@ -236,6 +232,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         return _fail(e.first)
     except (FileNotFoundError, ValueError, argparse.ArgumentTypeError) as e:
         return _fail(str(e))
+    except TypeError as e:  # an agent refused its arguments
+        return _fail(f"an agent refused its arguments: {e}")
     if args.json:
         print(json.dumps(result, sort_keys=True))
     else:
@@ -298,13 +296,15 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--fail-on-change", action="store_true", help="exit 1 if any reply is graded differently")
     p.set_defaults(func=cmd_regrade)
-    p = sub.add_parser("view", help="play a record in the terminal dashboard")
-    p.add_argument("file", help="a record written by `livesim run --record`")
+    p = sub.add_parser("view", help="a record in the dashboard, a request's whole conversation, or a folder of records")
+    p.add_argument("file", help="a record (`livesim run --record`), or a folder of them (`livesim eval --record`)")
     _add_view_args(p, speed=10.0)
+    view.add_view_args(p)
     p.set_defaults(func=cmd_view)
     p = sub.add_parser("compare", help="A/B: agents on the same scenario seeds, with CIs and pass^k")
     p.add_argument("--agent", action="append", required=True,
-                   help="agent, repeat for each arm: NAME or NAME:key=value,... (first is the baseline)")
+                   help="agent, repeat for each arm: NAME, module:Class, or either followed by :key=value,... "
+                        "(first is the baseline)")
     p.add_argument("--scenario", required=True, help="bundled scenario name or path")
     p.add_argument("--seeds", default="0-19", help="world seeds, e.g. 0-49 or 1,2,3 (replace the scenario's seed)")
     p.add_argument("--trials", type=int, default=4, help="plays per seed with agent sampling seeds 0..T-1")
