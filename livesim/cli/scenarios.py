@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 import livesim
+from livesim.agents import make_agent
 from livesim.cli import view
 from livesim.cli.common import agent_kwargs, parse_seeds, print_table
 from livesim.cli.evaluation import resolve_harness
@@ -41,6 +42,7 @@ from livesim.runs.replay import (
 from livesim.stream.config import StreamConfig
 from livesim.stream.records import RecordError, RecordHeader, RecordLine, RecordWriter, read_record
 from livesim.stream.scenario import DataFileError, Problem, bundled_scenarios, load_scenario, resolve_scenario
+from livesim.world.comments import UnservableIntentError
 
 
 def _fail(msg: str, code: int = 2) -> int:
@@ -99,6 +101,20 @@ def _add_view_args(p: argparse.ArgumentParser, speed: float) -> None:
     p.add_argument("--no-live", action="store_true", help="no animation: print the final frame and the summary")
 
 
+def unservable(sc: Any, harness: Any = None) -> str | None:
+    """Why a scenario's script cannot be played (a scripted intent the room cannot serve), found by playing it
+    with the null host; None if it can.
+    """
+    header = RecordHeader(livesim_version=livesim.__version__, scenario=sc.name, seed=sc.seed,
+                          config=sc.to_config(), agent="null", harness=harness)
+    try:
+        for _ in run_episode(make_stream_env(harness=harness), make_agent("null"), header):
+            pass
+    except UnservableIntentError as e:
+        return f"{sc.name}: {e}"
+    return None
+
+
 def cmd_run(args: argparse.Namespace, fallback: Any) -> int:
     """`livesim run`: the plain summary run, or a scenario run with a record and/or the dashboard."""
     if not (args.scenario or args.record or args.dashboard):
@@ -116,6 +132,8 @@ def cmd_run(args: argparse.Namespace, fallback: Any) -> int:
         inputs = [resolve_scenario(args.scenario)] if args.scenario else []
         if (problem := record_target_problem(args.record, inputs, args.force)) is not None:
             return _fail(problem)
+    if sc is not None and (problem := unservable(sc, harness)) is not None:
+        return _fail(problem)
     env = make_stream_env(args.wrappers, getattr(args, "hsa_split", None), hsa_p=args.hsa_p, harness=harness)
     kwargs = agent_kwargs(args)
     agent = build_agent(args.agent, env, kwargs)
@@ -133,6 +151,8 @@ def cmd_run(args: argparse.Namespace, fallback: Any) -> int:
         *_, end = lines  # the last line is the end line, with the summary
     except OSError as e:  # the record could not be created or written (disk full, permissions)
         return _fail(f"--record {args.record}: {e.strerror or e}")
+    except UnservableIntentError as e:  # the agent's own moves used up what a scripted comment needed
+        return _fail(f"{header.scenario}: {e}")
     summary = dict(end.summary)  # type: ignore[union-attr]
     summary.update({"agent": args.agent, "seed": seed, "scenario": header.scenario, "record": args.record})
     if args.json:
@@ -271,8 +291,11 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
             print(e, file=sys.stderr)
             status = 2
             continue
+        problem = unservable(sc) if args.check else None
+        if problem is not None:
+            print(f"warning: {problem}; `livesim run` refuses it", file=sys.stderr)
         print(f"{sc.name:28s} {sc.duration_s:5.0f}s seed {sc.seed:<3d} {sc.purpose}" if not args.check
-              else f"{name}: ok ({sc.name})")
+              else f"{name}: ok ({sc.name})" + (", with the warning above" if problem else ""))
     return status
 
 
