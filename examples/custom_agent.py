@@ -48,7 +48,9 @@ class PriceAgent:
         load = _tool(tools, "skill")
         if not results:  # first turn: load a reply skill (and look the price up)
             skill = _skill(system, "price" if asks_price else "greet")
-            calls = [_call(load["name"], {next(iter(load["parameters"]["properties"])): skill})] if load and skill else []
+            calls = []
+            if load and skill:
+                calls.append(_call(load["name"], {next(iter(load["parameters"]["properties"])): skill}))
             price = _tool(tools, "live price") or _tool(tools, "price")
             if asks_price and price:
                 param = next(iter(price["parameters"]["properties"]))
@@ -61,7 +63,8 @@ class PriceAgent:
             except ValueError:
                 continue
             if isinstance(data, dict) and "current_price" in data:
-                return f"Link {data.get('link', link.group(1) if link else '')} is {data['current_price']:g} yuan right now."
+                which = data.get("link", link.group(1) if link else "")
+                return f"Link {which} is {data['current_price']:g} yuan right now."
         return "Hi, welcome to the stream! Have a look at the pinned link."
 
 
