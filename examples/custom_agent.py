@@ -41,7 +41,8 @@ class PriceAgent:
 
     def act(self, observation: dict[str, Any]) -> str:
         messages, tools = observation["messages"], observation["tools"]
-        system, comments = messages[0]["content"], messages[1]["content"]
+        system = next((m["content"] for m in messages if m["role"] == "system"), "")
+        comments = next((m["content"] for m in messages if m["role"] == "user"), "")
         results = [m["content"] for m in messages[2:] if m["role"] == "tool"]
         link = re.search(r"(?:link\s*|#)(\d+)", comments, flags=re.I)
         asks_price = link and re.search(r"price|how much|cost", comments, flags=re.I)

@@ -34,6 +34,10 @@ def test_custom_agent_with_act_alone_scores_on_price_questions_and_runs_in_the_c
     assert cli(["compare", "--agent", "oracle", "--agent", agent, "--scenario", "flash-sale-rush", "--seeds", "0",
                 "--trials", "1", "--bootstrap", "100", "--json"]) == 0
     assert "PriceAgent" in capsys.readouterr().out
+    assert cli(["hat", "eval", "--agent", agent, "--suite", "T1,T4", "--limit", "2", "--no-cache", "--quiet",
+                "--json"]) == 0
+    assert cli(["hat", "ab", "--a", "oracle", "--b", agent, "--seeds", "0", "--duration", "20", "--json"]) == 0
+    assert cli(["run", "--agent", agent, "--seed", "1", "--json"]) == 0
 
 
 def test_custom_harness_from_a_file_and_from_code_keeps_the_oracle_perfect():
