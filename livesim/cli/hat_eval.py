@@ -155,7 +155,7 @@ def reproduce_root(args: argparse.Namespace) -> Path:
     name = result_name(args.preset, args.ci, args.untrained)
     source, target = COMMITTED_RESULTS / name, root / name
     if source.is_dir() and not target.exists():
-        shutil.copytree(source, target)
+        shutil.copytree(source, target, symlinks=True)  # run folders link to stage caches that may be absent
     return root
 
 
