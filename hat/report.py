@@ -332,8 +332,8 @@ def chart_curves(run_dirs: dict[str, str | Path], path: Path, preset: str = "") 
         lines: dict[tuple[tuple[float, float], ...], list[str]] = {}
         for run, pts in sorted(series[key].items()):
             lines.setdefault(tuple(sorted(pts)), []).append(run)
-        for n, (pts, names) in enumerate(lines.items()):
-            xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        for n, (curve, names) in enumerate(lines.items()):
+            xs, ys = [p[0] for p in curve], [p[1] for p in curve]
             ls, marker = STYLES[n % len(STYLES)]
             label, color = " = ".join(names), f"C{n}"
             window = max(1, len(ys) // 40)

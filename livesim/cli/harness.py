@@ -82,7 +82,8 @@ def env_harness(args: argparse.Namespace) -> tuple[Harness, Harness, Any]:
     if args.env not in ENV_IDS:
         raise SystemExit(f"error: unknown env {args.env!r}; choose from {', '.join(ENV_IDS)}")
     harness = load_harness(args.harness) if getattr(args, "harness", None) else None
-    env = gym.make(args.env, **({"harness": harness} if harness is not None else {}))
+    kwargs: dict[str, Any] = {"harness": harness} if harness is not None else {}
+    env = gym.make(args.env, **kwargs)
     if args.wrappers:
         try:
             env = make_wrappers(env, args.wrappers, split=args.hsa_split or "train", p=args.p)

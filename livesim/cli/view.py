@@ -123,16 +123,17 @@ def cmd_view(args: argparse.Namespace, open_record: Any) -> int:
         if args.request is not None:
             if args.request >= len(rows):
                 return _fail(f"--request {args.request}: {args.file} lists records 0-{len(rows) - 1}")
-            choice: int | None = args.request
+            choice = int(args.request)
         else:
             Console(width=None if sys.stdout.isatty() else 160).print(_list_table(folder, rows))
             if not (sys.stdin.isatty() and sys.stdout.isatty()):
                 print(f"view one: livesim view {args.file} --request N", file=sys.stderr)
                 return 0
-            choice = _pick(len(rows))
-            if choice is None:
+            picked = _pick(len(rows))
+            if picked is None:
                 return 0
-        path, rec = rows[choice]
+            choice = picked
+        _, rec = rows[choice]
         if isinstance(rec, str):
             return _fail(rec)
         return _show_record(rec, args, None)

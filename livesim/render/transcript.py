@@ -70,7 +70,7 @@ def action_text(action: str | dict[str, Any]) -> str:
 def conversations(record: Record) -> list[RequestTranscript]:
     """Every request of `record`, in order, with all its turns (long repeated contents resolved)."""
     out: list[RequestTranscript] = []
-    system, contents = "", {}
+    system, contents = "", dict[str, str]()
     for s in record.steps:
         if s.request is not None or not out:
             r = s.request
