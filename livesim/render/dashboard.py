@@ -108,8 +108,10 @@ def host_lines(index: int, calls: Iterable[Any], hooks: Iterable[str], reply: st
     out += [f"{tag}BLOCKED {h}" for h in hooks]
     if reply is not None:
         to = f" -> {', '.join(viewers)}" if viewers else ""
-        kind = "FALLBACK" if fallback else "reply   "
-        out.append(f"{tag}{kind}[{reward:.2f}]{to}: {' '.join(reply.split())}")
+        if fallback:
+            out.append(f"{tag}FALLBACK[{reward:.2f}]{to}: the harness's fallback reply went out")
+        else:
+            out.append(f"{tag}reply   [{reward:.2f}]{to}: {' '.join(reply.split())}")
         if grade is not None:
             out.append(f"{tag}terms   " + " ".join(f"{TERM_ABBR.get(k, k)} {v:.2f}" for k, v in grade.terms.items()))
     return out

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from livesim.grading.terms import Grade, ToolCallRecord
+from livesim.harness.core import default_harness
 from livesim.stream.records import CommentView, Record, apply_diff, content_ref
 
 
@@ -132,8 +133,8 @@ def grade_lines(grade: Grade) -> list[str]:
     return out
 
 
-def request_markdown(req: RequestTranscript, system: bool = False) -> str:
-    """One request as Markdown."""
+def request_markdown(req: RequestTranscript, system: bool = False, fallback: str = "") -> str:
+    """One request as Markdown (`fallback`: the harness's fallback reply, what goes out when the model's does not)."""
     head = f"## Request {req.index} · {clock(req.t)}"
     if req.intents:
         head += f" · intents: {', '.join(req.intents)}"
@@ -159,7 +160,10 @@ def request_markdown(req: RequestTranscript, system: bool = False) -> str:
         kind = "Fallback reply (the harness's, sent for the model)" if req.fallback else "Reply"
         latency = f" · latency {req.latency_s:.2f} s" if req.latency_s is not None else ""
         out += [f"### {kind} to {', '.join(req.viewers) or 'the chat'} · reward {req.reward or 0:.3f}{latency}", ""]
-        out += [f"> {line}" if line else ">" for line in req.reply.split("\n")]
+        sent = fallback if req.fallback else req.reply
+        out += [f"> {line}" if line else ">" for line in sent.split("\n")]
+        if req.fallback and req.reply:
+            out += ["", "(the model's last reply, not sent, is its last turn above)"]
         if req.grade is not None:
             out += ["", *grade_lines(req.grade)]
     return "\n".join(out) + "\n"
@@ -171,7 +175,9 @@ def markdown(record: Record, requests: Iterable[int] | None = None, system: bool
     wanted = None if requests is None else set(requests)
     title = f"# {h.scenario or h.env_id} · agent {h.agent} · seed {h.seed}"
     parts = [title + "\n", f"record: {record.source}\n"]
-    parts += [request_markdown(r, system) for r in conversations(record) if wanted is None or r.index in wanted]
+    fallback = (h.harness or default_harness()).fallback_reply
+    parts += [request_markdown(r, system, fallback) for r in conversations(record)
+              if wanted is None or r.index in wanted]
     if record.end is not None:
         s = record.end.summary
         parts.append(f"mean reward {s.get('mean_reward', 0):.3f} over {s.get('requests', 0)} request(s)\n")
