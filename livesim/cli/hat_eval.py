@@ -24,7 +24,7 @@ from livesim.hat.evaluate import AgentSpec, evaluate, suite_drop
 from livesim.hat.harness_edit import load_patches, render_edits, run_harness_edit
 from livesim.hat.reproduce import TrainingUnavailableError, reproduce, result_name
 from livesim.hat.suites import SuiteChangedError, get_suite, parse_suites
-from livesim.models.extras import training_missing
+from livesim.models.extras import require_training, training_missing
 from livesim.runs.compare import AgentSpec as Parsed
 
 
@@ -161,6 +161,8 @@ def reproduce_root(args: argparse.Namespace) -> Path:
 
 def cmd_reproduce(args: argparse.Namespace) -> int:
     rows = [r.strip() for r in args.rows.split(",")] if args.rows else None
+    if not (args.untrained or args.cached_only):
+        require_training()  # a missing training stack: one line before anything is logged or written
     root = reproduce_root(args)
     try:
         written = reproduce(args.preset, ci=args.ci, rows=rows, out_root=root, ifeval_data=args.ifeval_data,

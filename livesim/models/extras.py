@@ -7,6 +7,16 @@ TRAIN_MODULES = frozenset({"torch", "transformers", "trl", "datasets", "accelera
 TRAIN_EXTRAS_HINT = "needs the training extras: pip install -e '.[train]' (or make test)"
 
 
+def require_training() -> None:
+    """Import the training stack now (ModuleNotFoundError naming the first missing module), so a command fails
+    before it logs or writes anything.
+    """
+    import importlib
+
+    for name in ("torch", "transformers", "trl", "datasets"):
+        importlib.import_module(name)
+
+
 def training_missing(exc: BaseException) -> str | None:
     """The hint, naming the missing module, if `exc` (or an exception it came from) is a missing training
     module; else None.
