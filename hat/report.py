@@ -323,7 +323,11 @@ def chart_curves(run_dirs: dict[str, str | Path], path: Path, preset: str = "") 
                 if isinstance(v, (int, float)) and not isinstance(v, bool) and isinstance(step, (int, float)):
                     key = (stage, "loss" if k == "train_loss" else k)
                     series.setdefault(key, {}).setdefault(run, []).append((float(step), float(v)))
-    panels = [key for key in PANELS if key in series and any(len(p) >= 2 for p in series[key].values())]
+    if not series:
+        return None
+    known = [k for k in PANELS if k in series] + sorted(k for k in series if k not in PANELS and k != ("rl", "loss"))
+    # one-point panels (a trainer's closing average, a single eval) only when there is nothing else to draw
+    panels = [k for k in known if any(len(p) >= 2 for p in series[k].values())] or known
     if not panels:
         return None
     plt = _plt()
@@ -345,7 +349,7 @@ def chart_curves(run_dirs: dict[str, str | Path], path: Path, preset: str = "") 
                     markevery=max(1, len(xs) // 10), label=label)
         ax.set_title(f"{preset}: {key[0]} {key[1]}".strip(": "), fontsize=9)
         ax.set_xlabel("optimizer step")
-        ax.set_ylabel(PANELS[key], fontsize=8)
+        ax.set_ylabel(PANELS.get(key, key[1]), fontsize=8)
         ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
