@@ -119,7 +119,8 @@ def cmd_view(args: argparse.Namespace, open_record: Any) -> int:
     if folder.is_dir():
         rows = _listing(folder, open_record)
         if not rows:
-            return _fail(f"{args.file} holds no records (*.jsonl); `livesim eval --record DIR` writes them")
+            return _fail(f"{args.file} is a directory with no records (*.jsonl); expected a record file or a folder "
+                         "written by `livesim eval --record DIR`")
         if args.request is not None:
             if args.request >= len(rows):
                 return _fail(f"--request {args.request}: {args.file} lists records 0-{len(rows) - 1}")

@@ -19,7 +19,7 @@ import numpy as np
 from rich.table import Table
 
 import livesim
-from livesim.agents import agent_class, make_agent
+from livesim.agents import AGENT_REGISTRY, agent_class, make_agent
 from livesim.harness.core import Harness
 from livesim.runs.build import is_privileged
 from livesim.runs.episode import make_stream_env, run_episode
@@ -44,6 +44,8 @@ class AgentSpec:
     @classmethod
     def parse(cls, text: str) -> AgentSpec:
         name, _, rest = text.rpartition(":")
+        if name in AGENT_REGISTRY and "=" not in rest:
+            raise ValueError(f"agent {text!r}: expected key=value after ':', got {rest!r}")
         if not name or "=" not in rest:
             name, rest = text, ""
         kwargs = []
