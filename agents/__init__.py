@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import sys
+from pathlib import Path
 from typing import Any
 
-from livesim.agents.base import Action, Agent, BaseAgent, Observation
+from livesim.agents.base import Action, ActOnly, Agent, BaseAgent, Observation, complete_agent
 
 # name -> "module:Class"; modules are imported lazily so torch/vllm load only when asked for.
 AGENT_REGISTRY: dict[str, str] = {
@@ -26,15 +29,17 @@ AGENT_VERSIONS: dict[str, int] = {"reader": 1}
 
 
 def agent_class(name: str) -> type:
-    """The class of a registered agent name, or of ``"package.module:Class"`` (any importable module)."""
+    """The class of a registered agent name, of ``"package.module:Class"`` (any importable module, or one in the
+    working directory) or of ``"path/to/file.py:Class"``.
+    """
     if name in AGENT_REGISTRY:
         module, cls = AGENT_REGISTRY[name].split(":")
         return getattr(importlib.import_module(module), cls)  # type: ignore[no-any-return]
     if ":" not in name:
         raise ValueError(f"unknown agent {name!r}; expected one of {sorted(AGENT_REGISTRY)} or module:Class")
-    module, _, cls = name.partition(":")
+    module, _, cls = name.rpartition(":")
     try:
-        mod = importlib.import_module(module)
+        mod = _import(module)
     except ModuleNotFoundError as e:
         raise ValueError(f"agent {name!r}: cannot import module {module!r} ({e.msg})") from None
     obj = getattr(mod, cls, None)
@@ -45,10 +50,41 @@ def agent_class(name: str) -> type:
     return obj
 
 
+def _import(module: str) -> Any:
+    """A module by dotted name, or from a file (`path/to/agents.py`). A dotted name that is not importable but
+    names a file or package in the working directory is imported from there (as `python -m` would).
+    """
+    if module.endswith(".py"):
+        path = Path(module)
+        if not path.is_file():
+            raise ModuleNotFoundError(f"no file {module}")
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        if spec is None or spec.loader is None:
+            raise ModuleNotFoundError(f"cannot load {module}")
+        mod = sys.modules.get(path.stem)
+        if mod is None or getattr(mod, "__file__", None) != str(path.resolve()):
+            mod = importlib.util.module_from_spec(spec)
+            mod.__file__ = str(path.resolve())
+            sys.modules[path.stem] = mod
+            spec.loader.exec_module(mod)
+        return mod
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError:
+        local = Path.cwd() / module.replace(".", "/")
+        if str(Path.cwd()) in sys.path or not (local.with_suffix(".py").is_file() or local.is_dir()):
+            raise
+        sys.path.insert(0, str(Path.cwd()))
+        return importlib.import_module(module)
+
+
 def make_agent(name: str, **kwargs: Any) -> Agent:
-    """Build an agent by registry name or ``"module:Class"`` (the class is called with ``kwargs``)."""
-    return agent_class(name)(**kwargs)  # type: ignore[no-any-return]
+    """Build an agent by registry name or ``"module:Class"`` (the class is called with ``kwargs``). A class with
+    only ``act`` gets ``reset`` and ``act_batch`` from `ActOnly`, so it runs wherever a built-in agent does.
+    """
+    return complete_agent(agent_class(name)(**kwargs))  # type: ignore[no-any-return]
 
 
-__all__ = ["AGENT_REGISTRY", "AGENT_VERSIONS", "Action", "Agent", "BaseAgent", "Observation", "agent_class",
+__all__ = ["AGENT_REGISTRY", "AGENT_VERSIONS", "Action", "ActOnly", "Agent", "BaseAgent", "Observation", "agent_class",
+           "complete_agent",
            "make_agent"]

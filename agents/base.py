@@ -43,3 +43,37 @@ class BaseAgent:
     def act_batch(self, observations: list[Observation]) -> list[Action]:
         """Act on several observations at once; models override this to batch generation."""
         return [self.act(obs) for obs in observations]
+
+
+class ActOnly:
+    """Gives an agent with only ``act`` (and perhaps ``reset``) the rest of the protocol: ``act_batch`` as a loop
+    over ``act``, a no-op ``reset`` and a ``name``. Every other attribute is the wrapped agent's.
+    """
+
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+
+    @property
+    def name(self) -> str:
+        return str(getattr(self.agent, "name", type(self.agent).__name__))
+
+    def reset(self) -> None:
+        reset = getattr(self.agent, "reset", None)
+        if callable(reset):
+            reset()
+
+    def act(self, observation: Observation) -> Action:
+        return self.agent.act(observation)  # type: ignore[no-any-return]
+
+    def act_batch(self, observations: list[Observation]) -> list[Action]:
+        return [self.agent.act(obs) for obs in observations]
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self.__dict__["agent"], attr)
+
+
+def complete_agent(agent: Any) -> Any:
+    """`agent` itself if it has ``reset`` and ``act_batch``; else wrapped in `ActOnly`."""
+    if callable(getattr(agent, "act_batch", None)) and callable(getattr(agent, "reset", None)):
+        return agent
+    return ActOnly(agent)

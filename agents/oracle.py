@@ -28,8 +28,10 @@ class OracleAgent(BaseAgent):
 
     def __init__(self, env: Any = None, *, error_rate: float = 0.0, seed: int = 0) -> None:
         super().__init__()
-        if not 0.0 <= error_rate <= 1.0:
-            raise ValueError(f"error_rate must be in [0, 1], got {error_rate}")
+        if isinstance(error_rate, bool) or not isinstance(error_rate, int | float) or not 0.0 <= error_rate <= 1.0:
+            raise ValueError(f"error_rate must be a number in [0, 1], got {error_rate!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError(f"seed must be an integer, got {seed!r}")
         self.env = env
         self.error_rate = error_rate
         self.rng = np.random.default_rng(seed)

@@ -16,6 +16,7 @@ missing.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import os
 import time
@@ -26,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from livesim.agents import AGENT_REGISTRY, AGENT_VERSIONS, make_agent
+from livesim.agents import AGENT_REGISTRY, AGENT_VERSIONS, agent_class, make_agent
 from livesim.harness.prompt import PROMPT_RENDER_VERSION
 from livesim.hat.edits import edited_harness
 from livesim.hat.ifeval import check, load_ifeval_jsonl
@@ -81,7 +82,9 @@ class AgentSpec:
         return self.name in PRIVILEGED
 
     def identity(self) -> dict[str, Any]:
-        """What the cache keys on: the agent and its arguments, with a model directory replaced by its digest."""
+        """What the cache keys on: the agent and its arguments, with a model directory replaced by its digest
+        (and an agent of one's own by a digest of its module's source, so an edit to it is evaluated afresh).
+        """
         kwargs = dict(self.kwargs)
         model = kwargs.get("model")
         if isinstance(model, str):
@@ -89,12 +92,25 @@ class AgentSpec:
         out: dict[str, Any] = {"name": self.name, "kwargs": kwargs}
         if self.name in AGENT_VERSIONS:  # a scripted policy that changes: its results key on its version
             out["version"] = AGENT_VERSIONS[self.name]
+        if self.name not in AGENT_REGISTRY:
+            out["source"] = source_fingerprint(agent_class(self.name))
         return out
 
     def build(self) -> Any:
-        if self.name not in AGENT_REGISTRY:
-            raise ValueError(f"unknown agent {self.name!r}; choose from {', '.join(sorted(AGENT_REGISTRY))}")
-        return make_agent(self.name, **self.kwargs)
+        agent_class(self.name)  # an unknown name or a module:Class that cannot be imported: ValueError, one line
+        try:
+            return make_agent(self.name, **self.kwargs)
+        except TypeError as e:
+            raise ValueError(f"agent {self.name!r} refused its arguments {self.kwargs}: {e}") from None
+
+
+def source_fingerprint(cls: type) -> str:
+    """A digest of the file that defines `cls` ("" when it has none, e.g. defined in a notebook)."""
+    try:
+        path = inspect.getsourcefile(cls)
+    except TypeError:
+        path = None
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:24] if path and Path(path).is_file() else ""
 
 
 def model_fingerprint(model: str) -> str:

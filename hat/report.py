@@ -232,23 +232,41 @@ def _plt() -> Any:
     return plt
 
 
+NOT_MEASURED = dict(fill=False, hatch="///", edgecolor="0.55", linewidth=0.8)
+
+
 def chart_suites(results: dict[str, Any], path: Path) -> Path:
+    """Grouped bars per row, the value on each bar; a suite that was not measured is an empty hatched bar
+    labelled "n/m" (never a 0 bar).
+    """
     plt = _plt()
     ok = [r for r in results["rows"] if r["status"] == "ok"]
     metrics = (("T1", "avg", "T1 AVG"), ("T2", "avg", "T2 AVG"), ("T2-stress", "avg", "T2-stress AVG"),
                ("T3", "avg", "T3 AVG"),
                ("T4", "prompt_strict", "T4 prompt-strict"))
-    fig, ax = plt.subplots(figsize=(max(6, 1.4 * len(ok) + 2), 4))
+    fig, ax = plt.subplots(figsize=(max(7, 1.6 * len(ok) + 2), 4.4))
     x = np.arange(len(ok))
     w = 0.8 / len(metrics)
+    missing = False
     for j, (suite, key, label) in enumerate(metrics):
-        vals = [(((r["suites"].get(suite) or {}).get("scores") or {}).get(key) or 0.0) * 100 for r in ok]
-        ax.bar(x + (j - (len(metrics) - 1) / 2) * w, vals, w, label=label)
+        vals = [((r["suites"].get(suite) or {}).get("scores") or {}).get(key) for r in ok]
+        xs = x + (j - (len(metrics) - 1) / 2) * w
+        bars = ax.bar(xs, [0.0 if v is None else v * 100 for v in vals], w, label=label, color=f"C{j}")
+        for xi, bar, v in zip(xs, bars, vals, strict=True):
+            if v is None:
+                missing = True
+                ax.bar(xi, 12, w, **NOT_MEASURED)
+                ax.text(xi, 13, "n/m", ha="center", va="bottom", fontsize=6, color="0.4", rotation=90)
+            else:
+                ax.text(xi, bar.get_height() + 1, f"{v * 100:.0f}", ha="center", va="bottom", fontsize=6)
+    if missing:
+        ax.bar([np.nan], [np.nan], w, label="not measured (n/m)", **NOT_MEASURED)
     ax.set_xticks(x, [r["row"] for r in ok], rotation=20, ha="right")
     ax.set_ylabel("score (%)")
-    ax.set_ylim(0, 105)
-    ax.set_title(f"Suites per row ({results['preset']})")
-    ax.legend(fontsize=8, ncol=2)
+    ax.set_ylim(0, 112)
+    ax.set_title(f"{results['preset']}: suites per row (T1-T3 AVG of accuracy and effectiveness; T4 prompt-strict)",
+                 fontsize=9)
+    ax.legend(fontsize=7, ncol=3, loc="upper left")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -263,10 +281,12 @@ def chart_drop(results: dict[str, Any], path: Path) -> Path:
     lo = [m - r["t1_to_t2"]["avg"]["ci95"][0] * 100 for m, r in zip(means, ok, strict=True)]
     hi = [r["t1_to_t2"]["avg"]["ci95"][1] * 100 - m for m, r in zip(means, ok, strict=True)]
     ax.bar(range(len(ok)), means, yerr=[lo, hi], capsize=4, color="tab:red")
+    for i, m in enumerate(means):
+        ax.text(i + 0.08, m, f"{m:+.1f}", ha="left", va="bottom" if m >= 0 else "top", fontsize=7)
     ax.axhline(0, color="k", lw=0.8)
     ax.set_xticks(range(len(ok)), [r["row"] for r in ok], rotation=20, ha="right")
     ax.set_ylabel("T2 - T1 AVG (points, 95% CI)")
-    ax.set_title("Harness-variant drop per row")
+    ax.set_title(f"{results['preset']}: harness-variant drop per row (T2 - T1, paired)", fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -291,11 +311,28 @@ def read_metrics(run_dir: str | Path) -> list[dict[str, Any]]:
 
 
 CURVE_KEYS = ("loss", "train_loss", "reward", "kl", "eval_loss")
+# (stage, key) -> y label, in pipeline order. GRPO's loss is not drawn: with group-normalised advantages it is
+# ~0 by construction (1e-8 in the tiny runs) and says nothing; the reward is what RL moves.
+PANELS: dict[tuple[str, str], str] = {
+    ("sft", "loss"): "SFT train loss (nats/token)", ("sft", "eval_loss"): "SFT validation loss (nats/token)",
+    ("distill", "loss"): "distillation loss (reverse KL)", ("rl", "reward"): "RL reward (0-1, per episode)",
+    ("rl", "kl"): "RL KL to the start policy",
+}
+STYLES = (("-", "o"), ("--", "s"), (":", "^"), ("-.", "D"), ((0, (5, 1, 1, 1)), "v"))
 
 
-def chart_curves(run_dirs: dict[str, str | Path], path: Path) -> Path | None:
-    """Training curves from each run's metrics.jsonl: one panel per (stage, key in CURVE_KEYS) with at least two
-    points, one line per run (rows that share a run dir are drawn once).
+def _smooth(ys: list[float], n: int) -> list[float]:
+    if n <= 1 or len(ys) < 3 * n:
+        return ys
+    c = np.convolve(np.asarray(ys), np.ones(n) / n, mode="valid")
+    return [float(v) for v in np.concatenate([np.full(n - 1, np.nan), c])]
+
+
+def chart_curves(run_dirs: dict[str, str | Path], path: Path, preset: str = "") -> Path | None:
+    """Training curves from each run's metrics.jsonl: one panel per stage and metric of `PANELS` that has data,
+    in pipeline order (SFT, distillation, RL), one line per run with its own line style and markers; runs whose
+    curves are identical (stages shared through the cache) are one line labelled with all their names. Long
+    noisy curves get a moving average over the raw points.
     """
     series: dict[tuple[str, str], dict[str, list[tuple[float, float]]]] = {}
     runs = {Path(d).name: d for d in dict.fromkeys(str(d) for d in run_dirs.values())}
@@ -308,20 +345,35 @@ def chart_curves(run_dirs: dict[str, str | Path], path: Path) -> Path | None:
             for k in CURVE_KEYS:
                 v = m.get(k)
                 if isinstance(v, (int, float)) and not isinstance(v, bool) and isinstance(step, (int, float)):
-                    series.setdefault((stage, k), {}).setdefault(run, []).append((float(step), float(v)))
+                    key = (stage, "loss" if k == "train_loss" else k)
+                    series.setdefault(key, {}).setdefault(run, []).append((float(step), float(v)))
     if not series:
         return None
+    known = [k for k in PANELS if k in series] + sorted(k for k in series if k not in PANELS and k != ("rl", "loss"))
     # one-point panels (a trainer's closing average, a single eval) only when there is nothing else to draw
-    panels = sorted(key for key, by_run in series.items() if any(len(pts) >= 2 for pts in by_run.values()))
-    panels = panels or sorted(series)
+    panels = [k for k in known if any(len(p) >= 2 for p in series[k].values())] or known
+    if not panels:
+        return None
     plt = _plt()
-    fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 3.5), squeeze=False)
-    for ax, (stage, key) in zip(axes[0], panels, strict=True):
-        for run, pts in sorted(series[(stage, key)].items()):
-            pts.sort()
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], label=run, lw=1)
-        ax.set_title(f"{stage} {key}".strip())
-        ax.set_xlabel("step")
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.6 * len(panels), 3.6), squeeze=False)
+    for ax, key in zip(axes[0], panels, strict=True):
+        lines: dict[tuple[tuple[float, float], ...], list[str]] = {}
+        for run, pts in sorted(series[key].items()):
+            lines.setdefault(tuple(sorted(pts)), []).append(run)
+        for n, (curve, names) in enumerate(lines.items()):
+            xs, ys = [p[0] for p in curve], [p[1] for p in curve]
+            ls, marker = STYLES[n % len(STYLES)]
+            label, color = " = ".join(names), f"C{n}"
+            window = max(1, len(ys) // 40)
+            if window > 1:
+                ax.plot(xs, ys, color=color, lw=0.5, alpha=0.3)
+                ys = _smooth(ys, window)
+                label += f" ({window}-step mean)"
+            ax.plot(xs, ys, color=color, ls=ls, lw=1.3, marker=marker, markersize=3.5,
+                    markevery=max(1, len(xs) // 10), label=label)
+        ax.set_title(f"{preset}: {key[0]} {key[1]}".strip(": "), fontsize=9)
+        ax.set_xlabel("optimizer step")
+        ax.set_ylabel(PANELS.get(key, key[1]), fontsize=8)
         ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -341,7 +393,7 @@ def write_results(out_dir: str | Path, preset: str, rows: list[RowResult], extra
     written["suites_png"] = chart_suites(results, out / "suites.png")
     written["drop_png"] = chart_drop(results, out / "t1_t2_drop.png")
     runs = {r.row: r.train["run_dir"] for r in rows if r.train.get("run_dir")}
-    curves = chart_curves(runs, out / "training_curves.png") if runs else None
+    curves = chart_curves(runs, out / "training_curves.png", preset) if runs else None
     if curves:
         written["curves_png"] = curves
     return written

@@ -39,6 +39,7 @@ from livesim.hat.evaluate import AgentSpec, evaluate, model_fingerprint
 from livesim.hat.harness_edit import render_edits, run_harness_edit
 from livesim.hat.report import DIMENSION_SUITES, RowResult, write_results
 from livesim.stream.paths import MAX_PROMPT_FILE_BYTES, read_text, write_text
+from livesim.models.extras import training_missing
 
 
 @dataclass(frozen=True)
@@ -100,19 +101,18 @@ CI_PRESETS: dict[str, EvalPreset] = {
 
 
 class TrainingUnavailableError(RuntimeError):
-    """The training pipeline (livesim.hat.train, issue 10) is not installed in this tree."""
+    """The training pipeline (livesim.hat.train and the training extras) cannot be imported."""
 
 
 def _train_api() -> Any:
     try:  # imported here on purpose: the pipeline needs the train extra (torch, trl), heavy to import
         train = importlib.import_module("livesim.hat.train")
     except ImportError as e:
-        raise TrainingUnavailableError(
-            "livesim.hat.train is not available in this tree (the training pipeline, issue 10); trained rows "
-            f"cannot be built ({e}). Evaluate the untrained rows with --rows base,oracle") from None
+        raise TrainingUnavailableError(training_missing(e) or f"the training pipeline cannot be imported ({e}); "
+                                       "evaluate the untrained rows with --untrained") from None
     for name in ("TrainConfig", "train"):
         if not hasattr(train, name):
-            raise TrainingUnavailableError(f"livesim.hat.train has no {name}; expected the issue 10/11 contract")
+            raise TrainingUnavailableError(f"livesim.hat.train has no {name}")
     return train
 
 
@@ -303,6 +303,11 @@ def untrained_specs(preset: str, ev: EvalPreset) -> list[tuple[str, AgentSpec, d
     return specs
 
 
+def result_name(preset: str, ci: bool = False, untrained: bool = False) -> str:
+    """The folder of a preset's results under an output root: `tiny`, `tiny-ci`, `tiny-untrained`."""
+    return preset + ("-untrained" if untrained else "") + ("-ci" if ci else "")
+
+
 def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_root: str | Path = "results",
               ifeval_data: str | Path | None = None, ab: bool = True, harness_edit: bool = True,
               log: Any = None, untrained: bool = False, limit: int | None = None,
@@ -322,8 +327,7 @@ def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_
         if limit < 1:
             raise ValueError(f"--limit must be >= 1, got {limit}")
         ev = EvalPreset(**{**ev.__dict__, "limit": limit, "edit_limit": limit})
-    suffix = ("-untrained" if untrained else "") + ("-ci" if ci else "")
-    out_dir = Path(out_root) / f"{preset}{suffix}"
+    out_dir = Path(out_root) / result_name(preset, ci, untrained)
     records = out_dir / "evals"
     command = (f"livesim hat reproduce --preset {preset}" + (" --untrained" if untrained else "")
                + (" --ci" if ci else "") + (f" --limit {limit}" if limit else "")

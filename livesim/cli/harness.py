@@ -82,7 +82,9 @@ def env_harness(args: argparse.Namespace) -> tuple[Harness, Harness, Any]:
     """(canonical, presented, sim) of the env reset with `args.seed` under `args.wrappers`."""
     if args.env not in ENV_IDS:
         raise SystemExit(f"error: unknown env {args.env!r}; choose from {', '.join(ENV_IDS)}")
-    env = gym.make(args.env)
+    harness = load_harness(args.harness) if getattr(args, "harness", None) else None
+    kwargs: dict[str, Any] = {"harness": harness} if harness is not None else {}
+    env = gym.make(args.env, **kwargs)
     if args.wrappers:
         try:
             env = make_wrappers(env, args.wrappers, split=args.hsa_split or "train", p=args.p)
@@ -215,7 +217,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(json.dumps(_dump(h), indent=1, ensure_ascii=False))
         return 0
     where = f"seed {args.seed}" + (f", wrappers {args.wrappers} ({args.hsa_split or 'train'})" if args.wrappers
-                                   else "")
+                                   else "") + (f", from {args.harness}" if getattr(args, "harness", None) else "")
     prompt = None
     if args.prompt:
         prompt = render_prompt(h, sim.room, sim.catalog)
@@ -268,6 +270,8 @@ def register(subparsers: Any) -> None:
     p = sub.add_parser("show", help="print the canonical or presented harness of a seed")
     p.add_argument("--view", choices=["presented", "canonical"], default="presented", help="which harness")
     p.add_argument("--prompt", action="store_true", help="also print the rendered system prompt")
+    p.add_argument("--harness", default=None, metavar="FILE",
+                   help="a harness file: preview the harness an agent is given with it (partial lists merged)")
     _env_args(p)
     p.set_defaults(func=cmd_show)
     p = sub.add_parser("diff", help="canonical vs presented for a seed, two harness files, or a patch file")

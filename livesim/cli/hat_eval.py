@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +22,9 @@ from livesim.harness.core import STYLES
 from livesim.hat.ab import render_ab, run_ab
 from livesim.hat.evaluate import AgentSpec, evaluate, suite_drops
 from livesim.hat.harness_edit import load_patches, render_edits, run_harness_edit
-from livesim.hat.reproduce import TrainingUnavailableError, reproduce
+from livesim.hat.reproduce import TrainingUnavailableError, reproduce, result_name
 from livesim.hat.suites import SuiteChangedError, get_suite, parse_suites
+from livesim.models.extras import require_training, training_missing
 from livesim.runs.compare import AgentSpec as Parsed
 from livesim.stream.paths import check_output_file, write_text
 
@@ -43,10 +45,14 @@ def hat_subparsers(sub: Any) -> Any:
 
 
 def parse_agent(text: str, max_new_tokens: int | None = None, batch_size: int | None = None) -> AgentSpec:
-    """`NAME[:key=value,...]` for a registry agent; anything else is a model (zoo name or directory)."""
+    """`NAME[:key=value,...]` for a registry agent or a `module:Class` of one's own; anything else is a model
+    (zoo name or directory).
+    """
     parsed = Parsed.parse(text)
     kwargs = dict(parsed.kwargs)
     if parsed.name in AGENT_REGISTRY and parsed.name != "transformers":
+        return AgentSpec(parsed.name, kwargs)
+    if ":" in parsed.name and not Path(text).exists():
         return AgentSpec(parsed.name, kwargs)
     model = kwargs.pop("model", None) or text
     if max_new_tokens:
@@ -65,8 +71,9 @@ def _spec(args: argparse.Namespace) -> AgentSpec:
         return AgentSpec.for_model(model, **kwargs)
     if args.agent is None:
         raise SystemExit("error: give --agent NAME or --model PATH_OR_NAME")
-    if args.agent not in AGENT_REGISTRY:
-        raise SystemExit(f"error: unknown agent {args.agent!r}; choose from {', '.join(sorted(AGENT_REGISTRY))}")
+    if args.agent not in AGENT_REGISTRY and ":" not in args.agent:
+        raise SystemExit(f"error: unknown agent {args.agent!r}; choose from {', '.join(sorted(AGENT_REGISTRY))} "
+                         "or give module:Class")
     if model is not None:
         kwargs["model"] = model
     return AgentSpec(args.agent, kwargs)
@@ -79,7 +86,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         if args.out:
             check_output_file(args.out, force=True)
     except (ValueError, SuiteChangedError) as e:
-        raise SystemExit(f"error: {e}") from None
+        raise SystemExit(f"error: {training_missing(e) or e}") from None
     spec = _spec(args)
     progress = progress_bar(args, total)
     try:
@@ -87,7 +94,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
                           prompt_style=args.prompt_style)
     except (FileNotFoundError, ImportError, ValueError, SuiteChangedError) as e:
         progress(None)
-        raise SystemExit(f"error: {e}") from None
+        raise SystemExit(f"error: {training_missing(e) or e}") from None
     progress(None)
     if args.out:
         write_text(args.out, json.dumps(result, indent=1, sort_keys=True) + "\n")
@@ -129,14 +136,44 @@ def _print_eval(result: dict[str, Any]) -> None:
                           f"{drop['ci95'][1] * 100:+.1f}] over {drop['n']} paired requests")
 
 
+COMMITTED_RESULTS = Path("results")
+RUN_RESULTS = Path("runs") / "reproduce"
+
+
+def reproduce_root(args: argparse.Namespace) -> Path:
+    """Where `hat reproduce` writes: the committed results/ only with --update-results (never with --ci);
+    otherwise --out or runs/reproduce/, seeded with a copy of the committed results of the preset (so cached
+    evaluations and --cached-only find them) the first time.
+    """
+    committed = COMMITTED_RESULTS.resolve()
+    if args.update_results:
+        if args.ci:
+            raise SystemExit("error: --ci never writes into results/; drop --update-results (CI output goes to "
+                             f"{RUN_RESULTS}/ or --out DIR)")
+        if args.out and Path(args.out).resolve() != committed:
+            raise SystemExit("error: --update-results writes the committed results/; drop --out")
+        return COMMITTED_RESULTS
+    root = Path(args.out) if args.out else RUN_RESULTS
+    if root.resolve() == committed:
+        raise SystemExit("error: --out results would change the committed results; pass --update-results for that")
+    name = result_name(args.preset, args.ci, args.untrained)
+    source, target = COMMITTED_RESULTS / name, root / name
+    if source.is_dir() and not target.exists():
+        shutil.copytree(source, target, symlinks=True)  # run folders link to stage caches that may be absent
+    return root
+
+
 def cmd_reproduce(args: argparse.Namespace) -> int:
     rows = [r.strip() for r in args.rows.split(",")] if args.rows else None
+    if not (args.untrained or args.cached_only):
+        require_training()  # a missing training stack: one line before anything is logged or written
+    root = reproduce_root(args)
     try:
-        written = reproduce(args.preset, ci=args.ci, rows=rows, out_root=args.out, ifeval_data=args.ifeval_data,
+        written = reproduce(args.preset, ci=args.ci, rows=rows, out_root=root, ifeval_data=args.ifeval_data,
                             ab=not args.no_ab, harness_edit=not args.no_harness_edit, untrained=args.untrained,
                             limit=args.limit, cached_only=args.cached_only)
     except (TrainingUnavailableError, ValueError, FileNotFoundError) as e:
-        raise SystemExit(f"error: {e}") from None
+        raise SystemExit(f"error: {training_missing(e) or e}") from None
     for kind, path in written.items():
         print(f"{kind}\t{path}")
     return 0
@@ -151,7 +188,7 @@ def cmd_ab(args: argparse.Namespace) -> int:
         result = run_ab(a, b, parse_seeds(args.seeds), trials=args.trials, duration_s=args.duration,
                         prompt_style=args.prompt_style, records=args.records)
     except (ValueError, FileNotFoundError, ImportError) as e:
-        raise SystemExit(f"error: {e}") from None
+        raise SystemExit(f"error: {training_missing(e) or e}") from None
     assert result is not None  # None only with cached_only
     print(json.dumps(result, sort_keys=True) if args.json else render_ab(result))
     return 0
@@ -163,7 +200,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
         found = [run_harness_edit(parse_agent(a, args.max_new_tokens, args.batch_size), args.limit, patches,
                                   args.batch_size, prompt_style=args.prompt_style) for a in args.agent]
     except (ValueError, FileNotFoundError, ImportError) as e:
-        raise SystemExit(f"error: {e}") from None
+        raise SystemExit(f"error: {training_missing(e) or e}") from None
     out = [e for e in found if e is not None]  # None only with cached_only
     print(json.dumps(out, sort_keys=True) if args.json else render_edits(out))
     return 0
@@ -172,7 +209,8 @@ def cmd_edit(args: argparse.Namespace) -> int:
 def register(sub: Any) -> None:
     hat = hat_subparsers(sub)
     p = hat.add_parser("eval", help="evaluate an agent or model on the suites T1-T4")
-    p.add_argument("--agent", default=None, help="registry agent (oracle, memorizer, null, random, transformers, ...)")
+    p.add_argument("--agent", default=None,
+                   help="registry agent (oracle, memorizer, null, random, transformers, ...) or module:Class")
     p.add_argument("--model", default=None, help="a model for the transformers agent: tiny, smollm2-135m or a path")
     p.add_argument("--agent-arg", action="append", metavar="KEY=VALUE", help="extra agent argument (JSON value)")
     p.add_argument("--suite", default="T1,T2,T3,T4", help="comma-separated suites (default: T1,T2,T3,T4); also "
@@ -191,12 +229,16 @@ def register(sub: Any) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_eval)
 
-    p = hat.add_parser("reproduce", help="train and evaluate the paper's rows; write results/<preset>/")
+    p = hat.add_parser("reproduce", help="train and evaluate the paper's rows; write runs/reproduce/<preset>/ "
+                                        "(results/<preset>/ with --update-results)")
     p.add_argument("--preset", required=True, choices=["tiny", "smollm2-135m", "smollm2-135m-gpu"])
     p.add_argument("--ci", action="store_true", help="CI-sized: a few steps per stage, a handful of requests")
     p.add_argument("--rows", default=None, help="comma-separated rows (default: all): base, fixed-SFT, HSA-SFT, "
                                                 "fixed-SFT+distill, HSA-SFT+distill, HAT, fixed-RL, oracle")
-    p.add_argument("--out", default="results", help="output root (default: results)")
+    p.add_argument("--out", default=None, help=f"output root (default: {RUN_RESULTS}; a first run there starts from "
+                                               "a copy of the committed results/<preset>/)")
+    p.add_argument("--update-results", action="store_true",
+                   help="write the committed results/<preset>/ (table, charts, evaluation records) instead")
     p.add_argument("--ifeval-data", default=None, help="the real IFEval JSONL for T4")
     p.add_argument("--untrained", action="store_true",
                    help="only rows that need no training: oracle, memorizer, null, random, the zoo model")

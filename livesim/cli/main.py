@@ -14,6 +14,7 @@ from typing import Any
 import livesim
 from livesim.cli import grader, harness, hat, hat_eval, models, run, scenarios
 from livesim.cli.common import BadInput, DefaultsHelpFormatter
+from livesim.models.extras import training_missing
 
 COMMANDS = (run, harness, scenarios, models, grader, hat, hat_eval)  # hat before hat_eval: it creates the `hat` group
 
@@ -29,6 +30,21 @@ EXAMPLES = {
     "scenarios": "livesim scenarios --check scenarios/flash-sale-rush.yaml",
     "harness": "livesim harness show --prompt",
     "models": "livesim models prepare smollm2-135m",
+    "grader": "livesim grader probes",
+    "hat": "livesim hat train --preset tiny --threads 2",
+}
+# nested subcommands whose bare name would not run (required options)
+NESTED_EXAMPLES = {
+    "hat collect": "livesim hat collect --episodes 50 --out runs/collect",
+    "hat sft": "livesim hat sft --model tiny --data runs/collect --out runs/sft --steps 20",
+    "hat distill": "livesim hat distill --student runs/sft --teacher tiny --out runs/distill --steps 5",
+    "hat rl": "livesim hat rl --model runs/sft --out runs/rl --steps 2",
+    "hat train": "livesim hat train --preset tiny --threads 2",
+    "hat dev": "livesim hat dev --model tiny --requests 20",
+    "hat eval": "livesim hat eval --agent oracle --suite T1,T2 --limit 16",
+    "hat reproduce": "livesim hat reproduce --preset tiny --ci",
+    "hat ab": "livesim hat ab --a memorizer --b oracle --seeds 0-2",
+    "hat edit": "livesim hat edit --agent oracle --limit 16",
 }
 
 
@@ -55,21 +71,45 @@ def _defaults_and_examples(sub: Any) -> None:
                 for child_name, child in action.choices.items():
                     if child.formatter_class is argparse.HelpFormatter:
                         child.formatter_class = DefaultsHelpFormatter
-                    child.epilog = child.epilog or f"example: livesim {name} {child_name}"
+                    example = NESTED_EXAMPLES.get(f"{name} {child_name}", f"livesim {name} {child_name}")
+                    child.epilog = child.epilog or f"example: {example}"
+
+
+# option -> (lowest, highest) for every command that has it; checked before anything runs
+BOUNDS: dict[str, tuple[int, int | None]] = {"episodes": (1, None), "batch_size": (1, None), "seed": (0, 2**63 - 1)}
+
+
+def _bad_number(args: argparse.Namespace) -> str | None:
+    for name, (lo, hi) in BOUNDS.items():
+        value = getattr(args, name, None)
+        if isinstance(value, int) and (value < lo or (hi is not None and value > hi)):
+            flag = "--" + name.replace("_", "-")
+            return f"{flag} must be >= {lo}, got {value}" if hi is None else \
+                f"{flag} must be between {lo} and {hi}, got {value}"
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run one command. A refusal (`SystemExit("error: ...")`) exits 2; a closed stdout (`| head`) ends quietly."""
+    """Run one command. A bad input is one line on stderr and exit status 2 (a command's `SystemExit("error: ...")`
+    included; tests calling `main` see a `BadInput`, a SystemExit whose str() is the message); a closed stdout
+    (`| head`) ends quietly.
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
-    if getattr(args, "episodes", 1) is not None and getattr(args, "episodes", 1) < 1:
-        parser.error(f"--episodes must be >= 1, got {args.episodes}")
+    if (problem := _bad_number(args)) is not None:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     try:
         code = int(args.func(args) or 0)
         sys.stdout.flush()
         return code
     except BadInput:
         raise
+    except ImportError as e:  # the training stack is not installed: one line, not a traceback
+        if (hint := training_missing(e)) is None:
+            raise
+        print(f"error: {hint}", file=sys.stderr)
+        return 2
     except SystemExit as e:
         if isinstance(e.code, str):  # a command's one-line refusal
             print(e.code, file=sys.stderr)

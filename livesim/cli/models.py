@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from livesim.models.extras import training_missing
 from livesim.models.zoo import main
 
 
@@ -11,7 +12,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         return main([*args.models_args])
     except ImportError as e:  # the training extra is not installed (the zoo imports torch lazily)
-        raise SystemExit(f"error: the model zoo needs the training extra: pip install 'livesim[train]' ({e})") from None
+        raise SystemExit(f"error: {training_missing(e) or e}") from None
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -18,6 +18,8 @@ from rich.console import Console
 from rich.table import Table
 
 import livesim
+from livesim.agents import make_agent
+from livesim.cli import view
 from livesim.cli.common import agent_kwargs, fail, parse_seeds, print_table
 from livesim.cli.evaluation import resolve_harness
 from livesim.envs.hsa.wrappers import parse_spec
@@ -40,6 +42,7 @@ from livesim.stream.config import StreamConfig
 from livesim.stream.paths import PathProblem, check_output_file, read_text, shown, write_text
 from livesim.stream.records import RecordError, RecordHeader, RecordLine, RecordWriter, read_record
 from livesim.stream.scenario import DataFileError, Problem, bundled_scenarios, load_scenario, resolve_scenario
+from livesim.world.comments import UnservableIntentError
 
 
 def _fail(msg: str, code: int = 2) -> int:
@@ -95,6 +98,22 @@ def _add_view_args(p: argparse.ArgumentParser, speed: float) -> None:
     p.add_argument("--no-live", action="store_true", help="no animation: print the final frame and the summary")
 
 
+def unservable(sc: Any, harness: Any = None) -> str | None:
+    """Why a scenario's script cannot be played (a scripted intent the room cannot serve), found by playing it
+    with the null host; None if it can.
+    """
+    header = RecordHeader(livesim_version=livesim.__version__, scenario=sc.name, seed=sc.seed,
+                          config=sc.to_config(), agent="null", harness=harness)
+    try:
+        for _ in run_episode(make_stream_env(harness=harness), make_agent("null"), header):
+            pass
+    except UnservableIntentError as e:
+        return f"{sc.name}: {e}"
+    except ValueError:  # a stream that cannot start (no comments): `_cannot_start` and the run itself say so
+        return None
+    return None
+
+
 def cmd_run(args: argparse.Namespace, fallback: Any) -> int:
     """`livesim run`: the plain summary run, or a scenario run with a record and/or the dashboard."""
     if not (args.scenario or args.record or args.dashboard):
@@ -110,6 +129,8 @@ def cmd_run(args: argparse.Namespace, fallback: Any) -> int:
         return _fail(f"--seed must be between 0 and 2**63 - 1, got {args.seed}")
     inputs = [p for p in ([resolve_scenario(args.scenario)] if args.scenario else []) + [args.harness] if p]
     if args.record is not None and (problem := record_target_problem(args.record, inputs, args.force)) is not None:
+        return _fail(problem)
+    if sc is not None and (problem := unservable(sc, harness)) is not None:
         return _fail(problem)
     env = make_stream_env(args.wrappers, getattr(args, "hsa_split", None), hsa_p=args.hsa_p, harness=harness)
     kwargs = agent_kwargs(args)
@@ -128,6 +149,8 @@ def cmd_run(args: argparse.Namespace, fallback: Any) -> int:
         *_, end = lines  # the last line is the end line, with the summary
     except OSError as e:  # the record could not be created or written (disk full, permissions)
         return _fail(f"--record {args.record}: {e.strerror or e}")
+    except UnservableIntentError as e:  # the agent's own moves used up what a scripted comment needed
+        return _fail(f"{header.scenario}: {e}")
     summary = dict(end.summary)  # type: ignore[union-attr]
     summary.update({"agent": args.agent, "seed": seed, "scenario": header.scenario, "record": args.record})
     if args.json:
@@ -201,12 +224,7 @@ def cmd_regrade(args: argparse.Namespace) -> int:
 
 
 def cmd_view(args: argparse.Namespace) -> int:
-    opened = _open(args.file)
-    if isinstance(opened, str):
-        return _fail(opened)
-    record, _ = opened
-    _show(record.lines(), args)
-    return 0
+    return view.cmd_view(args, _open)
 
 
 def _integrity(record: Any) -> list[str]:
@@ -232,6 +250,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         return _fail(e.first)
     except (FileNotFoundError, ValueError, argparse.ArgumentTypeError) as e:
         return _fail(str(e))
+    except TypeError as e:  # an agent refused its arguments
+        return _fail(f"an agent refused its arguments: {e}")
     if args.json:
         print(json.dumps(result, sort_keys=True))
     else:
@@ -279,7 +299,10 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
         if not args.check:
             print(f"{sc.name:28s} {sc.duration_s:5.0f}s seed {sc.seed:<3d} {sc.purpose}")
             continue
-        print(f"{shown(name)}: ok ({sc.name})")
+        problem = unservable(sc)
+        if problem is not None:
+            print(f"warning: {shown(problem)}; `livesim run` refuses it", file=sys.stderr)
+        print(f"{shown(name)}: ok ({sc.name})" + (", with the warning above" if problem else ""))
         if (why := _cannot_start(sc)) is not None:
             print(f"warning: {shown(name)}: {why}", file=sys.stderr)
     return status
@@ -317,13 +340,15 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--fail-on-change", action="store_true", help="exit 1 if any reply is graded differently")
     p.set_defaults(func=cmd_regrade)
-    p = sub.add_parser("view", help="play a record in the terminal dashboard")
-    p.add_argument("file", help="a record written by `livesim run --record`")
+    p = sub.add_parser("view", help="a record in the dashboard, a request's whole conversation, or a folder of records")
+    p.add_argument("file", help="a record (`livesim run --record`), or a folder of them (`livesim eval --record`)")
     _add_view_args(p, speed=10.0)
+    view.add_view_args(p)
     p.set_defaults(func=cmd_view)
     p = sub.add_parser("compare", help="A/B: agents on the same scenario seeds, with CIs and pass^k")
     p.add_argument("--agent", action="append", required=True,
-                   help="agent, repeat for each arm: NAME or NAME:key=value,... (first is the baseline)")
+                   help="agent, repeat for each arm: NAME, module:Class, or either followed by :key=value,... "
+                        "(first is the baseline)")
     p.add_argument("--scenario", required=True, help="bundled scenario name or path")
     p.add_argument("--seeds", default="0-19", help="world seeds, e.g. 0-49 or 1,2,3 (replace the scenario's seed)")
     p.add_argument("--trials", type=int, default=4, help="plays per seed with agent sampling seeds 0..T-1")

@@ -233,7 +233,8 @@ def trl_chat_template(name: str = "qwen3") -> str:
     """Return the text of a chat template that TRL ships (and recognises by exact comparison)."""
     spec = importlib.util.find_spec("trl")
     if spec is None or not spec.submodule_search_locations:
-        raise ImportError("the tiny model uses TRL's Qwen3 chat template: pip install 'livesim[train]'")
+        raise ModuleNotFoundError("the tiny model uses TRL's Qwen3 chat template: pip install -e '.[train]'",
+                                  name="trl")
     path = Path(next(iter(spec.submodule_search_locations))) / "chat_templates" / f"{name}.jinja"
     return path.read_text(encoding="utf-8")
 

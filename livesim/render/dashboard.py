@@ -8,6 +8,7 @@ a replayed record look the same; `state_from_sim` builds a snapshot for `env.ren
 from __future__ import annotations
 
 import io
+import textwrap
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -18,12 +19,17 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from livesim.grading.terms import ToolCallRecord
+from livesim.grading.terms import Grade, ToolCallRecord
+from livesim.render.transcript import action_text
 from livesim.stream.records import RecordEnd, RecordHeader, RecordLine, RoomView, StepRecord, room_view
 
 CHAT_LINES = 8
-HOST_LINES = 10
+HOST_LINES = 14
+ROOM_LINES = 9
 WIDTH = 100
+SAID_CHARS = 240  # a turn's text in the host panel; `livesim view --transcript` shows all of it
+TERM_ABBR = {"accuracy": "acc", "effectiveness": "eff", "tool_rationality": "tools", "skill_selection": "skill",
+             "hook_compliance": "hooks", "latency": "lat", "brevity": "brev"}
 
 
 def clock(seconds: float) -> str:
@@ -50,6 +56,7 @@ class DashboardState:
     room: RoomView | None = None
     metrics: dict[str, Any] = field(default_factory=dict)
     summary: dict[str, Any] | None = None
+    viewers: list[str] = field(default_factory=list)
 
     def apply(self, line: RecordLine) -> DashboardState:
         if isinstance(line, RecordHeader):
@@ -59,9 +66,12 @@ class DashboardState:
         elif isinstance(line, StepRecord):
             self.clock_s, self.step, self.request_index = line.clock_s, line.step + 1, line.request_index
             if line.request is not None:
-                self.chat.extend(f"{clock(c.t)} {c.name}: {c.text}" for c in line.request.comments)
+                self.chat.extend(chat_lines(line.request_index, line.request.comments))
+                self.viewers = list(dict.fromkeys(c.name for c in line.request.comments))
+            said = None if line.dispatched and not line.fallback else action_text(line.action)
             self.host.extend(host_lines(line.request_index, line.tool_calls, line.hooks,
-                                        line.reply if line.dispatched else None, line.fallback, line.reward))
+                                        line.reply if line.dispatched else None, line.fallback, line.reward,
+                                        said=said, viewers=self.viewers, grade=line.grade))
             self.harness_version, self.harness_fingerprint = line.harness_version, line.harness_fingerprint
             self.last_patch = line.last_patch or self.last_patch
             self.room = line.room or self.room
@@ -71,10 +81,24 @@ class DashboardState:
         return self
 
 
+def chat_lines(index: int, comments: Iterable[Any]) -> list[str]:
+    """The comments of request `index`, tagged with it (the host's lines for that request carry the same tag)."""
+    tag = f"#{index}".ljust(4)
+    return [f"{tag}{clock(c.t)} {c.name}: {c.text}" for c in comments]
+
+
 def host_lines(index: int, calls: Iterable[Any], hooks: Iterable[str], reply: str | None, fallback: bool,
-               reward: float) -> list[str]:
-    """The host's work on a request, one line each: skill loads, tool calls, hook blocks, the reply."""
+               reward: float, said: str | None = None, viewers: Iterable[str] = (),
+               grade: Grade | None = None) -> list[str]:
+    """The host's work on a request, one logical line each: what the model said when it was not a sent reply or
+    only tool calls, skill loads, tool calls, hook blocks, the reply (whole, to the viewers it answers) and its
+    weighted reward terms.
+    """
     out, tag = [], f"#{index}".ljust(4)
+    calls = list(calls)
+    if said is not None and said.strip() and not calls:
+        text = " ".join(said.split())
+        out.append(f"{tag}said    {text[:SAID_CHARS]}{'…' if len(text) > SAID_CHARS else ''}")
     for c in calls:
         if c.key == "load_skill" and c.ok:
             out.append(f"{tag}skill   {c.arguments.get('name')}")
@@ -82,11 +106,24 @@ def host_lines(index: int, calls: Iterable[Any], hooks: Iterable[str], reply: st
         call = f"{c.name}({', '.join(f'{k}={v!r}' for k, v in c.arguments.items())})"
         out.append(f"{tag}tool    {call}" if c.ok else f"{tag}FAILED  {call}: {c.error_kind}")
     out += [f"{tag}BLOCKED {h}" for h in hooks]
-    if fallback and reply is not None:
-        out.append(f"{tag}FALLBACK reply sent (reward {reward:.2f})")
-    elif reply is not None:
-        out.append(f"{tag}reply   [{reward:.2f}] {reply}")
+    if reply is not None:
+        to = f" -> {', '.join(viewers)}" if viewers else ""
+        if fallback:
+            out.append(f"{tag}FALLBACK[{reward:.2f}]{to}: the harness's fallback reply went out")
+        else:
+            out.append(f"{tag}reply   [{reward:.2f}]{to}: {' '.join(reply.split())}")
+        if grade is not None:
+            out.append(f"{tag}terms   " + " ".join(f"{TERM_ABBR.get(k, k)} {v:.2f}" for k, v in grade.terms.items()))
     return out
+
+
+def _wrapped(lines: Iterable[str], width: int, indent: int = 12) -> list[str]:
+    """Logical lines wrapped to `width` columns, continuation rows indented under the text."""
+    rows: list[str] = []
+    for line in lines:
+        rows += textwrap.wrap(line, width=max(width, indent + 10), subsequent_indent=" " * indent,
+                              break_long_words=True, break_on_hyphens=False) or [""]
+    return rows
 
 
 def _lines(lines: Iterable[str], height: int, newest: bool = True) -> Text:
@@ -126,8 +163,8 @@ def _metric_lines(m: dict[str, Any]) -> Text:
     return _lines(rows, 8)
 
 
-def render(state: DashboardState) -> RenderableType:
-    """One frame of the dashboard (a pure function of `state`)."""
+def render(state: DashboardState, width: int = WIDTH) -> RenderableType:
+    """One frame of the dashboard (a pure function of `state`) for a console `width` columns wide."""
     head = Text(no_wrap=True, overflow="ellipsis")
     head.append(f"livesim · {state.title}", style="bold")
     head.append(f" · {state.agent or '-'} · seed {state.seed if state.seed is not None else '-'}"
@@ -137,10 +174,12 @@ def render(state: DashboardState) -> RenderableType:
         head.append(" · done", style="bold green")
     harness = _lines([f"version {state.harness_version} · fingerprint {state.harness_fingerprint or '-'}",
                       "last patch:" + ("" if state.last_patch else " none"), f"  {state.last_patch or ''}"], 3)
-    left = Group(Panel(_lines(state.chat, CHAT_LINES), title="chat", title_align="left"),
-                 Panel(_lines(state.host, HOST_LINES), title="host: skills, tools, replies", title_align="left"))
+    inner = width * 5 // 9 - 4  # the left column's share of the grid, less the panel's border and padding
+    left = Group(Panel(_lines(_wrapped(state.chat, inner, indent=4), CHAT_LINES), title="chat", title_align="left"),
+                 Panel(_lines(_wrapped(state.host, inner), HOST_LINES),
+                       title="host: said, skills, tools, replies", title_align="left"))
     right = Group(Panel(harness, title="harness", title_align="left"),
-                  Panel(_room_lines(state.room, 5), title="room & promotions", title_align="left"),
+                  Panel(_room_lines(state.room, ROOM_LINES), title="room & promotions", title_align="left"),
                   Panel(_metric_lines(state.metrics), title="metrics", title_align="left"))
     grid = Table.grid(expand=True)
     grid.add_column(ratio=5)
@@ -205,7 +244,7 @@ def summary_table(summary: dict[str, Any], title: str) -> RenderableType:
 def frame_text(state: DashboardState, width: int = WIDTH) -> str:
     """The frame as plain text (what `env.render()` returns in "ansi" mode)."""
     console = Console(file=io.StringIO(), width=width, color_system=None, force_terminal=False)
-    console.print(render(state))
+    console.print(render(state, width))
     return console.file.getvalue()  # type: ignore[attr-defined]
 
 
@@ -223,17 +262,26 @@ def example_state() -> DashboardState:
                         metrics={"requests": 11, "mean_reward": 0.9545, "accuracy": 1.0, "effectiveness": 0.9545,
                                  "gmv": 1797.0, "ipv": 14, "orders": 3, "churned": 1, "viewers_online": 468,
                                  "latency_p50": 2.31, "latency_p95": 3.48})
-    st.chat.extend(["00:44 Jimmy: flash sale on link 1?? how much now",
-                    "00:45 Eric: the power bank in white available???",
-                    "00:46 phyllis19: how do I use the coupon, first time here"])
+    st.chat.extend(["#10 00:41 Jimmy: what's the flash price on link 1",
+                    "#11 00:44 Jimmy: flash sale on link 1?? how much now",
+                    "#11 00:45 Eric: the power bank in white available???",
+                    "#11 00:46 phyllis19: how do I use the coupon, first time here"])
     calls = [ToolCallRecord(name="load_skill", key="load_skill", arguments={"name": n}, ok=True)
              for n in ("promotions-ordering", "product-facts")]
     calls += [ToolCallRecord(name="lookup_live_price", key="get_price", arguments={"link": 1}, ok=True),
               ToolCallRecord(name="check_stock", key="check_stock", arguments={"link": 1, "variant": "white"},
                              ok=False, error_kind="timeout")]
-    st.host.extend(host_lines(10, [], [], "Link 1 is 599 yuan in the flash sale until 01:20.", False, 1.0))
-    st.host.extend(host_lines(11, calls, ["numbers_traceable: 42 is not in this request's tool results"],
-                              "Link 1 is 599 yuan now. Use code LIVE20 for 20 off over 199!", False, 0.93))
+    st.host.extend(host_lines(10, [], [], "Link 1 is 599 yuan in the flash sale until 01:20.", False, 1.0,
+                              viewers=["Jimmy"]))
+    st.host.extend(host_lines(11, calls, [], None, False, 0.0))
+    st.host.extend(host_lines(11, [], ["numbers_traceable: 42 is not in this request's tool results"], None, False,
+                              0.0, said="Link 1 is 599 yuan, 42 left in white! Code LIVE20 takes 20 off over 199."))
+    grade = Grade(reward=0.93, terms={"accuracy": 0.3, "effectiveness": 0.3, "tool_rationality": 0.08,
+                                      "skill_selection": 0.1, "hook_compliance": 0.05, "latency": 0.05,
+                                      "brevity": 0.05}, scores={})
+    st.host.extend(host_lines(11, [], [], "Link 1 is 599 yuan now. White is out of stock for the moment. Use code "
+                              "LIVE20 for 20 off over 199!", False, 0.93, viewers=["Jimmy", "Eric", "phyllis19"],
+                              grade=grade))
     return st
 
 
@@ -245,6 +293,6 @@ def state_from_sim(sim: Any, title: str = "LiveStream-v0") -> DashboardState:
                         metrics=sim.metrics.summary(sim.room.viewers_online))
     if sim.request is not None:
         st.request_index, st.step = sim.request.index, sim.trace.turns
-        st.chat.extend(f"{clock(c.t)} {c.name}: {c.text}" for c in sim.request.comments)
+        st.chat.extend(chat_lines(sim.request.index, sim.request.comments))
         st.host.extend(host_lines(sim.request.index, sim.trace.tool_calls, sim.trace.hook_failures, None, False, 0.0))
     return st

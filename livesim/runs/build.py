@@ -11,6 +11,7 @@ from livesim.agents import AGENT_REGISTRY, agent_class, make_agent
 from livesim.envs import ENV_IDS
 from livesim.envs.hsa import make_wrappers
 from livesim.envs.rollout import PRIVILEGED_AGENTS
+from livesim.models.extras import training_missing
 
 
 def is_privileged(name: str) -> bool:
@@ -40,7 +41,7 @@ def build_agent(name: str, env: Any, kwargs: dict[str, Any]) -> Any:
         given = ", ".join(f"{k}={v!r}" for k, v in kwargs.items() if k != "env")
         raise SystemExit(f"error: agent {name!r} refused its arguments ({given}): {e}") from None
     except (FileNotFoundError, ImportError, ValueError) as e:  # a missing model or backend: say how to get it
-        raise SystemExit(f"error: {e}") from None
+        raise SystemExit(f"error: {training_missing(e) or e}") from None
 
 
 def make_env(env_id: str, args: Any) -> Any:

@@ -8,7 +8,6 @@ k i.i.d. trials of a task all succeed (reward >= 0.99), estimated per task as C(
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import json
 from collections import defaultdict
@@ -20,9 +19,9 @@ import numpy as np
 from rich.table import Table
 
 import livesim
-from livesim.agents import AGENT_REGISTRY, make_agent
-from livesim.envs.rollout import PRIVILEGED_AGENTS
+from livesim.agents import AGENT_REGISTRY, agent_class, make_agent
 from livesim.harness.core import Harness
+from livesim.runs.build import is_privileged
 from livesim.runs.episode import make_stream_env, run_episode
 from livesim.stream.records import RecordEnd, RecordHeader, StepRecord
 from livesim.stream.scenario import Scenario
@@ -35,14 +34,20 @@ KS = (1, 2, 3, 4)
 
 @dataclass(frozen=True)
 class AgentSpec:
-    """An agent on the command line: `NAME` or `NAME:key=value,key=value` (values parsed as JSON)."""
+    """An agent on the command line: `NAME` or `NAME:key=value,key=value` (values parsed as JSON). NAME is a
+    registry name or `module:Class`; the part after the last ':' is read as arguments only when it holds '='.
+    """
 
     name: str
     kwargs: tuple[tuple[str, Any], ...] = ()
 
     @classmethod
     def parse(cls, text: str) -> AgentSpec:
-        name, _, rest = text.partition(":")
+        name, _, rest = text.rpartition(":")
+        if name in AGENT_REGISTRY and "=" not in rest:
+            raise ValueError(f"agent {text!r}: expected key=value after ':', got {rest!r}")
+        if not name or "=" not in rest:
+            name, rest = text, ""
         kwargs = []
         for item in filter(None, rest.split(",")):
             if "=" not in item:
@@ -72,8 +77,10 @@ class AgentRuns:
 
 
 def _accepts_seed(name: str) -> bool:
-    module, cls = AGENT_REGISTRY[name].split(":")
-    return "seed" in inspect.signature(getattr(importlib.import_module(module), cls)).parameters
+    try:
+        return "seed" in inspect.signature(agent_class(name)).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def episode_metrics(summary: dict[str, Any]) -> dict[str, float]:
@@ -94,7 +101,7 @@ def run_agent(scenario: Scenario, spec: AgentSpec, seeds: list[int], trials: int
             # the agent's own sampling seed: independent across trials and across world seeds
             agent_seed = int(np.random.SeedSequence([s, t]).generate_state(1)[0])
             kwargs = {**dict(spec.kwargs), **({"seed": agent_seed} if seeded else {})}
-            agent = make_agent(spec.name, **kwargs, **({"env": env} if spec.name in PRIVILEGED_AGENTS else {}))
+            agent = make_agent(spec.name, **kwargs, **({"env": env} if is_privileged(spec.name) else {}))
             header = RecordHeader(livesim_version=livesim.__version__, scenario=scenario.name, seed=s,
                                   config=config, agent=spec.name, agent_kwargs=kwargs, harness=harness)
             task: tuple[Any, ...] = ()
@@ -132,9 +139,8 @@ def compare(scenario: Scenario, specs: list[AgentSpec], seeds: list[int], trials
     if len(specs) < 2:
         raise ValueError(f"compare needs at least two agents, got {len(specs)}")
 
-    unknown = [s.name for s in specs if s.name not in AGENT_REGISTRY]
-    if unknown:
-        raise ValueError(f"unknown agent {unknown[0]!r}; choose from {', '.join(sorted(AGENT_REGISTRY))}")
+    for spec in specs:
+        agent_class(spec.name)  # an unknown name or a module:Class that cannot be imported: one line, before any play
     if trials < 1 or not seeds:
         raise ValueError(f"need trials >= 1 and at least one seed, got trials={trials}, seeds={seeds}")
     labels = [s.label for s in specs]

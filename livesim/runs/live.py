@@ -37,19 +37,19 @@ def play(lines: Iterable[RecordLine], console: Console | None = None, *, speed: 
             if stepping and isinstance(line, StepRecord):
                 if console.is_terminal:
                     console.clear()
-                console.print(render(state))
+                console.print(render(state, console.width))
                 console.print("Enter: next step · q then Enter: run to the end", style="dim")
                 try:
                     stepping = read().strip().lower() != "q"
                 except EOFError:  # stdin closed: run to the end
                     stepping = False
         if not stepping:
-            console.print(render(state))
+            console.print(render(state, console.width))
     elif live and frames is None:
-        with Live(render(state), console=console, auto_refresh=False) as view:
+        with Live(render(state, console.width), console=console, auto_refresh=False) as view:
             for line in lines:
                 before = state.clock_s
-                view.update(render(state.apply(line)), refresh=True)
+                view.update(render(state.apply(line), console.width), refresh=True)
                 if speed > 0 and isinstance(line, StepRecord):
                     sleep(min(max(line.clock_s - before, 0.0) / speed, 2.0))
     else:
@@ -62,7 +62,7 @@ def play(lines: Iterable[RecordLine], console: Console | None = None, *, speed: 
         for i in sorted({len(snaps) - 1 - round(k * (len(snaps) - 1) / max(n - 1, 1)) for k in range(n)}):
             if n > 1:
                 console.rule(f"step {snaps[i].step}")
-            console.print(render(snaps[i]))
+            console.print(render(snaps[i], console.width))
     if state.summary is not None:
         console.print(summary_table(state.summary, f"{state.title} · {state.agent} · seed {state.seed}"))
     return state

@@ -5,7 +5,9 @@ It sits in `livesim.stream` beside the scenario format, whose YAML loader and er
 A file holds either a whole harness (what `livesim harness show --format json` prints, with or without its
 `{"harness": ...}` wrapper) or only the parts that differ from the canonical harness: every top-level field
 is optional; a missing one is the canonical one, `prompt` is merged field by field, and a given `skills`,
-`tools` or `hooks` list replaces the canonical list. Fields (see docs/harness-files.md):
+`tools` or `hooks` list is merged with the canonical list by `key` (an item with a canonical key changes only
+the fields it gives, a new key adds an item, canonical items not named are kept) unless `replace: true` (or
+`replace: [tools, ...]`) says the given lists are the whole lists. Fields (see docs/harness-files.md):
 
 - `skills`: list of {key, role, kind (reply|strategy|distractor), name, description, content}
 - `tools`: list of {key (an implementation: load_skill or a key of livesim.tools.TOOL_IMPLS), name,
@@ -22,6 +24,7 @@ No code is loaded from a harness file: checks come from the hook registry, tools
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +40,9 @@ from livesim.stream.yaml_safe import FileProblem, read_text_file
 MAX_HARNESS_BYTES = 8 << 20
 """Largest harness or patch file read (8 MiB; the canonical harness as JSON is about 30 KB)."""
 
-TOP_LEVEL = ("version", "skills", "tools", "hooks", "prompt", "fallback_reply", "last_patch")
+TOP_LEVEL = ("version", "skills", "tools", "hooks", "prompt", "fallback_reply", "last_patch", "replace")
+LISTS = ("skills", "tools", "hooks")
+NAME_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # what OpenAI-style function calling accepts for tool names
 
 
 class HarnessFileError(DataFileError):
@@ -58,19 +63,79 @@ def parse_harness(text: str, source: str = "<string>") -> Harness:
         raise HarnessFileError(source, [Problem(str(k), locate(node, (*prefix, k))[1],
                                                 f"unknown field; expected one of {list(TOP_LEVEL)}")
                                         for k in unknown])
+    replace = data.pop("replace", False)
+    if replace is True or replace is False:
+        replaced = set(LISTS) if replace else set()
+    elif isinstance(replace, list) and all(x in LISTS for x in replace):
+        replaced = set(replace)
+    else:
+        raise HarnessFileError(source, [Problem("replace", locate(node, (*prefix, "replace"))[1],
+                                                f"expected true, false or a list of {list(LISTS)}, got {replace!r}")])
     base = default_harness().model_dump(mode="json")
     merged = {**base, **data}
     if isinstance(data.get("prompt"), dict):
         merged["prompt"] = {**base["prompt"], **data["prompt"]}
+    for kind in LISTS:
+        if kind not in replaced and isinstance(data.get(kind), list):
+            merged[kind] = merge_by_key(base[kind], data[kind])
+    def in_file(path: tuple[Any, ...]) -> tuple[Any, ...]:
+        """A merged item's path as the file's path (the file holds only the items it changes, matched by key)."""
+        if not path or path[0] not in LISTS or path[0] not in data:
+            return path
+        out: list[Any] = [path[0]]
+        got: Any = merged[path[0]]
+        mine: Any = data[path[0]]
+        rest = list(path[1:])
+        while rest and isinstance(rest[0], int) and isinstance(got, list) and isinstance(mine, list):
+            i = rest.pop(0)
+            item = got[i] if i < len(got) else None
+            key = item.get("key") if isinstance(item, dict) else None
+            found = [j for j, x in enumerate(mine) if isinstance(x, dict) and x.get("key") == key and key is not None]
+            if not found:
+                return tuple(out)  # a canonical item the file does not name: point at the list
+            out.append(found[0])
+            got, mine = item, mine[found[0]]
+            if rest and rest[0] == "params" and isinstance(got, dict) and isinstance(mine, dict):
+                out.append(rest.pop(0))
+                got, mine = got.get("params"), mine.get("params")
+            else:
+                break
+        return (*out, *rest)
+
     try:
         harness = Harness.model_validate(merged)
     except ValidationError as e:
-        raise HarnessFileError(source, pydantic_problems(e, node, prefix)) from None
-    problems = [Problem(field_path(path), locate(node, (*prefix, *path))[1], msg)
+        problems = pydantic_problems(e, None)
+        for i, x in enumerate(e.errors()):
+            path, line = locate(node, (*prefix, *in_file(tuple(x["loc"]))))
+            problems[i] = Problem(field_path(path), line, problems[i].message)
+        raise HarnessFileError(source, problems) from None
+    problems = [Problem(field_path(in_file(path)), locate(node, (*prefix, *in_file(path)))[1], msg)
                 for path, msg in semantic_problems(harness)]
     if problems:
         raise HarnessFileError(source, problems)
     return harness
+
+
+def merge_by_key(canonical: list[dict[str, Any]], given: list[Any]) -> list[Any]:
+    """`given` items merged into the `canonical` ones by `key`, field by field (a tool's `params` by their `key`
+    too); canonical items not given are kept in their place, new keys come after them in the file's order. A list
+    that names every canonical key keeps the file's order (a whole list, as `harness show` prints it).
+    """
+    by_key = {x.get("key"): x for x in given if isinstance(x, dict) and x.get("key") is not None}
+
+    def merged(base: dict[str, Any], item: dict[str, Any]) -> dict[str, Any]:
+        out = {**base, **item}
+        if isinstance(base.get("params"), list) and isinstance(item.get("params"), list):
+            out["params"] = merge_by_key(base["params"], item["params"])
+        return out
+
+    base_by_key = {x["key"]: x for x in canonical}
+    if set(base_by_key) <= set(by_key):
+        return [merged(base_by_key[x["key"]], x) if isinstance(x, dict) and x.get("key") in base_by_key else x
+                for x in given]
+    out: list[Any] = [merged(x, by_key[x["key"]]) if x["key"] in by_key else x for x in canonical]
+    return out + [x for x in given if not (isinstance(x, dict) and x.get("key") in base_by_key)]
 
 
 def semantic_problems(h: Harness) -> list[tuple[tuple[str | int, ...], str]]:
@@ -91,6 +156,10 @@ def semantic_problems(h: Harness) -> list[tuple[tuple[str | int, ...], str]]:
             out.append((("skills", i, "role"), f"unknown reply role {s.role!r}; expected one of "
                                                f"{sorted(REPLY_SKILLS)}"))
     for i, t in enumerate(h.tools):
+        for path, name in (((), t.name), *((("params", j), p.name) for j, p in enumerate(t.params))):
+            if not NAME_RE.match(name):
+                out.append((("tools", i, *path, "name"), f"{name!r} is not a usable tool or parameter name: "
+                                                          "1-64 letters, digits, '_' or '-'"))
         if t.key == "load_skill":
             params = ["name"]
         elif t.key in TOOL_IMPLS:

@@ -323,14 +323,14 @@ def _line_diff(old: str, new: str) -> list[list[Any]]:
     return [[i1, i2, b[j1:j2]] for tag, i1, i2, j1, j2 in ops if tag != "equal"]
 
 
-def _apply_diff(old: str, ops: list[list[Any]]) -> str:
+def apply_diff(old: str, ops: list[list[Any]]) -> str:
     lines = old.split("\n")
     for i1, i2, new in reversed(ops):
         lines[i1:i2] = new
     return "\n".join(lines)
 
 
-def _content_ref(content: Any) -> str | None:
+def content_ref(content: Any) -> str | None:
     if not isinstance(content, str) or len(content) < 64:
         return None
     return hashlib.sha256(content.encode()).hexdigest()[:16]
@@ -364,7 +364,7 @@ class Observer:
         delta = [dict(m) for m in msgs[self.seen:]]
         self.seen = len(msgs)
         for m in delta:  # a long content seen before (skill texts, promotions) is written once
-            if m["role"] != "system" and (ref := _content_ref(m.get("content"))):
+            if m["role"] != "system" and (ref := content_ref(m.get("content"))):
                 if ref in self.contents:
                     m["content_ref"] = ref
                     del m["content"]
@@ -409,12 +409,12 @@ def observations(record: Record) -> Iterator[dict[str, Any]]:
         for m in s.messages:
             m = dict(m)
             if "diff" in m:
-                m["content"] = _apply_diff(system, m.pop("diff"))
+                m["content"] = apply_diff(system, m.pop("diff"))
             if "content_ref" in m:
                 m["content"] = contents[m.pop("content_ref")]
             if m["role"] == "system":
                 system = m["content"]
-            elif ref := _content_ref(m.get("content")):
+            elif ref := content_ref(m.get("content")):
                 contents[ref] = m["content"]
             messages.append(m)
         tools = s.tools if s.tools is not None else tools

@@ -295,7 +295,7 @@ class StreamSim:
             if sc is not None:
                 comments.append(make_comment(rng, self.viewers[stub.viewer], stub.t, self.catalog, self.room,
                                              intent=sc.intent, multi_p=0.0, noise=cfg.noise, links=sc.links,
-                                             text=sc.text))
+                                             text=sc.text, strict=True))
                 continue
             intent = intents[int(rng.integers(len(intents)))] if intents else None
             comments.append(make_comment(rng, self.viewers[stub.viewer], stub.t, self.catalog, self.room,

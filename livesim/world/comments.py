@@ -69,12 +69,31 @@ def draw_intent(rng: np.random.Generator, viewer: Viewer) -> str:
     return names[pick(rng)]
 
 
+class UnservableIntentError(ValueError):
+    """A scripted comment's intent has nothing to be about in the room at that time (no coupon to issue, no
+    apparel to size...): a scenario error, never a silent change of intent.
+    """
+
+    def __init__(self, intent: str, t: float, links: list[int] | None) -> None:
+        self.intent, self.t = intent, t
+        about = f" about links {links}" if links else ""
+        super().__init__(f"the scripted {intent!r} comment at {t:g}s{about} cannot be served in this room at that "
+                         f"time ({UNSERVABLE.get(intent, 'nothing in the room fits it')})")
+
+
+UNSERVABLE = {"coupon": "no issuable coupon with uses left", "size_advice": "no apparel with a size chart",
+              "comparison": "no two products to compare", "stock_variant": "no product with variants",
+              "spec_material": "no product with such an attribute"}
+
+
 def make_comment(rng: np.random.Generator, viewer: Viewer, t: float, catalog: Catalog, room: Room, *,
                  intent: str | None = None, multi_p: float = 0.12, noise: float = 1.0,
-                 links: list[int] | None = None, text: str | None = None) -> Comment:
+                 links: list[int] | None = None, text: str | None = None, strict: bool = False) -> Comment:
     """Draw one comment (sometimes asking two things at once) with its ground truth.
 
-    A scripted comment fixes `intent`, the `links` it is about and optionally its verbatim `text`.
+    A scripted comment fixes `intent`, the `links` it is about and optionally its verbatim `text`. A drawn
+    intent the room cannot serve becomes a price question; with `strict` (scripted comments) a fixed one raises
+    `UnservableIntentError` instead.
     """
     if intent is not None and intent not in BUILDERS:
         raise ValueError(f"unknown intent {intent!r}; expected one of {sorted(BUILDERS)}")
@@ -85,6 +104,8 @@ def make_comment(rng: np.random.Generator, viewer: Viewer, t: float, catalog: Ca
     parts, truths = [], []
     for it in intents:
         built = BUILDERS[it](d)
+        if built is None and strict and intent is not None:
+            raise UnservableIntentError(it, t, links)
         if built is None:  # not applicable in this room (no apparel, no coupon...): ask the price instead
             it = "price"
             built = BUILDERS[it](d)

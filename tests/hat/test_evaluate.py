@@ -165,7 +165,7 @@ def test_reproduce_without_the_training_pipeline_is_a_clear_error(monkeypatch, t
     from livesim.hat.reproduce import TrainingUnavailableError, reproduce
 
     monkeypatch.setitem(sys.modules, "livesim.hat.train", None)  # import fails
-    with pytest.raises(TrainingUnavailableError, match="livesim.hat.train is not available"):
+    with pytest.raises(TrainingUnavailableError, match="the training pipeline cannot be imported"):
         reproduce("tiny", ci=True, rows=["HAT"], out_root=tmp_path)
 
 

@@ -210,7 +210,7 @@ def test_version_help_and_one_line_errors(tmp_path, capsys) -> None:
         assert err.count("\n") == 1 and str(target) in err, err
     with pytest.raises(SystemExit, match="expects KEY=VALUE"):
         main(["eval", "--agent-arg", "oops"])
-    with pytest.raises(SystemExit, match=r"refused its arguments \(error_rate='high'\)") as exit_:
+    with pytest.raises(SystemExit, match=r"error_rate must be a number in \[0, 1\], got 'high'") as exit_:
         main(["eval", "--quiet", "--agent-arg", "error_rate=high"])
     assert "\n" not in str(exit_.value)
 
@@ -224,7 +224,7 @@ def test_help_states_each_default_once_and_no_unset_defaults(capsys) -> None:
         assert not re.search(r"\(default: [^)]*\) \(default:", text), (argv, text)
     with pytest.raises(SystemExit):
         main(["hat", "reproduce", "--help"])
-    assert " ".join(capsys.readouterr().out.split()).count("(default: results)") == 1
+    assert " ".join(capsys.readouterr().out.split()).count("(default: runs/reproduce") == 1
 
 
 def test_summary_labels_terms_apart_from_scores_and_hides_stream_metrics_for_one_request(capsys) -> None:

@@ -25,9 +25,11 @@ def test_render_of_a_fixed_state_is_the_golden_frame():
     expected = (GOLDEN_DIR / GOLDEN_FRAME).read_text(encoding="utf-8")
     assert _text(example_state()) == expected, "regenerate deliberately with: livesim golden --regenerate"
     assert frame_text(example_state()) == expected
-    for needle in ("chat", "host: skills, tools, replies", "harness", "room & promotions", "metrics",
+    for needle in ("chat", "host: said, skills, tools, replies", "harness", "room & promotions", "metrics",
                    "flash   link 1: 599 until 01:20", "tool    lookup_live_price(link=1)", "FAILED  check_stock",
-                   "BLOCKED numbers_traceable", "latency P50/95 2.31 / 3.48 s", "GMV            1797", "version 2"):
+                   "BLOCKED numbers_traceable", "said    Link 1 is 599 yuan, 42 left", "#11 00:45 Eric",
+                   "-> Jimmy, Eric, phyllis19: Link", "for 20 off over 199!", "terms   acc 0.30",
+                   "latency P50/95 2.31 / 3.48 s", "GMV            1797", "version 2"):
         assert needle in expected, needle
     assert all(len(line) <= 100 for line in expected.splitlines())
 
