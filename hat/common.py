@@ -10,8 +10,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from livesim.stream.paths import check_output_dir, publish_dir
 from livesim.models.device import select_device, trainer_precision
+from livesim.stream.paths import check_output_dir, publish_dir
 
 
 def cache_root() -> Path:

@@ -38,8 +38,8 @@ from livesim.hat.ab import render_ab, run_ab
 from livesim.hat.evaluate import AgentSpec, evaluate, model_fingerprint
 from livesim.hat.harness_edit import render_edits, run_harness_edit
 from livesim.hat.report import DIMENSION_SUITES, RowResult, write_results
-from livesim.stream.paths import MAX_PROMPT_FILE_BYTES, read_text, write_text
 from livesim.models.extras import training_missing
+from livesim.stream.paths import MAX_PROMPT_FILE_BYTES, read_text, write_text
 
 
 @dataclass(frozen=True)

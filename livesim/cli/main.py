@@ -36,6 +36,7 @@ EXAMPLES = {
 # nested subcommands whose bare name would not run (required options)
 NESTED_EXAMPLES = {
     "hat collect": "livesim hat collect --episodes 50 --out runs/collect",
+    "hat collect-stats": "livesim hat collect-stats runs/collect",
     "hat sft": "livesim hat sft --model tiny --data runs/collect --out runs/sft --steps 20",
     "hat distill": "livesim hat distill --student runs/sft --teacher tiny --out runs/distill --steps 5",
     "hat rl": "livesim hat rl --model runs/sft --out runs/rl --steps 2",
