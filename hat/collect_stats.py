@@ -20,6 +20,7 @@ from typing import Any
 from livesim.agents.reader.match import is_masked, name_topic
 from livesim.agents.reader.observe import parse_context
 from livesim.grading.latency import count_tokens
+from livesim.runs.hsa_splits import message_format  # one classifier of hook-message structures
 
 _ORTHOGRAPHY = (("snake", r"[a-z][a-z0-9]*(_[a-z0-9]+)+"), ("kebab", r"[a-z0-9]+(-[a-z0-9]+)+"),
                 ("camel", r"[a-z][a-z0-9]*([A-Z][a-z0-9]+)+"), ("pascal", r"([A-Z][a-z0-9]+)+"),
@@ -39,12 +40,6 @@ def prompt_style(system: str) -> str:
     if s.startswith("<"):
         return "xml"
     return "markdown" if re.search(r"^## ", s, re.MULTILINE) else "compact"
-
-
-def message_format(text: str) -> str:
-    """How an env message to the host is framed: json, xml, bracketed label, or plain text."""
-    s = text.lstrip()
-    return "json" if s.startswith("{") else "xml" if s.startswith("<") else "bracket" if s.startswith("[") else "plain"
 
 
 @cache
