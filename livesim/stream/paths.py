@@ -162,11 +162,7 @@ def open_output(target: StrPath, *, inputs: Iterable[StrPath] = (), force: bool 
     except OSError as e:
         raise PathProblem(f"{where}: cannot write it: {_reason(e)}") from None
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise PathProblem(f"{where} is being written by another process; wait for it or choose another "
-                              "file") from None
+        _lock_or_refuse(fd, where, "file")
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise PathProblem(f"{where} exists and is not a regular file")
@@ -235,6 +231,15 @@ def check_output_dir(out: StrPath, *, is_ours: Callable[[Path], bool], kind: str
         raise PathProblem(f"{where} is not a usable path ({_reason(e)})") from None
 
 
+def _lock_or_refuse(fd: int, where: str, what: str) -> None:
+    """Take `fd`'s exclusive lock, or refuse: another process is writing the same output."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise PathProblem(f"{where} is being written by another process; wait for it or choose another "
+                          f"{what}") from None
+
+
 @contextlib.contextmanager
 def _lock(path: Path, where: str) -> Iterator[None]:
     try:
@@ -243,11 +248,7 @@ def _lock(path: Path, where: str) -> Iterator[None]:
     except OSError as e:
         raise PathProblem(f"{where}: cannot write there ({_reason(e)})") from None
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise PathProblem(f"{where} is being written by another process; wait for it or choose another "
-                              "folder") from None
+        _lock_or_refuse(fd, where, "folder")
         yield
     finally:
         os.close(fd)  # the lock file stays: removing it would let two writers lock two different files
