@@ -88,8 +88,8 @@ EVAL_PRESETS: dict[str, EvalPreset] = {
     # SmolLM2 on one CPU core, compact canonical prompt (~1,100 tokens; the markdown one is ~2,800): ~25-30 s per
     # T1/T2 request, so 16 per suite
     "smollm2-135m": EvalPreset(("T1", "T2", "T2-stress", "T4"), 16, 128, 8, 4, 120.0, 16, prompt_style="compact"),
-    # one GPU: 128 requests per suite, 64 generated together
-    "smollm2-135m-gpu": EvalPreset(("T1", "T2", "T2-stress", *DIMENSION_SUITES, "T3", "T4"), 128, 128, 64, 8,
+    # one GPU: 128 requests per suite, generated together (a 135M model's KV cache for 128 x ~2,500 tokens: ~7 GB)
+    "smollm2-135m-gpu": EvalPreset(("T1", "T2", "T2-stress", *DIMENSION_SUITES, "T3", "T4"), 128, 128, 128, 8,
                                    120.0, 64, prompt_style="compact"),
 }
 CI_PRESET = EvalPreset(("T1", "T2", "T2-stress", "T3", "T4"), 4, 24, 4, 1, 30.0, 4)
@@ -125,13 +125,13 @@ def plan(rows: list[str] | None = None) -> list[Row]:
     return [r for r in ROWS if r.name in names]
 
 
-def _run_config(api: Any, preset: str, run: str, ci: bool) -> Any:
-    """The preset's `TrainConfig` for one of `RUNS` (every stage of the run)."""
-    return api.TrainConfig.from_preset(preset, ci=ci).model_copy(update=RUNS[run])
+def _run_config(api: Any, preset: str, run: str, ci: bool, sets: Sequence[str] = ()) -> Any:
+    """The preset's `TrainConfig` for one of `RUNS` (every stage of the run), with the `--set` overrides."""
+    return api.TrainConfig.from_preset(preset, ci=ci).with_sets(list(sets)).model_copy(update=RUNS[run])
 
 
 def train_runs(preset: str, rows: list[Row], ci: bool, out_dir: Path, log: Any = print,
-               cached_only: bool = False) -> dict[str, Any]:
+               cached_only: bool = False, sets: Sequence[str] = ()) -> dict[str, Any]:
     """Run (or fetch from the stage cache) every training run the rows need; run name -> TrainResult.
     `cached_only`: each run only as deep as its stages are already in the cache (nothing is trained).
     """
@@ -145,7 +145,8 @@ def train_runs(preset: str, rows: list[Row], ci: bool, out_dir: Path, log: Any =
         all_stages = RUNS[run]["stages"]
         depth = max((all_stages.index(r.stage) + 1 for r in rows if r.run == run and r.stage in all_stages), default=0)
         stages = all_stages[:depth]
-        cfg = _run_config(api, preset, run, ci).model_copy(update={"stages": stages, "out_dir": out_dir / "runs" / run})
+        cfg = _run_config(api, preset, run, ci, sets).model_copy(update={"stages": stages,
+                                                                          "out_dir": out_dir / "runs" / run})
         if cached_only:
             where = api.plan(cfg)
             if not (where["collect"] / "data").is_dir():
@@ -200,13 +201,13 @@ def _chain_wall(res: Any, stage: str | None) -> dict[str, float]:
     return out
 
 
-def planned_stage_keys(preset: str, rows: list[Row], ci: bool) -> dict[str, str]:
+def planned_stage_keys(preset: str, rows: list[Row], ci: bool, sets: Sequence[str] = ()) -> dict[str, str]:
     """Row name -> the name of the stage directory (its content key) the pipeline would build for the row now."""
     needed = sorted({r.run for r in rows if r.run})
     if not needed:
         return {}
     api = _train_api()
-    where = {run: api.plan(_run_config(api, preset, run, ci)) for run in needed}
+    where = {run: api.plan(_run_config(api, preset, run, ci, sets)) for run in needed}
     return {r.name: Path(where[r.run][r.stage]).name for r in rows if r.run}
 
 
@@ -311,13 +312,16 @@ def result_name(preset: str, ci: bool = False, untrained: bool = False) -> str:
 def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_root: str | Path = "results",
               ifeval_data: str | Path | None = None, ab: bool = True, harness_edit: bool = True,
               log: Any = None, untrained: bool = False, limit: int | None = None,
-              cached_only: bool = False) -> dict[str, Path]:
+              cached_only: bool = False, suites: Sequence[str] | None = None,
+              sets: Sequence[str] = ()) -> dict[str, Path]:
     """Train what is missing, evaluate every row, run the A/B and harness-edit tests; write results/<preset>/.
 
     `untrained=True` evaluates only rows that need no training (oracle, memorizer, null, random and the
     preset's zoo model) into results/<preset>-untrained/; `limit` overrides the preset's requests per suite.
     `cached_only=True` trains nothing and evaluates nothing: the table holds the stages and evaluations already
     cached (a row or suite that is not is marked not measured), e.g. to write the table while a run goes on.
+    `suites` replaces the preset's suites; `sets` are `SECTION.FIELD=VALUE` overrides of every run's `TrainConfig`
+    (`TrainConfig.with_sets`: they change the stage keys, so overridden stages are cached apart from the preset's).
     """
     log = log or (lambda msg: print(msg, file=sys.stderr))
     if preset not in EVAL_PRESETS:
@@ -327,12 +331,20 @@ def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_
         if limit < 1:
             raise ValueError(f"--limit must be >= 1, got {limit}")
         ev = EvalPreset(**{**ev.__dict__, "limit": limit, "edit_limit": limit})
+    if suites is not None:
+        if not suites:
+            raise ValueError("--suites names no suite")
+        ev = EvalPreset(**{**ev.__dict__, "suites": tuple(suites)})
+    if sets and untrained:
+        raise ValueError("--set changes training runs; --untrained trains nothing")
     out_dir = Path(out_root) / result_name(preset, ci, untrained)
     records = out_dir / "evals"
     command = (f"livesim hat reproduce --preset {preset}" + (" --untrained" if untrained else "")
                + (" --ci" if ci else "") + (f" --limit {limit}" if limit else "")
                + (f" --rows {','.join(rows)}" if rows else "") + ("" if ab else " --no-ab")
-               + ("" if harness_edit else " --no-harness-edit") + (" --cached-only" if cached_only else ""))
+               + ("" if harness_edit else " --no-harness-edit") + (" --cached-only" if cached_only else "")
+               + (f" --suites {','.join(suites)}" if suites is not None else "")
+               + "".join(f" --set {s}" for s in sets))
     if untrained:
         specs_u = untrained_specs(preset, ev)
         results = evaluate_rows(specs_u, ev, ifeval_data, log, records=records)
@@ -348,10 +360,14 @@ def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_
             _edits(by, ev, extra_u, log, records)
         return write_results(out_dir, preset, results, extra_u, baseline="null")
     chosen = plan(rows)
-    runs = train_runs(preset, chosen, ci, out_dir, log, cached_only=cached_only)
+    if sets:  # a bad override is one line before anything is trained or written
+        api = _train_api()
+        for run in sorted({r.run for r in chosen if r.run}):
+            _run_config(api, preset, run, ci, sets)
+    runs = train_runs(preset, chosen, ci, out_dir, log, cached_only=cached_only, sets=sets)
     specs = row_specs(chosen, runs, ev)
     previous = out_dir / "results.json"
-    carried = (carried_rows(previous, records, planned_stage_keys(preset, chosen, ci))
+    carried = (carried_rows(previous, records, planned_stage_keys(preset, chosen, ci, sets))
                if cached_only and any(s is None for _, s, _ in specs) else {})
     results = evaluate_rows([(r.name, s, t) for r, s, t in specs], ev, ifeval_data, log, cached_only=cached_only,
                             records=records, carried=carried)

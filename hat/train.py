@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from livesim.harness.prompt import PROMPT_RENDER_VERSION
 from livesim.hat import collect as collect_mod
@@ -133,6 +133,34 @@ class TrainConfig(BaseModel):
                 **CI_OVERRIDES.get(name, {}),
             })
         return cfg
+
+    def with_sets(self, sets: list[str] | tuple[str, ...]) -> TrainConfig:
+        """A copy with ``SECTION.FIELD=VALUE`` overrides applied (``sft.epochs=1``, ``collect.episodes=2400``; a
+        value is read as JSON when it parses, else as a string). Bad paths and values raise ``ValueError`` (one line).
+        """
+        data = json.loads(self.model_dump_json())
+        for item in sets:
+            path, eq, value = item.partition("=")
+            if not eq or not path:
+                raise ValueError(f"--set expects SECTION.FIELD=VALUE, got {item!r}")
+            try:
+                parsed = json.loads(value)
+            except ValueError:
+                parsed = value
+            node = data
+            keys = path.split(".")
+            for k in keys[:-1]:
+                if not isinstance(node.get(k), dict):
+                    raise ValueError(f"--set {path}: {k!r} is not a config section")
+                node = node[k]
+            if keys[-1] not in node:
+                raise ValueError(f"--set {path}: unknown field {keys[-1]!r}")
+            node[keys[-1]] = parsed
+        try:
+            return type(self).model_validate(data)
+        except ValidationError as e:
+            err = e.errors()[0]
+            raise ValueError(f"--set {'.'.join(str(x) for x in err['loc'])}: {err['msg']}") from None
 
     @property
     def rl_fixed(self) -> bool:

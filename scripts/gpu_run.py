@@ -1,14 +1,21 @@
 """One command for one GPU: the paper's table for SmolLM2-135M (preset `smollm2-135m-gpu`), with throughput figures.
 
-    python scripts/gpu_run.py                    # on a machine with one CUDA GPU; writes gpu-results/<time>/
-    python scripts/gpu_run.py --out DIR --ci     # the same parts at CI size (runs on a CPU)
+    python scripts/gpu_run.py                      # on a machine with one CUDA GPU; writes gpu-results/<time>/
+    python scripts/gpu_run.py --short --deadline 480   # the same pipeline sized to a few minutes of one GPU
+    python scripts/gpu_run.py --out DIR --ci       # the same parts at CI size (runs on a CPU)
 
 Parts, each under its own time limit (a part past it is stopped and the next one runs), each writing its log and a
-line of `parts.md` as soon as it ends: the machine (`env.json`), the model, collect episodes/s with 1 and 16 worker
-processes, SFT trained tokens/s on CUDA and its ratio to the CPU (`bench/bench_sft.py --device cuda`), then
-`livesim hat reproduce --preset smollm2-135m-gpu` (base, fixed-SFT, HSA-SFT, HSA-SFT+distill, HAT, fixed-RL on
-T1-T4 at 128 requests), and `summary.md`: the table, each stage's wall time and SFT tokens/s, and the paper's claims
+line of `parts.md` as soon as it ends: the machine (`env.json`), the model, SFT trained tokens/s on CUDA and its
+ratio to the CPU (`bench/bench_sft.py --device cuda`), collect episodes/s with 16 and 1 worker processes, then
+`livesim hat reproduce --preset smollm2-135m-gpu` in steps, each adding rows in the order the paper's findings need
+them (base and fixed-SFT; + HSA-SFT; + HSA-SFT+distill with T4; + HAT; + fixed-RL) and each leaving a complete table
+of the rows it has; and `summary.md`: the table, each stage's wall time and SFT tokens/s, and the paper's claims
 judged. Stages and evaluations are cached (`$LIVESIM_CACHE`), so a rerun after a stop resumes where it was.
+
+`--short` runs the preset with smaller stages (`SHORT_SETS`: 2,400 episodes a collect, one epoch, 12 distillation
+and 8 GRPO steps, no dev evaluations) and the suites T1, T2 (T4 from the distillation step on), 128 requests each.
+`--deadline S` stops the run S seconds after it starts: the part running then is stopped, later parts are skipped
+and named so in `parts.md`.
 """
 
 from __future__ import annotations
@@ -26,6 +33,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 PRESET = "smollm2-135m-gpu"
 ROWS = ("base", "fixed-SFT", "HSA-SFT", "HSA-SFT+distill", "HAT", "fixed-RL")
+# the reproduce steps: (name, rows added, suites of the short run); each step evaluates every row so far
+STEPS = (("fixed", ("base", "fixed-SFT"), "T1,T2"), ("hsa", ("HSA-SFT",), "T1,T2"),
+         ("distill", ("HSA-SFT+distill",), "T1,T2,T4"), ("hat", ("HAT",), "T1,T2,T4"),
+         ("fixed-rl", ("fixed-RL",), "T1,T2,T4"))
+# --short: the preset's pipeline with smaller stages (both collects on the same budget)
+SHORT_SETS = ("collect.episodes=2400", "sft.epochs=1", "sft.val_examples=64", "sft.save_steps=25",
+              "distill.steps=12", "distill.prompts=384", "distill.save_steps=6", "rl.steps=8", "rl.save_steps=4",
+              "dev_requests=0")
 
 ENV_CODE = """
 import json, os, platform, torch, transformers, trl
@@ -38,33 +53,46 @@ print(json.dumps({"device": c.device, "bf16": c.bf16, "gpu": torch.cuda.get_devi
 """
 
 
-def parts(ci: bool, out: Path) -> list[tuple[str, int, list[str]]]:
+def parts(ci: bool, out: Path, short: bool = False) -> list[tuple[str, int, list[str]]]:
     """(name, time limit in seconds, command) of every part, in order."""
     py = sys.executable
-    cli = [py, "-m", "livesim.cli"]
+    # -P: the repository root (the working directory) is not put on sys.path, so an installed livesim is imported
+    # rather than the source folder (whose envs/, agents/ and hat/ are mapped into livesim only by the install)
+    cli = [py, "-P", "-m", "livesim.cli"]
     if ci:
-        collect = ["--episodes", "24", "--workers", "1,2"]
-        sft = ["--device", "cpu", "--preset", "tiny", "--layouts", "2x1,2x1+grouped,2x1+pf", "--steps", "2",
+        collect = ["--episodes", "24", "--workers", "2,1"]
+        sft = ["--device", "cpu", "--preset", "tiny", "--layouts", "2x1+grouped,2x1,2x1+pf", "--steps", "2",
                "--episodes", "16"]
+    elif short:
+        collect = ["--episodes", "1600", "--workers", "16,1", "--prompt-style", "compact"]
+        sft = ["--device", "cuda", "--preset", PRESET, "--layouts", "16x1+grouped,16x1,16x1+pf", "--steps", "8",
+               "--episodes", "160", "--threads", "16", "--cpu-steps", "1"]
     else:
-        collect = ["--episodes", "4000", "--workers", "1,16", "--prompt-style", "compact"]
+        collect = ["--episodes", "4000", "--workers", "16,1", "--prompt-style", "compact"]
         sft = ["--device", "cuda", "--preset", PRESET, "--layouts", "16x1+grouped,16x1,16x1+pf", "--steps", "30",
                "--episodes", "800", "--threads", "16"]
-    reproduce = [*cli, "hat", "reproduce", "--preset", PRESET, "--rows", ",".join(ROWS), "--no-ab",
-                 "--no-harness-edit", "--out", str(out / "results"), *(["--ci"] if ci else [])]
-    return [
-        ("env", 120, [py, "-c", ENV_CODE]),
+    plan: list[tuple[str, int, list[str]]] = [
+        ("env", 120, [py, "-P", "-c", ENV_CODE]),
         ("model", 600, [*cli, "models", "prepare", "smollm2-135m"]),
-        ("bench_collect", 900, [py, str(ROOT / "bench" / "bench_collect.py"), *collect]),
-        ("bench_sft", 900, [py, str(ROOT / "bench" / "bench_sft.py"), *sft]),
-        ("reproduce", 3 * 3600 if ci else 5400, reproduce),
+        ("bench_sft", 120 if short else 900, [py, str(ROOT / "bench" / "bench_sft.py"), *sft]),
+        ("bench_collect", 60 if short else 900, [py, str(ROOT / "bench" / "bench_collect.py"), *collect]),
     ]
+    rows: list[str] = []
+    for name, added, short_suites in STEPS:
+        rows += added
+        cmd = [*cli, "hat", "reproduce", "--preset", PRESET, "--rows", ",".join(rows), "--no-ab", "--no-harness-edit",
+               "--out", str(out / "results"), *(["--ci"] if ci else [])]
+        if short:  # at CI size the stages keep their CI sizes; the suites and the dev-evaluation setting still apply
+            sets = ("dev_requests=0",) if ci else SHORT_SETS
+            cmd += ["--suites", short_suites, *(x for s in sets for x in ("--set", s))]
+        plan.append((f"reproduce:{name}", 3 * 3600 if ci else (900 if short else 5400), cmd))
+    return plan
 
 
 def run_part(name: str, limit: int, cmd: list[str], out: Path) -> dict[str, Any]:
     """Run one part (its own process group, stopped whole past ``limit``); log to ``out/<name>.log``."""
     t0 = time.perf_counter()
-    with open(out / f"{name}.log", "w") as log:
+    with open(out / f"{name.replace(':', '-')}.log", "w") as log:
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True)
         try:
             rc = proc.wait(timeout=limit)
@@ -72,7 +100,7 @@ def run_part(name: str, limit: int, cmd: list[str], out: Path) -> dict[str, Any]
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGINT)  # the trainers save what they can; stage caches keep the rest
             try:
-                proc.wait(timeout=60)
+                proc.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
@@ -200,29 +228,45 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=None, help="output folder (default gpu-results/<UTC time>)")
     ap.add_argument("--ci", action="store_true", help="CI size, on any machine (the stages run on the CPU too)")
-    ap.add_argument("--only", default=None, help="comma list of parts to run (env,model,bench_collect,bench_sft,"
-                                                "reproduce); the summary is always written")
+    ap.add_argument("--short", action="store_true", help="the preset with smaller stages (SHORT_SETS) and the "
+                    "suites T1, T2, T4: minutes of one GPU")
+    ap.add_argument("--deadline", type=float, default=None, help="stop the whole run this many seconds after it "
+                    "starts (the running part is stopped, later ones skipped)")
+    ap.add_argument("--only", default=None, help="comma list of parts to run (env,model,bench_sft,bench_collect,"
+                                                "reproduce, or one reproduce step such as reproduce:fixed); the "
+                                                "summary is always written")
     args = ap.parse_args(argv)
+    if args.deadline is not None and args.deadline <= 0:
+        ap.error(f"--deadline must be > 0 seconds, got {args.deadline:g}")
+    t_start = time.perf_counter()
     out = Path(args.out or f"gpu-results/{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}").resolve()
-    out.mkdir(parents=True, exist_ok=True)
-    plan = parts(args.ci, out)
+    plan = parts(args.ci, out, args.short)
     names = [p[0] for p in plan]
-    only = args.only.split(",") if args.only else names
-    bad = [n for n in only if n not in names]
+    only = args.only.split(",") if args.only else ["env", "model", "bench_sft", "bench_collect", "reproduce"]
+    bad = [n for n in only if n not in names and n != "reproduce"]
     if bad:
-        ap.error(f"unknown part {bad[0]!r}; expected some of {','.join(names)}")
+        ap.error(f"unknown part {bad[0]!r}; expected some of env,model,bench_sft,bench_collect,reproduce or "
+                 f"{','.join(n for n in names if n.startswith('reproduce:'))}")
+    chosen = [p for p in plan if p[0] in only or ("reproduce" in only and p[0].startswith("reproduce:"))]
     if not args.ci:
         import torch
 
         if not torch.cuda.is_available():
             ap.error("no CUDA device (torch.cuda.is_available() is False); use --ci for the CPU-size run")
+    out.mkdir(parents=True, exist_ok=True)
     (out / "parts.md").write_text("| part | status | wall s | limit s |\n|---|---|---|---|\n")
     rows = []
-    for name, limit, cmd in plan:
-        if name in only:
-            print(f"[gpu_run] {name} (limit {limit} s) -> {out / (name + '.log')}", flush=True)
-            rows.append(run_part(name, limit, cmd, out))
-            print(f"[gpu_run] {name}: {rows[-1]['status']} in {rows[-1]['wall_s']:.0f} s", flush=True)
+    for name, limit, cmd in chosen:
+        left = None if args.deadline is None else args.deadline - (time.perf_counter() - t_start)
+        if left is not None and left < 5:
+            rows.append({"part": name, "status": "skipped (past --deadline)", "wall_s": 0.0, "limit_s": 0})
+            with open(out / "parts.md", "a") as fh:
+                fh.write(f"| {name} | skipped (past --deadline) | 0.0 | 0 |\n")
+            continue
+        limit = limit if left is None else max(1, min(limit, int(left)))
+        print(f"[gpu_run] {name} (limit {limit} s) -> {out / (name.replace(':', '-') + '.log')}", flush=True)
+        rows.append(run_part(name, limit, cmd, out))
+        print(f"[gpu_run] {name}: {rows[-1]['status']} in {rows[-1]['wall_s']:.0f} s", flush=True)
         summary(out, rows)
     print(f"[gpu_run] {summary(out, rows)}")
     return 0 if all(r["status"] == "ok" for r in rows) else 1

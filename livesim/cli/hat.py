@@ -148,30 +148,11 @@ def _cmd_rl(args: argparse.Namespace) -> int:
     return 0
 
 
-def _apply_sets(cfg: Any, sets: list[str]) -> Any:
-    data = json.loads(cfg.model_dump_json())
-    for item in sets:
-        if "=" not in item:
-            raise SystemExit(f"error: --set expects SECTION.FIELD=VALUE, got {item!r}")
-        path, value = item.split("=", 1)
-        try:
-            parsed = json.loads(value)
-        except ValueError:
-            parsed = value
-        node = data
-        keys = path.split(".")
-        for k in keys[:-1]:
-            if not isinstance(node.get(k), dict):
-                raise SystemExit(f"error: --set {path}: {k!r} is not a config section")
-            node = node[k]
-        if keys[-1] not in node:
-            raise SystemExit(f"error: --set {path}: unknown field {keys[-1]!r}")
-        node[keys[-1]] = parsed
+def _apply_sets(cfg: TrainConfig, sets: list[str]) -> TrainConfig:
     try:
-        return type(cfg).model_validate(data)
-    except ValidationError as e:
-        err = e.errors()[0]
-        raise SystemExit(f"error: {'.'.join(str(x) for x in err['loc'])}: {err['msg']}") from None
+        return cfg.with_sets(sets)
+    except ValueError as e:
+        raise SystemExit(f"error: {e}") from None
 
 
 def _cmd_train(args: argparse.Namespace) -> int:

@@ -171,7 +171,8 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     try:
         written = reproduce(args.preset, ci=args.ci, rows=rows, out_root=root, ifeval_data=args.ifeval_data,
                             ab=not args.no_ab, harness_edit=not args.no_harness_edit, untrained=args.untrained,
-                            limit=args.limit, cached_only=args.cached_only)
+                            limit=args.limit, cached_only=args.cached_only,
+                            suites=parse_suites(args.suites) if args.suites else None, sets=args.set or ())
     except (TrainingUnavailableError, ValueError, FileNotFoundError) as e:
         raise SystemExit(f"error: {training_missing(e) or e}") from None
     for kind, path in written.items():
@@ -248,6 +249,11 @@ def register(sub: Any) -> None:
     p.add_argument("--cached-only", action="store_true",
                    help="train and evaluate nothing: write the table from the stages and evaluations already "
                         "cached (the rest marked not measured), e.g. while a long run goes on")
+    p.add_argument("--suites", default=None, help="comma-separated suites instead of the preset's (e.g. T1,T2,T4; "
+                   "the groups T2-dims and all too)")
+    p.add_argument("--set", action="append", metavar="SECTION.FIELD=VALUE",
+                   help="override a field of every training run's config, as `hat train --set` (e.g. --set "
+                        "sft.epochs=1 --set collect.episodes=2400); overridden stages are cached under their own keys")
     p.set_defaults(func=cmd_reproduce)
 
     p = hat.add_parser("ab", help="online A/B analogue: LiveStream-v0 hosted by A vs B, mid-stream harness patch")

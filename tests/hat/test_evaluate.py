@@ -189,6 +189,11 @@ def test_reproduce_ci_end_to_end_with_a_stand_in_pipeline(monkeypatch, tmp_path,
         def model_copy(self, update):
             return Cfg(**{**self.kw, **update})
 
+        def with_sets(self, sets):
+            if any("=" not in x for x in sets):
+                raise ValueError(f"--set expects SECTION.FIELD=VALUE, got {sets[0]!r}")
+            return Cfg(**{**self.kw, "sets": tuple(sets)})
+
     def train(cfg):
         calls.append(cfg.kw)
         run_dir = Path(cfg.kw["out_dir"])
@@ -215,6 +220,17 @@ def test_reproduce_ci_end_to_end_with_a_stand_in_pipeline(monkeypatch, tmp_path,
     assert [c["stages"] for c in calls] == [("sft",)]
     assert ("livesim hat reproduce --preset tiny --ci --rows base,HSA-SFT --no-ab --no-harness-edit"
             in again["table"].read_text())  # the table names the command that wrote it
+    # --set reaches every run's config, --suites replaces the preset's; both are in the command the table names
+    calls.clear()
+    third = reproduce("tiny", ci=True, out_root=tmp_path / "c", rows=["base", "HSA-SFT"], harness_edit=False, ab=False,
+                      suites=["T1"], sets=["sft.steps=3"])
+    assert [c["sets"] for c in calls] == [("sft.steps=3",)]
+    assert set(json.loads(third["json"].read_text())["rows"][1]["suites"]) == {"T1"}
+    assert "--suites T1 --set sft.steps=3" in third["table"].read_text()
+    with pytest.raises(ValueError, match="SECTION.FIELD=VALUE"):
+        reproduce("tiny", ci=True, out_root=tmp_path / "d", rows=["HSA-SFT"], ab=False, harness_edit=False,
+                  sets=["sft.steps"])
+    assert not (tmp_path / "d").exists()  # refused before anything is trained or written
 
 
 # ------------------------------------------------------------------------------------------------ A/B, edits

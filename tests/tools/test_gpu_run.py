@@ -65,12 +65,30 @@ def test_summary_reads_the_stage_stats_and_names_unfinished_parts(gpu_run, tmp_p
 
 def test_parts_and_bad_input(gpu_run, tmp_path, capsys):
     names = [p[0] for p in gpu_run.parts(True, tmp_path)]
-    assert names == ["env", "model", "bench_collect", "bench_sft", "reproduce"]
-    repro = dict((n, c) for n, _, c in gpu_run.parts(False, tmp_path))["reproduce"]
-    assert "--ci" not in repro and "smollm2-135m-gpu" in repro and "--rows" in repro
+    assert names == ["env", "model", "bench_sft", "bench_collect", "reproduce:fixed", "reproduce:hsa",
+                     "reproduce:distill", "reproduce:hat", "reproduce:fixed-rl"]
+    full = dict((n, c) for n, _, c in gpu_run.parts(False, tmp_path))
+    repro = full["reproduce:fixed-rl"]
+    assert "--ci" not in repro and "smollm2-135m-gpu" in repro and "--set" not in repro
+    assert repro[repro.index("--rows") + 1] == ",".join(gpu_run.ROWS)  # the last step has every row
+    assert full["reproduce:fixed"][full["reproduce:fixed"].index("--rows") + 1] == "base,fixed-SFT"
+    short = dict((n, c) for n, _, c in gpu_run.parts(False, tmp_path, short=True))
+    assert short["reproduce:hsa"][short["reproduce:hsa"].index("--suites") + 1] == "T1,T2"
+    assert short["reproduce:distill"][short["reproduce:distill"].index("--suites") + 1] == "T1,T2,T4"
+    assert "collect.episodes=2400" in short["reproduce:fixed"]
+    assert all(c[1] == "-P" for n, _, c in gpu_run.parts(False, tmp_path) if n == "model" or n.startswith("repro"))
     with pytest.raises(SystemExit):
         gpu_run.main(["--ci", "--out", str(tmp_path / "o"), "--only", "nope"])
     assert "unknown part 'nope'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        gpu_run.main(["--ci", "--out", str(tmp_path / "o"), "--deadline", "0"])
+    assert "--deadline must be > 0" in capsys.readouterr().err
+
+
+def test_deadline_skips_the_parts_after_it(gpu_run, tmp_path):
+    assert gpu_run.main(["--ci", "--out", str(tmp_path), "--only", "env,model", "--deadline", "4"]) == 1
+    text = (tmp_path / "parts.md").read_text()
+    assert "| env | skipped (past --deadline) |" in text and "| model | skipped (past --deadline) |" in text
 
 
 def test_env_part_runs_at_ci_size(gpu_run, tmp_path):
