@@ -7,7 +7,9 @@ real agents without any training. Every difference it reports is paired by reque
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -383,13 +385,19 @@ def chart_curves(run_dirs: dict[str, str | Path], path: Path, preset: str = "") 
 
 def write_results(out_dir: str | Path, preset: str, rows: list[RowResult], extra: dict[str, Any] | None = None,
                   baseline: str = "base") -> dict[str, Path]:
-    """results.json, table.md, suites.png, t1_t2_drop.png and (with run dirs) training_curves.png."""
+    """results.json, table.md, suites.png, t1_t2_drop.png and (with run dirs) training_curves.png; without matplotlib
+    (a training extra) the charts are skipped with one line on stderr, and the table and records are still written.
+    """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     results = build_results(preset, rows, baseline=baseline, extra=extra)
     written = {"json": out / "results.json", "table": out / "table.md"}
     write_text(written["json"], json.dumps(results, indent=1, sort_keys=True, default=str) + "\n")
     write_text(written["table"], render_table(results))
+    if importlib.util.find_spec("matplotlib") is None:
+        print(f"[report] charts not drawn: matplotlib is not installed (pip install 'livesim[train]'); {out} has the "
+              "table", file=sys.stderr)
+        return written
     written["suites_png"] = chart_suites(results, out / "suites.png")
     written["drop_png"] = chart_drop(results, out / "t1_t2_drop.png")
     runs = {r.row: r.train["run_dir"] for r in rows if r.train.get("run_dir")}

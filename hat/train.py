@@ -13,6 +13,7 @@ its last trainer checkpoint (``<stage>-<key>.work/checkpoint-N``).
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import time
 from pathlib import Path
@@ -494,28 +495,13 @@ def _histories(run_dir: Path) -> dict[str, list[dict[str, Any]]]:
 
 
 def write_report(result: TrainResult, cfg: TrainConfig) -> Path:
-    """``report.md`` with the stage table, dev-set table and ``curves.png`` (loss and reward per step)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    """``report.md`` with the stage table, dev-set table and ``curves.png`` (loss and reward per step; not drawn, and
+    said so in the report, where matplotlib is not installed: the stages and the dev table do not need it).
+    """
     run_dir = result.run_dir
-    hist = _histories(run_dir)
-    fig, axes = plt.subplots(1, 3, figsize=(13, 3.5))
-    for ax, stage, key in ((axes[0], "sft", "loss"), (axes[1], "distill", "loss"), (axes[2], "rl", "reward")):
-        rows = [r for r in hist.get(stage, []) if key in r and "step" in r]
-        ax.plot([r["step"] for r in rows], [r[key] for r in rows], marker=".")
-        if stage == "rl":
-            for term in ("accuracy", "effectiveness", "tool_rationality", "skill_selection"):
-                tr = [r for r in hist.get(stage, []) if f"rewards/{term}/mean" in r]
-                ax.plot([r["step"] for r in tr], [r[f"rewards/{term}/mean"] for r in tr], lw=0.8, label=term)
-            ax.legend(fontsize=6)
-        ax.set_title(f"{stage} {key}")
-        ax.set_xlabel("step")
-    fig.tight_layout()
-    fig.savefig(run_dir / "curves.png", dpi=100)
-    plt.close(fig)
+    drawn = importlib.util.find_spec("matplotlib") is not None
+    if drawn:
+        _draw_curves(_histories(run_dir), run_dir / "curves.png")
     lines = [f"# HAT run `{run_dir.name}` (preset {cfg.preset})", "",
              f"Base `{cfg.base_model}` -> `{result.base_model_dir}`; harness: "
              f"{'canonical only' if cfg.fixed_harness else 'HSA (train vocabulary)'}; RL harness: "
@@ -546,10 +532,33 @@ def write_report(result: TrainResult, cfg: TrainConfig) -> Path:
             cells = [f"{d[v]['mean_reward']:.3f} ({d[v]['accuracy']:.2f}, {d[v]['pass_rate']:.2f})"
                      for v in ("canonical", "heldout_hsa")]
             lines.append(f"| {name} | {cells[0]} | {cells[1]} |")
-    lines += ["", "![curves](curves.png)", "", "`0.0` wall seconds: served from the stage cache.", ""]
+    lines += ["", "![curves](curves.png)" if drawn else "(curves not drawn: matplotlib is not installed)", "",
+              "`0.0` wall seconds: served from the stage cache.", ""]
     path = run_dir / "report.md"
     path.write_text("\n".join(lines))
     return path
+
+
+def _draw_curves(hist: dict[str, list[dict[str, Any]]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.5))
+    for ax, stage, key in ((axes[0], "sft", "loss"), (axes[1], "distill", "loss"), (axes[2], "rl", "reward")):
+        rows = [r for r in hist.get(stage, []) if key in r and "step" in r]
+        ax.plot([r["step"] for r in rows], [r[key] for r in rows], marker=".")
+        if stage == "rl":
+            for term in ("accuracy", "effectiveness", "tool_rationality", "skill_selection"):
+                tr = [r for r in hist.get(stage, []) if f"rewards/{term}/mean" in r]
+                ax.plot([r["step"] for r in tr], [r[f"rewards/{term}/mean"] for r in tr], lw=0.8, label=term)
+            ax.legend(fontsize=6)
+        ax.set_title(f"{stage} {key}")
+        ax.set_xlabel("step")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
 
 
 def _f(x: Any) -> str:

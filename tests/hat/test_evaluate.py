@@ -141,6 +141,27 @@ def test_writer_produces_table_json_and_charts(scripted, tiny_result, tmp_path):
     assert claims["HAT beats base on T2 AVG"] is None  # not measured, never guessed
 
 
+def test_tables_are_written_without_matplotlib(scripted, tmp_path, monkeypatch, capsys):
+    """matplotlib is a training extra a GPU image may lack: the table and records still come out, charts are named as
+    not drawn, and a training run's report says so instead of failing after its stages were trained."""
+    import importlib.util
+    import types as _types
+
+    from livesim.hat import train as train_mod
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    written = write_results(tmp_path / "out", "tiny", [RowResult("HSA-SFT", scripted["oracle"])])
+    assert sorted(written) == ["json", "table"] and written["table"].is_file()
+    assert not list((tmp_path / "out").glob("*.png")) and "charts not drawn" in capsys.readouterr().err
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    result = _types.SimpleNamespace(run_dir=run_dir, base_model_dir=tmp_path, stats={}, wall_s={}, dev={})
+    cfg = train_mod.TrainConfig.from_preset("tiny", ci=True).model_copy(update={"stages": ()})
+    report = train_mod.write_report(result, cfg).read_text()
+    assert "curves not drawn: matplotlib is not installed" in report and not (run_dir / "curves.png").exists()
+
+
 def test_curves_need_metrics(tmp_path):
     assert chart_curves({"run": tmp_path}, tmp_path / "c.png") is None
     assert build_results("tiny", [])["rows"] == []
