@@ -44,11 +44,13 @@ def main() -> None:
             out = collect.run(cfg, Path(tmp) / f"w{n}", show_progress=False)
             wall = time.perf_counter() - t0
             rows.append((n, wall, args.episodes / wall, collect.stats(out)["splits"], _digest(out)))
+            print(f"[bench_collect] {n} workers: {wall:.1f} s, {args.episodes / wall:.1f} episodes/s", flush=True)
+    ref = next((r for r in rows if r[0] == 1), rows[0])  # speed-up over one process when it was measured
     print(f"\ncollect, {args.episodes} episodes, batch {args.batch_size}, prompt style {args.prompt_style}")
     print("| workers | wall s | episodes/s | speed-up | splits | same bytes |")
     print("|---|---|---|---|---|---|")
     for n, wall, eps, splits, digest in rows:
-        print(f"| {n} | {wall:.1f} | {eps:.1f} | {rows[0][1] / wall:.2f}x | {splits} | {digest == rows[0][4]} |")
+        print(f"| {n} | {wall:.1f} | {eps:.1f} | {ref[1] / wall:.2f}x | {splits} | {digest == rows[0][4]} |")
 
 
 if __name__ == "__main__":

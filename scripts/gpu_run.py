@@ -12,8 +12,9 @@ them (base and fixed-SFT; + HSA-SFT; + HSA-SFT+distill with T4; + HAT; + fixed-R
 of the rows it has; and `summary.md`: the table, each stage's wall time and SFT tokens/s, and the paper's claims
 judged. Stages and evaluations are cached (`$LIVESIM_CACHE`), so a rerun after a stop resumes where it was.
 
-`--short` runs the preset with smaller stages (`SHORT_SETS`: 2,400 episodes a collect, one epoch, 12 distillation
-and 8 GRPO steps, no dev evaluations) and the suites T1, T2 (T4 from the distillation step on), 128 requests each.
+`--short` runs the preset with smaller stages (`SHORT_SETS`: 2,400 episodes a collect, one epoch in batches of
+8 x 4, 12 distillation and 8 GRPO steps, no dev evaluations) and the suites T1, T2 (T4 from the distillation step
+on), 128 requests each.
 `--deadline S` stops the run S seconds after it starts: the part running then is stopped, later parts are skipped
 and named so in `parts.md`.
 """
@@ -38,7 +39,8 @@ STEPS = (("fixed", ("base", "fixed-SFT"), "T1,T2"), ("hsa", ("HSA-SFT",), "T1,T2
          ("distill", ("HSA-SFT+distill",), "T1,T2,T4"), ("hat", ("HAT",), "T1,T2,T4"),
          ("fixed-rl", ("fixed-RL",), "T1,T2,T4"))
 # --short: the preset's pipeline with smaller stages (both collects on the same budget)
-SHORT_SETS = ("collect.episodes=2400", "sft.epochs=1", "sft.val_examples=64", "sft.save_steps=25",
+SHORT_SETS = ("collect.episodes=2400", "sft.epochs=1", "sft.batch_size=8", "sft.grad_accum=4", "sft.val_examples=64",
+              "sft.save_steps=25",
               "distill.steps=12", "distill.prompts=384", "distill.save_steps=6", "rl.steps=8", "rl.save_steps=4",
               "dev_requests=0")
 
@@ -65,8 +67,8 @@ def parts(ci: bool, out: Path, short: bool = False) -> list[tuple[str, int, list
                "--episodes", "16"]
     elif short:
         collect = ["--episodes", "1600", "--workers", "16,1", "--prompt-style", "compact"]
-        sft = ["--device", "cuda", "--preset", PRESET, "--layouts", "16x1+grouped,16x1,16x1+pf", "--steps", "8",
-               "--episodes", "160", "--threads", "16", "--cpu-steps", "1"]
+        sft = ["--device", "cuda", "--preset", PRESET, "--layouts", "8x1+grouped,16x1+grouped,16x1,16x1+pf",
+               "--steps", "8", "--episodes", "160", "--threads", "16", "--cpu-steps", "1"]
     else:
         collect = ["--episodes", "4000", "--workers", "16,1", "--prompt-style", "compact"]
         sft = ["--device", "cuda", "--preset", PRESET, "--layouts", "16x1+grouped,16x1,16x1+pf", "--steps", "30",
