@@ -20,8 +20,10 @@ and ``+grouped`` (length-grouped batches). Trained tokens/s counts the conversat
 model (padding not counted; `livesim.hat.sft.TokenCounter`); the padding column is the share of computed positions
 that were padding.
 
-``--device cuda`` trains on the GPU (bf16 where supported) and then runs ``--cpu-steps`` steps of the first layout,
-batch 1, on the CPU of the same machine for the CPU figure; the last column is then the ratio to it.
+``--device cuda`` trains on the GPU (bf16 where supported) after ``--warmup`` unreported steps of the first layout,
+and then runs ``--cpu-steps`` steps of the first layout, batch 1, on the CPU of the same machine for the CPU figure;
+the last column is then the ratio to it. A layout that runs out of GPU memory is reported as such and the others run
+(``+pf`` under SDPA at 16 conversations of ~2,000 tokens did on an H200: the block-diagonal mask of the flattened row).
 
     python bench/bench_sft.py --layouts 4x1,1x4 --steps 16 --threads 1
     python bench/bench_sft.py --layouts 1x4:fused,1x4:plain-full,1x4:plain --steps 8
@@ -59,6 +61,8 @@ def main() -> None:
     ap.add_argument("--preset", default="tiny", help="the preset whose base model and SFT recipe are used")
     ap.add_argument("--device", default="cpu", choices=["cpu", "cuda"], help="where the layouts train")
     ap.add_argument("--cpu-steps", type=int, default=2, help="with --device cuda: CPU steps for the ratio (0: none)")
+    ap.add_argument("--warmup", type=int, default=2, help="with --device cuda: steps of the first layout run first and "
+                    "not reported (CUDA start-up and kernel selection; 0: none)")
     args = ap.parse_args()
     os.environ["LIVESIM_DEVICE"] = args.device
 
@@ -108,10 +112,20 @@ def main() -> None:
         data = Path(args.data) if args.data else collect.run(
             cfg.collect.model_copy(update={"episodes": args.episodes}), Path(tmp) / "data", show_progress=False)
         rows = []
+        failed: list[str] = []
         cpu_row = None
         try:
+            if choice.device == "cuda" and args.warmup:
+                # CUDA context, kernel selection and allocator growth land in the first run's runtime otherwise
+                one(-1, *layouts[0], args.warmup, tmp)
             for i, layout in enumerate(layouts):
-                rows.append(one(i, *layout, args.steps, tmp))
+                try:
+                    rows.append(one(i, *layout, args.steps, tmp))
+                except torch.cuda.OutOfMemoryError as e:  # one layout too big for the device: the others still run
+                    failed.append(f"{args.layouts.split(',')[i]}: out of memory ({str(e).splitlines()[0][:100]})")
+                    print(f"[bench_sft] {failed[-1]}", flush=True)
+                    torch.cuda.empty_cache()
+                    continue
                 r = rows[-1]  # as it goes: a run stopped at a time limit keeps the layouts already measured
                 print(f"[bench_sft] {r['layout']} on {r['device']}: {r['tok_per_s']:.0f} trained tokens/s, padding "
                       f"{r['padding']:.1%}, {r['s_per_step']:.2f} s/step", flush=True)
@@ -123,6 +137,8 @@ def main() -> None:
             sft._with_plain_loss = plain_loss  # type: ignore[assignment]
             os.environ["LIVESIM_DEVICE"] = args.device
 
+    if not rows:
+        raise SystemExit("no layout could be measured: " + "; ".join(failed))
     gpu = torch.cuda.get_device_name() if choice.device == "cuda" else "-"
     print(f"\nSFT, preset {args.preset}, {args.steps} steps, device {choice.device} ({gpu}, bf16 {choice.bf16}), "
           f"{args.threads} CPU thread(s), OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '-')}, mean "
@@ -135,6 +151,8 @@ def main() -> None:
         last = f"{r['tok_per_s'] / ref:.1f}x" if ref else f"{rows[0]['train_s'] / r['train_s']:.2f}x"
         print(f"| {r['layout']} | {r['device']} | {r['train_s']:.1f} | {r['s_per_step']:.2f} | {r['conv_per_s']:.2f} | "
               f"{r['tok_per_s']:.0f} | {r['padding']:.1%} | {r['loss_start']:.4f} / {r['loss_end']:.4f} | {last} |")
+    for f in failed:
+        print(f"| {f.split(':')[0]} | {choice.device} | {f.split(': ', 1)[1]} | | | | | | |")
 
 
 if __name__ == "__main__":

@@ -206,6 +206,9 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
     if new_rows and resumed_from:
         _load_rows(trainer.model, new_rows, Path(resumed_from))
     trainer.train(resume_from_checkpoint=resumed_from)
+    if resumed_from:  # count what this process trained, not the skipped batches (tokens/s of the resumed part)
+        done = trainer.state.global_step - int(Path(resumed_from).name.rsplit("-", 1)[-1])
+        counter.trained_only(done * cfg.grad_accum)
     eval_after = trainer.evaluate()["eval_loss"] if val is not None and len(val) else None
     history = log_history(trainer)
     losses = [r["loss"] for r in history if "loss" in r]
@@ -253,16 +256,29 @@ class TokenCounter:
 
     def __init__(self, collator: Any) -> None:
         self.collator, self.active = collator, False
-        self.tokens = self.positions = 0
+        self.calls: list[tuple[int, int]] = []  # (tokens, positions) of each collated micro-batch, in order
 
     def __call__(self, features: list[Any]) -> Any:
         batch = self.collator(features)
         if self.active:
             ids = batch["input_ids"]
             mask = batch.get("attention_mask")
-            self.positions += int(ids.numel())
-            self.tokens += int(mask.sum()) if mask is not None else int(ids.numel())
+            self.calls.append((int(mask.sum()) if mask is not None else int(ids.numel()), int(ids.numel())))
         return batch
+
+    @property
+    def tokens(self) -> int:
+        return sum(t for t, _ in self.calls)
+
+    @property
+    def positions(self) -> int:
+        return sum(p for _, p in self.calls)
+
+    def trained_only(self, micro_batches: int) -> None:
+        """Keep the last ``micro_batches`` collated batches: a run resumed from a checkpoint collates the batches of
+        the steps it skips too (the data loader is iterated up to where the checkpoint was), and trains none of them.
+        """
+        self.calls = self.calls[-micro_batches:] if micro_batches > 0 else []
 
     def callback(self) -> Any:
         from transformers import TrainerCallback

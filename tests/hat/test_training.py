@@ -254,6 +254,12 @@ def test_killed_sft_resumes_from_checkpoint(data_dir, tiny_model_dir, tmp_path):
     stats = run(cfg, tiny_model_dir, data_dir, tmp_path / "sft", tmp_path / "work", show_progress=False)
     assert stats["resumed_from"].endswith("checkpoint-1") and stats["steps"] == 3
     assert [r["step"] for r in stats["history"] if "loss" in r] == [1, 2, 3]  # step 1 restored, 2-3 run again
+    # trained tokens (and so tokens/s) count steps 2-3 only: the batch the resumed loader skips is collated, not trained
+    full = run(cfg, tiny_model_dir, data_dir, tmp_path / "full", tmp_path / "work-full", show_progress=False)
+    first = run(cfg.model_copy(update={"steps": 1}), tiny_model_dir, data_dir, tmp_path / "one", tmp_path / "work-one",
+                show_progress=False)
+    assert full["resumed_from"] is None and stats["trained_tokens"] == full["trained_tokens"] - first["trained_tokens"]
+    assert 0 < stats["trained_tokens"] < full["trained_tokens"]
 
 
 def test_lora_sft_trains_the_added_token_rows_and_only_those(data_dir, tiny_model_dir, tmp_path):
