@@ -29,6 +29,7 @@ the last column is then the ratio to it. A layout that runs out of GPU memory is
     python bench/bench_sft.py --layouts 1x4:fused,1x4:plain-full,1x4:plain --steps 8
     python bench/bench_sft.py --layouts 4x1,4x1+grouped,4x1+pf --steps 8      # padding waste on the CPU
     python bench/bench_sft.py --device cuda --preset smollm2-135m-gpu --layouts 16x1+grouped,16x1+pf --steps 30
+    python bench/bench_sft.py --device cuda --preset smollm2-135m-gpu --layouts 16x1+grouped --steps 6 --profile 2
 """
 
 from __future__ import annotations
@@ -61,9 +62,15 @@ def main() -> None:
     ap.add_argument("--preset", default="tiny", help="the preset whose base model and SFT recipe are used")
     ap.add_argument("--device", default="cpu", choices=["cpu", "cuda"], help="where the layouts train")
     ap.add_argument("--cpu-steps", type=int, default=2, help="with --device cuda: CPU steps for the ratio (0: none)")
+    ap.add_argument("--profile", type=int, default=0, help="profile N optimizer steps of the first layout (after its "
+                    "first step; on CUDA in the unreported warm-up run) with torch.profiler and print the top "
+                    "operators (0: none)")
+    ap.add_argument("--profile-out", default=None, help="with --profile: also write a Chrome trace (JSON) here")
     ap.add_argument("--warmup", type=int, default=2, help="with --device cuda: steps of the first layout run first and "
                     "not reported (CUDA start-up and kernel selection; 0: none)")
-    args = ap.parse_args()
+    args = args_ns = ap.parse_args()
+    if args.profile and args.profile + 1 > args.steps and not (args.device == "cuda" and args.warmup):
+        ap.error(f"--profile {args.profile} needs --steps >= {args.profile + 1} (step 1 is not profiled)")
     os.environ["LIVESIM_DEVICE"] = args.device
 
     import torch
@@ -91,14 +98,44 @@ def main() -> None:
         cls._takes_mask = False  # the model's own loss over full logits
         return cls
 
-    def one(i: int, b: int, a: int, head: str, pf: bool, grouped: bool, steps: int, tmp: str) -> dict:
+    def profiler_callback() -> object:
+        """Profile optimizer steps 2..1+N of the run it is given to (torch.profiler; CUDA kernels too on a GPU)."""
+        from transformers import TrainerCallback
+
+        acts = [torch.profiler.ProfilerActivity.CPU] + ([torch.profiler.ProfilerActivity.CUDA]
+                                                         if choice.device == "cuda" else [])
+
+        class Profile(TrainerCallback):  # type: ignore[misc]
+            prof = None
+
+            def on_step_begin(self, args: object, state: object, control: object, **kw: object) -> None:
+                if state.global_step == 1 and self.prof is None:  # type: ignore[attr-defined]
+                    self.prof = torch.profiler.profile(activities=acts)
+                    self.prof.__enter__()
+
+            def on_step_end(self, args: object, state: object, control: object, **kw: object) -> None:
+                if self.prof is not None and state.global_step == 1 + args_ns.profile:  # type: ignore[attr-defined]
+                    if choice.device == "cuda":
+                        torch.cuda.synchronize()
+                    self.prof.__exit__(None, None, None)
+                    key = "self_cuda_time_total" if choice.device == "cuda" else "self_cpu_time_total"
+                    print(f"\n[bench_sft] profile of {args_ns.profile} step(s) of the first layout, by {key}:")
+                    print(self.prof.key_averages().table(sort_by=key, row_limit=25), flush=True)
+                    if args_ns.profile_out:
+                        self.prof.export_chrome_trace(args_ns.profile_out)
+                    self.prof = None
+
+        return Profile()
+
+    def one(i: int, b: int, a: int, head: str, pf: bool, grouped: bool, steps: int, tmp: str,
+            callbacks: list | None = None) -> dict:
         stage = cfg.sft.model_copy(update={"steps": steps, "epochs": None, "batch_size": b, "grad_accum": a,
                                            "save_steps": 10 ** 6, "val_examples": 1, "padding_free": pf,
                                            "group_by_length": grouped,
                                            "lm_head": "plain" if head == "plain-full" else head})
         sft._with_plain_loss = plain_full_logits if head == "plain-full" else plain_loss  # type: ignore[assignment]
         t0 = time.perf_counter()
-        stats = sft.run(stage, model_dir, data, Path(tmp) / f"out-{i}", show_progress=False)
+        stats = sft.run(stage, model_dir, data, Path(tmp) / f"out-{i}", show_progress=False, callbacks=callbacks)
         wall = time.perf_counter() - t0
         runtime = stats["train_runtime_s"]
         label = f"{b}x{a}" + (f":{head}" if head != cfg.sft.lm_head else "") + ("+pf" if pf else "") + \
@@ -115,12 +152,15 @@ def main() -> None:
         failed: list[str] = []
         cpu_row = None
         try:
-            if choice.device == "cuda" and args.warmup:
-                # CUDA context, kernel selection and allocator growth land in the first run's runtime otherwise
-                one(-1, *layouts[0], args.warmup, tmp)
+            warm = choice.device == "cuda" and args.warmup > 0
+            if warm:  # CUDA context, kernel selection and allocator growth land in the first run's runtime otherwise
+                # (the profile, when asked, is taken here too, so no reported figure carries the profiler's cost)
+                one(-1, *layouts[0], max(args.warmup, args.profile + 1), tmp,
+                    [profiler_callback()] if args.profile else None)
             for i, layout in enumerate(layouts):
                 try:
-                    rows.append(one(i, *layout, args.steps, tmp))
+                    profile = [profiler_callback()] if args.profile and i == 0 and not warm else None
+                    rows.append(one(i, *layout, args.steps, tmp, profile))
                 except torch.cuda.OutOfMemoryError as e:  # one layout too big for the device: the others still run
                     failed.append(f"{args.layouts.split(',')[i]}: out of memory ({str(e).splitlines()[0][:100]})")
                     print(f"[bench_sft] {failed[-1]}", flush=True)

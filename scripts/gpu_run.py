@@ -5,11 +5,12 @@
     python scripts/gpu_run.py --out DIR --ci       # the same parts at CI size (runs on a CPU)
 
 Parts, each under its own time limit (a part past it is stopped and the next one runs), each writing its log and a
-line of `parts.md` as soon as it ends: the machine (`env.json`), the model, SFT trained tokens/s on CUDA and its
-ratio to the CPU (`bench/bench_sft.py --device cuda`), collect episodes/s with 16 and 1 worker processes, then
-`livesim hat reproduce --preset smollm2-135m-gpu` in steps, each adding rows in the order the paper's findings need
-them (base and fixed-SFT; + HSA-SFT; + HSA-SFT+distill with T4; + HAT; + fixed-RL) and each leaving a complete table
-of the rows it has; and `summary.md`: the table, each stage's wall time and SFT tokens/s, and the paper's claims
+line of `parts.md` as soon as it ends: the machine (`env.json`), the model, SFT trained tokens/s on CUDA, its ratio
+to the CPU and a profile of two steps (`bench/bench_sft.py --device cuda --profile 2`), collect episodes/s with 16
+and 1 worker processes, then `livesim hat reproduce --preset smollm2-135m-gpu` in steps, each adding rows in the
+order the paper's findings need them (base and fixed-SFT; + HSA-SFT; + HSA-SFT+distill with T4; + HAT; + fixed-RL)
+and each leaving a complete table of the rows it has; and `summary.md`: the table, each stage's wall time and SFT
+tokens/s, and the paper's claims
 judged. Stages and evaluations are cached (`$LIVESIM_CACHE`), so a rerun after a stop resumes where it was.
 
 `--short` runs the preset with smaller stages (`SHORT_SETS`: 2,400 episodes a collect, one epoch in batches of
@@ -68,11 +69,11 @@ def parts(ci: bool, out: Path, short: bool = False) -> list[tuple[str, int, list
     elif short:
         collect = ["--episodes", "1600", "--workers", "16,1", "--prompt-style", "compact"]
         sft = ["--device", "cuda", "--preset", PRESET, "--layouts", "8x1+grouped,16x1+grouped,16x1,16x1+pf",
-               "--steps", "8", "--episodes", "160", "--threads", "16", "--cpu-steps", "1"]
+               "--steps", "8", "--episodes", "160", "--threads", "16", "--cpu-steps", "1", "--profile", "2"]
     else:
         collect = ["--episodes", "4000", "--workers", "16,1", "--prompt-style", "compact"]
         sft = ["--device", "cuda", "--preset", PRESET, "--layouts", "16x1+grouped,16x1,16x1+pf", "--steps", "30",
-               "--episodes", "800", "--threads", "16"]
+               "--episodes", "800", "--threads", "16", "--profile", "2"]
     plan: list[tuple[str, int, list[str]]] = [
         ("env", 120, [py, "-P", "-c", ENV_CODE]),
         ("model", 600, [*cli, "models", "prepare", "smollm2-135m"]),
