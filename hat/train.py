@@ -206,10 +206,11 @@ def _smollm2_preset() -> TrainConfig:
 
 
 def _smollm2_gpu_preset() -> TrainConfig:
-    # Sized for one H200 (not yet measured on one; docs/training.md, "On one GPU"). ~9,000 QA episodes keep ~8,900
-    # conversations (the oracle passes the judge on ~99%): p = 2/3 per transform, a quarter canonical, collected by
-    # 16 processes. Full fine-tuning, 2 epochs, bf16, length-grouped batches of 32; compact canonical prompt as the
-    # CPU preset (HSA still switches styles), so a conversation is ~1,300-2,300 tokens.
+    # Sized for one H200 (not yet run whole on one; the --short run's figures: docs/notes/2026-12-04-gpu-h200.md).
+    # ~9,000 QA episodes keep ~8,900 conversations (the teacher passes the judge on ~99%): p = 2/3 per transform, a
+    # quarter canonical, collected by 16 processes. Full fine-tuning, 2 epochs, bf16, length-grouped batches of 16 x 2;
+    # compact canonical prompt as the CPU preset (HSA still switches styles): ~1,200-1,300 trained tokens a
+    # conversation on the H200 run.
     return TrainConfig(
         preset="smollm2-135m-gpu", base_model="smollm2-135m",
         collect=CollectConfig(episodes=9000, seed=0, prompt_style="compact", batch_size=8, workers=16),
