@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from livesim.agents.base import Action, BaseAgent, Observation
+from livesim.parsing import format_tool_call, openai_call_parts
 
 RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 
@@ -82,15 +83,7 @@ def _text_messages(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) 
         elif role == "assistant" and msg.get("tool_calls"):
             parts = [content] if content else []
             for call in msg["tool_calls"]:
-                fn = call.get("function", call)
-                args = fn.get("arguments", {})
-                if isinstance(args, str):
-                    try:
-                        args = json.loads(args)
-                    except ValueError:
-                        pass
-                body = json.dumps({"name": fn.get("name", ""), "arguments": args}, ensure_ascii=False)
-                parts.append(f"<tool_call>\n{body}\n</tool_call>")
+                parts.append(format_tool_call(*openai_call_parts(call)))
             out.append({"role": "assistant", "content": "\n".join(parts)})
         else:
             out.append({"role": role, "content": content})

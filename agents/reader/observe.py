@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from livesim.parsing import openai_call_parts
+
 _SKILL_LINE = re.compile(r"^([a-z0-9][a-z0-9-]{0,63})( \(strategy[^)]*\))?: ?(.*)$", re.DOTALL)
 _COMPACT_STRATEGY = re.compile(r"^strategy skills[^:]*: (.*)$", re.IGNORECASE)
 _PRODUCT_LINE = re.compile(r"^link (\d+): (.+?) \((\w+)\)\s*$")
@@ -195,14 +197,8 @@ def parse_conversation(messages: list[dict[str, Any]]) -> Conversation:
                 conv.replies.append(str(m.get("content") or ""))
             order = []
             for call in tool_calls:
-                fn = call.get("function", call)
-                args = fn.get("arguments", {})
-                if isinstance(args, str):
-                    try:
-                        args = json.loads(args)
-                    except ValueError:
-                        args = {}
-                entry = (str(fn.get("name", "")), args if isinstance(args, dict) else {})
+                name, args = openai_call_parts(call)
+                entry = (str(name), args if isinstance(args, dict) else {})
                 pending[str(call.get("id", len(pending)))] = entry
                 order.append(entry)
         elif role == "tool":

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from livesim.grading.facts.extract import _negated as _negated_in_window
 from livesim.grading.facts.prefilter import Prefiltered
 from livesim.world.catalog import Product
 
@@ -198,11 +199,7 @@ _CUT = re.compile(r"(?i)[.!?;,:\n—–]|\b(?:but|however|though|although|yet|st
 
 def _negated(text: str, start: int, width: int = 40) -> bool:
     """A negation earlier in the same clause (a clause ends at punctuation, 'but', 'though', 'so', ...)."""
-    window = text[max(0, start - width):start]
-    cut = 0
-    for m in _CUT.finditer(window):
-        cut = m.end()
-    return _NEG.search(window, cut) is not None
+    return _negated_in_window(text, start, width, neg=_NEG, cut_at=_CUT)
 
 
 def _clause(text: str, start: int) -> str:

@@ -8,7 +8,7 @@ never raises: malformed calls become :class:`ParseError` entries and everything 
 from __future__ import annotations
 
 from livesim.parsing.core import parse_action
-from livesim.parsing.render import format_tool_call, tool_calls_to_openai
+from livesim.parsing.render import format_tool_call, openai_call_parts, tool_calls_to_openai
 from livesim.parsing.types import MAX_ACTION_CHARS, MAX_ERRORS, MAX_NAME_CHARS, ParsedAction, ParseError, ToolCall
 
 __all__ = [
@@ -19,6 +19,7 @@ __all__ = [
     "ParsedAction",
     "ToolCall",
     "format_tool_call",
+    "openai_call_parts",
     "parse_action",
     "tool_calls_to_openai",
 ]

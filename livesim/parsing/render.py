@@ -1,9 +1,11 @@
-"""The inverse direction: render tool calls as Hermes text or as an OpenAI ``tool_calls`` list."""
+"""The inverse direction: render tool calls as Hermes text or as an OpenAI ``tool_calls`` list, and read one entry of
+such a list back (name and decoded arguments) without the full parser.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from livesim.parsing.types import ToolCall
@@ -28,3 +30,17 @@ def tool_calls_to_openai(calls: Sequence[ToolCall]) -> list[dict[str, Any]]:
         }
         for call in calls
     ]
+
+
+def openai_call_parts(call: Mapping[str, Any]) -> tuple[Any, Any]:
+    """Name and arguments of one OpenAI ``tool_calls`` entry (or a bare ``{"name", "arguments"}`` object). Arguments
+    given as a JSON string are decoded; a string that is not JSON is returned as it is.
+    """
+    fn = call.get("function", call)
+    args = fn.get("arguments", {})
+    if isinstance(args, str):
+        try:
+            args = json.loads(args)
+        except ValueError:
+            pass
+    return fn.get("name", ""), args

@@ -64,12 +64,14 @@ def _coerce(text: object) -> str:
     return ""
 
 
-def _negated(text: str, start: int, width: int = 48) -> bool:
+def _negated(text: str, start: int, width: int = 48, neg: re.Pattern[str] = _NEG_RE,
+             cut_at: re.Pattern[str] = _CUT_RE) -> bool:
+    """A match of ``neg`` in the ``width`` characters before ``start``, after the last clause cut (``cut_at``)."""
     window = text[max(0, start - width):start]
     cut = 0
-    for m in _CUT_RE.finditer(window):
+    for m in cut_at.finditer(window):
         cut = m.end()
-    return _NEG_RE.search(window, cut) is not None
+    return neg.search(window, cut) is not None
 
 
 def _in_question(text: str, end: int) -> bool:

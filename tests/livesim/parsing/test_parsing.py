@@ -947,3 +947,13 @@ def test_non_finite_arguments_are_graded_errors() -> None:
         r = parse_action('<tool_call>{"name": "a", "arguments": {"x": ' + bad + '}}</tool_call>')
         assert r.tool_calls == () and [e.kind for e in r.errors] == ["bad_arguments"], bad
         assert "not finite" in r.errors[0].message
+
+
+def test_openai_call_parts_decodes_json_arguments_and_keeps_anything_else():
+    from livesim.parsing import openai_call_parts
+
+    entry = {"id": "c1", "type": "function", "function": {"name": "get_price", "arguments": '{"link": 2}'}}
+    assert openai_call_parts(entry) == ("get_price", {"link": 2})
+    assert openai_call_parts({"name": "x", "arguments": {"a": 1}}) == ("x", {"a": 1})  # a bare call, already decoded
+    assert openai_call_parts({"function": {"name": "x", "arguments": "not json"}}) == ("x", "not json")
+    assert openai_call_parts({"function": {}}) == ("", {})
