@@ -68,7 +68,7 @@ def main() -> None:
     ap.add_argument("--profile-out", default=None, help="with --profile: also write a Chrome trace (JSON) here")
     ap.add_argument("--warmup", type=int, default=2, help="with --device cuda: steps of the first layout run first and "
                     "not reported (CUDA start-up and kernel selection; 0: none)")
-    args = args_ns = ap.parse_args()
+    args = ap.parse_args()
     if args.profile and args.profile + 1 > args.steps and not (args.device == "cuda" and args.warmup):
         ap.error(f"--profile {args.profile} needs --steps >= {args.profile + 1} (step 1 is not profiled)")
     os.environ["LIVESIM_DEVICE"] = args.device
@@ -102,6 +102,7 @@ def main() -> None:
         """Profile optimizer steps 2..1+N of the run it is given to (torch.profiler; CUDA kernels too on a GPU)."""
         from transformers import TrainerCallback
 
+        steps, trace = args.profile, args.profile_out  # the callbacks' own `args` is the trainer's
         acts = [torch.profiler.ProfilerActivity.CPU] + ([torch.profiler.ProfilerActivity.CUDA]
                                                          if choice.device == "cuda" else [])
 
@@ -114,15 +115,15 @@ def main() -> None:
                     self.prof.__enter__()
 
             def on_step_end(self, args: object, state: object, control: object, **kw: object) -> None:
-                if self.prof is not None and state.global_step == 1 + args_ns.profile:  # type: ignore[attr-defined]
+                if self.prof is not None and state.global_step == 1 + steps:  # type: ignore[attr-defined]
                     if choice.device == "cuda":
                         torch.cuda.synchronize()
                     self.prof.__exit__(None, None, None)
                     key = "self_cuda_time_total" if choice.device == "cuda" else "self_cpu_time_total"
-                    print(f"\n[bench_sft] profile of {args_ns.profile} step(s) of the first layout, by {key}:")
+                    print(f"\n[bench_sft] profile of {steps} step(s) of the first layout, by {key}:")
                     print(self.prof.key_averages().table(sort_by=key, row_limit=25), flush=True)
-                    if args_ns.profile_out:
-                        self.prof.export_chrome_trace(args_ns.profile_out)
+                    if trace:
+                        self.prof.export_chrome_trace(trace)
                     self.prof = None
 
         return Profile()
