@@ -190,6 +190,14 @@ def render_table(results: dict[str, Any]) -> str:
         if results.get(key + "_table"):
             lines += ["", f"## {title}", "", results[key + "_table"]]
     carried = [r for r in results["rows"] if r["status"] == "ok" and (r.get("train") or {}).get("carried")]
+    from_file = [r for r in carried if r["train"].get("carried_from")]
+    if from_file:
+        lines += ["", "## Rows carried from an earlier run", "",
+                  "Not measured by the run that wrote this table: these rows are an earlier run's, with the same "
+                  "settings, as its `results.json` has them.", "", "| row | from | its command |", "|---|---|---|"]
+        for r in from_file:
+            lines.append(f"| {r['row']} | `{r['train']['carried_from']}` | `{r['train'].get('carried_command')}` |")
+        carried = [r for r in carried if r not in from_file]
     if carried:
         lines += ["", "## Rows read from the evaluation records", "",
                   "These stages were not on the machine that wrote this table: their rows are the committed "

@@ -5,13 +5,19 @@
     python scripts/gpu_run.py --out DIR --ci       # the same parts at CI size (runs on a CPU)
 
 Parts, each under its own time limit (a part past it is stopped and the next one runs), each writing its log and a
-line of `parts.md` as soon as it ends: the machine (`env.json`), the model, SFT trained tokens/s on CUDA, its ratio
-to the CPU and a profile of two steps (`bench/bench_sft.py --device cuda --profile 2`), collect episodes/s with 16
-and 1 worker processes, then `livesim hat reproduce --preset smollm2-135m-gpu` in steps, each adding rows in the
-order the paper's findings need them (base and fixed-SFT; + HSA-SFT; + HSA-SFT+distill with T4; + HAT; + fixed-RL)
-and each leaving a complete table of the rows it has; and `summary.md`: the table, each stage's wall time and SFT
-tokens/s, and the paper's claims
-judged. Stages and evaluations are cached (`$LIVESIM_CACHE`), so a rerun after a stop resumes where it was.
+line of `parts.md` as soon as it ends: the machine (`env.json`), the model, then `livesim hat reproduce --preset
+smollm2-135m-gpu` in steps, each adding rows in the order the paper's findings need them (base and fixed-SFT;
++ HSA-SFT; + HSA-SFT+distill with T4; + HAT; + fixed-RL) and each leaving a complete table of the rows it has; then
+the benchmarks: SFT trained tokens/s on CUDA, its ratio to the CPU and a profile of two steps
+(`bench/bench_sft.py --device cuda --profile 2`), collect episodes/s with 16 and 1 worker processes (the table
+first: a run stopped by its deadline has rows rather than benchmarks). `summary.md`: the table, each stage's wall
+time and SFT tokens/s, and the paper's claims judged. Stages and evaluations are cached (`$LIVESIM_CACHE`), so a
+rerun after a stop resumes where it was.
+
+`--steps hsa,distill,hat` runs only those reproduce steps (their rows only: `base` and `fixed-SFT` come with
+`fixed`); `--carry results/smollm2-135m-gpu/results.json` adds the rows of an earlier run of the same settings
+that this one did not measure to the summary's table and claims (marked carried, with the file), written as
+`results.json` and `table.md` beside `summary.md`.
 
 `--short` runs the preset with smaller stages (`SHORT_SETS`: 2,400 episodes a collect, one epoch in batches of
 8 x 4, 12 distillation and 8 GRPO steps, no dev evaluations) and the suites T1, T2 (T4 from the distillation step
@@ -25,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -56,8 +63,10 @@ print(json.dumps({"device": c.device, "bf16": c.bf16, "gpu": torch.cuda.get_devi
 """
 
 
-def parts(ci: bool, out: Path, short: bool = False) -> list[tuple[str, int, list[str]]]:
-    """(name, time limit in seconds, command) of every part, in order."""
+def parts(ci: bool, out: Path, short: bool = False, steps: tuple[str, ...] | None = None
+          ) -> list[tuple[str, int, list[str]]]:
+    """(name, time limit in seconds, command) of every part, in order; `steps`: the reproduce steps to plan (default
+    all), whose rows alone make up each step's `--rows`."""
     py = sys.executable
     # -P: the repository root (the working directory) is not put on sys.path, so an installed livesim is imported
     # rather than the source folder (whose envs/, agents/ and hat/ are mapped into livesim only by the install)
@@ -69,7 +78,8 @@ def parts(ci: bool, out: Path, short: bool = False) -> list[tuple[str, int, list
     elif short:
         collect = ["--episodes", "1600", "--workers", "16,1", "--prompt-style", "compact"]
         # no padding-free layout: under SDPA it ran out of memory at 16 conversations on an H200 (the full run keeps it)
-        sft = ["--device", "cuda", "--preset", PRESET, "--layouts", "16x1+grouped,8x1+grouped,16x1",
+        # the preset's fused (TRL, every position) LM head against the plain one (logits at the labelled positions)
+        sft = ["--device", "cuda", "--preset", PRESET, "--layouts", "16x1+grouped,16x1:plain+grouped",
                "--steps", "8", "--episodes", "160", "--threads", "16", "--cpu-steps", "1", "--profile", "2"]
     else:
         collect = ["--episodes", "4000", "--workers", "16,1", "--prompt-style", "compact"]
@@ -78,11 +88,11 @@ def parts(ci: bool, out: Path, short: bool = False) -> list[tuple[str, int, list
     plan: list[tuple[str, int, list[str]]] = [
         ("env", 120, [py, "-P", "-c", ENV_CODE]),
         ("model", 600, [*cli, "models", "prepare", "smollm2-135m"]),
-        ("bench_sft", 120 if short else 900, [py, str(ROOT / "bench" / "bench_sft.py"), *sft]),
-        ("bench_collect", 60 if short else 900, [py, str(ROOT / "bench" / "bench_collect.py"), *collect]),
     ]
     rows: list[str] = []
     for name, added, short_suites in STEPS:
+        if steps is not None and name not in steps:
+            continue
         rows += added
         cmd = [*cli, "hat", "reproduce", "--preset", PRESET, "--rows", ",".join(rows), "--no-ab", "--no-harness-edit",
                "--out", str(out / "results"), *(["--ci"] if ci else [])]
@@ -90,7 +100,31 @@ def parts(ci: bool, out: Path, short: bool = False) -> list[tuple[str, int, list
             sets = ("dev_requests=0",) if ci else SHORT_SETS
             cmd += ["--suites", short_suites, *(x for s in sets for x in ("--set", s))]
         plan.append((f"reproduce:{name}", 3 * 3600 if ci else (900 if short else 5400), cmd))
+    plan += [("bench_sft", 120 if short else 900, [py, str(ROOT / "bench" / "bench_sft.py"), *sft]),
+             ("bench_collect", 60 if short else 900, [py, str(ROOT / "bench" / "bench_collect.py"), *collect])]
     return plan
+
+
+def with_carried(results: dict[str, Any], carry: Path) -> dict[str, Any]:
+    """`results` plus the rows of an earlier run's `results.json` (`carry`) that this run did not measure, each
+    marked carried (with the file and the earlier run's command); rows in the order of `ROWS`. A row this run
+    measured is this run's, whole: suites are never mixed across runs within one row.
+    """
+    earlier = json.loads(carry.read_text())
+    if earlier.get("preset") not in (None, results.get("preset")):
+        raise ValueError(f"--carry {carry}: preset {earlier.get('preset')!r}, not {results.get('preset')!r}")
+    have = {r["row"] for r in results.get("rows", []) if r.get("status") == "ok"}
+    label = str(carry.relative_to(ROOT)) if carry.is_relative_to(ROOT) else str(carry)
+    carried = [{**r, "note": f"carried from {label}",
+                "train": {**(r.get("train") or {}), "carried": True, "carried_from": label,
+                          "carried_command": earlier.get("command")}}
+               for r in earlier.get("rows", []) if r.get("status") == "ok" and r["row"] not in have]
+    names = {r["row"] for r in carried}
+    rows = [r for r in results.get("rows", []) if r["row"] not in names] + carried
+    order = {name: i for i, name in enumerate(ROWS)}
+    rows.sort(key=lambda r: order.get(r["row"], len(order)))
+    # the paired findings of `hat reproduce` need both rows' requests from one run: kept only where both are this run's
+    return {**results, "rows": rows, "carried_from": label}
 
 
 def run_part(name: str, limit: int, cmd: list[str], out: Path) -> dict[str, Any]:
@@ -144,8 +178,8 @@ def claims(results: dict[str, Any]) -> list[tuple[str, str]]:
         judge("HSA-SFT's T2 AVG within 10 points of its T1", [pts("HSA-SFT", "T1"), pts("HSA-SFT", "T2")],
               lambda a, b: abs(a - b) <= 10, "T1 {:.1f}, T2 {:.1f}"),
         judge("distillation gives back T4 points (HSA-SFT+distill > HSA-SFT, prompt-strict)",
-              [t4("HSA-SFT"), t4("HSA-SFT+distill"), t4("base")], lambda a, b, c: b > a,
-              "HSA-SFT {:.1f}, +distill {:.1f}, base {:.1f}"),
+              [t4("HSA-SFT"), t4("HSA-SFT+distill")], lambda a, b: b > a,
+              "HSA-SFT {:.1f}, +distill {:.1f}" + ("" if t4("base") is None else f", base {t4('base'):.1f}")),
         judge("HAT >= HSA-SFT on T2 AVG", [pts("HSA-SFT", "T2"), pts("HAT", "T2")], lambda a, b: b >= a,
               "HSA-SFT {:.1f}, HAT {:.1f}"),
     ]
@@ -183,8 +217,11 @@ def collect_walls(results_dir: Path) -> list[str]:
     return ["| run | stage | wall s | conversations |", "|---|---|---|---|", *lines] if lines else []
 
 
-def summary(out: Path, part_rows: list[dict[str, Any]]) -> Path:
-    """`summary.md` from whatever the parts left (a part that did not finish is named as such)."""
+def summary(out: Path, part_rows: list[dict[str, Any]], carry: Path | None = None) -> Path:
+    """`summary.md` from whatever the parts left (a part that did not finish is named as such); with `carry`, the
+    table and claims also hold the earlier run's rows this one did not measure (`with_carried`). The table's
+    `results.json` and `table.md` are also written beside it (flat: easy to copy off a remote machine).
+    """
     lines = [f"# One-GPU run ({PRESET})", ""]
     env = out / "env.log"
     if env.is_file():
@@ -203,8 +240,19 @@ def summary(out: Path, part_rows: list[dict[str, Any]]) -> Path:
     found = sorted((out / "results").rglob("results.json"))
     if found:
         results = json.loads(found[0].read_text())
-        table_md = found[0].with_name("table.md")
-        lines += ["", "## Table", "", f"`{found[0].parent}` (table.md there has every column)", ""]
+        table_md = out / "table.md"
+        if carry is not None:
+            from livesim.hat.report import render_table
+
+            results = with_carried(results, carry)
+            table_md.write_text(render_table(results))
+        else:
+            table_md.write_text(found[0].with_name("table.md").read_text() if found[0].with_name("table.md")
+                                .is_file() else "")
+        (out / "results.json").write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
+        lines += ["", "## Table", "", f"`{found[0].parent}`" + (f" with the rows carried from `{carry}`"
+                                                                 if carry is not None else "")
+                  + " (`table.md` beside this file has every column)", ""]
         lines += ["| row | T1 AVG | T2 AVG | T3 AVG | T4 prompt-strict | n T1 | T1 requests/s |",
                   "|---|---|---|---|---|---|---|"]
         for r in results["rows"]:
@@ -214,12 +262,13 @@ def summary(out: Path, part_rows: list[dict[str, Any]]) -> Path:
                 v = ((s.get(suite) or {}).get("scores") or {}).get(key)
                 cells.append("n/a" if v is None else f"{100 * v:.1f}")
             rps = (s.get("T1") or {}).get("requests_per_s")
-            lines.append(f"| {r['row']} | {' | '.join(cells)} | {(s.get('T1') or {}).get('n', '')} | "
+            name = r["row"] + (" (carried)" if (r.get("train") or {}).get("carried_from") else "")
+            lines.append(f"| {name} | {' | '.join(cells)} | {(s.get('T1') or {}).get('n', '')} | "
                          f"{'' if rps is None else f'{rps:.2f}'} |")
         lines += ["", "## Stages", "", *stage_figures(results), "", *collect_walls(found[0].parent),
                   "", "## The paper's claims", "",
                   "| claim | verdict |", "|---|---|", *(f"| {c} | {v} |" for c, v in claims(results))]
-        if table_md.is_file():
+        if table_md.is_file() and table_md.read_text().strip():
             lines += ["", "## Full table with 95% CIs", "", table_md.read_text()]
     else:
         lines += ["", "No results.json yet (the reproduce part did not finish: run the script again to resume)."]
@@ -236,6 +285,10 @@ def main(argv: list[str] | None = None) -> int:
                     "suites T1, T2, T4: minutes of one GPU")
     ap.add_argument("--deadline", type=float, default=None, help="stop the whole run this many seconds after it "
                     "starts (the running part is stopped, later ones skipped)")
+    ap.add_argument("--steps", default=None, help="comma list of reproduce steps (" + ",".join(n for n, _, _ in STEPS)
+                    + "; default all): only those steps' rows are trained and evaluated")
+    ap.add_argument("--carry", default=None, help="an earlier run's results.json (same preset and settings): its rows "
+                    "that this run does not measure join the summary's table and claims, marked carried")
     ap.add_argument("--only", default=None, help="comma list of parts to run (env,model,bench_sft,bench_collect,"
                                                 "reproduce, or one reproduce step such as reproduce:fixed); the "
                                                 "summary is always written")
@@ -244,7 +297,24 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--deadline must be > 0 seconds, got {args.deadline:g}")
     t_start = time.perf_counter()
     out = Path(args.out or f"gpu-results/{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}").resolve()
-    plan = parts(args.ci, out, args.short)
+    steps = tuple(args.steps.split(",")) if args.steps else None
+    bad_steps = [x for x in steps or () if x not in {n for n, _, _ in STEPS}]
+    if bad_steps:
+        ap.error(f"unknown step {bad_steps[0]!r}; expected some of {','.join(n for n, _, _ in STEPS)}")
+    carry = Path(args.carry).resolve() if args.carry else None
+    if carry is not None:
+        try:
+            earlier = json.loads(carry.read_text())
+            earlier["rows"]
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            ap.error(f"--carry {args.carry}: not a results.json with rows ({type(e).__name__}: {e})")
+        # the same settings: CI size or not, and the same --set overrides (which make the stages' keys)
+        sets = (("dev_requests=0",) if args.ci else SHORT_SETS) if args.short else ()
+        theirs = tuple(re.findall(r"--set (\S+)", earlier.get("command") or ""))
+        if bool(earlier.get("ci")) != args.ci or sorted(theirs) != sorted(sets):
+            ap.error(f"--carry {args.carry}: its run had other settings (ci={bool(earlier.get('ci'))}, sets "
+                     f"{' '.join(theirs) or 'none'}) than this one (ci={args.ci}, sets {' '.join(sets) or 'none'})")
+    plan = parts(args.ci, out, args.short, steps)
     names = [p[0] for p in plan]
     only = args.only.split(",") if args.only else ["env", "model", "bench_sft", "bench_collect", "reproduce"]
     bad = [n for n in only if n not in names and n != "reproduce"]
@@ -271,8 +341,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"[gpu_run] {name} (limit {limit} s) -> {out / (name.replace(':', '-') + '.log')}", flush=True)
         rows.append(run_part(name, limit, cmd, out))
         print(f"[gpu_run] {name}: {rows[-1]['status']} in {rows[-1]['wall_s']:.0f} s", flush=True)
-        summary(out, rows)
-    print(f"[gpu_run] {summary(out, rows)}")
+        summary(out, rows, carry)
+    print(f"[gpu_run] {summary(out, rows, carry)}")
     return 0 if all(r["status"] == "ok" for r in rows) else 1
 
 

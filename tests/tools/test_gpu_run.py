@@ -65,8 +65,8 @@ def test_summary_reads_the_stage_stats_and_names_unfinished_parts(gpu_run, tmp_p
 
 def test_parts_and_bad_input(gpu_run, tmp_path, capsys):
     names = [p[0] for p in gpu_run.parts(True, tmp_path)]
-    assert names == ["env", "model", "bench_sft", "bench_collect", "reproduce:fixed", "reproduce:hsa",
-                     "reproduce:distill", "reproduce:hat", "reproduce:fixed-rl"]
+    assert names == ["env", "model", "reproduce:fixed", "reproduce:hsa", "reproduce:distill", "reproduce:hat",
+                     "reproduce:fixed-rl", "bench_sft", "bench_collect"]  # the table first, the benchmarks after
     full = dict((n, c) for n, _, c in gpu_run.parts(False, tmp_path))
     repro = full["reproduce:fixed-rl"]
     assert "--ci" not in repro and "smollm2-135m-gpu" in repro and "--set" not in repro
@@ -83,6 +83,49 @@ def test_parts_and_bad_input(gpu_run, tmp_path, capsys):
     with pytest.raises(SystemExit):
         gpu_run.main(["--ci", "--out", str(tmp_path / "o"), "--deadline", "0"])
     assert "--deadline must be > 0" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        gpu_run.main(["--ci", "--out", str(tmp_path / "o"), "--steps", "hsa,nope"])
+    assert "unknown step 'nope'" in capsys.readouterr().err
+    (tmp_path / "bad.json").write_text("{}")
+    with pytest.raises(SystemExit):
+        gpu_run.main(["--ci", "--out", str(tmp_path / "o"), "--carry", str(tmp_path / "bad.json")])
+    assert "--carry" in capsys.readouterr().err and not (tmp_path / "o").exists()
+    (tmp_path / "full.json").write_text(json.dumps({"ci": False, "rows": [], "command": "livesim hat reproduce "
+                                                    "--preset smollm2-135m-gpu --set sft.epochs=1"}))
+    with pytest.raises(SystemExit):  # rows of a run with other settings cannot join this table
+        gpu_run.main(["--ci", "--short", "--out", str(tmp_path / "o"), "--carry", str(tmp_path / "full.json")])
+    assert "its run had other settings (ci=False, sets sft.epochs=1)" in capsys.readouterr().err
+
+
+def test_steps_plan_only_their_rows(gpu_run, tmp_path):
+    plan = dict((n, c) for n, _, c in gpu_run.parts(False, tmp_path, short=True, steps=("hsa", "distill", "hat")))
+    assert [n for n in plan if n.startswith("reproduce:")] == ["reproduce:hsa", "reproduce:distill", "reproduce:hat"]
+    assert plan["reproduce:hsa"][plan["reproduce:hsa"].index("--rows") + 1] == "HSA-SFT"
+    assert plan["reproduce:hat"][plan["reproduce:hat"].index("--rows") + 1] == "HSA-SFT,HSA-SFT+distill,HAT"
+
+
+def test_carried_rows_join_the_table_and_claims(gpu_run, tmp_path):
+    earlier = tmp_path / "earlier.json"
+    earlier.write_text(json.dumps({"preset": "smollm2-135m-gpu", "command": "livesim hat reproduce ...", "rows": [
+        _row("base", 0.0, 0.0, 0.3), _row("fixed-SFT", 0.6, 0.0, 0.2), _row("HSA-SFT", 0.5, 0.1, 0.1)]}))
+    res = tmp_path / "out" / "results" / "smollm2-135m-gpu"
+    res.mkdir(parents=True)
+    now = {"preset": "smollm2-135m-gpu", "baseline": "base", "rows": [
+        _row("HSA-SFT", 0.58, 0.55, 0.25), _row("HSA-SFT+distill", 0.57, 0.5, 0.3),
+        {"row": "HAT", "status": "not measured", "note": "stopped", "train": {}}]}
+    (res / "results.json").write_text(json.dumps(now))
+    text = gpu_run.summary(tmp_path / "out", [], carry=earlier).read_text()
+    merged = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert [r["row"] for r in merged["rows"]] == ["base", "fixed-SFT", "HSA-SFT", "HSA-SFT+distill", "HAT"]
+    hsa = next(r for r in merged["rows"] if r["row"] == "HSA-SFT")
+    assert hsa["suites"]["T2"]["scores"]["avg"] == 0.55 and not hsa["train"].get("carried")  # this run's, whole
+    assert next(r for r in merged["rows"] if r["row"] == "fixed-SFT")["train"]["carried_from"] == str(earlier)
+    assert "| fixed-SFT (carried) | 60.0 | 0.0 |" in text
+    assert "| fixed-SFT's T2 AVG >= 30 points under its T1 | holds (T1 60.0, T2 0.0) |" in text
+    assert "| HSA-SFT's T2 AVG within 10 points of its T1 | holds (T1 58.0, T2 55.0) |" in text
+    assert "holds (HSA-SFT 25.0, +distill 30.0, base 30.0)" in text  # base shown, not required
+    assert "| HAT >= HSA-SFT on T2 AVG | not measured |" in text
+    assert "fixed-SFT" in (tmp_path / "out" / "table.md").read_text()
 
 
 def test_deadline_skips_the_parts_after_it(gpu_run, tmp_path):
