@@ -105,6 +105,11 @@ def parts(ci: bool, out: Path, short: bool = False, steps: tuple[str, ...] | Non
     return plan
 
 
+def _label(path: Path) -> str:
+    """`path` relative to the repository root when it is under it (what a table should name)."""
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
 def with_carried(results: dict[str, Any], carry: Path) -> dict[str, Any]:
     """`results` plus the rows of an earlier run's `results.json` (`carry`) that this run did not measure, each
     marked carried (with the file and the earlier run's command); rows in the order of `ROWS`. A row this run
@@ -114,7 +119,7 @@ def with_carried(results: dict[str, Any], carry: Path) -> dict[str, Any]:
     if earlier.get("preset") not in (None, results.get("preset")):
         raise ValueError(f"--carry {carry}: preset {earlier.get('preset')!r}, not {results.get('preset')!r}")
     have = {r["row"] for r in results.get("rows", []) if r.get("status") == "ok"}
-    label = str(carry.relative_to(ROOT)) if carry.is_relative_to(ROOT) else str(carry)
+    label = _label(carry)
     carried = [{**r, "note": f"carried from {label}",
                 "train": {**(r.get("train") or {}), "carried": True, "carried_from": label,
                           "carried_command": earlier.get("command")}}
@@ -250,7 +255,7 @@ def summary(out: Path, part_rows: list[dict[str, Any]], carry: Path | None = Non
             table_md.write_text(found[0].with_name("table.md").read_text() if found[0].with_name("table.md")
                                 .is_file() else "")
         (out / "results.json").write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
-        lines += ["", "## Table", "", f"`{found[0].parent}`" + (f" with the rows carried from `{carry}`"
+        lines += ["", "## Table", "", f"`{found[0].parent}`" + (f" with the rows carried from `{_label(carry)}`"
                                                                  if carry is not None else "")
                   + " (`table.md` beside this file has every column)", ""]
         lines += ["| row | T1 AVG | T2 AVG | T3 AVG | T4 prompt-strict | n T1 | T1 requests/s |",
@@ -289,6 +294,8 @@ def main(argv: list[str] | None = None) -> int:
                     + "; default all): only those steps' rows are trained and evaluated")
     ap.add_argument("--carry", default=None, help="an earlier run's results.json (same preset and settings): its rows "
                     "that this run does not measure join the summary's table and claims, marked carried")
+    ap.add_argument("--summary-only", action="store_true", help="run nothing: write summary.md, results.json and "
+                    "table.md from what --out holds (e.g. a run copied back from the GPU machine, with --carry)")
     ap.add_argument("--only", default=None, help="comma list of parts to run (env,model,bench_sft,bench_collect,"
                                                 "reproduce, or one reproduce step such as reproduce:fixed); the "
                                                 "summary is always written")
@@ -314,6 +321,16 @@ def main(argv: list[str] | None = None) -> int:
         if bool(earlier.get("ci")) != args.ci or sorted(theirs) != sorted(sets):
             ap.error(f"--carry {args.carry}: its run had other settings (ci={bool(earlier.get('ci'))}, sets "
                      f"{' '.join(theirs) or 'none'}) than this one (ci={args.ci}, sets {' '.join(sets) or 'none'})")
+    if args.summary_only:
+        if not args.out or not (out / "results").is_dir():
+            ap.error(f"--summary-only needs --out with a run's results/ folder ({out / 'results'} is not one)")
+        parts_md = out / "parts.md"
+        done = [{"part": c[0].strip(), "status": c[1].strip(), "wall_s": float(c[2]), "limit_s": c[3].strip()}
+                for c in (line.strip().strip("|").split("|") for line in (parts_md.read_text().splitlines()[2:]
+                                                                           if parts_md.is_file() else []))
+                if len(c) == 4]
+        print(f"[gpu_run] {summary(out, done, carry)}")
+        return 0
     plan = parts(args.ci, out, args.short, steps)
     names = [p[0] for p in plan]
     only = args.only.split(",") if args.only else ["env", "model", "bench_sft", "bench_collect", "reproduce"]

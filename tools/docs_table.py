@@ -42,7 +42,9 @@ def excerpt(results: dict[str, Any]) -> str:
 
         drop = fmt_ci((r.get("t1_to_t2") or {}).get("avg")) if s.get("T2") else "n/a"
         vs = fmt_ci(((r.get("vs_base") or {}).get("T4") or {}).get("inst_strict")) if r.get("vs_base") else ""
-        src = "carried (records)" if (r.get("train") or {}).get("carried") else "measured here"
+        train = r.get("train") or {}
+        src = (f"earlier run (`{train['carried_from']}`)" if train.get("carried_from")
+               else "carried (records)" if train.get("carried") else "measured here")
         lines.append(f"| {r['row']} | {g('T1', 'accuracy')} | {g('T1', 'effectiveness')} | {g('T1', 'avg')} | "
                      f"{g('T2', 'avg')} | {drop} | {g('T4', 'prompt_strict')} | {g('T4', 'inst_strict')} | {vs} | "
                      f"{src} |")

@@ -139,3 +139,22 @@ def test_env_part_runs_at_ci_size(gpu_run, tmp_path):
     env = json.loads((tmp_path / "env.log").read_text().strip().splitlines()[-1])
     assert env["device"] in ("cpu", "cuda") and env["USE_HUB_KERNELS"] == os.environ.get("USE_HUB_KERNELS", "NO")
     assert "| env | ok |" in (tmp_path / "parts.md").read_text() and (tmp_path / "summary.md").is_file()
+
+
+def test_summary_only_rewrites_the_summary_from_a_copied_run(gpu_run, tmp_path, capsys):
+    earlier = tmp_path / "earlier.json"
+    sets = " ".join(f"--set {x}" for x in gpu_run.SHORT_SETS)
+    earlier.write_text(json.dumps({"preset": "smollm2-135m-gpu", "ci": False, "command": f"livesim ... {sets}",
+                                   "rows": [_row("fixed-SFT", 0.6, 0.0, 0.2)]}))
+    res = tmp_path / "run" / "results" / "smollm2-135m-gpu"
+    res.mkdir(parents=True)
+    (res / "results.json").write_text(json.dumps({"preset": "smollm2-135m-gpu", "baseline": "base",
+                                                  "rows": [_row("HSA-SFT", 0.58, 0.55, 0.25)]}))
+    (tmp_path / "run" / "parts.md").write_text("| part | status | wall s | limit s |\n|---|---|---|---|\n"
+                                               "| reproduce:hsa | ok | 293.0 | 472 |\n")
+    assert gpu_run.main(["--short", "--summary-only", "--out", str(tmp_path / "run"), "--carry", str(earlier)]) == 0
+    text = (tmp_path / "run" / "summary.md").read_text()
+    assert "| reproduce:hsa | ok | 293.0 | 472 |" in text and "| fixed-SFT (carried) | 60.0 | 0.0 |" in text
+    with pytest.raises(SystemExit):
+        gpu_run.main(["--summary-only", "--out", str(tmp_path / "empty")])
+    assert "--summary-only needs --out with a run's results/ folder" in capsys.readouterr().err
