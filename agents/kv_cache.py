@@ -23,6 +23,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 TOOL_CALL_GRACE = 3  # tokens after `</tool_call>` in which another `<tool_call>` may start
 
 
@@ -74,6 +76,10 @@ class _Entry:
     ids: list[int]
     kv: list[tuple[Any, Any]]  # per layer (keys, values), each (1, heads, len(ids), head_dim)
     shared: bool = False  # a batch's common prefix: read by many rows, never consumed by one
+    arr: Any = None  # `ids` as an int64 array, for `PrefixCache.match`
+
+    def __post_init__(self) -> None:
+        self.arr = np.asarray(self.ids, dtype=np.int64)
 
 
 @dataclass
@@ -90,10 +96,18 @@ class PrefixCache:
     _next: int = 0
 
     def match(self, ids: list[int]) -> tuple[int | None, int]:
-        """(entry key, common prefix length) of the entry sharing the longest prefix with `ids`."""
+        """(entry key, common prefix length) of the entry sharing the longest prefix with `ids`.
+
+        Every entry is compared as an array (one vectorised comparison each): with a batch of 128 conversations
+        the cache holds ~2 x 128 entries of ~1,000-3,000 tokens, and comparing Python lists by bisection took
+        ~7 ms a lookup, on the host, for every row of every turn.
+        """
+        if not self.entries:
+            return None, 0
+        query = np.asarray(ids, dtype=np.int64)
         best, best_n = None, 0
         for key, e in self.entries.items():
-            n = _common_prefix(e.ids, ids)
+            n = _common_prefix_arr(e.arr, query)
             if n > best_n:
                 best, best_n = key, n
         if best_n < self.min_prefix:
@@ -122,6 +136,13 @@ class PrefixCache:
     @property
     def tokens(self) -> int:
         return sum(len(e.ids) for e in self.entries.values())
+
+
+def _common_prefix_arr(a: Any, b: Any) -> int:
+    """Length of the common prefix of two 1-D integer arrays."""
+    n = min(len(a), len(b))
+    differ = a[:n] != b[:n]
+    return int(differ.argmax()) if differ.any() else n
 
 
 def _common_prefix(a: list[int], b: list[int]) -> int:
