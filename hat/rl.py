@@ -310,7 +310,8 @@ class EnvRollout:
                 s["segments"] += [SEG_ENV] * len(env_ids)
         self.last_transcripts = [list(e.unwrapped.sim.messages) for e in envs]
         self.rollouts += n
-        self.rollout_seconds += time.perf_counter() - t0
+        seconds = time.perf_counter() - t0
+        self.rollout_seconds += seconds
         terms, dispatched = [], []
         for s, env in zip(state, envs, strict=True):
             info = s["info"] or {}
@@ -328,6 +329,10 @@ class EnvRollout:
             "livesim_model_tokens": [s["model_tokens"] for s in state],
             "livesim_segments": [s["segments"] for s in state],
             "livesim_seed": [seed for seed, _ in episodes],
+            # this play's wall time and generated tokens, logged once a step as livesim/rollout_s and
+            # livesim/rollout_tokens beside TRL's step_time (the rollouts' share of a step)
+            "livesim_rollout_s": [seconds] * n,
+            "livesim_rollout_tokens": [sum(s["model_tokens"] for s in state)] * n,
         }
 
     def __call__(self, prompts: list[Any], trainer: Any) -> dict[str, Any]:
@@ -359,8 +364,12 @@ def reward_functions(cfg: RLStageConfig) -> list[Any]:
         fn.__name__ = term
         return fn
 
-    def length(prompts: list[Any], completions: list[Any], livesim_model_tokens: list[int], **_: Any
-               ) -> list[float]:
+    def length(prompts: list[Any], completions: list[Any], livesim_model_tokens: list[int], log_metric: Any = None,
+               livesim_rollout_s: list[float] | None = None, livesim_rollout_tokens: list[int] | None = None,
+               **_: Any) -> list[float]:
+        if log_metric is not None and livesim_rollout_s:  # TRL's hook for a scalar a step, averaged per log row
+            log_metric("livesim/rollout_s", float(livesim_rollout_s[0]))
+            log_metric("livesim/rollout_tokens", float((livesim_rollout_tokens or [0])[0]))
         return [-min(1.0, max(0, n - cfg.length_target) / cfg.length_target) for n in livesim_model_tokens]
 
     length.__name__ = "length_penalty"
