@@ -66,7 +66,8 @@ print(json.dumps({"device": c.device, "bf16": c.bf16, "gpu": torch.cuda.get_devi
 def parts(ci: bool, out: Path, short: bool = False, steps: tuple[str, ...] | None = None
           ) -> list[tuple[str, int, list[str]]]:
     """(name, time limit in seconds, command) of every part, in order; `steps`: the reproduce steps to plan (default
-    all), whose rows alone make up each step's `--rows`."""
+    all), whose rows alone make up each step's `--rows`.
+    """
     py = sys.executable
     # -P: the repository root (the working directory) is not put on sys.path, so an installed livesim is imported
     # rather than the source folder (whose envs/, agents/ and hat/ are mapped into livesim only by the install)
@@ -76,13 +77,15 @@ def parts(ci: bool, out: Path, short: bool = False, steps: tuple[str, ...] | Non
         sft = ["--device", "cpu", "--preset", "tiny", "--layouts", "2x1+grouped,2x1,2x1+pf", "--steps", "2",
                "--episodes", "16"]
     elif short:
-        collect = ["--episodes", "1600", "--workers", "16,1", "--prompt-style", "compact"]
+        collect = ["--episodes", "1600", "--workers", "16,1", "--prompt-style", "compact",
+                   "--tokenizer", "smollm2-135m"]
         # no padding-free layout: under SDPA it ran out of memory at 16 conversations on an H200 (the full run keeps it)
         # the preset's fused (TRL, every position) LM head against the plain one (logits at the labelled positions)
         sft = ["--device", "cuda", "--preset", PRESET, "--layouts", "16x1+grouped,16x1:plain+grouped",
                "--steps", "8", "--episodes", "160", "--threads", "16", "--cpu-steps", "1", "--profile", "2"]
     else:
-        collect = ["--episodes", "4000", "--workers", "16,1", "--prompt-style", "compact"]
+        collect = ["--episodes", "4000", "--workers", "16,1", "--prompt-style", "compact",
+                   "--tokenizer", "smollm2-135m"]
         sft = ["--device", "cuda", "--preset", PRESET, "--layouts", "16x1+grouped,16x1,16x1+pf", "--steps", "30",
                "--episodes", "800", "--threads", "16", "--profile", "2"]
     plan: list[tuple[str, int, list[str]]] = [

@@ -41,3 +41,16 @@ def test_plan_is_in_episode_order_and_seeded():
     assert [i for i, *_ in plan] == list(range(12))
     assert plan == collect.episode_plan(CFG)
     assert not any(aug for *_, aug in collect.episode_plan(CFG.model_copy(update={"fixed_harness": True})))
+
+
+def test_token_lengths_equal_the_chat_template_one_at_a_time(tiny_model_dir):
+    import json
+
+    from transformers import AutoTokenizer
+
+    records, _ = collect.build_records(CFG, collect.play(CFG, show_progress=False))
+    tok = AutoTokenizer.from_pretrained(tiny_model_dir)
+    one_by_one = [len(tok.apply_chat_template(r["messages"], tools=json.loads(r["tools"]), tokenize=True,
+                                              return_dict=True)["input_ids"]) for r in records]
+    assert len(records) >= 6 and collect.token_lengths(records, tok) == one_by_one
+    assert collect.token_lengths([], tok) == []
