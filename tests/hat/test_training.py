@@ -126,6 +126,33 @@ def test_dataset_round_trips_through_sft_trainer_untruncated(data_dir, tiny_mode
         for m in raw["messages"]:
             for call in m["tool_calls"]:
                 assert f'"name": "{call["function"]["name"]}", "arguments": {call["function"]["arguments"]}' in trained
+    import datasets
+
+    datasets.disable_caching()  # tokenized again, in 2 processes (`sft.tokenize_procs`): the same rows
+    try:
+        two = SFTTrainer(model=AutoModelForCausalLM.from_pretrained(tiny_model_dir), args=SFTConfig(
+            output_dir=str(tmp_path / "two"), max_length=max(lengths), assistant_only_loss=True, report_to=[],
+            use_cpu=True, bf16=False, max_steps=1, dataset_num_proc=2), train_dataset=train, processing_class=tok)
+    finally:
+        datasets.enable_caching()
+    assert two.train_dataset["input_ids"] == trainer.train_dataset["input_ids"]
+    assert two.train_dataset["labels"] == trainer.train_dataset["labels"]
+
+
+def test_tokenize_procs_rule_and_stage_key(monkeypatch):
+    from livesim.hat import sft
+    from livesim.hat.train import TrainConfig, _stage_key
+
+    monkeypatch.setattr(sft.os, "cpu_count", lambda: 16)
+    cfg = sft.SFTStageConfig()
+    assert sft.tokenize_procs(cfg, 9000) == 8 and sft.tokenize_procs(cfg, 100) is None
+    assert sft.tokenize_procs(cfg.model_copy(update={"tokenize_procs": 3}), 100) == 3
+    assert sft.tokenize_procs(cfg.model_copy(update={"tokenize_procs": 1}), 9000) is None
+    monkeypatch.setattr(sft.os, "cpu_count", lambda: 2)
+    assert sft.tokenize_procs(cfg, 9000) is None
+    base = TrainConfig.from_preset("tiny")
+    other = base.model_copy(update={"sft": base.sft.model_copy(update={"tokenize_procs": 4})})
+    assert _stage_key(base, "sft", "b", "b", "c") == _stage_key(other, "sft", "b", "b", "c")
 
 
 def test_sft_lowers_loss_and_changes_parameters(data_dir, tiny_model_dir, tmp_path):
