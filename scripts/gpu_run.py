@@ -321,6 +321,8 @@ def main(argv: list[str] | None = None) -> int:
         # the same settings: CI size or not, and the same --set overrides (which make the stages' keys)
         sets = (("dev_requests=0",) if args.ci else SHORT_SETS) if args.short else ()
         theirs = tuple(re.findall(r"--set (\S+)", earlier.get("command") or ""))
+        if earlier.get("preset") not in (None, PRESET):
+            ap.error(f"--carry {args.carry}: a results.json of preset {earlier.get('preset')!r}, not {PRESET!r}")
         if bool(earlier.get("ci")) != args.ci or sorted(theirs) != sorted(sets):
             ap.error(f"--carry {args.carry}: its run had other settings (ci={bool(earlier.get('ci'))}, sets "
                      f"{' '.join(theirs) or 'none'}) than this one (ci={args.ci}, sets {' '.join(sets) or 'none'})")

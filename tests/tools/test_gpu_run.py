@@ -95,6 +95,10 @@ def test_parts_and_bad_input(gpu_run, tmp_path, capsys):
     with pytest.raises(SystemExit):  # rows of a run with other settings cannot join this table
         gpu_run.main(["--ci", "--short", "--out", str(tmp_path / "o"), "--carry", str(tmp_path / "full.json")])
     assert "its run had other settings (ci=False, sets sft.epochs=1)" in capsys.readouterr().err
+    (tmp_path / "tiny.json").write_text(json.dumps({"preset": "tiny", "ci": True, "rows": []}))
+    with pytest.raises(SystemExit):
+        gpu_run.main(["--ci", "--out", str(tmp_path / "o"), "--carry", str(tmp_path / "tiny.json")])
+    assert "a results.json of preset 'tiny', not 'smollm2-135m-gpu'" in capsys.readouterr().err
 
 
 def test_steps_plan_only_their_rows(gpu_run, tmp_path):
