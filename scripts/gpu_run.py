@@ -123,10 +123,14 @@ def with_carried(results: dict[str, Any], carry: Path) -> dict[str, Any]:
         raise ValueError(f"--carry {carry}: preset {earlier.get('preset')!r}, not {results.get('preset')!r}")
     have = {r["row"] for r in results.get("rows", []) if r.get("status") == "ok"}
     label = _label(carry)
-    carried = [{**r, "note": f"carried from {label}",
-                "train": {**(r.get("train") or {}), "carried": True, "carried_from": label,
-                          "carried_command": earlier.get("command")}}
-               for r in earlier.get("rows", []) if r.get("status") == "ok" and r["row"] not in have]
+    def carry_row(r: dict[str, Any]) -> dict[str, Any]:
+        train = r.get("train") or {}
+        if train.get("carried_from"):  # carried there too: it keeps naming the run that measured it
+            return r
+        return {**r, "note": f"carried from {label}",
+                "train": {**train, "carried": True, "carried_from": label, "carried_command": earlier.get("command")}}
+
+    carried = [carry_row(r) for r in earlier.get("rows", []) if r.get("status") == "ok" and r["row"] not in have]
     names = {r["row"] for r in carried}
     rows = [r for r in results.get("rows", []) if r["row"] not in names] + carried
     order = {name: i for i, name in enumerate(ROWS)}

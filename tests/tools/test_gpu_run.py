@@ -130,6 +130,12 @@ def test_carried_rows_join_the_table_and_claims(gpu_run, tmp_path):
     assert "holds (HSA-SFT 25.0, +distill 30.0, base 30.0)" in text  # base shown, not required
     assert "| HAT >= HSA-SFT on T2 AVG | not measured |" in text
     assert "fixed-SFT" in (tmp_path / "out" / "table.md").read_text()
+    # carried again from the joined table, a row keeps naming the run that measured it
+    again = gpu_run.with_carried({"preset": "smollm2-135m-gpu", "rows": []}, tmp_path / "out" / "results.json")
+    rows = {r["row"]: r["train"] for r in again["rows"]}
+    assert rows["fixed-SFT"]["carried_from"] == str(earlier)
+    assert rows["HSA-SFT"]["carried_from"] == str(tmp_path / "out" / "results.json")
+    assert rows["fixed-SFT"]["carried_command"] == "livesim hat reproduce ..."
 
 
 def test_deadline_skips_the_parts_after_it(gpu_run, tmp_path):
