@@ -19,6 +19,7 @@ import hashlib
 import inspect
 import json
 import os
+import sys
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -426,14 +427,39 @@ def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, b
     return result
 
 
+def _suites_in_processes(spec: AgentSpec, names: list[str], workers: int, limit: int | None, batch_size: int,
+                         ifeval_data: str | Path | None, use_cache: bool, prompt_style: str,
+                         records: str | Path | None) -> dict[str, dict[str, Any]]:
+    """`evaluate_suite` for each name, up to `workers` at a time, each in its own (spawned) process with its own
+    agent; {} when the pool breaks (the caller then evaluates in process).
+    """
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    ctx = multiprocessing.get_context("spawn")  # a CUDA context is never forked
+    try:
+        with ProcessPoolExecutor(max_workers=min(workers, len(names)), mp_context=ctx) as pool:
+            futures = {name: pool.submit(evaluate_suite, spec, name, limit, batch_size, None, ifeval_data, use_cache,
+                                         None, prompt_style=prompt_style, records=records) for name in names}
+            return {name: r for name, f in futures.items() if (r := f.result()) is not None}
+    except BrokenProcessPool as e:
+        print(f"[evaluate] suites in processes failed ({e}); evaluating them in this process", file=sys.stderr)
+        return {}
+
+
 def evaluate(spec: AgentSpec, suites: list[str], limit: int | None = None, batch_size: int = 8,
              ifeval_data: str | Path | None = None, use_cache: bool = True, progress: Any = None,
              prompt_style: str = "full", cached_only: bool = False,
-             records: str | Path | None = None) -> dict[str, Any]:
+             records: str | Path | None = None, workers: int = 1) -> dict[str, Any]:
     """Every named suite for one agent (the agent is built once, and only if some suite is not cached).
 
     `cached_only`: only suites already in the evaluation cache (or in `records`, see `evaluate_suite`); the
     others are listed under "not_measured".
+    `workers > 1`: the suites that are not cached run that many at a time, each in its own process with its own
+    copy of the agent (on a GPU, where one process's host work leaves the device mostly idle); each suite's
+    requests and batches are the same as in process, so are its cache key and, for a deterministic agent, its
+    result.
     """
     holder: dict[str, Any] = {}
 
@@ -446,9 +472,18 @@ def evaluate(spec: AgentSpec, suites: list[str], limit: int | None = None, batch
     out: dict[str, Any] = {"agent": spec.display, "spec": {"name": spec.name, "kwargs": spec.kwargs},
                            "suites": {}}
     lazy = _Lazy()
+    ran: dict[str, dict[str, Any]] = {}
+    if workers > 1 and not cached_only:
+        pending = [name for name in dict.fromkeys(suites)
+                   if evaluate_suite(spec, name, limit, batch_size, None, ifeval_data, use_cache,
+                                     prompt_style=prompt_style, cached_only=True, records=records) is None]
+        if len(pending) > 1:
+            ran = _suites_in_processes(spec, pending, workers, limit, batch_size, ifeval_data, use_cache,
+                                       prompt_style, records)
     for name in suites:
-        result = evaluate_suite(spec, name, limit, batch_size, lazy, ifeval_data, use_cache, progress,
-                                prompt_style=prompt_style, cached_only=cached_only, records=records)
+        result = ran.get(name) or evaluate_suite(spec, name, limit, batch_size, lazy, ifeval_data, use_cache,
+                                                 progress, prompt_style=prompt_style, cached_only=cached_only,
+                                                 records=records)
         if result is None:
             out.setdefault("not_measured", []).append(name)
         else:

@@ -260,7 +260,7 @@ def _write_record(key: str, result: dict[str, Any], records: Path) -> bool:
 def evaluate_rows(specs: Sequence[tuple[str, AgentSpec | None, dict[str, Any]]], ev: EvalPreset,
                   ifeval_data: str | Path | None = None, log: Any = print,
                   cached_only: bool = False, records: Path | None = None,
-                  carried: dict[str, RowResult] | None = None) -> list[RowResult]:
+                  carried: dict[str, RowResult] | None = None, workers: int = 1) -> list[RowResult]:
     """Evaluate each row (`records`: committed results read as a second cache); a row with no spec (its stage is
     not in the stage cache) is taken from `carried` when it is there, else marked not measured.
     """
@@ -276,7 +276,7 @@ def evaluate_rows(specs: Sequence[tuple[str, AgentSpec | None, dict[str, Any]]],
         t0 = time.perf_counter()
         try:
             result = evaluate(spec, list(ev.suites), ev.limit, ev.batch_size, ifeval_data, prompt_style=ev.prompt_style,
-                              cached_only=cached_only, records=records)
+                              cached_only=cached_only, records=records, workers=workers)
         except (OSError, ValueError, RuntimeError) as e:  # one broken row is reported, not fatal
             log(f"[reproduce] {name}: evaluation failed: {e}")
             out.append(RowResult(name, None, "error", str(e).splitlines()[0][:200], train))
@@ -313,7 +313,7 @@ def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_
               ifeval_data: str | Path | None = None, ab: bool = True, harness_edit: bool = True,
               log: Any = None, untrained: bool = False, limit: int | None = None,
               cached_only: bool = False, suites: Sequence[str] | None = None,
-              sets: Sequence[str] = ()) -> dict[str, Path]:
+              sets: Sequence[str] = (), eval_workers: int = 1) -> dict[str, Path]:
     """Train what is missing, evaluate every row, run the A/B and harness-edit tests; write results/<preset>/.
 
     `untrained=True` evaluates only rows that need no training (oracle, memorizer, null, random and the
@@ -322,7 +322,10 @@ def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_
     cached (a row or suite that is not is marked not measured), e.g. to write the table while a run goes on.
     `suites` replaces the preset's suites; `sets` are `SECTION.FIELD=VALUE` overrides of every run's `TrainConfig`
     (`TrainConfig.with_sets`: they change the stage keys, so overridden stages are cached apart from the preset's).
+    `eval_workers`: suites of a row evaluated that many at a time, in processes (`evaluate(workers=)`).
     """
+    if eval_workers < 1:
+        raise ValueError(f"--eval-workers must be >= 1, got {eval_workers}")
     log = log or (lambda msg: print(msg, file=sys.stderr))
     if preset not in EVAL_PRESETS:
         raise ValueError(f"unknown preset {preset!r}; choose from {', '.join(EVAL_PRESETS)}")
@@ -347,7 +350,7 @@ def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_
                + "".join(f" --set {s}" for s in sets))
     if untrained:
         specs_u = untrained_specs(preset, ev)
-        results = evaluate_rows(specs_u, ev, ifeval_data, log, records=records)
+        results = evaluate_rows(specs_u, ev, ifeval_data, log, records=records, workers=eval_workers)
         save_records(results, records)
         by = {name: s for name, s, _ in specs_u}
         extra_u: dict[str, Any] = {"eval": ev.__dict__, "ci": ci, "command": command}
@@ -370,7 +373,7 @@ def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_
     carried = (carried_rows(previous, records, planned_stage_keys(preset, chosen, ci, sets))
                if cached_only and any(s is None for _, s, _ in specs) else {})
     results = evaluate_rows([(r.name, s, t) for r, s, t in specs], ev, ifeval_data, log, cached_only=cached_only,
-                            records=records, carried=carried)
+                            records=records, carried=carried, workers=eval_workers)
     save_records(results, records)
     extra: dict[str, Any] = {"eval": ev.__dict__, "ci": ci, "command": command}
     by = {r.name: s for r, s, _ in specs if s is not None}

@@ -63,10 +63,10 @@ print(json.dumps({"device": c.device, "bf16": c.bf16, "gpu": torch.cuda.get_devi
 """
 
 
-def parts(ci: bool, out: Path, short: bool = False, steps: tuple[str, ...] | None = None
+def parts(ci: bool, out: Path, short: bool = False, steps: tuple[str, ...] | None = None, eval_workers: int = 1
           ) -> list[tuple[str, int, list[str]]]:
     """(name, time limit in seconds, command) of every part, in order; `steps`: the reproduce steps to plan (default
-    all), whose rows alone make up each step's `--rows`.
+    all), whose rows alone make up each step's `--rows`; `eval_workers` > 1 is passed to each `hat reproduce`.
     """
     py = sys.executable
     # -P: the repository root (the working directory) is not put on sys.path, so an installed livesim is imported
@@ -98,7 +98,8 @@ def parts(ci: bool, out: Path, short: bool = False, steps: tuple[str, ...] | Non
             continue
         rows += added
         cmd = [*cli, "hat", "reproduce", "--preset", PRESET, "--rows", ",".join(rows), "--no-ab", "--no-harness-edit",
-               "--out", str(out / "results"), *(["--ci"] if ci else [])]
+               "--out", str(out / "results"), *(["--ci"] if ci else []),
+               *(["--eval-workers", str(eval_workers)] if eval_workers > 1 else [])]
         if short:  # at CI size the stages keep their CI sizes; the suites and the dev-evaluation setting still apply
             sets = ("dev_requests=0",) if ci else SHORT_SETS
             cmd += ["--suites", short_suites, *(x for s in sets for x in ("--set", s))]
@@ -301,6 +302,8 @@ def main(argv: list[str] | None = None) -> int:
                     + "; default all): only those steps' rows are trained and evaluated")
     ap.add_argument("--carry", default=None, help="an earlier run's results.json (same preset and settings): its rows "
                     "that this run does not measure join the summary's table and claims, marked carried")
+    ap.add_argument("--eval-workers", type=int, default=1, help="suites of a row evaluated that many at a time, "
+                    "each in its own process (`hat reproduce --eval-workers`; default 1)")
     ap.add_argument("--summary-only", action="store_true", help="run nothing: write summary.md, results.json and "
                     "table.md from what --out holds (e.g. a run copied back from the GPU machine, with --carry)")
     ap.add_argument("--only", default=None, help="comma list of parts to run (env,model,bench_sft,bench_collect,"
@@ -340,7 +343,9 @@ def main(argv: list[str] | None = None) -> int:
                 if len(c) == 4]
         print(f"[gpu_run] {summary(out, done, carry)}")
         return 0
-    plan = parts(args.ci, out, args.short, steps)
+    if args.eval_workers < 1:
+        ap.error(f"--eval-workers must be >= 1, got {args.eval_workers}")
+    plan = parts(args.ci, out, args.short, steps, args.eval_workers)
     names = [p[0] for p in plan]
     only = args.only.split(",") if args.only else ["env", "model", "bench_sft", "bench_collect", "reproduce"]
     bad = [n for n in only if n not in names and n != "reproduce"]

@@ -165,6 +165,8 @@ def reproduce_root(args: argparse.Namespace) -> Path:
 
 def cmd_reproduce(args: argparse.Namespace) -> int:
     rows = [r.strip() for r in args.rows.split(",")] if args.rows else None
+    if args.eval_workers < 1:  # before anything is copied or written
+        raise SystemExit(f"error: --eval-workers must be >= 1, got {args.eval_workers}")
     if not (args.untrained or args.cached_only):
         require_training()  # a missing training stack: one line before anything is logged or written
     root = reproduce_root(args)
@@ -172,7 +174,8 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
         written = reproduce(args.preset, ci=args.ci, rows=rows, out_root=root, ifeval_data=args.ifeval_data,
                             ab=not args.no_ab, harness_edit=not args.no_harness_edit, untrained=args.untrained,
                             limit=args.limit, cached_only=args.cached_only,
-                            suites=parse_suites(args.suites) if args.suites else None, sets=args.set or ())
+                            suites=parse_suites(args.suites) if args.suites else None, sets=args.set or (),
+                            eval_workers=args.eval_workers)
     except (TrainingUnavailableError, ValueError, FileNotFoundError) as e:
         raise SystemExit(f"error: {training_missing(e) or e}") from None
     for kind, path in written.items():
@@ -254,6 +257,9 @@ def register(sub: Any) -> None:
     p.add_argument("--set", action="append", metavar="SECTION.FIELD=VALUE",
                    help="override a field of every training run's config, as `hat train --set` (e.g. --set "
                         "sft.epochs=1 --set collect.episodes=2400); overridden stages are cached under their own keys")
+    p.add_argument("--eval-workers", type=int, default=1, metavar="N",
+                   help="evaluate up to N suites of a row at a time, each in its own process with its own copy of "
+                        "the model (for a GPU that one process leaves idle; slower on a small CPU; default 1)")
     p.set_defaults(func=cmd_reproduce)
 
     p = hat.add_parser("ab", help="online A/B analogue: LiveStream-v0 hosted by A vs B, mid-stream harness patch")

@@ -78,6 +78,42 @@ def test_results_are_cached(scripted, monkeypatch):
     assert again["suites"]["T1"]["scores"] == scripted["oracle"]["suites"]["T1"]["scores"]
 
 
+def test_suites_in_processes_give_the_in_process_results(scripted, monkeypatch):
+    # memorizer: deterministic, cheap; each suite in its own spawned process with its own agent
+    from livesim.hat import evaluate as ev
+
+    real, calls = ev._suites_in_processes, []
+
+    def spy(*a, **k):
+        calls.append(out := real(*a, **k))
+        return out
+
+    monkeypatch.setattr(ev, "_suites_in_processes", spy)
+    suites = ["T1", "T2", "T2-stress"]
+    par = evaluate(AgentSpec("memorizer"), suites, limit=4, use_cache=False, workers=2)
+    assert len(calls) == 1 and sorted(calls[0]) == sorted(suites)  # all three ran in the pool
+    one = evaluate(AgentSpec("memorizer"), suites, limit=4, use_cache=False)
+    assert list(par["suites"]) == suites
+    timing = {"latency", "latency_sim", "latency_tok", "gen_s", "tok_real"}  # wall-clock measurements
+
+    def same(d):
+        return {k: v for k, v in d.items() if k not in timing}
+
+    for name, r in one["suites"].items():
+        got = par["suites"][name]
+        assert got["cache_key"] == r["cache_key"] and same(got["scores"]) == same(r["scores"])
+        assert [same(x) for x in got["rows"]] == [same(x) for x in r["rows"]]
+
+
+def test_eval_workers_below_one_is_one_line_before_anything_is_written(tmp_path):
+    from livesim.cli import main
+
+    with pytest.raises(SystemExit, match="--eval-workers must be >= 1, got 0"):
+        main(["hat", "reproduce", "--preset", "tiny", "--untrained", "--eval-workers", "0",
+              "--out", str(tmp_path / "r")])
+    assert not (tmp_path / "r").exists()
+
+
 def test_compact_presentation_is_the_same_requests_in_another_form(scripted):
     from livesim.hat.evaluate import evaluate_suite
 

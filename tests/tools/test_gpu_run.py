@@ -106,6 +106,9 @@ def test_steps_plan_only_their_rows(gpu_run, tmp_path):
     assert [n for n in plan if n.startswith("reproduce:")] == ["reproduce:hsa", "reproduce:distill", "reproduce:hat"]
     assert plan["reproduce:hsa"][plan["reproduce:hsa"].index("--rows") + 1] == "HSA-SFT"
     assert plan["reproduce:hat"][plan["reproduce:hat"].index("--rows") + 1] == "HSA-SFT,HSA-SFT+distill,HAT"
+    assert "--eval-workers" not in plan["reproduce:hat"]
+    three = dict((n, c) for n, _, c in gpu_run.parts(False, tmp_path, short=True, steps=("hat",), eval_workers=3))
+    assert three["reproduce:hat"][three["reproduce:hat"].index("--eval-workers") + 1] == "3"
 
 
 def test_carried_rows_join_the_table_and_claims(gpu_run, tmp_path):
