@@ -474,12 +474,14 @@ def evaluate(spec: AgentSpec, suites: list[str], limit: int | None = None, batch
     lazy = _Lazy()
     ran: dict[str, dict[str, Any]] = {}
     if workers > 1 and not cached_only:
-        pending = [name for name in dict.fromkeys(suites)
-                   if evaluate_suite(spec, name, limit, batch_size, None, ifeval_data, use_cache,
-                                     prompt_style=prompt_style, cached_only=True, records=records) is None]
+        found = {name: evaluate_suite(spec, name, limit, batch_size, None, ifeval_data, use_cache,
+                                      prompt_style=prompt_style, cached_only=True, records=records)
+                 for name in dict.fromkeys(suites)}
+        ran = {name: r for name, r in found.items() if r is not None}  # cached: read once, used as read
+        pending = [name for name, r in found.items() if r is None]
         if len(pending) > 1:
-            ran = _suites_in_processes(spec, pending, workers, limit, batch_size, ifeval_data, use_cache,
-                                       prompt_style, records)
+            ran |= _suites_in_processes(spec, pending, workers, limit, batch_size, ifeval_data, use_cache,
+                                        prompt_style, records)
     for name in suites:
         result = ran.get(name) or evaluate_suite(spec, name, limit, batch_size, lazy, ifeval_data, use_cache,
                                                  progress, prompt_style=prompt_style, cached_only=cached_only,
