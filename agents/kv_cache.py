@@ -107,7 +107,7 @@ class PrefixCache:
         query = np.asarray(ids, dtype=np.int64)
         best, best_n = None, 0
         for key, e in self.entries.items():
-            n = _common_prefix_arr(e.arr, query)
+            n = _common_prefix(e.arr, query)
             if n > best_n:
                 best, best_n = key, n
         if best_n < self.min_prefix:
@@ -138,25 +138,12 @@ class PrefixCache:
         return sum(len(e.ids) for e in self.entries.values())
 
 
-def _common_prefix_arr(a: Any, b: Any) -> int:
-    """Length of the common prefix of two 1-D integer arrays."""
+def _common_prefix(a: Any, b: Any) -> int:
+    """Length of the common prefix of two token sequences (lists or 1-D integer arrays), compared as arrays."""
+    a, b = np.asarray(a), np.asarray(b)
     n = min(len(a), len(b))
     differ = a[:n] != b[:n]
     return int(differ.argmax()) if differ.any() else n
-
-
-def _common_prefix(a: list[int], b: list[int]) -> int:
-    n = min(len(a), len(b))
-    if a[:n] == b[:n]:
-        return n
-    lo, hi = 0, n  # a[:lo] == b[:lo], a[:hi] != b[:hi]
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if a[:mid] == b[:mid]:
-            lo = mid
-        else:
-            hi = mid
-    return lo
 
 
 @dataclass
