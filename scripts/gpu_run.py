@@ -156,9 +156,14 @@ def run_part(name: str, limit: int, cmd: list[str], out: Path) -> dict[str, Any]
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
             status = f"stopped at its {limit} s limit"
-    row = {"part": name, "status": status, "wall_s": round(time.perf_counter() - t0, 1), "limit_s": limit}
+    return record_part(out, {"part": name, "status": status, "wall_s": round(time.perf_counter() - t0, 1),
+                             "limit_s": limit})
+
+
+def record_part(out: Path, row: dict[str, Any]) -> dict[str, Any]:
+    """Append a part's line to `out/parts.md` (the summary's table of parts); returns `row`."""
     with open(out / "parts.md", "a") as fh:
-        fh.write(f"| {name} | {status} | {row['wall_s']:.1f} | {limit} |\n")
+        fh.write(f"| {row['part']} | {row['status']} | {row['wall_s']:.1f} | {row['limit_s']} |\n")
     return row
 
 
@@ -230,8 +235,8 @@ def collect_walls(results_dir: Path) -> list[str]:
     return ["| run | stage | wall s | conversations |", "|---|---|---|---|", *lines] if lines else []
 
 
-def summary(out: Path, part_rows: list[dict[str, Any]], carry: Path | None = None) -> Path:
-    """`summary.md` from whatever the parts left (a part that did not finish is named as such); with `carry`, the
+def summary(out: Path, carry: Path | None = None) -> Path:
+    """`summary.md` from whatever the parts left (`parts.md` names a part that did not finish); with `carry`, the
     table and claims also hold the earlier run's rows this one did not measure (`with_carried`). The table's
     `results.json` and `table.md` are also written beside it (flat: easy to copy off a remote machine).
     """
@@ -239,8 +244,9 @@ def summary(out: Path, part_rows: list[dict[str, Any]], carry: Path | None = Non
     env = out / "env.log"
     if env.is_file():
         lines += ["Machine: `" + env.read_text().strip().splitlines()[-1] + "`", ""]
-    lines += ["| part | status | wall s | limit s |", "|---|---|---|---|"]
-    lines += [f"| {p['part']} | {p['status']} | {p['wall_s']:.1f} | {p['limit_s']} |" for p in part_rows]
+    parts_md = out / "parts.md"
+    lines += (parts_md.read_text().splitlines() if parts_md.is_file()
+              else ["| part | status | wall s | limit s |", "|---|---|---|---|"])
     for name in ("bench_collect", "bench_sft"):
         log = out / f"{name}.log"
         table = [x for x in log.read_text().splitlines() if x.startswith("|")] if log.is_file() else []
@@ -336,12 +342,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.summary_only:
         if not args.out or not (out / "results").is_dir():
             ap.error(f"--summary-only needs --out with a run's results/ folder ({out / 'results'} is not one)")
-        parts_md = out / "parts.md"
-        done = [{"part": c[0].strip(), "status": c[1].strip(), "wall_s": float(c[2]), "limit_s": c[3].strip()}
-                for c in (line.strip().strip("|").split("|") for line in (parts_md.read_text().splitlines()[2:]
-                                                                           if parts_md.is_file() else []))
-                if len(c) == 4]
-        print(f"[gpu_run] {summary(out, done, carry)}")
+        print(f"[gpu_run] {summary(out, carry)}")
         return 0
     if args.eval_workers < 1:
         ap.error(f"--eval-workers must be >= 1, got {args.eval_workers}")
@@ -364,16 +365,15 @@ def main(argv: list[str] | None = None) -> int:
     for name, limit, cmd in chosen:
         left = None if args.deadline is None else args.deadline - (time.perf_counter() - t_start)
         if left is not None and left < 5:
-            rows.append({"part": name, "status": "skipped (past --deadline)", "wall_s": 0.0, "limit_s": 0})
-            with open(out / "parts.md", "a") as fh:
-                fh.write(f"| {name} | skipped (past --deadline) | 0.0 | 0 |\n")
+            rows.append(record_part(out, {"part": name, "status": "skipped (past --deadline)", "wall_s": 0.0,
+                                          "limit_s": 0}))
             continue
         limit = limit if left is None else max(1, min(limit, int(left)))
         print(f"[gpu_run] {name} (limit {limit} s) -> {out / (name.replace(':', '-') + '.log')}", flush=True)
         rows.append(run_part(name, limit, cmd, out))
         print(f"[gpu_run] {name}: {rows[-1]['status']} in {rows[-1]['wall_s']:.0f} s", flush=True)
-        summary(out, rows, carry)
-    print(f"[gpu_run] {summary(out, rows, carry)}")
+        summary(out, carry)
+    print(f"[gpu_run] {summary(out, carry)}")
     return 0 if all(r["status"] == "ok" for r in rows) else 1
 
 

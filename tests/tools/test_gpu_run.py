@@ -54,9 +54,10 @@ def test_summary_reads_the_stage_stats_and_names_unfinished_parts(gpu_run, tmp_p
     (res / "runs" / "hsa" / "metrics.jsonl").write_text(json.dumps(
         {"stage": "collect", "kind": "stats", "wall_s": 12.25, "kept": 8890, "candidates": 9000}) + "\n")
     (tmp_path / "bench_sft.log").write_text("noise\nSFT, preset x\n| layout | tokens/s |\n| 16x1 | 99 |\n")
-    parts = [{"part": "bench_sft", "status": "ok", "wall_s": 3.0, "limit_s": 900},
-             {"part": "reproduce", "status": "stopped at its 5400 s limit", "wall_s": 5400.0, "limit_s": 5400}]
-    text = gpu_run.summary(tmp_path, parts).read_text()
+    for row in ({"part": "bench_sft", "status": "ok", "wall_s": 3.0, "limit_s": 900},
+                {"part": "reproduce", "status": "stopped at its 5400 s limit", "wall_s": 5400.0, "limit_s": 5400}):
+        gpu_run.record_part(tmp_path, row)
+    text = gpu_run.summary(tmp_path).read_text()
     assert "| HSA-SFT | sft | 61.5 | cuda:0 | 123,456 | 3.1% |  |" in text
     assert "| reproduce | stopped at its 5400 s limit |" in text and "| 16x1 | 99 |" in text
     assert "| HSA-SFT | 80.0 | 70.0 | n/a | 50.0 | 128 |  |" in text
@@ -121,7 +122,7 @@ def test_carried_rows_join_the_table_and_claims(gpu_run, tmp_path):
         _row("HSA-SFT", 0.58, 0.55, 0.25), _row("HSA-SFT+distill", 0.57, 0.5, 0.3),
         {"row": "HAT", "status": "not measured", "note": "stopped", "train": {}}]}
     (res / "results.json").write_text(json.dumps(now))
-    text = gpu_run.summary(tmp_path / "out", [], carry=earlier).read_text()
+    text = gpu_run.summary(tmp_path / "out", carry=earlier).read_text()
     merged = json.loads((tmp_path / "out" / "results.json").read_text())
     assert [r["row"] for r in merged["rows"]] == ["base", "fixed-SFT", "HSA-SFT", "HSA-SFT+distill", "HAT"]
     hsa = next(r for r in merged["rows"] if r["row"] == "HSA-SFT")
