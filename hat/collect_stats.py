@@ -34,12 +34,11 @@ def orthography(name: str) -> str:
 
 
 def prompt_style(system: str) -> str:
-    s = system.lstrip()
-    if s.startswith("{"):
-        return "json"
-    if s.startswith("<"):
-        return "xml"
-    return "markdown" if re.search(r"^## ", s, re.MULTILINE) else "compact"
+    """json or xml (as `message_format` reads a structure), else markdown (a `## ` heading) or compact."""
+    form = message_format(system)
+    if form in ("json", "xml"):
+        return form
+    return "markdown" if re.search(r"^## ", system, re.MULTILINE) else "compact"
 
 
 @cache
