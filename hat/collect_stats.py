@@ -34,7 +34,7 @@ def orthography(name: str) -> str:
 
 
 def prompt_style(system: str) -> str:
-    """json or xml (as `message_format` reads a structure), else markdown (a `## ` heading) or compact."""
+    """The system prompt's style: json or xml (read by `message_format`), else markdown (a `## ` heading) or compact."""
     form = message_format(system)
     if form in ("json", "xml"):
         return form
