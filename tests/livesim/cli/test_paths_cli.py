@@ -34,15 +34,10 @@ def _listing(d: Path) -> list[str]:
     return sorted(p.name for p in d.iterdir())
 
 
-def test_collect_never_empties_or_replaces_what_is_not_a_dataset(tmp_path, capsys) -> None:
+def test_collect_never_empties_or_replaces_what_is_not_a_dataset(tmp_path, capsys, not_ours) -> None:
     mine = tmp_path / "mine"
-    mine.mkdir()
-    (mine / "precious.txt").write_text("notes\n")
-    (tmp_path / "f.txt").write_text("x\n")
-    (tmp_path / "real").mkdir()
-    (tmp_path / "lnk").symlink_to("real")
     before = _listing(tmp_path)
-    for out, why in [("mine", "other files in it"), ("f.txt", "not a folder"), ("lnk", "symbolic link")]:
+    for out, why in not_ours:
         err = _refused(capsys, ["hat", "collect", "--out", str(tmp_path / out), "--episodes", "2", "--quiet"])
         assert why in err
     assert _listing(tmp_path) == before and _listing(mine) == ["precious.txt"]  # no temporary folder either

@@ -120,19 +120,14 @@ def test_write_text_replaces_a_file_whole_and_leaves_no_temporary(tmp_path: Path
 
 
 # --- output folders ------------------------------------------------------------------------------------------
-def test_folders_that_are_not_ours_are_refused_before_anything_runs(tmp_path: Path) -> None:
+def test_folders_that_are_not_ours_are_refused_before_anything_runs(tmp_path: Path, not_ours) -> None:
     mine = tmp_path / "mine"
-    mine.mkdir()
-    (mine / "precious.txt").write_text("notes")
-    (tmp_path / "f.txt").write_text("x")
-    (tmp_path / "real").mkdir()
-    (tmp_path / "lnk").symlink_to("real")
-    for name, why in [("mine", "other files in it"), ("f.txt", "not a folder"), ("lnk", "symbolic link")]:
+    for name, why in not_ours:
         with pytest.raises(PathProblem, match=why):
             check_output_dir(tmp_path / name, is_ours=_ours, kind="test output")
         with pytest.raises(PathProblem, match=why):
             _publish(tmp_path / name, {"stats.json": "{}"})
-    assert (mine / "precious.txt").read_text() == "notes" and (tmp_path / "f.txt").read_text() == "x"
+    assert (mine / "precious.txt").read_text() == "notes\n" and (tmp_path / "f.txt").read_text() == "x\n"
     assert not any(p.name.startswith(".") and "tmp" in p.name for p in tmp_path.iterdir())
     empty = tmp_path / "empty"
     empty.mkdir()
