@@ -65,10 +65,6 @@ def progress(total: int, desc: str, disable: bool = False) -> Any:
     return tqdm(total=total, desc=desc, disable=disable, leave=False)
 
 
-def on_cpu() -> bool:
-    return select_device().on_cpu
-
-
 def process_state() -> Any:
     """Accelerate's ``PartialState`` under a multi-process launch (``WORLD_SIZE`` > 1, as torchrun/accelerate set it),
     else None (one process: nothing to coordinate).
