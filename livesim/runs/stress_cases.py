@@ -106,10 +106,6 @@ def _hash_link(s: str, link: int) -> str:
     return s.replace(f"Link {link}", f"#{link}").replace(f"link {link}", f"#{link}")
 
 
-def _lower_first(s: str) -> str:
-    return s[:1].lower() + s[1:] if s[:2] != "I " and not s.startswith("I'") else s
-
-
 Out = list[Case]
 
 
