@@ -56,12 +56,6 @@ _RETURN_STATEMENT = re.compile(r"(?i)\b(?:[0-9]{1,3}[\s-]{1,2}days?|returnable|n
                                r"return\w{0,2}|returns?\s{1,2}(?:are\s{1,2})?(?:accepted|ok|fine)|final\s{1,2}sale|"
                                r"(?:can['’]?t|cannot)\s{1,2}(?:be\s{1,2})?(?:returned|refunded))\b")
 
-
-_VERB = re.compile(r"(?i)\b(?:is|are|was|were|has|have|had|will|can|gets?|got|bought|buying|sold|sells?|ordered|comes?|"
-                   r"lands?|ships?|arriv\w{1,3}|covers?|includes?|stays?|works?|gives?|mails?|refunds?|replaces?|tak"
-                   r"es?|"
-                   r"ends?|expires?|jumps?|goes|went|lasts?|runs?|shows?|checked|disappear\w{0,3}|left|remain\w{0,3}"
-                   r")\b|['’](?:s|re|ll|ve)\b")
 # a clause with a pronoun, article, auxiliary or modal is a statement; a run of nouns ("shipping, delivery,
 # courier!") is a keyword list, not a claim
 _SENTENCE = re.compile(r"(?i)\b(?:it|its|this|that|these|those|they|we|you|i|he|she|my|our|your|their|the|a|an|is|are|"
