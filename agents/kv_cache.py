@@ -18,7 +18,9 @@ possible; trailing chatter after the last call is dropped).
 
 from __future__ import annotations
 
+import os
 import time
+import warnings
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,23 +41,47 @@ class TurnEnd:
 
     def end(self, ids: list[int]) -> int | None:
         """Length of the completion `ids` once the turn has ended (the cut point), else None."""
-        last_close = None
-        for k, tok in enumerate(ids):
-            if tok in self.eos:
-                return k + 1
-            if not self.after_tool_call:
-                continue
-            if tok == self.call_start:
-                last_close = None
-            elif tok == self.call_end:
-                last_close = k
-            elif last_close is not None and k - last_close >= TOOL_CALL_GRACE:
-                return last_close + 1
-        return None
+        return self.scanner().feed(ids)
+
+    def scanner(self) -> _EndScan:
+        """The rule read incrementally: `feed` each new piece of a completion; O(new tokens) a call."""
+        return _EndScan(self)
 
     def cut(self, ids: list[int]) -> list[int]:
         end = self.end(ids)
         return ids if end is None else ids[:end]
+
+
+class _EndScan:
+    """`TurnEnd.end` over a completion given piece by piece (the decode loops call it every step for every row;
+    rescanning the whole completion each time was quadratic in its length).
+    """
+
+    __slots__ = ("rule", "n", "last_close", "cut")
+
+    def __init__(self, rule: TurnEnd) -> None:
+        self.rule, self.n, self.last_close, self.cut = rule, 0, None, None
+
+    def feed(self, tokens: list[int]) -> int | None:
+        """The cut point (as `TurnEnd.end` of everything fed so far) once the turn has ended, else None."""
+        if self.cut is not None:
+            return self.cut
+        rule = self.rule
+        for k, tok in enumerate(tokens, self.n):
+            if tok in rule.eos:
+                self.cut = k + 1
+                break
+            if not rule.after_tool_call:
+                continue
+            if tok == rule.call_start:
+                self.last_close = None
+            elif tok == rule.call_end:
+                self.last_close = k
+            elif self.last_close is not None and k - self.last_close >= TOOL_CALL_GRACE:
+                self.cut = self.last_close + 1
+                break
+        self.n += len(tokens)
+        return self.cut
 
 
 def stopping_criteria(rule: TurnEnd, prompt_width: int) -> Any:
@@ -176,7 +202,14 @@ def _turn_layer_class() -> type:
                 self.device, self.is_initialized = keys.device, True
                 self.keys, self.values = keys[:, :, :length], values[:, :, :length]
 
+        write_at: Any = None  # static mode (`_decode_static`): (B, 1, q, 1) columns each row's new states go to
+
         def update(self, key_states: Any, value_states: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
+            if self.write_at is not None:  # fixed shapes and addresses: the whole buffer is attended, masked
+                b, h, q, d = key_states.shape
+                self.kbuf.scatter_(2, self.write_at.expand(b, h, q, d), key_states)
+                self.vbuf.scatter_(2, self.write_at.expand(b, h, q, value_states.shape[-1]), value_states)
+                return self.kbuf, self.vbuf
             if self.kbuf is None:
                 b, h, _, d = key_states.shape
                 self.kbuf = key_states.new_zeros((b, h, self.capacity, d))
@@ -291,7 +324,8 @@ class _Lookup:
 
 def generate_cached(model: Any, prompts: list[list[int]], cache: PrefixCache, rule: TurnEnd, *,
                     max_new_tokens: int, pad_id: int, temperature: float = 0.0, top_p: float = 1.0,
-                    generator: Any = None, stats: GenStats | None = None, lookahead: int = 0) -> list[list[int]]:
+                    generator: Any = None, stats: GenStats | None = None, lookahead: int = 0,
+                    cuda_graphs: bool | None = None) -> list[list[int]]:
     """Complete every prompt (one batch), reusing and refilling `cache`; returns each completion's token ids.
 
     Completions are cut by `rule` (the end-of-turn token is kept, as `model.generate` keeps its EOS). The batch's
@@ -300,6 +334,11 @@ def generate_cached(model: Any, prompts: list[list[int]], cache: PrefixCache, ru
     tokens per row, verified in the same forward pass: each step feeds the row's last token and its draft,
     keeps the drafted tokens the model itself predicts, plus the model's next token; rejected columns stay in
     the buffer masked out. The output is what one token a step gives.
+
+    `cuda_graphs` (None: on a CUDA device unless `LIVESIM_CUDA_GRAPHS=0`) decodes with fixed shapes instead
+    (`_decode_static`), the decode step captured once a call as a CUDA graph and replayed: at this scale a
+    step's time is the host launching a few thousand small kernels, not the GPU running them. `True` off CUDA
+    runs the same fixed-shape steps eagerly (what the tests compare with the loop above).
     """
     import torch
     from transformers.cache_utils import Cache
@@ -309,6 +348,7 @@ def generate_cached(model: Any, prompts: list[list[int]], cache: PrefixCache, ru
     device = next(model.parameters()).device
     n_layers = model.config.get_text_config(decoder=True).num_hidden_layers
     lookahead = lookahead if temperature <= 0 else 0
+    static = use_cuda_graphs(device) if cuda_graphs is None else cuda_graphs
     B = len(prompts)
     # 0. the batch's common prefix (a system prompt and tool list that every request shares), prefilled once
     _share_batch_prefix(model, prompts, cache, stats, n_layers, turn_layer, device)
@@ -328,7 +368,9 @@ def generate_cached(model: Any, prompts: list[list[int]], cache: PrefixCache, ru
         stats.reused_tokens += n
     past_len = [0 if p is None else int(p[0][0].shape[2]) for p in past]
     C, N = max(past_len), max(len(f) for f in fresh)
-    capacity = C + N + max_new_tokens
+    # the static path writes each step's 1 + lookahead columns at the row's own next column (rejected drafts are
+    # overwritten), so this bound is never passed; the loop's buffers grow if its rejected columns use it up
+    capacity = C + N + max_new_tokens + (lookahead + 1 if static else 0)
     stats.prefill_tokens += sum(len(f) for f in fresh)
 
     # 2. one batch: [pad | cached_i] in the cache, [pad | new_i] as input; padding masked, positions real
@@ -359,10 +401,11 @@ def generate_cached(model: Any, prompts: list[list[int]], cache: PrefixCache, ru
     t0 = time.perf_counter()
     restore = _use_grouped_sdpa(model)
     try:
-        return _decode(model, prompts, cache, rule, kv, layers, outputs=[[] for _ in range(B)], spans=spans,
-                       mask_d=mask.to(device), input_d=input_ids.to(device), pos_d=positions.to(device), width=C + N,
-                       max_new_tokens=max_new_tokens, pad_id=pad_id, temperature=temperature, top_p=top_p,
-                       generator=generator, stats=stats, lookahead=lookahead, t0=t0)
+        return (_decode_static if static else _decode)(
+            model, prompts, cache, rule, kv, layers, outputs=[[] for _ in range(B)], spans=spans,
+            mask_d=mask.to(device), input_d=input_ids.to(device), pos_d=positions.to(device), width=C + N,
+            max_new_tokens=max_new_tokens, pad_id=pad_id, temperature=temperature, top_p=top_p,
+            generator=generator, stats=stats, lookahead=lookahead, t0=t0)
     finally:
         global _FOLDED_MASK
         _FOLDED_MASK = None
@@ -443,6 +486,7 @@ def _decode(model: Any, prompts: list[list[int]], cache: PrefixCache, rule: Turn
     rows = list(range(B))  # batch row -> prompt index, for rows still decoding
     cols: list[list[int]] = [[] for _ in range(B)]  # cache columns holding each row's fed output tokens
     lookups = [_Lookup(prompts[i]) for i in range(B)] if lookahead else []
+    ends = [rule.scanner() for _ in range(B)]
     with torch.inference_mode():
         logits = model(input_ids=input_d, attention_mask=mask_d, position_ids=pos_d, cache=kv, use_cache=True,
                        logits_to_keep=1).logits[:, -1:, :]
@@ -476,7 +520,7 @@ def _decode(model: Any, prompts: list[list[int]], cache: PrefixCache, rule: Turn
                 outputs[i].extend(got)
                 if lookups:
                     lookups[j].extend(got)
-                if len(outputs[i]) >= max_new_tokens or rule.end(outputs[i]) is not None:
+                if len(outputs[i]) >= max_new_tokens or ends[i].feed(got) is not None:
                     done_rows.append(j)
             if fed_at is not None:
                 next_pos = next_pos + 1 + torch.tensor(accepted, device=device).view(-1, 1)
@@ -514,6 +558,157 @@ def _decode(model: Any, prompts: list[list[int]], cache: PrefixCache, rule: Turn
             stats.forward_calls += 1
         stats.decode_seconds += time.perf_counter() - t0
     return [rule.cut(out) for out in outputs]
+
+
+CUDA_GRAPHS_ENV = "LIVESIM_CUDA_GRAPHS"
+
+
+def use_cuda_graphs(device: Any) -> bool:
+    """Whether `generate_cached` captures its decode step on `device` by default: on CUDA, unless
+    ``LIVESIM_CUDA_GRAPHS=0`` (a switch to compare the two paths, or to step around a model that cannot be
+    captured; a capture that fails falls back to eager fixed-shape steps by itself).
+    """
+    return getattr(device, "type", str(device)) == "cuda" and os.environ.get(CUDA_GRAPHS_ENV, "1") != "0"
+
+
+_GRAPH_FAILURES: list[str] = []  # why a capture failed (reported once a process)
+
+
+def _decode_static(model: Any, prompts: list[list[int]], cache: PrefixCache, rule: TurnEnd, kv: Any,
+                   layers: list[Any], *, outputs: list[list[int]], spans: list[list[tuple[int, int]]], mask_d: Any,
+                   input_d: Any, pos_d: Any, width: int, max_new_tokens: int, pad_id: int, temperature: float,
+                   top_p: float, generator: Any, stats: GenStats, lookahead: int, t0: float) -> list[list[int]]:
+    """`_decode` with the same shapes and addresses at every step, so that the step can be a CUDA graph.
+
+    Every row stays in the batch to the end (a finished row is fed padding and its output ignored); the step feeds
+    each row's last token and a draft padded to `lookahead` tokens at the row's own next cache column (`col`), and
+    attends to the whole buffer through a mask built inside the step from `col` and the prompt's columns. Between
+    steps the host writes one small int tensor (columns, positions, fed tokens) and reads the picked tokens; the
+    picks, the end-of-turn rule and the cache entries are those of `_decode`, row by row, so the outputs are the
+    same (sampling draws from the live rows' logits only, in the same order).
+    """
+    import torch
+
+    device = mask_d.device
+    B, m = len(prompts), lookahead
+    capacity = layers[0].capacity
+    lookups = [_Lookup(prompts[i]) for i in range(B)] if m else []
+    ends = [rule.scanner() for _ in range(B)]
+    dtype = next(model.parameters()).dtype
+    with torch.inference_mode():
+        logits = model(input_ids=input_d, attention_mask=mask_d, position_ids=pos_d, cache=kv, use_cache=True,
+                       logits_to_keep=1).logits[:, -1:, :]
+        stats.forward_calls += 1
+        stats.prefill_seconds += time.perf_counter() - t0
+        t0 = time.perf_counter()
+        # the step's inputs, fixed in place: [col, position, last token, draft...] per row
+        ctl_host = torch.zeros((B, 3 + m), dtype=torch.long)
+        ctl = torch.zeros((B, 3 + m), dtype=torch.long, device=device)
+        prompt_cols = torch.zeros((B, capacity), dtype=torch.bool, device=device)
+        prompt_cols[:, :width] = mask_d.bool()
+        j = torch.arange(1 + m, device=device)
+        at_col = torch.arange(capacity, device=device).view(1, 1, 1, capacity)
+        low = torch.finfo(dtype).min
+
+        def step() -> Any:
+            cols = ctl[:, :1] + j  # (B, 1 + m): where this step's tokens go
+            write_at = cols.view(B, 1, 1 + m, 1)
+            for layer in layers:
+                layer.write_at = write_at
+            # a row sees its prompt, its decoded columns [width, col) and the fed columns up to the query's own
+            seen = prompt_cols.view(B, 1, 1, capacity) | ((at_col >= width) & (at_col <= write_at))
+            mask = torch.zeros(seen.shape, dtype=dtype, device=device).masked_fill_(~seen, low)
+            return model(input_ids=ctl[:, 2:], attention_mask=mask, position_ids=ctl[:, 1:2] + j, cache=kv,
+                         use_cache=True, logits_to_keep=1 + m).logits
+
+        graph, replay_out = None, None
+        capture = device.type == "cuda"
+        col = [width] * B
+        pos = (pos_d[:, -1] + 1).tolist()
+        live = list(range(B))  # rows still decoding, in order
+        drafts: list[list[int]] = [[] for _ in range(B)]
+        first = True
+        while True:
+            rows = torch.tensor(live, device=device) if len(live) < B else None
+            picked = logits if rows is None else logits.index_select(0, rows)
+            if m:
+                preds = picked.argmax(dim=-1).tolist()
+                accepted = []
+                for i, pr in zip(live, preds, strict=True):
+                    d, n_ok = drafts[i], 0
+                    while n_ok < len(d) and d[n_ok] == pr[n_ok]:
+                        n_ok += 1
+                    accepted.append(n_ok)
+                stats.accepted_tokens += sum(accepted)
+                new = [drafts[i][:n_ok] + [pr[n_ok]] for i, pr, n_ok in zip(live, preds, accepted, strict=True)]
+            else:
+                accepted = [0] * len(live)
+                new = [[t] for t in _pick(picked[:, -1, :], temperature, top_p, generator).tolist()]
+            still = []
+            for i, got, n_ok in zip(live, new, accepted, strict=True):
+                got = got[: max_new_tokens - len(outputs[i])]
+                if not first:  # the row's fed token and its kept draft are now cached at col[i]...
+                    adv = 1 + min(n_ok, len(got))
+                    col[i] += adv
+                    pos[i] += adv
+                outputs[i].extend(got)
+                if lookups:
+                    lookups[i].extend(got)
+                if len(outputs[i]) >= max_new_tokens or ends[i].feed(got) is not None:
+                    idx = torch.tensor([c for a, b in spans[i] for c in range(a, b)] + list(range(width, col[i])),
+                                       device=device)
+                    cache.put(prompts[i] + outputs[i][: col[i] - width],
+                              [(layer.kbuf[i : i + 1].index_select(2, idx), layer.vbuf[i : i + 1].index_select(2, idx))
+                               for layer in layers])
+                else:
+                    still.append(i)
+            live, first = still, False
+            if not live:
+                break
+            ctl_host[:, 2:] = pad_id  # finished rows: padding fed at their frozen column, never read
+            for i in live:
+                d = lookups[i].draft(min(m, max_new_tokens - len(outputs[i]) - 1)) if m else []
+                drafts[i] = d
+                stats.drafted_tokens += len(d)
+                ctl_host[i, 2 : 3 + len(d)] = torch.tensor([outputs[i][-1], *d])
+            ctl_host[:, 0] = torch.tensor(col)
+            ctl_host[:, 1] = torch.tensor(pos)
+            ctl.copy_(ctl_host)
+            if graph is None and capture:
+                graph, replay_out = _capture(step)
+                capture = graph is not None
+            if graph is not None:
+                graph.replay()  # refills replay_out
+                logits = replay_out
+            else:
+                logits = step()
+            stats.forward_calls += 1
+        for layer in layers:
+            layer.write_at = None
+        stats.decode_seconds += time.perf_counter() - t0
+    return [rule.cut(out) for out in outputs]
+
+
+def _capture(step: Any) -> tuple[Any, Any]:
+    """(graph, its output) of `step` captured as a CUDA graph, or (None, None) when it cannot be (warned once)."""
+    import torch
+
+    try:
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):  # warm-up on a side stream, as capture asks; it writes what step 1 writes
+            step()
+        torch.cuda.current_stream().wait_stream(side)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            out = step()
+        return graph, out
+    except Exception as exc:  # noqa: BLE001  (any failure: fall back to eager steps, same results)
+        if not _GRAPH_FAILURES:
+            warnings.warn(f"livesim: the decode step could not be captured as a CUDA graph ({type(exc).__name__}: "
+                          f"{exc}); decoding eagerly (set {CUDA_GRAPHS_ENV}=0 to skip the attempt)", stacklevel=3)
+        _GRAPH_FAILURES.append(f"{type(exc).__name__}: {exc}")
+        return None, None
 
 
 def _pick(logits: Any, temperature: float, top_p: float, generator: Any) -> Any:

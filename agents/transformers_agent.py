@@ -58,6 +58,8 @@ class TransformersAgent(BaseAgent):
     tokens, generation seconds, calls and observations; ``last_latencies`` holds per-observation seconds
     of the last batch (its render time plus its batch's generation time). ``lookahead`` (KV path, greedy):
     prompt-lookup draft tokens verified per decode step (0: one token a step; the output is the same).
+    ``cuda_graphs`` (KV path): decode steps of fixed shape replayed as a CUDA graph (None: on CUDA unless
+    ``LIVESIM_CUDA_GRAPHS=0``; the same output, see `livesim.agents.kv_cache.generate_cached`).
     """
 
     name = "transformers"
@@ -81,6 +83,7 @@ class TransformersAgent(BaseAgent):
         stop_after_tool_call: bool = True,
         cache_entries: int | None = None,
         lookahead: int = 8,
+        cuda_graphs: bool | None = None,
     ) -> None:
         super().__init__()
         import torch
@@ -117,6 +120,7 @@ class TransformersAgent(BaseAgent):
         if lookahead < 0:
             raise ValueError(f"expected lookahead >= 0, got {lookahead}")
         self.lookahead = lookahead
+        self.cuda_graphs = cuda_graphs
         self.cache = PrefixCache(max_entries=cache_entries or max(16, 2 * batch_size))
         self.gen_stats = GenStats()
         self._calls = 0
@@ -275,7 +279,7 @@ class TransformersAgent(BaseAgent):
                 completions = generate_cached(
                     self.model, batch, self.cache, self.turn_end, max_new_tokens=self.max_new_tokens,
                     pad_id=self._pad_id, temperature=self.temperature, top_p=self.top_p, generator=gen,
-                    stats=self.gen_stats, lookahead=self.lookahead)
+                    stats=self.gen_stats, lookahead=self.lookahead, cuda_graphs=self.cuda_graphs)
         finally:
             self.model.train(was_training)
         self.stats["generate_seconds"] += time.perf_counter() - t0

@@ -164,3 +164,101 @@ def test_grouped_sdpa_equals_repeated_heads_and_the_model_gets_its_attention_bac
     before = agent.model.config._attn_implementation
     agent.act({"messages": [{"role": "user", "content": "hi"}], "tools": []})
     assert agent.model.config._attn_implementation == before == "sdpa"
+
+
+def test_turn_end_scanner_fed_in_pieces_equals_the_whole_scan() -> None:
+    rule = TurnEnd(frozenset({0}), call_start=1, call_end=2)
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        ids = rng.choice([0, 1, 2, 5, 9], size=int(rng.integers(0, 14)), p=[0.05, 0.15, 0.2, 0.3, 0.3]).tolist()
+        scan, got, k = rule.scanner(), None, 0
+        while k < len(ids) and got is None:
+            step = int(rng.integers(1, 4))
+            got = scan.feed(ids[k : k + step])
+            k += step
+        assert got == rule.end(ids)
+
+
+def _two_turns(model, prompts, rule, **kwargs):
+    """Two turns of `generate_cached` (the second extends each prompt by its completion and three env tokens)."""
+    from livesim.agents.kv_cache import GenStats, generate_cached
+
+    stats, cache, outs = GenStats(), PrefixCache(), []
+    for turn in range(2):
+        batch = prompts if turn == 0 else [p + o + [7, 8, 9] for p, o in zip(prompts, outs[-1], strict=True)]
+        outs.append(generate_cached(model, batch, cache, rule, max_new_tokens=30, pad_id=0,
+                                    generator=torch.Generator().manual_seed(3), stats=stats, **kwargs))
+    entries = [e.ids for e in cache.entries.values()]
+    kv = [e.kv[0][0] for e in cache.entries.values()]
+    return outs, stats, entries, kv
+
+
+@pytest.mark.parametrize("temperature,lookahead", [(0.0, 0), (0.0, 4), (1.0, 0)])
+def test_fixed_shape_decode_equals_the_loop(tiny_model_dir, temperature, lookahead) -> None:
+    """The CUDA-graph path's fixed-shape steps, run eagerly: same completions, cache entries and counts as the loop
+    that drops finished rows, with rows ending at different steps, drafts, sampling and a second, cached turn."""
+    from dataclasses import asdict
+
+    from transformers import AutoModelForCausalLM
+
+    model = AutoModelForCausalLM.from_pretrained(str(tiny_model_dir)).eval()
+    g = torch.Generator().manual_seed(0)
+    prompts = [[5] * 40 + torch.randint(3, model.config.vocab_size, (20 + 7 * i,), generator=g).tolist()
+               for i in range(6)]
+    loop = _two_turns(model, prompts, TurnEnd(frozenset({0}), 1, 2), temperature=temperature, lookahead=lookahead,
+                      cuda_graphs=False)
+    # end-of-turn ids taken from the loop's own output, so that rows stop at different steps
+    ends = frozenset(row[len(row) * 3 // 4] for row in loop[0][0][::3])
+    loop = _two_turns(model, prompts, TurnEnd(ends, 1, 2), temperature=temperature, lookahead=lookahead,
+                      cuda_graphs=False)
+    fixed = _two_turns(model, prompts, TurnEnd(ends, 1, 2), temperature=temperature, lookahead=lookahead,
+                       cuda_graphs=True)
+    lengths = {len(o) for o in loop[0][0]}
+    assert len(lengths) > 2, lengths  # rows left the batch at different steps
+    assert fixed[0] == loop[0]
+    assert fixed[2] == loop[2]  # the same cached sequences...
+    assert all(torch.allclose(a, b, atol=1e-5) for a, b in zip(fixed[3], loop[3], strict=True))  # ...and states
+    counts = {k: v for k, v in asdict(fixed[1]).items() if not k.endswith("seconds")}
+    assert counts == {k: v for k, v in asdict(loop[1]).items() if not k.endswith("seconds")}
+    if lookahead:
+        assert fixed[1].accepted_tokens > 0
+
+
+def test_cuda_graphs_default_to_cuda_devices_only(monkeypatch) -> None:
+    from livesim.agents.kv_cache import CUDA_GRAPHS_ENV, use_cuda_graphs
+
+    monkeypatch.delenv(CUDA_GRAPHS_ENV, raising=False)
+    assert use_cuda_graphs(torch.device("cuda")) and not use_cuda_graphs(torch.device("cpu"))
+    monkeypatch.setenv(CUDA_GRAPHS_ENV, "0")
+    assert not use_cuda_graphs(torch.device("cuda"))
+
+
+@pytest.mark.gpu
+def test_captured_decode_equals_the_loop_on_cuda(tiny_model_dir) -> None:
+    from transformers import AutoModelForCausalLM
+
+    from livesim.agents import kv_cache
+
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA device")
+    model = AutoModelForCausalLM.from_pretrained(str(tiny_model_dir)).eval().cuda()
+    g = torch.Generator().manual_seed(0)
+    prompts = [[5] * 40 + torch.randint(3, model.config.vocab_size, (20 + 7 * i,), generator=g).tolist()
+               for i in range(6)]
+    rule = TurnEnd(frozenset({0}), 1, 2)
+    for lookahead in (0, 4):
+        loop = _two_turns(model, prompts, rule, lookahead=lookahead, cuda_graphs=False)
+        graphed = _two_turns(model, prompts, rule, lookahead=lookahead, cuda_graphs=True)
+        assert not kv_cache._GRAPH_FAILURES, kv_cache._GRAPH_FAILURES
+        assert graphed[0] == loop[0] and graphed[2] == loop[2]
+
+
+def test_agent_actions_with_fixed_shape_steps_equal_the_loop(tiny_model_dir) -> None:
+    harness = default_harness()
+    harness.prompt.style = "compact"  # type: ignore[assignment]
+    seen = {}
+    for fixed in (False, True):
+        agent = _Recording(str(tiny_model_dir), device="cpu", max_new_tokens=40, batch_size=3, cuda_graphs=fixed)
+        list(run_batched(lambda: gym.make("LiveStreamQA-v0", harness=harness), agent, list(range(5)), 3))
+        seen[fixed] = [a for _, a in agent.seen]
+    assert len(seen[True]) > 5 and seen[True] == seen[False]
