@@ -8,18 +8,24 @@ Paths (each plays the same LiveStreamQA-v0 seeds to the end of every request, `-
 - kv+compact: as kv, with the prompt presented in the compact style (terse schemas, which the SmolLM2
               template lists one line per tool) and prompt-lookup drafts verified in the decode step
               (`lookahead=8`, greedy output unchanged)
-- new:        kv+compact in bfloat16 (`dtype=bfloat16`; on a CPU with AMX/AVX512-BF16, oneDNN runs it natively)
+- new:        kv+compact in bfloat16 (`dtype=bfloat16`; on a CPU with AMX/AVX512-BF16, oneDNN runs it natively);
+              on CUDA its decode steps are replayed as a CUDA graph (`generate_cached(cuda_graphs=None)`)
+- new-eager:  new without the CUDA graph (`cuda_graphs=False`): the same as `new` on a CPU
 
 Prints requests/s, completion tokens/s, process CPU seconds (the same work under other jobs' load), prompt
-tokens (rendered / actually prefilled), decode forward passes, turns and mean reward per model and path, and
-each path's requests/s (and CPU-seconds) ratio to `old`. Greedy; the same per-turn token budget everywhere.
+tokens (rendered / actually prefilled), decode forward passes, turns and mean reward per model and path, a digest
+of every action (equal digests: the same replies), and each path's requests/s (and CPU-seconds) ratio to `old`.
+Greedy; the same per-turn token budget everywhere.
 
     python bench/bench_llm.py --models tiny,smollm2-135m --requests 16 --batch-size 8
+    python bench/bench_llm.py --device cuda --models smollm2-135m --paths new-eager,new --requests 128 \
+        --batch-size 128                       # on a GPU: the decode step eager, then as a CUDA graph
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import time
@@ -38,11 +44,13 @@ PATHS: dict[str, dict[str, Any]] = {
     "kv+compact": {"kv_cache": True, "stop_after_tool_call": True, "style": "compact", "lookahead": 8,
                    "dtype": "float32"},
     "new": {"kv_cache": True, "stop_after_tool_call": True, "style": "compact", "lookahead": 8, "dtype": "bfloat16"},
+    "new-eager": {"kv_cache": True, "stop_after_tool_call": True, "style": "compact", "lookahead": 8,
+                  "dtype": "bfloat16", "cuda_graphs": False},
 }
 
 
 def run_path(model: str, path: str, seeds: list[int], batch_size: int, max_new_tokens: int,
-             loaded: dict[str, Any]) -> dict[str, Any]:
+             loaded: dict[str, Any], device: str = "cpu") -> dict[str, Any]:
     """Play `seeds` on one path; `loaded` maps a dtype to an already loaded (model, tokenizer)."""
     cfg = PATHS[path]
     harness = None
@@ -54,13 +62,23 @@ def run_path(model: str, path: str, seeds: list[int], batch_size: int, max_new_t
         return gym.make("LiveStreamQA-v0", **({"harness": harness} if harness else {}))
 
     kwargs = {"max_new_tokens": max_new_tokens, "batch_size": batch_size, "kv_cache": cfg["kv_cache"],
-              "stop_after_tool_call": cfg["stop_after_tool_call"], "lookahead": cfg["lookahead"]}
+              "stop_after_tool_call": cfg["stop_after_tool_call"], "lookahead": cfg["lookahead"],
+              "cuda_graphs": cfg.get("cuda_graphs")}
     if cfg["dtype"] in loaded:
         model_obj, tok = loaded[cfg["dtype"]]
         agent = TransformersAgent(model_obj, tokenizer=tok, **kwargs)
     else:
-        agent = TransformersAgent(model, device="cpu", dtype=cfg["dtype"], **kwargs)
+        agent = TransformersAgent(model, device=device, dtype=cfg["dtype"], **kwargs)
         loaded[cfg["dtype"]] = (agent.model, agent.tokenizer)
+    actions: list[str] = []
+    act_batch = agent.act_batch
+
+    def recording(observations: list[Any]) -> list[Any]:
+        out = act_batch(observations)
+        actions.extend(out)
+        return out
+
+    agent.act_batch = recording  # type: ignore[method-assign]
     t0, c0 = time.perf_counter(), time.process_time()
     records = list(run_batched(make_env, agent, seeds, batch_size))
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
@@ -73,6 +91,7 @@ def run_path(model: str, path: str, seeds: list[int], batch_size: int, max_new_t
             "accepted_draft_tokens": int(s["accepted_draft_tokens"]),
             "prefill_s": round(g.prefill_seconds, 2), "decode_s": round(g.decode_seconds, 2),
             "mean_reward": sum(r["reward"] for r in records) / max(1, len(records)),
+            "actions_digest": hashlib.sha256(json.dumps(actions).encode()).hexdigest()[:12], "device": device,
             "load_avg_1m": round(os.getloadavg()[0], 2)}
 
 
@@ -83,22 +102,27 @@ def main() -> None:
     p.add_argument("--requests", type=int, default=16, help="LiveStreamQA-v0 seeds 0..N-1")
     p.add_argument("--batch-size", type=int, default=8)
     p.add_argument("--max-new-tokens", type=int, default=128, help="per-turn token budget (all paths)")
+    p.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
     p.add_argument("--json", action="store_true", help="one JSON object per line instead of a table")
     args = p.parse_args()
+    unknown = [path for path in args.paths.split(",") if path not in PATHS]
+    if unknown:
+        p.error(f"unknown path {unknown[0]!r}; expected one of {list(PATHS)}")
     seeds = list(range(args.requests))
     rows = []
     print(f"# {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start", flush=True)
     for model in args.models.split(","):
         loaded: dict[str, Any] = {}
         for path in args.paths.split(","):
-            row = run_path(model, path, seeds, args.batch_size, args.max_new_tokens, loaded)
+            row = run_path(model, path, seeds, args.batch_size, args.max_new_tokens, loaded, args.device)
             rows.append(row)
             print(json.dumps(row) if args.json else
                   f"{model:14s} {path:11s} {row['requests']:3d} req  {row['wall_s']:8.1f} s  "
                   f"cpu {row['cpu_s']:8.1f} s  "
                   f"{row['requests_per_s']:7.4f} req/s  {row['completion_tokens_per_s']:7.2f} tok/s  "
                   f"prompt {row['prompt_tokens']:7d} prefilled {row['prefill_tokens']:7d}  turns {row['turns']:3d}  "
-                  f"reward {row['mean_reward']:.3f}  load {row['load_avg_1m']:.2f}", flush=True)
+                  f"reward {row['mean_reward']:.3f}  actions {row['actions_digest']}  load {row['load_avg_1m']:.2f}",
+                  flush=True)
         base = next((r for r in rows if r["model"] == model and r["path"] == "old"), None)
         for r in rows:
             if base and r["model"] == model and r["path"] != "old":

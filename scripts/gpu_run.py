@@ -5,10 +5,12 @@
     python scripts/gpu_run.py --out DIR --ci       # the same parts at CI size (runs on a CPU)
 
 Parts, each under its own time limit (a part past it is stopped and the next one runs), each writing its log and a
-line of `parts.md` as soon as it ends: the machine (`env.json`), the model, then `livesim hat reproduce --preset
-smollm2-135m-gpu` in steps, each adding rows in the order the paper's findings need them (base and fixed-SFT;
-+ HSA-SFT; + HSA-SFT+distill with T4; + HAT; + fixed-RL) and each leaving a complete table of the rows it has; then
-the benchmarks: SFT trained tokens/s on CUDA, its ratio to the CPU and a profile of two steps
+line of `parts.md` as soon as it ends: the machine (`env.json`), the model, the decode step with and without its
+CUDA graph on the same requests (`bench/bench_llm.py --paths new-eager,new`: requests/s and whether the actions
+are the same; `LIVESIM_CUDA_GRAPHS=0` in the environment turns the graph off for every part), then `livesim hat
+reproduce --preset smollm2-135m-gpu` in steps, each adding rows in the order the paper's findings need them (base
+and fixed-SFT; + HSA-SFT; + HSA-SFT+distill with T4; + HAT; + fixed-RL) and each leaving a complete table of the rows
+it has; then the benchmarks: SFT trained tokens/s on CUDA, its ratio to the CPU and a profile of two steps
 (`bench/bench_sft.py --device cuda --profile 2`), collect episodes/s with 16 and 1 worker processes (the table
 first: a run stopped by its deadline has rows rather than benchmarks). `summary.md`: the table, each stage's wall
 time and SFT tokens/s, and the paper's claims judged. Stages and evaluations are cached (`$LIVESIM_CACHE`), so a
@@ -59,7 +61,8 @@ c = select_device()
 print(json.dumps({"device": c.device, "bf16": c.bf16, "gpu": torch.cuda.get_device_name() if c.device == "cuda"
                   else None, "torch": torch.__version__, "transformers": transformers.__version__,
                   "trl": trl.__version__, "cpus": os.cpu_count(), "python": platform.python_version(),
-                  "USE_HUB_KERNELS": os.environ.get("USE_HUB_KERNELS")}))
+                  "USE_HUB_KERNELS": os.environ.get("USE_HUB_KERNELS"),
+                  "LIVESIM_CUDA_GRAPHS": os.environ.get("LIVESIM_CUDA_GRAPHS")}))
 """
 
 
@@ -72,6 +75,13 @@ def parts(ci: bool, out: Path, short: bool = False, steps: tuple[str, ...] | Non
     # -P: the repository root (the working directory) is not put on sys.path, so an installed livesim is imported
     # rather than the source folder (whose envs/, agents/ and hat/ are mapped into livesim only by the install)
     cli = [py, "-P", "-m", "livesim.cli"]
+    llm = [py, str(ROOT / "bench" / "bench_llm.py"), "--paths", "new-eager,new", "--json"]
+    if ci:
+        llm += ["--models", "tiny", "--requests", "4", "--batch-size", "4"]
+    else:  # the evaluations' shape: SmolLM2 in bf16, a batch of requests, a 256-token turn budget
+        n = "64" if short else "128"
+        llm += ["--device", "cuda", "--models", "smollm2-135m", "--requests", n, "--batch-size", n,
+                "--max-new-tokens", "256"]
     if ci:
         collect = ["--episodes", "24", "--workers", "2,1"]
         sft = ["--device", "cpu", "--preset", "tiny", "--layouts", "2x1+grouped,2x1,2x1+pf", "--steps", "2",
@@ -91,6 +101,7 @@ def parts(ci: bool, out: Path, short: bool = False, steps: tuple[str, ...] | Non
     plan: list[tuple[str, int, list[str]]] = [
         ("env", 120, [py, "-P", "-c", ENV_CODE]),
         ("model", 600, [*cli, "models", "prepare", "smollm2-135m"]),
+        ("decode", 120 if short else 300, llm),
     ]
     rows: list[str] = []
     for name, added, short_suites in STEPS:
@@ -235,6 +246,29 @@ def collect_walls(results_dir: Path) -> list[str]:
     return ["| run | stage | wall s | conversations |", "|---|---|---|---|", *lines] if lines else []
 
 
+def decode_table(log: Path) -> list[str]:
+    """The decode part's rows (`bench_llm.py --json`): each path's speed, and whether its actions equal the first's."""
+    rows = []
+    for line in log.read_text().splitlines() if log.is_file() else []:
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(row, dict) and "requests_per_s" in row:
+            rows.append(row)
+    if not rows:
+        return []
+    out = ["", "## decode", "", "`bench/bench_llm.py`: the same requests with the decode step eager (`new-eager`) and "
+           "as a CUDA graph (`new`)", "",
+           "| model | path | device | requests | wall s | requests/s | completion tokens/s | decode s | "
+           "same actions | mean reward |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        out.append(f"| {r['model']} | {r['path']} | {r.get('device', 'cpu')} | {r['requests']} | {r['wall_s']:.1f} | "
+                   f"{r['requests_per_s']:.2f} | {r['completion_tokens_per_s']:.0f} | {r['decode_s']:.1f} | "
+                   f"{r['actions_digest'] == rows[0]['actions_digest']} | {r['mean_reward']:.3f} |")
+    return out
+
+
 def summary(out: Path, carry: Path | None = None) -> Path:
     """`summary.md` from whatever the parts left (`parts.md` names a part that did not finish); with `carry`, the
     table and claims also hold the earlier run's rows this one did not measure (`with_carried`). The table's
@@ -247,6 +281,7 @@ def summary(out: Path, carry: Path | None = None) -> Path:
     parts_md = out / "parts.md"
     lines += (parts_md.read_text().splitlines() if parts_md.is_file()
               else ["| part | status | wall s | limit s |", "|---|---|---|---|"])
+    lines += decode_table(out / "decode.log")
     for name in ("bench_collect", "bench_sft"):
         log = out / f"{name}.log"
         table = [x for x in log.read_text().splitlines() if x.startswith("|")] if log.is_file() else []
@@ -312,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
                     "each in its own process (`hat reproduce --eval-workers`; default 1)")
     ap.add_argument("--summary-only", action="store_true", help="run nothing: write summary.md, results.json and "
                     "table.md from what --out holds (e.g. a run copied back from the GPU machine, with --carry)")
-    ap.add_argument("--only", default=None, help="comma list of parts to run (env,model,bench_sft,bench_collect,"
+    ap.add_argument("--only", default=None, help="comma list of parts to run (env,model,decode,bench_sft,bench_collect,"
                                                 "reproduce, or one reproduce step such as reproduce:fixed); the "
                                                 "summary is always written")
     args = ap.parse_args(argv)
@@ -348,10 +383,10 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--eval-workers must be >= 1, got {args.eval_workers}")
     plan = parts(args.ci, out, args.short, steps, args.eval_workers)
     names = [p[0] for p in plan]
-    only = args.only.split(",") if args.only else ["env", "model", "bench_sft", "bench_collect", "reproduce"]
+    only = args.only.split(",") if args.only else ["env", "model", "decode", "bench_sft", "bench_collect", "reproduce"]
     bad = [n for n in only if n not in names and n != "reproduce"]
     if bad:
-        ap.error(f"unknown part {bad[0]!r}; expected some of env,model,bench_sft,bench_collect,reproduce or "
+        ap.error(f"unknown part {bad[0]!r}; expected some of env,model,decode,bench_sft,bench_collect,reproduce or "
                  f"{','.join(n for n in names if n.startswith('reproduce:'))}")
     chosen = [p for p in plan if p[0] in only or ("reproduce" in only and p[0].startswith("reproduce:"))]
     if not args.ci:

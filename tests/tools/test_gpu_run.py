@@ -54,6 +54,11 @@ def test_summary_reads_the_stage_stats_and_names_unfinished_parts(gpu_run, tmp_p
     (res / "runs" / "hsa" / "metrics.jsonl").write_text(json.dumps(
         {"stage": "collect", "kind": "stats", "wall_s": 12.25, "kept": 8890, "candidates": 9000}) + "\n")
     (tmp_path / "bench_sft.log").write_text("noise\nSFT, preset x\n| layout | tokens/s |\n| 16x1 | 99 |\n")
+    bench = {"model": "m", "requests": 64, "wall_s": 10.0, "completion_tokens_per_s": 900.0, "decode_s": 8.0,
+             "mean_reward": 0.5, "device": "cuda"}
+    (tmp_path / "decode.log").write_text("# 16 CPUs\n" + "\n".join(json.dumps({**bench, **r}) for r in (
+        {"path": "new-eager", "requests_per_s": 6.4, "actions_digest": "a"},
+        {"path": "new", "requests_per_s": 19.2, "actions_digest": "b"})) + "\n")
     for row in ({"part": "bench_sft", "status": "ok", "wall_s": 3.0, "limit_s": 900},
                 {"part": "reproduce", "status": "stopped at its 5400 s limit", "wall_s": 5400.0, "limit_s": 5400}):
         gpu_run.record_part(tmp_path, row)
@@ -62,11 +67,13 @@ def test_summary_reads_the_stage_stats_and_names_unfinished_parts(gpu_run, tmp_p
     assert "| reproduce | stopped at its 5400 s limit |" in text and "| 16x1 | 99 |" in text
     assert "| HSA-SFT | 80.0 | 70.0 | n/a | 50.0 | 128 |  |" in text
     assert "| hsa | collect | 12.2 | kept 8890 of 9000 |" in text
+    assert "| m | new-eager | cuda | 64 | 10.0 | 6.40 | 900 | 8.0 | True | 0.500 |" in text
+    assert "| m | new | cuda | 64 | 10.0 | 19.20 | 900 | 8.0 | False | 0.500 |" in text  # other actions: said so
 
 
 def test_parts_and_bad_input(gpu_run, tmp_path, capsys):
     names = [p[0] for p in gpu_run.parts(True, tmp_path)]
-    assert names == ["env", "model", "reproduce:fixed", "reproduce:hsa", "reproduce:distill", "reproduce:hat",
+    assert names == ["env", "model", "decode", "reproduce:fixed", "reproduce:hsa", "reproduce:distill", "reproduce:hat",
                      "reproduce:fixed-rl", "bench_sft", "bench_collect"]  # the table first, the benchmarks after
     full = dict((n, c) for n, _, c in gpu_run.parts(False, tmp_path))
     repro = full["reproduce:fixed-rl"]
@@ -77,6 +84,8 @@ def test_parts_and_bad_input(gpu_run, tmp_path, capsys):
     assert short["reproduce:hsa"][short["reproduce:hsa"].index("--suites") + 1] == "T1,T2"
     assert short["reproduce:distill"][short["reproduce:distill"].index("--suites") + 1] == "T1,T2,T4"
     assert "collect.episodes=2400" in short["reproduce:fixed"]
+    decode = short["decode"]  # the evaluations' shape on the GPU: the graph against the eager step
+    assert decode[decode.index("--paths") + 1] == "new-eager,new" and decode[decode.index("--device") + 1] == "cuda"
     assert all(c[1] == "-P" for n, _, c in gpu_run.parts(False, tmp_path) if n == "model" or n.startswith("repro"))
     with pytest.raises(SystemExit):
         gpu_run.main(["--ci", "--out", str(tmp_path / "o"), "--only", "nope"])
