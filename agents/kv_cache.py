@@ -602,7 +602,7 @@ def _decode_static(model: Any, prompts: list[list[int]], cache: PrefixCache, rul
         stats.prefill_seconds += time.perf_counter() - t0
         t0 = time.perf_counter()
         # the step's inputs, fixed in place: [col, position, last token, draft...] per row
-        ctl_host = torch.zeros((B, 3 + m), dtype=torch.long)
+        ctl_host = np.zeros((B, 3 + m), dtype=np.int64)
         ctl = torch.zeros((B, 3 + m), dtype=torch.long, device=device)
         prompt_cols = torch.zeros((B, capacity), dtype=torch.bool, device=device)
         prompt_cols[:, :width] = mask_d.bool()
@@ -670,10 +670,10 @@ def _decode_static(model: Any, prompts: list[list[int]], cache: PrefixCache, rul
                 d = lookups[i].draft(min(m, max_new_tokens - len(outputs[i]) - 1)) if m else []
                 drafts[i] = d
                 stats.drafted_tokens += len(d)
-                ctl_host[i, 2 : 3 + len(d)] = torch.tensor([outputs[i][-1], *d])
-            ctl_host[:, 0] = torch.tensor(col)
-            ctl_host[:, 1] = torch.tensor(pos)
-            ctl.copy_(ctl_host)
+                ctl_host[i, 2 : 3 + len(d)] = [outputs[i][-1], *d]
+            ctl_host[:, 0] = col
+            ctl_host[:, 1] = pos
+            ctl.copy_(torch.from_numpy(ctl_host))  # one host-to-device copy a step
             if graph is None and capture:
                 graph, replay_out = _capture(step)
                 capture = graph is not None
