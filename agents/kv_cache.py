@@ -60,7 +60,9 @@ class _EndScan:
     __slots__ = ("rule", "n", "last_close", "cut")
 
     def __init__(self, rule: TurnEnd) -> None:
-        self.rule, self.n, self.last_close, self.cut = rule, 0, None, None
+        self.rule, self.n = rule, 0
+        self.last_close: int | None = None
+        self.cut: int | None = None
 
     def feed(self, tokens: list[int]) -> int | None:
         """The cut point (as `TurnEnd.end` of everything fed so far) once the turn has ended, else None."""
