@@ -415,6 +415,32 @@ def test_cached_rollout_sampler_matches_model_generate_and_prefills_a_group_once
     assert "kv_cache" in RLStageConfig().key_data() and "kv_cache" not in RLStageConfig(kv_cache=False).key_data()
 
 
+def test_rollouts_with_the_cuda_graph_steps_sample_what_the_loop_samples(tiny_model_dir, monkeypatch):
+    """GRPO's sampler on CUDA decodes with fixed-shape steps (`cuda_graphs` default): forced here on the CPU (run
+    eagerly), a real temperature draws the same tokens as the loop that drops finished rows."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from livesim.agents import kv_cache
+    from livesim.hat.rl import EnvRollout, RLStageConfig
+    from livesim.hat.sft import training_template
+
+    tok = AutoTokenizer.from_pretrained(tiny_model_dir)
+    model = AutoModelForCausalLM.from_pretrained(tiny_model_dir, dtype=torch.float32)
+    episodes = [(21, "canonical")] * 3 + [(22, "hsa")] * 3
+    cfg = RLStageConfig(tool_faults=False, max_turns=2, max_new_tokens=24, temperature=1.0)
+    static_calls = []
+    real = kv_cache._decode_static
+    monkeypatch.setattr(kv_cache, "_decode_static", lambda *a, **k: static_calls.append(1) or real(*a, **k))
+    outs = {}
+    for fixed in (False, True):
+        monkeypatch.setattr(kv_cache, "use_cuda_graphs", lambda device, fixed=fixed: fixed)
+        outs[fixed] = EnvRollout(cfg, tok, training_template(tok)).play(model, episodes)
+        assert bool(static_calls) == fixed  # the default decides the path, turn by turn
+    assert outs[True]["completion_ids"] == outs[False]["completion_ids"]
+    assert outs[True]["livesim_terms"] == outs[False]["livesim_terms"]
+
+
 def test_segment_advantages_split_tool_and_reply_tokens():
     from livesim.hat.rl import RLStageConfig, segment_advantages
 
