@@ -22,15 +22,19 @@ from livesim.agents.reader.observe import parse_context
 from livesim.grading.latency import count_tokens
 from livesim.runs.hsa_splits import message_format  # one classifier of hook-message structures
 
-_ORTHOGRAPHY = (("snake", r"[a-z][a-z0-9]*(_[a-z0-9]+)+"), ("kebab", r"[a-z0-9]+(-[a-z0-9]+)+"),
-                ("camel", r"[a-z][a-z0-9]*([A-Z][a-z0-9]+)+"), ("pascal", r"([A-Z][a-z0-9]+)+"),
-                ("lower", r"[a-z0-9]+"), ("upper", r"[A-Z0-9_]+"))
+_ORTHOGRAPHY = tuple((k, re.compile(p)) for k, p in (
+    ("snake", r"[a-z][a-z0-9]*(_[a-z0-9]+)+"), ("kebab", r"[a-z0-9]+(-[a-z0-9]+)+"),
+    ("camel", r"[a-z][a-z0-9]*([A-Z][a-z0-9]+)+"), ("pascal", r"([A-Z][a-z0-9]+)+"), ("lower", r"[a-z0-9]+"),
+    ("upper", r"[A-Z0-9_]+")))
 _SKILL_HEAD = re.compile(r"^# (\S+)")
 
 
+@cache
 def orthography(name: str) -> str:
-    """snake, kebab, camel, pascal, lower (one lower-case run), upper, or mixed (anything else)."""
-    return next((k for k, p in _ORTHOGRAPHY if re.fullmatch(p, name)), "mixed")
+    """snake, kebab, camel, pascal, lower (one lower-case run), upper, or mixed (anything else). Cached: a
+    collect asks it for every tool, parameter and skill name of every conversation, from a few hundred names.
+    """
+    return next((k for k, p in _ORTHOGRAPHY if p.fullmatch(name)), "mixed")
 
 
 def prompt_style(system: str) -> str:
