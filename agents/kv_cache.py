@@ -273,9 +273,11 @@ def _grouped_sdpa(module: Any, query: Any, key: Any, value: Any, attention_mask:
     if _FOLDED_MASK is not None and _FOLDED_MASK[0] is attention_mask and _FOLDED_MASK[1] == (n_rep, query.dtype):
         mask = _FOLDED_MASK[2]  # every layer of a forward pass gets the same mask object: fold it once
     else:
-        mask = attention_mask.expand(b, 1, q, attention_mask.shape[-1]).repeat(1, 1, n_rep, 1)
-        if mask.dtype == torch.bool:  # as SDPA converts a boolean mask, once instead of once per layer
-            mask = torch.zeros(mask.shape, dtype=query.dtype, device=mask.device).masked_fill_(~mask, float("-inf"))
+        mask = attention_mask.expand(b, 1, q, attention_mask.shape[-1])
+        if mask.dtype == torch.bool:  # as SDPA converts a boolean mask, once instead of once per layer (one pass)
+            zero = torch.zeros((), dtype=query.dtype, device=mask.device)
+            mask = torch.where(mask, zero, torch.full((), float("-inf"), dtype=query.dtype, device=mask.device))
+        mask = mask.repeat(1, 1, n_rep, 1)
         _FOLDED_MASK = (attention_mask, (n_rep, query.dtype), mask)
     out = torch.nn.functional.scaled_dot_product_attention(folded, key, value, attn_mask=mask, dropout_p=dropout,
                                                            scale=scaling)
