@@ -257,7 +257,11 @@ def _grouped_sdpa(module: Any, query: Any, key: Any, value: Any, attention_mask:
     given and more than one token is fed: with a padded batch that copied the whole cache on every decode step
     (and every verification step of the drafts). Here the query heads that share a key/value head are folded
     into the query length instead (heads `g*r .. g*r+r-1` read head `g`), the mask repeated to match; the
-    result equals `repeat_kv` + SDPA. Other cases go to transformers' `sdpa`.
+    result equals `repeat_kv` + SDPA. The mask is made additive (and folded) once per forward pass, not per
+    layer. Folding copies the mask `n_rep` times where `repeat_kv` copies the cache once a layer: a long query (a
+    prefill) on a model with few layers and small heads, such as `tiny`, is cheaper unfolded, with the additive
+    mask computed once; SmolLM2 (30 layers, 6 extra heads of 64) folds any query shorter than 11,520 tokens.
+    Other cases go to transformers' `sdpa`.
     """
     import torch
     from transformers.integrations.sdpa_attention import sdpa_attention_forward
@@ -268,17 +272,24 @@ def _grouped_sdpa(module: Any, query: Any, key: Any, value: Any, attention_mask:
         return sdpa_attention_forward(module, query, key, value, attention_mask, dropout=dropout, scaling=scaling,
                                       **kwargs)
     b, h, q, d = query.shape
-    folded = query.reshape(b, h // n_rep, n_rep * q, d)
+    layers = getattr(getattr(module, "config", None), "num_hidden_layers", None)
+    # bytes per row and forward: the mask's extra copies against repeat_kv's, over every layer (keys and values)
+    fold = layers is None or (n_rep - 1) * q < layers * 2 * (h - key.shape[1]) * d
     global _FOLDED_MASK
-    if _FOLDED_MASK is not None and _FOLDED_MASK[0] is attention_mask and _FOLDED_MASK[1] == (n_rep, query.dtype):
-        mask = _FOLDED_MASK[2]  # every layer of a forward pass gets the same mask object: fold it once
+    tag = (n_rep, query.dtype, fold)
+    if _FOLDED_MASK is not None and _FOLDED_MASK[0] is attention_mask and _FOLDED_MASK[1] == tag:
+        mask = _FOLDED_MASK[2]  # every layer of a forward pass gets the same mask object: prepare it once
     else:
         mask = attention_mask.expand(b, 1, q, attention_mask.shape[-1])
         if mask.dtype == torch.bool:  # as SDPA converts a boolean mask, once instead of once per layer (one pass)
             zero = torch.zeros((), dtype=query.dtype, device=mask.device)
             mask = torch.where(mask, zero, torch.full((), float("-inf"), dtype=query.dtype, device=mask.device))
-        mask = mask.repeat(1, 1, n_rep, 1)
-        _FOLDED_MASK = (attention_mask, (n_rep, query.dtype), mask)
+        if fold:
+            mask = mask.repeat(1, 1, n_rep, 1)
+        _FOLDED_MASK = (attention_mask, tag, mask)
+    if not fold:
+        return sdpa_attention_forward(module, query, key, value, mask, dropout=dropout, scaling=scaling, **kwargs)
+    folded = query.reshape(b, h // n_rep, n_rep * q, d)
     out = torch.nn.functional.scaled_dot_product_attention(folded, key, value, attn_mask=mask, dropout_p=dropout,
                                                            scale=scaling)
     return out.reshape(b, h, q, value.shape[-1]).transpose(1, 2).contiguous(), None

@@ -160,6 +160,20 @@ def test_grouped_sdpa_equals_repeated_heads_and_the_model_gets_its_attention_bac
     ref = torch.nn.functional.scaled_dot_product_attention(q, repeat_kv(k, 3), repeat_kv(v, 3), attn_mask=mask,
                                                            scale=0.3).transpose(1, 2)
     assert out.shape == (2, 3, 6, 8) and torch.allclose(out, ref, atol=1e-6)
+    # a long query on a one-layer model: cheaper unfolded (repeat_kv) with the additive mask made once
+    from livesim.agents import kv_cache
+
+    q, k, v = (torch.randn(2, h, n, 8, generator=g) for h, n in ((6, 40), (2, 50), (2, 50)))
+    mask = torch.ones(2, 1, 40, 50, dtype=torch.bool)
+    mask[1, :, :, :7] = False
+    mask[:, :, :, 10:] = torch.tril(torch.ones(40, 40, dtype=torch.bool))
+    module = SimpleNamespace(num_key_value_groups=3, config=SimpleNamespace(num_hidden_layers=1), is_causal=True)
+    out, _ = _grouped_sdpa(module, q, k, v, mask, scaling=0.3)
+    assert kv_cache._FOLDED_MASK[1][2] is False  # (n_rep, dtype, folded)
+    ref = torch.nn.functional.scaled_dot_product_attention(q, repeat_kv(k, 3), repeat_kv(v, 3), attn_mask=mask,
+                                                           scale=0.3).transpose(1, 2)
+    assert torch.allclose(out, ref, atol=1e-5)
+    kv_cache._FOLDED_MASK = None
     agent = TransformersAgent(str(tiny_model_dir), device="cpu", max_new_tokens=4)
     before = agent.model.config._attn_implementation
     agent.act({"messages": [{"role": "user", "content": "hi"}], "tools": []})
