@@ -9,7 +9,9 @@ rules every request under one harness starts with) is prefilled once, as a share
 manual decode loop: per-row caches of different lengths are left-padded into one `DynamicCache`, the
 new tokens are left-padded after them (the padding in between is masked out, and position ids count only
 real tokens), and finished rows leave the batch. Greedy decoding gives the tokens a full prefill with
-`model.generate` gives on the same prompts (`tests/agents/test_kv_cache.py`).
+`model.generate` gives on the same prompts (`tests/agents/test_kv_cache.py`). On CUDA the decode steps run with
+fixed shapes instead (`_decode_static`: every row stays, the whole turn buffer is attended through a mask) and are
+replayed as one CUDA graph, with the same output.
 
 `turn_end` is the end-of-turn rule both paths share: an end-of-sequence token, or a closed tool call that
 is not followed by another `<tool_call>` within `TOOL_CALL_GRACE` tokens (several calls per turn stay
