@@ -388,6 +388,8 @@ def generate_cached(model: Any, prompts: list[list[int]], cache: PrefixCache, ru
     # the static path writes each step's 1 + lookahead columns at the row's own next column (rejected drafts are
     # overwritten), so this bound is never passed; the loop's buffers grow if its rejected columns use it up
     capacity = C + N + max_new_tokens + (lookahead + 1 if static else 0)
+    if static:  # the whole buffer is attended: a multiple of 16 keeps the mask's rows aligned for SDPA's kernels
+        capacity = -(-capacity // 16) * 16
     stats.prefill_tokens += sum(len(f) for f in fresh)
 
     # 2. one batch: [pad | cached_i] in the cache, [pad | new_i] as input; padding masked, positions real
