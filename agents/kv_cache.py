@@ -641,7 +641,7 @@ def _decode_static(model: Any, prompts: list[list[int]], cache: PrefixCache, rul
                          use_cache=True, logits_to_keep=1 + m).logits
 
         graph, replay_out = None, None
-        capture = device.type == "cuda"
+        capture = _capturable(device)
         col = [width] * B
         pos = (pos_d[:, -1] + 1).tolist()
         live = list(range(B))  # rows still decoding, in order
@@ -706,6 +706,11 @@ def _decode_static(model: Any, prompts: list[list[int]], cache: PrefixCache, rul
             layer.write_at = None
         stats.decode_seconds += time.perf_counter() - t0
     return [rule.cut(out) for out in outputs]
+
+
+def _capturable(device: Any) -> bool:
+    """Whether `_decode_static` captures its step on `device` (CUDA graphs exist on CUDA only)."""
+    return device.type == "cuda"
 
 
 def _capture(step: Any) -> tuple[Any, Any]:

@@ -276,3 +276,29 @@ def test_agent_actions_with_fixed_shape_steps_equal_the_loop(tiny_model_dir) -> 
         list(run_batched(lambda: gym.make("LiveStreamQA-v0", harness=harness), agent, list(range(5)), 3))
         seen[fixed] = [a for _, a in agent.seen]
     assert len(seen[True]) > 5 and seen[True] == seen[False]
+
+
+@pytest.mark.parametrize("lookahead", [0, 4])
+def test_the_fixed_shape_step_traces_as_one_graph(tiny_model_dir, monkeypatch, lookahead) -> None:
+    """What CUDA-graph capture needs, checked on the CPU: TorchDynamo traces the whole decode step (model forward,
+    cache writes, the mask) as one graph, with no break (a host sync such as `.item()`, or Python branching on a
+    tensor's value, would break it and fail the capture)."""
+    import torch._dynamo
+    from transformers import AutoModelForCausalLM
+
+    from livesim.agents import kv_cache
+
+    seen = []
+
+    def explain(step):
+        seen.append(torch._dynamo.explain(step)())
+        return None, None  # not captured: the loop goes on eagerly
+
+    monkeypatch.setattr(kv_cache, "_capturable", lambda device: True)
+    monkeypatch.setattr(kv_cache, "_capture", explain)
+    model = AutoModelForCausalLM.from_pretrained(str(tiny_model_dir)).eval()
+    prompts = [[5] * 20 + [7 + i] * (3 + i) for i in range(3)]
+    kv_cache.generate_cached(model, prompts, PrefixCache(), TurnEnd(frozenset({0})), max_new_tokens=3, pad_id=0,
+                             lookahead=lookahead, cuda_graphs=True)
+    assert len(seen) == 1
+    assert seen[0].graph_break_count == 0 and seen[0].graph_count == 1, seen[0].break_reasons
