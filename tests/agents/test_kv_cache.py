@@ -278,13 +278,9 @@ def test_agent_actions_with_fixed_shape_steps_equal_the_loop(tiny_model_dir) -> 
     assert len(seen[True]) > 5 and seen[True] == seen[False]
 
 
-@pytest.mark.parametrize("lookahead", [0, 4])
-def test_the_fixed_shape_step_traces_as_one_graph(tiny_model_dir, monkeypatch, lookahead) -> None:
-    """What CUDA-graph capture needs, checked on the CPU: TorchDynamo traces the whole decode step (model forward,
-    cache writes, the mask) as one graph, with no break (a host sync such as `.item()`, or Python branching on a
-    tensor's value, would break it and fail the capture)."""
+def _trace_fixed_shape_step(model, monkeypatch, lookahead):
+    """TorchDynamo's account of the fixed-shape decode step `generate_cached` would capture on CUDA."""
     import torch._dynamo
-    from transformers import AutoModelForCausalLM
 
     from livesim.agents import kv_cache
 
@@ -296,9 +292,34 @@ def test_the_fixed_shape_step_traces_as_one_graph(tiny_model_dir, monkeypatch, l
 
     monkeypatch.setattr(kv_cache, "_capturable", lambda device: True)
     monkeypatch.setattr(kv_cache, "_capture", explain)
-    model = AutoModelForCausalLM.from_pretrained(str(tiny_model_dir)).eval()
     prompts = [[5] * 20 + [7 + i] * (3 + i) for i in range(3)]
     kv_cache.generate_cached(model, prompts, PrefixCache(), TurnEnd(frozenset({0})), max_new_tokens=3, pad_id=0,
                              lookahead=lookahead, cuda_graphs=True)
     assert len(seen) == 1
-    assert seen[0].graph_break_count == 0 and seen[0].graph_count == 1, seen[0].break_reasons
+    return seen[0]
+
+
+@pytest.mark.parametrize("lookahead", [0, 4])
+def test_the_fixed_shape_step_traces_as_one_graph(tiny_model_dir, monkeypatch, lookahead) -> None:
+    """What CUDA-graph capture needs, checked on the CPU: TorchDynamo traces the whole decode step (model forward,
+    cache writes, the mask) as one graph, with no break (a host sync such as `.item()`, or Python branching on a
+    tensor's value, would break it and fail the capture)."""
+    from transformers import AutoModelForCausalLM
+
+    model = AutoModelForCausalLM.from_pretrained(str(tiny_model_dir)).eval()
+    explained = _trace_fixed_shape_step(model, monkeypatch, lookahead)
+    assert explained.graph_break_count == 0 and explained.graph_count == 1, explained.break_reasons
+
+
+def test_the_smollm2_step_traces_as_one_graph_in_bf16(monkeypatch) -> None:
+    """The same for the model the GPU preset trains, in the GPU's precision, with drafts (needs `livesim models
+    prepare smollm2-135m`)."""
+    from transformers import AutoModelForCausalLM
+
+    from livesim.models.zoo import prepared_dir
+
+    if prepared_dir("smollm2-135m") is None:
+        pytest.skip("smollm2-135m is not prepared (livesim models prepare smollm2-135m)")
+    model = AutoModelForCausalLM.from_pretrained(prepared_dir("smollm2-135m"), dtype=torch.bfloat16).eval()
+    explained = _trace_fixed_shape_step(model, monkeypatch, 8)
+    assert explained.graph_break_count == 0 and explained.graph_count == 1, explained.break_reasons
