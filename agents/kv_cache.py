@@ -185,6 +185,7 @@ class GenStats:
     forward_calls: int = 0
     drafted_tokens: int = 0  # prompt-lookup draft tokens fed for verification
     accepted_tokens: int = 0  # ...of which the model predicted the same (tokens gained without a forward pass)
+    graph_steps: int = 0  # decode steps replayed from a CUDA graph (of `forward_calls`)
 
 
 def _turn_layer_class() -> type:
@@ -699,6 +700,7 @@ def _decode_static(model: Any, prompts: list[list[int]], cache: PrefixCache, rul
             if graph is not None:
                 graph.replay()  # refills replay_out
                 logits = replay_out
+                stats.graph_steps += 1
             else:
                 logits = step()
             stats.forward_calls += 1

@@ -128,7 +128,7 @@ class TransformersAgent(BaseAgent):
         self.latency_log: list[float] = []  # every turn's measured seconds (batched turns share the batch time)
         self.stats.update(prompt_tokens=0, completion_tokens=0, generate_seconds=0.0, calls=0, observations=0,
                           truncated_prompts=0, prefill_tokens=0, reused_tokens=0, draft_tokens=0,
-                          accepted_draft_tokens=0)
+                          accepted_draft_tokens=0, cuda_graph_steps=0)
 
     def _load(self, model: Any, tokenizer: Any, dtype: str, cache_dir: str | Path | None) -> tuple[Any, Any]:
         import torch
@@ -269,7 +269,7 @@ class TransformersAgent(BaseAgent):
         was_training = self.model.training
         self.model.eval()
         g = self.gen_stats
-        before = (g.prefill_tokens, g.reused_tokens, g.drafted_tokens, g.accepted_tokens)
+        before = (g.prefill_tokens, g.reused_tokens, g.drafted_tokens, g.accepted_tokens, g.graph_steps)
         try:
             with torch.random.fork_rng(devices=devices):
                 gen = None
@@ -287,6 +287,7 @@ class TransformersAgent(BaseAgent):
         self.stats["reused_tokens"] += self.gen_stats.reused_tokens - before[1]
         self.stats["draft_tokens"] += self.gen_stats.drafted_tokens - before[2]
         self.stats["accepted_draft_tokens"] += self.gen_stats.accepted_tokens - before[3]
+        self.stats["cuda_graph_steps"] += self.gen_stats.graph_steps - before[4]
         self._calls += 1
         self.stats["calls"] += 1
         return self._decode(batch, completions)

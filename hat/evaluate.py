@@ -356,6 +356,11 @@ def _cache_key(spec: AgentSpec, suite: Suite, limit: int | None, batch_size: int
     return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:24]
 
 
+GENERATION_COUNTS = ("completion_tokens", "prompt_tokens", "prefill_tokens", "accepted_draft_tokens",
+                     "cuda_graph_steps")
+"""Counters of the `transformers` agent's `stats` a suite's result keeps (what this suite added to them)."""
+
+
 def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, batch_size: int = 8,
                    agent: Any = None, ifeval_data: str | Path | None = None, use_cache: bool = True,
                    progress: Any = None, patches: list[dict[str, Any]] | None = None,
@@ -402,6 +407,7 @@ def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, b
     if cached_only:
         return None
     agent = agent if agent is not None else spec.build()
+    before = dict(getattr(agent, "stats", None) or {})
     t0 = time.perf_counter()
     if suite.kind == "qa":
         reqs = suite.head(limit)
@@ -422,6 +428,10 @@ def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, b
               "data": "ifeval-jsonl" if prompts is not None else "suite", "agent": spec.display,
               "wall_s": (wall := time.perf_counter() - t0), "requests_per_s": len(rows) / wall if wall > 0 else None,
               "scores": scores, "rows": rows, "cache_key": key}
+    after = getattr(agent, "stats", None) or {}
+    generation = {k: after[k] - before.get(k, 0) for k in GENERATION_COUNTS if isinstance(after.get(k), int | float)}
+    if generation:  # a model agent's own counts for this suite (how it generated: tokens, CUDA-graph steps)
+        result["generation"] = generation
     if use_cache:
         write_text(path, json.dumps(result, sort_keys=True), flag="evaluation cache")
     return result

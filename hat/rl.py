@@ -470,7 +470,10 @@ def run(cfg: RLStageConfig, model_dir: str | Path, out_dir: str | Path, work_dir
         "per_term_end": {k: v[-1] for k, v in per_term.items() if v},
         "wall_s": time.perf_counter() - t0, "history": history,
         "rollout_tokens": {"prefilled": rollout.gen_stats.prefill_tokens, "reused": rollout.gen_stats.reused_tokens,
-                           "sampler": "kv_cache" if cfg.kv_cache else "model.generate"},
+                           "sampler": "kv_cache" if cfg.kv_cache else "model.generate",
+                           # forward passes in all, and decode steps replayed from a CUDA graph (`cuda_graphs`)
+                           "forward_passes": rollout.gen_stats.forward_calls,
+                           "cuda_graph_steps": rollout.gen_stats.graph_steps},
         # every episode played in a batch (all live rollouts of a step generate together); requests = episodes
         "rollouts": rollout.rollouts, "rollout_s": rollout.rollout_seconds,
         "rollouts_per_s": rollout.rollouts / rollout.rollout_seconds if rollout.rollout_seconds else None,

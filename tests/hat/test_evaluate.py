@@ -145,6 +145,11 @@ def test_an_untrained_model_is_scored_with_real_token_latency(tiny_result):
     assert all(r["gen_s"] > 0 for r in t1["rows"])
     t4 = tiny_result["suites"]["T4"]["scores"]
     assert t4["n"] == 4 and 0.0 <= t4["prompt_strict"] <= t4["prompt_loose"] <= 1.0
+    # each suite keeps what its own requests generated (the agent's counters are cumulative across suites)
+    gen = {name: tiny_result["suites"][name]["generation"] for name in ("T1", "T4")}
+    assert all(g["completion_tokens"] > 0 and g["prefill_tokens"] <= g["prompt_tokens"] for g in gen.values())
+    assert gen["T1"]["cuda_graph_steps"] == gen["T4"]["cuda_graph_steps"] == 0  # on the CPU: the eager loop
+    assert "generation" not in next(iter(evaluate(AgentSpec("oracle"), ["T1"], limit=2)["suites"].values()))
 
 
 def test_writer_produces_table_json_and_charts(scripted, tiny_result, tmp_path):

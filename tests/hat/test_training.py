@@ -468,6 +468,8 @@ def test_distill_and_rl_run_and_log_per_term_rewards(tiny_model_dir, tmp_path):
         assert f"rewards/{term}/mean" in row
     # the rollouts' share of a step is logged with it (beside TRL's step_time)
     assert 0 < row["livesim/rollout_s"] <= row["step_time"] and row["livesim/rollout_tokens"] >= 2
+    sampled = r["rollout_tokens"]  # how the rollouts were generated: forward passes, none from a CUDA graph here
+    assert sampled["forward_passes"] >= 2 and sampled["cuda_graph_steps"] == 0
     assert (tmp_path / "rl" / "config.json").is_file()
     seg = rl(RLStageConfig(steps=1, num_generations=2, episodes_per_step=1, episodes=2, max_new_tokens=6,
                            max_turns=2, segment_advantages=True, multi_objective_aggregation="sum_then_normalize",
