@@ -216,8 +216,8 @@ def claims(results: dict[str, Any]) -> list[tuple[str, str]]:
 
 def stage_figures(results: dict[str, Any]) -> list[str]:
     """Each trained stage's wall time and, for SFT, trained tokens/s (from the stage's own stats file)."""
-    lines = ["| row | stage | wall s | device | SFT trained tokens/s | SFT padding | RL rollouts/s |",
-             "|---|---|---|---|---|---|---|"]
+    lines = ["| row | stage | wall s | device | SFT trained tokens/s | SFT padding | RL rollouts/s | "
+             "RL CUDA-graph steps |", "|---|---|---|---|---|---|---|---|"]
     for r in results.get("rows", []):
         train = r.get("train") or {}
         stage_dir = Path(train["model_dir"]) if train.get("model_dir") else None
@@ -228,9 +228,12 @@ def stage_figures(results: dict[str, Any]) -> list[str]:
         for stage, wall in (train.get("wall_s") or {}).items():
             own = stats if stage == train.get("stage") else {}
             tps, pad, rps = own.get("tokens_per_s"), own.get("padding_share"), own.get("rollouts_per_s")
+            sampled = own.get("rollout_tokens") or {}
+            graphs = (f"{sampled['cuda_graph_steps']:,} of {sampled['forward_passes']:,}"
+                      if "cuda_graph_steps" in sampled else "")
             lines.append(f"| {r['row']} | {stage} | {wall:.1f} | {own.get('device', '')} | "
                          f"{'' if tps is None else f'{tps:,.0f}'} | {'' if pad is None else f'{pad:.1%}'} | "
-                         f"{'' if rps is None else f'{rps:.2f}'} |")
+                         f"{'' if rps is None else f'{rps:.2f}'} | {graphs} |")
     return lines
 
 

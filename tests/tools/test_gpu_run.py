@@ -49,7 +49,14 @@ def test_summary_reads_the_stage_stats_and_names_unfinished_parts(gpu_run, tmp_p
                                                       "device": "cuda:0"}))
     res = tmp_path / "results" / "smollm2-135m-gpu"
     res.mkdir(parents=True)
-    (res / "results.json").write_text(json.dumps({"rows": [_row("HSA-SFT", 0.8, 0.7, 0.5, stage, {"sft": 61.5})]}))
+    rl = tmp_path / "rl-abc"
+    rl.mkdir()
+    (rl / "rl_stats.json").write_text(json.dumps({"device": "cuda:0", "rollouts_per_s": 6.5, "rollout_tokens": {
+        "forward_passes": 1200, "cuda_graph_steps": 1150}}))
+    hat = _row("HAT", 0.8, 0.75, 0.5, rl, {"rl": 300.0})
+    hat["train"]["stage"] = "rl"
+    (res / "results.json").write_text(json.dumps({"rows": [_row("HSA-SFT", 0.8, 0.7, 0.5, stage, {"sft": 61.5}),
+                                                           hat]}))
     (res / "runs" / "hsa").mkdir(parents=True)
     (res / "runs" / "hsa" / "metrics.jsonl").write_text(json.dumps(
         {"stage": "collect", "kind": "stats", "wall_s": 12.25, "kept": 8890, "candidates": 9000}) + "\n")
@@ -63,7 +70,8 @@ def test_summary_reads_the_stage_stats_and_names_unfinished_parts(gpu_run, tmp_p
                 {"part": "reproduce", "status": "stopped at its 5400 s limit", "wall_s": 5400.0, "limit_s": 5400}):
         gpu_run.record_part(tmp_path, row)
     text = gpu_run.summary(tmp_path).read_text()
-    assert "| HSA-SFT | sft | 61.5 | cuda:0 | 123,456 | 3.1% |  |" in text
+    assert "| HSA-SFT | sft | 61.5 | cuda:0 | 123,456 | 3.1% |  |  |" in text
+    assert "| HAT | rl | 300.0 | cuda:0 |  |  | 6.50 | 1,150 of 1,200 |" in text
     assert "| reproduce | stopped at its 5400 s limit |" in text and "| 16x1 | 99 |" in text
     assert "| HSA-SFT | 80.0 | 70.0 | n/a | 50.0 | 128 |  |" in text
     assert "| hsa | collect | 12.2 | kept 8890 of 9000 |" in text
