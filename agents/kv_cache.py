@@ -421,11 +421,17 @@ def generate_cached(model: Any, prompts: list[list[int]], cache: PrefixCache, ru
     t0 = time.perf_counter()
     restore = _use_grouped_sdpa(model)
     try:
+        mask_d, pos_d = mask.to(device), positions.to(device)
+        with torch.inference_mode():  # the prefill: every row's uncached tokens in one forward pass
+            logits = model(input_ids=input_ids.to(device), attention_mask=mask_d, position_ids=pos_d, cache=kv,
+                           use_cache=True, logits_to_keep=1).logits[:, -1:, :]
+        stats.forward_calls += 1
+        stats.prefill_seconds += time.perf_counter() - t0
         return (_decode_static if static else _decode)(
-            model, prompts, cache, rule, kv, layers, outputs=[[] for _ in range(B)], spans=spans,
-            mask_d=mask.to(device), input_d=input_ids.to(device), pos_d=positions.to(device), width=C + N,
-            max_new_tokens=max_new_tokens, pad_id=pad_id, temperature=temperature, top_p=top_p,
-            generator=generator, stats=stats, lookahead=lookahead, t0=t0)
+            model, prompts, cache, rule, kv, layers, logits=logits, outputs=[[] for _ in range(B)], spans=spans,
+            mask_d=mask_d, pos_d=pos_d, width=C + N, max_new_tokens=max_new_tokens, pad_id=pad_id,
+            temperature=temperature, top_p=top_p, generator=generator, stats=stats, lookahead=lookahead,
+            t0=time.perf_counter())
     finally:
         global _FOLDED_MASK
         _FOLDED_MASK = None
@@ -495,10 +501,10 @@ def share_group_prefixes(model: Any, groups: list[list[list[int]]], cache: Prefi
 
 
 def _decode(model: Any, prompts: list[list[int]], cache: PrefixCache, rule: TurnEnd, kv: Any, layers: list[Any], *,
-            outputs: list[list[int]], spans: list[list[tuple[int, int]]], mask_d: Any, input_d: Any, pos_d: Any,
+            logits: Any, outputs: list[list[int]], spans: list[list[tuple[int, int]]], mask_d: Any, pos_d: Any,
             width: int, max_new_tokens: int, pad_id: int, temperature: float, top_p: float, generator: Any,
             stats: GenStats, lookahead: int, t0: float) -> list[list[int]]:
-    """The prefill forward and the decode loop of `generate_cached` (see there)."""
+    """The decode loop of `generate_cached` (see there), from the prefill's `logits`."""
     import torch
 
     device = mask_d.device
@@ -508,11 +514,6 @@ def _decode(model: Any, prompts: list[list[int]], cache: PrefixCache, rule: Turn
     lookups = [_Lookup(prompts[i]) for i in range(B)] if lookahead else []
     ends = [rule.scanner() for _ in range(B)]
     with torch.inference_mode():
-        logits = model(input_ids=input_d, attention_mask=mask_d, position_ids=pos_d, cache=kv, use_cache=True,
-                       logits_to_keep=1).logits[:, -1:, :]
-        stats.forward_calls += 1
-        stats.prefill_seconds += time.perf_counter() - t0
-        t0 = time.perf_counter()
         next_pos = pos_d[:, -1:] + 1  # (B', 1): position of each row's next fed token
         drafts: list[list[int]] = [[] for _ in rows]
         fed_at: int | None = None  # first column of the last decode feed (None: the prefill)
@@ -595,8 +596,8 @@ _GRAPH_FAILURES: list[str] = []  # why a capture failed (reported once a process
 
 
 def _decode_static(model: Any, prompts: list[list[int]], cache: PrefixCache, rule: TurnEnd, kv: Any,
-                   layers: list[Any], *, outputs: list[list[int]], spans: list[list[tuple[int, int]]], mask_d: Any,
-                   input_d: Any, pos_d: Any, width: int, max_new_tokens: int, pad_id: int, temperature: float,
+                   layers: list[Any], *, logits: Any, outputs: list[list[int]], spans: list[list[tuple[int, int]]],
+                   mask_d: Any, pos_d: Any, width: int, max_new_tokens: int, pad_id: int, temperature: float,
                    top_p: float, generator: Any, stats: GenStats, lookahead: int, t0: float) -> list[list[int]]:
     """`_decode` with the same shapes and addresses at every step, so that the step can be a CUDA graph.
 
@@ -616,11 +617,6 @@ def _decode_static(model: Any, prompts: list[list[int]], cache: PrefixCache, rul
     ends = [rule.scanner() for _ in range(B)]
     dtype = next(model.parameters()).dtype
     with torch.inference_mode():
-        logits = model(input_ids=input_d, attention_mask=mask_d, position_ids=pos_d, cache=kv, use_cache=True,
-                       logits_to_keep=1).logits[:, -1:, :]
-        stats.forward_calls += 1
-        stats.prefill_seconds += time.perf_counter() - t0
-        t0 = time.perf_counter()
         # the step's inputs, fixed in place: [col, position, last token, draft...] per row
         ctl_host = np.zeros((B, 3 + m), dtype=np.int64)
         ctl = torch.zeros((B, 3 + m), dtype=torch.long, device=device)
