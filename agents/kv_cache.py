@@ -183,6 +183,7 @@ class GenStats:
     prefill_seconds: float = 0.0
     decode_seconds: float = 0.0
     forward_calls: int = 0
+    prefill_calls: int = 0  # ...of which prefill passes (a batch's shared prefix, row groups of its new tokens)
     drafted_tokens: int = 0  # prompt-lookup draft tokens fed for verification
     accepted_tokens: int = 0  # ...of which the model predicted the same (tokens gained without a forward pass)
     graph_steps: int = 0  # decode steps replayed from a CUDA graph (of `forward_calls`)
@@ -208,6 +209,7 @@ def _turn_layer_class() -> type:
                 self.keys, self.values = keys[:, :, :length], values[:, :, :length]
 
         write_at: Any = None  # static mode (`_decode_static`): (B, 1, q, 1) columns each row's new states go to
+        group: Any = None  # a prefill of some rows (`_prefill`): (their indices, first column written, all rows)
 
         def update(self, key_states: Any, value_states: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
             if self.write_at is not None:  # fixed shapes and addresses: the whole buffer is attended, masked
@@ -215,6 +217,17 @@ def _turn_layer_class() -> type:
                 self.kbuf.scatter_(2, self.write_at.expand(b, h, q, d), key_states)
                 self.vbuf.scatter_(2, self.write_at.expand(b, h, q, value_states.shape[-1]), value_states)
                 return self.kbuf, self.vbuf
+            if self.group is not None:  # these rows' new states at [start, end); they attend to [0, end)
+                rows, start, total = self.group
+                if self.kbuf is None:
+                    _, h, _, d = key_states.shape
+                    self.kbuf = key_states.new_zeros((total, h, self.capacity, d))
+                    self.vbuf = value_states.new_zeros((total, h, self.capacity, value_states.shape[-1]))
+                    self.device, self.is_initialized = key_states.device, True
+                end = start + key_states.shape[-2]
+                self.kbuf[rows, :, start:end] = key_states
+                self.vbuf[rows, :, start:end] = value_states
+                return self.kbuf[rows, :, :end], self.vbuf[rows, :, :end]
             if self.kbuf is None:
                 b, h, _, d = key_states.shape
                 self.kbuf = key_states.new_zeros((b, h, self.capacity, d))
@@ -234,7 +247,12 @@ def _turn_layer_class() -> type:
             return self.keys, self.values
 
         def get_seq_length(self) -> int:
-            return self.length
+            return self.group[1] if self.group is not None else self.length
+
+        def end_groups(self, length: int) -> None:
+            """After a prefill by row groups: every row holds `length` columns."""
+            self.group, self.length = None, length
+            self.keys, self.values = self.kbuf[:, :, :length], self.vbuf[:, :, :length]
 
         def keep_rows(self, sel: Any) -> None:
             self.kbuf, self.vbuf = self.kbuf.index_select(0, sel), self.vbuf.index_select(0, sel)
@@ -422,10 +440,9 @@ def generate_cached(model: Any, prompts: list[list[int]], cache: PrefixCache, ru
     restore = _use_grouped_sdpa(model)
     try:
         mask_d, pos_d = mask.to(device), positions.to(device)
-        with torch.inference_mode():  # the prefill: every row's uncached tokens in one forward pass
-            logits = model(input_ids=input_ids.to(device), attention_mask=mask_d, position_ids=pos_d, cache=kv,
-                           use_cache=True, logits_to_keep=1).logits[:, -1:, :]
-        stats.forward_calls += 1
+        groups = prefill_groups([len(f) for f in fresh], PREFILL_GROUP_TOKENS if device.type == "cpu" else None)
+        logits = _prefill(model, kv, layers, groups, input_ids.to(device), mask_d, pos_d, [len(f) for f in fresh],
+                          C + N, stats)
         stats.prefill_seconds += time.perf_counter() - t0
         return (_decode_static if static else _decode)(
             model, prompts, cache, rule, kv, layers, logits=logits, outputs=[[] for _ in range(B)], spans=spans,
@@ -437,6 +454,66 @@ def generate_cached(model: Any, prompts: list[list[int]], cache: PrefixCache, ru
         _FOLDED_MASK = None
         if restore is not None:
             model.config._attn_implementation = restore
+
+
+PREFILL_GROUP_TOKENS = 64
+"""On a CPU, the padded token slots a separate prefill pass for some rows must save to be run (`prefill_groups`)."""
+
+
+def prefill_groups(lengths: list[int], per_pass: int | None) -> list[list[int]]:
+    """Rows (indices into `lengths`, each a row's uncached tokens) split into prefill passes.
+
+    One left-padded pass computes every row at the longest row's length: a batch that mixes new requests (a whole
+    prompt to prefill) with requests in their second turn (a tool result) computes mostly padding. Rows sorted by
+    length are cut into runs that minimise the token slots computed (rows x the run's longest) plus `per_pass` for
+    each pass (a pass's own cost, reading the weights, in tokens); `per_pass=None` keeps one pass.
+    """
+    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
+    if per_pass is None or len(order) < 2:
+        return [order]
+    sorted_len = [lengths[i] for i in order]
+    n = len(order)
+    best, cut = [0] + [0] * n, [0] * (n + 1)
+    for j in range(1, n + 1):  # best[j]: cheapest split of the j shortest rows
+        best[j], cut[j] = min((best[i] + (j - i) * sorted_len[j - 1] + per_pass, i) for i in range(j))
+    groups, j = [], n
+    while j > 0:
+        groups.append(order[cut[j] : j])
+        j = cut[j]
+    return groups[::-1]
+
+
+def _prefill(model: Any, kv: Any, layers: list[Any], groups: list[list[int]], input_d: Any, mask_d: Any, pos_d: Any,
+             lengths: list[int], width: int, stats: GenStats) -> Any:
+    """Prefill every row's uncached tokens (right-aligned in `input_d`), one forward pass per group of rows; the
+    next-token logits of every row, (B, 1, vocab). A group of shorter rows is fed only its own last columns: the
+    padding columns before them stay zero in the cache and masked, as in one pass.
+    """
+    import torch
+
+    with torch.inference_mode():
+        if len(groups) == 1:
+            stats.forward_calls += 1
+            stats.prefill_calls += 1
+            return model(input_ids=input_d, attention_mask=mask_d, position_ids=pos_d, cache=kv, use_cache=True,
+                         logits_to_keep=1).logits[:, -1:, :]
+        B, N = input_d.shape
+        logits = None
+        for rows in groups:
+            n = max(lengths[i] for i in rows)
+            sel = torch.tensor(rows, device=input_d.device)
+            for layer in layers:
+                layer.group = (sel, width - n, B)
+            out = model(input_ids=input_d[sel, N - n :], attention_mask=mask_d[sel], position_ids=pos_d[sel, N - n :],
+                        cache=kv, use_cache=True, logits_to_keep=1).logits[:, -1:, :]
+            if logits is None:
+                logits = out.new_empty((B, 1, out.shape[-1]))
+            logits[sel] = out
+            stats.forward_calls += 1
+            stats.prefill_calls += 1
+        for layer in layers:
+            layer.end_groups(width)
+        return logits
 
 
 def _share_batch_prefix(model: Any, prompts: list[list[int]], cache: PrefixCache, stats: GenStats, n_layers: int,
@@ -478,6 +555,7 @@ def _share_batch_prefix(model: Any, prompts: list[list[int]], cache: PrefixCache
               position_ids=torch.arange(have, n, device=device).view(1, -1), cache=Cache(layers=layers),
               use_cache=True, logits_to_keep=1)
     stats.forward_calls += 1
+    stats.prefill_calls += 1
     stats.prefill_tokens += n - have
     stats.reused_tokens += have
     stats.prefill_seconds += time.perf_counter() - t0

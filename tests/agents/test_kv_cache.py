@@ -323,3 +323,44 @@ def test_the_smollm2_step_traces_as_one_graph_in_bf16(monkeypatch) -> None:
     model = AutoModelForCausalLM.from_pretrained(prepared_dir("smollm2-135m"), dtype=torch.bfloat16).eval()
     explained = _trace_fixed_shape_step(model, monkeypatch, 8)
     assert explained.graph_break_count == 0 and explained.graph_count == 1, explained.break_reasons
+
+
+def test_prefill_groups_split_long_rows_from_short_ones() -> None:
+    from livesim.agents.kv_cache import prefill_groups
+
+    assert prefill_groups([5, 1000, 6, 7], 64) == [[0, 2, 3], [1]]  # 4 x 1000 slots -> 3 x 7 + 1000 + a pass
+    assert prefill_groups([5, 1000, 6, 7], None) == [[0, 2, 3, 1]]  # one pass, shortest first
+    assert prefill_groups([50, 60, 70], 64) == [[0, 1, 2]]  # splitting saves less than a pass costs
+    assert prefill_groups([9], 64) == [[0]] and prefill_groups([], 64) == [[]]
+
+
+def test_prefill_by_row_groups_equals_one_pass(tiny_model_dir, monkeypatch) -> None:
+    """A second turn that mixes rows with a long new prompt and rows with a few new tokens is prefilled in groups;
+    the completions, the cached states and the counts of tokens are those of one padded pass."""
+    from dataclasses import asdict
+
+    from transformers import AutoModelForCausalLM
+
+    from livesim.agents import kv_cache
+
+    model = AutoModelForCausalLM.from_pretrained(str(tiny_model_dir)).eval()
+    g = torch.Generator().manual_seed(1)
+    prompts = [[5] * 30 + torch.randint(3, model.config.vocab_size, (10 + 3 * i,), generator=g).tolist()
+               for i in range(6)]
+    extra = [torch.randint(3, model.config.vocab_size, (n,), generator=g).tolist() for n in (3, 90, 4, 2, 120, 5)]
+    runs = {}
+    for per_pass in (10 ** 9, 64):  # one pass, then groups
+        monkeypatch.setattr(kv_cache, "PREFILL_GROUP_TOKENS", per_pass)
+        stats, cache, outs = kv_cache.GenStats(), PrefixCache(), []
+        for turn in range(2):
+            batch = prompts if turn == 0 else [p + o + e for p, o, e in zip(prompts, outs[-1], extra, strict=True)]
+            outs.append(kv_cache.generate_cached(model, batch, cache, TurnEnd(frozenset({0})), max_new_tokens=12,
+                                                 pad_id=0, stats=stats, lookahead=4))
+        runs[per_pass] = (outs, stats, [e.ids for e in cache.entries.values()],
+                          [e.kv[-1][1] for e in cache.entries.values()])
+    one, grouped = runs[10 ** 9], runs[64]
+    assert grouped[1].prefill_calls > one[1].prefill_calls  # the second turn took more than one pass
+    assert grouped[0] == one[0] and grouped[2] == one[2]
+    assert all(torch.allclose(a, b, atol=1e-5) for a, b in zip(grouped[3], one[3], strict=True))
+    assert {k: v for k, v in asdict(grouped[1]).items() if not k.endswith(("seconds", "calls"))} == \
+        {k: v for k, v in asdict(one[1]).items() if not k.endswith(("seconds", "calls"))}
