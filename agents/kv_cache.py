@@ -184,6 +184,7 @@ class GenStats:
     decode_seconds: float = 0.0
     forward_calls: int = 0
     prefill_calls: int = 0  # ...of which prefill passes (a batch's shared prefix, row groups of its new tokens)
+    prefill_slots: int = 0  # token positions the prefill passes computed, padding included (>= prefill_tokens)
     drafted_tokens: int = 0  # prompt-lookup draft tokens fed for verification
     accepted_tokens: int = 0  # ...of which the model predicted the same (tokens gained without a forward pass)
     graph_steps: int = 0  # decode steps replayed from a CUDA graph (of `forward_calls`)
@@ -495,6 +496,7 @@ def _prefill(model: Any, kv: Any, layers: list[Any], groups: list[list[int]], in
         if len(groups) == 1:
             stats.forward_calls += 1
             stats.prefill_calls += 1
+            stats.prefill_slots += input_d.numel()
             return model(input_ids=input_d, attention_mask=mask_d, position_ids=pos_d, cache=kv, use_cache=True,
                          logits_to_keep=1).logits[:, -1:, :]
         B, N = input_d.shape
@@ -511,6 +513,7 @@ def _prefill(model: Any, kv: Any, layers: list[Any], groups: list[list[int]], in
             logits[sel] = out
             stats.forward_calls += 1
             stats.prefill_calls += 1
+            stats.prefill_slots += len(rows) * n
         for layer in layers:
             layer.end_groups(width)
         return logits
@@ -556,6 +559,7 @@ def _share_batch_prefix(model: Any, prompts: list[list[int]], cache: PrefixCache
               use_cache=True, logits_to_keep=1)
     stats.forward_calls += 1
     stats.prefill_calls += 1
+    stats.prefill_slots += n - have
     stats.prefill_tokens += n - have
     stats.reused_tokens += have
     stats.prefill_seconds += time.perf_counter() - t0

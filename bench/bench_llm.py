@@ -18,6 +18,8 @@ of every action (equal digests: the same replies), and each path's requests/s (a
 Greedy; the same per-turn token budget everywhere.
 
     python bench/bench_llm.py --models tiny,smollm2-135m --requests 16 --batch-size 8
+    python bench/bench_llm.py --models tiny --paths kv+compact --requests 96 --batch-size 16 \
+        --prefill-pass-cost 1000000000        # every batch prefilled in one padded pass (the CPU default groups rows)
     python bench/bench_llm.py --device cuda --models smollm2-135m --paths new-eager,new --requests 128 \
         --batch-size 128                       # on a GPU: the decode step eager, then as a CUDA graph
 """
@@ -34,6 +36,7 @@ from typing import Any
 import gymnasium as gym
 
 import livesim  # noqa: F401
+from livesim.agents import kv_cache
 from livesim.agents.transformers_agent import TransformersAgent
 from livesim.envs.rollout import run_batched
 from livesim.harness import default_harness
@@ -89,6 +92,7 @@ def run_path(model: str, path: str, seeds: list[int], batch_size: int, max_new_t
             "prefill_tokens": int(s["prefill_tokens"]), "turns": int(s["observations"]),
             "decode_forwards": g.forward_calls - g.prefill_calls if cfg["kv_cache"] else None,
             "prefill_forwards": g.prefill_calls if cfg["kv_cache"] else None,
+            "prefill_slots": g.prefill_slots if cfg["kv_cache"] else None,  # positions computed, padding included
             "accepted_draft_tokens": int(s["accepted_draft_tokens"]),
             "prefill_s": round(g.prefill_seconds, 2), "decode_s": round(g.decode_seconds, 2),
             "mean_reward": sum(r["reward"] for r in records) / max(1, len(records)),
@@ -104,8 +108,15 @@ def main() -> None:
     p.add_argument("--batch-size", type=int, default=8)
     p.add_argument("--max-new-tokens", type=int, default=128, help="per-turn token budget (all paths)")
     p.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
+    p.add_argument("--prefill-pass-cost", type=int, default=None, help="on a CPU, the padded positions a separate "
+                   "prefill pass for some rows must save (kv_cache.PREFILL_GROUP_TOKENS, default 64; a huge number "
+                   "prefills every batch in one pass)")
     p.add_argument("--json", action="store_true", help="one JSON object per line instead of a table")
     args = p.parse_args()
+    if args.prefill_pass_cost is not None:
+        if args.prefill_pass_cost < 0:
+            p.error(f"--prefill-pass-cost must be >= 0, got {args.prefill_pass_cost}")
+        kv_cache.PREFILL_GROUP_TOKENS = args.prefill_pass_cost
     unknown = [path for path in args.paths.split(",") if path not in PATHS]
     if unknown:
         p.error(f"unknown path {unknown[0]!r}; expected one of {list(PATHS)}")
