@@ -720,7 +720,7 @@ def _decode_static(model: Any, prompts: list[list[int]], cache: PrefixCache, rul
                          use_cache=True, logits_to_keep=1 + m).logits
 
         graph, replay_out = None, None
-        capture = _capturable(device)
+        capture = _capturable(device) and not _GRAPH_FAILURES  # a step that failed to capture is not retried
         col = [width] * B
         pos = (pos_d[:, -1] + 1).tolist()
         live = list(range(B))  # rows still decoding, in order

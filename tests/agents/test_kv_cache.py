@@ -365,3 +365,28 @@ def test_prefill_by_row_groups_equals_one_pass(tiny_model_dir, monkeypatch) -> N
     assert all(torch.allclose(a, b, atol=1e-5) for a, b in zip(grouped[3], one[3], strict=True))
     assert {k: v for k, v in asdict(grouped[1]).items() if not k.endswith(("seconds", "calls", "slots"))} == \
         {k: v for k, v in asdict(one[1]).items() if not k.endswith(("seconds", "calls", "slots"))}
+
+
+def test_a_step_that_cannot_be_captured_falls_back_once_with_one_warning(tiny_model_dir, monkeypatch) -> None:
+    """On the CPU a capture is bound to fail (no CUDA streams): one warning, the same output from eager steps, and
+    no second attempt in the process."""
+    from transformers import AutoModelForCausalLM
+
+    from livesim.agents import kv_cache
+
+    monkeypatch.setattr(kv_cache, "_GRAPH_FAILURES", [])
+    monkeypatch.setattr(kv_cache, "_capturable", lambda device: True)
+    attempts = []
+    real_capture = kv_cache._capture
+    monkeypatch.setattr(kv_cache, "_capture", lambda step: attempts.append(1) or real_capture(step))
+    model = AutoModelForCausalLM.from_pretrained(str(tiny_model_dir)).eval()
+    prompts = [[5] * 20 + [7 + i] * (3 + i) for i in range(3)]
+
+    def run(**kw):
+        return kv_cache.generate_cached(model, prompts, PrefixCache(), TurnEnd(frozenset({0})), max_new_tokens=6,
+                                        pad_id=0, lookahead=2, **kw)
+
+    with pytest.warns(UserWarning, match="could not be captured as a CUDA graph"):
+        first = run(cuda_graphs=True)
+    assert first == run(cuda_graphs=False) and len(kv_cache._GRAPH_FAILURES) == 1
+    assert run(cuda_graphs=True) == first and attempts == [1]  # not tried again
