@@ -154,7 +154,7 @@ def reproduce_root(args: argparse.Namespace) -> Path:
             raise SystemExit("error: --update-results writes the committed results/; drop --out")
         return COMMITTED_RESULTS
     root = Path(args.out) if args.out else RUN_RESULTS
-    if root.resolve() == committed:
+    if root.resolve() == committed and committed.is_dir():  # an existing results/ here; a new folder is any output
         raise SystemExit("error: --out results would change the committed results; pass --update-results for that")
     name = result_name(args.preset, args.ci, args.untrained)
     source, target = COMMITTED_RESULTS / name, root / name

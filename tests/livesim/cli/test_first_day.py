@@ -89,3 +89,9 @@ def test_reproduce_writes_a_run_directory_unless_asked_to_update_results(tmp_pat
         hat_eval.reproduce_root(argparse.Namespace(**{**vars(ns), "out": "results"}))
     ci = hat_eval.reproduce_root(argparse.Namespace(**{**vars(ns), "ci": True}))
     assert ci == Path("runs/reproduce") and not Path("results/tiny-ci").exists()
+    # elsewhere, a new folder named results is just an output folder (nothing committed there to protect)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert hat_eval.reproduce_root(argparse.Namespace(**{**vars(ns), "out": str(elsewhere / "results")})) == \
+        elsewhere / "results"
