@@ -15,7 +15,8 @@ Paths (each plays the same LiveStreamQA-v0 seeds to the end of every request, `-
 Prints requests/s, completion tokens/s, process CPU seconds (the same work under other jobs' load), prompt
 tokens (rendered / actually prefilled), decode forward passes, turns and mean reward per model and path, a digest
 of every action (equal digests: the same replies), and each path's requests/s (and CPU-seconds) ratio to `old`.
-Greedy; the same per-turn token budget everywhere.
+Greedy; the same per-turn token budget everywhere. With `--device cuda` each path first plays two requests
+untimed (CUDA start-up and kernel selection would otherwise be charged to the first path).
 
     python bench/bench_llm.py --models tiny,smollm2-135m --requests 16 --batch-size 8
     python bench/bench_llm.py --models tiny --paths kv+compact --requests 96 --batch-size 16 \
@@ -125,6 +126,9 @@ def main() -> None:
     print(f"# {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start", flush=True)
     for model in args.models.split(","):
         loaded: dict[str, Any] = {}
+        if args.device == "cuda":  # CUDA context, cuBLAS handles and kernel choice would land in the first path
+            for path in dict.fromkeys(args.paths.split(",")):
+                run_path(model, path, seeds[:2], args.batch_size, args.max_new_tokens, loaded, args.device)
         for path in args.paths.split(","):
             row = run_path(model, path, seeds, args.batch_size, args.max_new_tokens, loaded, args.device)
             rows.append(row)
