@@ -43,6 +43,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 PRESET = "smollm2-135m-gpu"
+PARTS = ("env", "model", "decode", "bench_sft", "bench_collect", "reproduce")  # `--only` names (reproduce: its steps)
 ROWS = ("base", "fixed-SFT", "HSA-SFT", "HSA-SFT+distill", "HAT", "fixed-RL")
 # the reproduce steps: (name, rows added, suites of the short run); each step evaluates every row so far
 STEPS = (("fixed", ("base", "fixed-SFT"), "T1,T2"), ("hsa", ("HSA-SFT",), "T1,T2"),
@@ -130,9 +131,7 @@ def with_carried(results: dict[str, Any], carry: Path) -> dict[str, Any]:
     marked carried (with the file and the earlier run's command); rows in the order of `ROWS`. A row this run
     measured is this run's, whole: suites are never mixed across runs within one row.
     """
-    earlier = json.loads(carry.read_text())
-    if earlier.get("preset") not in (None, results.get("preset")):
-        raise ValueError(f"--carry {carry}: preset {earlier.get('preset')!r}, not {results.get('preset')!r}")
+    earlier = json.loads(carry.read_text())  # its preset and settings were checked by `main` before anything ran
     have = {r["row"] for r in results.get("rows", []) if r.get("status") == "ok"}
     label = _label(carry)
     def carry_row(r: dict[str, Any]) -> dict[str, Any]:
@@ -350,9 +349,8 @@ def main(argv: list[str] | None = None) -> int:
                     "each in its own process (`hat reproduce --eval-workers`; default 1)")
     ap.add_argument("--summary-only", action="store_true", help="run nothing: write summary.md, results.json and "
                     "table.md from what --out holds (e.g. a run copied back from the GPU machine, with --carry)")
-    ap.add_argument("--only", default=None, help="comma list of parts to run (env,model,decode,bench_sft,bench_collect,"
-                                                "reproduce, or one reproduce step such as reproduce:fixed); the "
-                                                "summary is always written")
+    ap.add_argument("--only", default=None, help=f"comma list of parts to run ({','.join(PARTS)}, or one reproduce "
+                                                "step such as reproduce:fixed); the summary is always written")
     args = ap.parse_args(argv)
     if args.deadline is not None and args.deadline <= 0:
         ap.error(f"--deadline must be > 0 seconds, got {args.deadline:g}")
@@ -386,10 +384,10 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--eval-workers must be >= 1, got {args.eval_workers}")
     plan = parts(args.ci, out, args.short, steps, args.eval_workers)
     names = [p[0] for p in plan]
-    only = args.only.split(",") if args.only else ["env", "model", "decode", "bench_sft", "bench_collect", "reproduce"]
+    only = args.only.split(",") if args.only else list(PARTS)
     bad = [n for n in only if n not in names and n != "reproduce"]
     if bad:
-        ap.error(f"unknown part {bad[0]!r}; expected some of env,model,decode,bench_sft,bench_collect,reproduce or "
+        ap.error(f"unknown part {bad[0]!r}; expected some of {','.join(PARTS)} or "
                  f"{','.join(n for n in names if n.startswith('reproduce:'))}")
     chosen = [p for p in plan if p[0] in only or ("reproduce" in only and p[0].startswith("reproduce:"))]
     if not args.ci:
