@@ -49,6 +49,11 @@ def normalize_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+_GEN_STATS = {"prefill_tokens": "prefill_tokens", "reused_tokens": "reused_tokens", "draft_tokens": "drafted_tokens",
+              "accepted_draft_tokens": "accepted_tokens", "cuda_graph_steps": "graph_steps"}
+"""The agent's `stats` keys kept from `GenStats` fields of the KV path."""
+
+
 class TransformersAgent(BaseAgent):
     """Generate with ``transformers`` from a zoo name (``tiny``, ``smollm2-135m``) or a local model directory.
 
@@ -127,8 +132,7 @@ class TransformersAgent(BaseAgent):
         self.last_latencies: list[float] = []
         self.latency_log: list[float] = []  # every turn's measured seconds (batched turns share the batch time)
         self.stats.update(prompt_tokens=0, completion_tokens=0, generate_seconds=0.0, calls=0, observations=0,
-                          truncated_prompts=0, prefill_tokens=0, reused_tokens=0, draft_tokens=0,
-                          accepted_draft_tokens=0, cuda_graph_steps=0)
+                          truncated_prompts=0, **dict.fromkeys(_GEN_STATS, 0))
 
     def _load(self, model: Any, tokenizer: Any, dtype: str, cache_dir: str | Path | None) -> tuple[Any, Any]:
         import torch
@@ -268,8 +272,7 @@ class TransformersAgent(BaseAgent):
         t0 = time.perf_counter()
         was_training = self.model.training
         self.model.eval()
-        g = self.gen_stats
-        before = (g.prefill_tokens, g.reused_tokens, g.drafted_tokens, g.accepted_tokens, g.graph_steps)
+        before = {field: getattr(self.gen_stats, field) for field in _GEN_STATS.values()}
         try:
             with torch.random.fork_rng(devices=devices):
                 gen = None
@@ -283,11 +286,8 @@ class TransformersAgent(BaseAgent):
         finally:
             self.model.train(was_training)
         self.stats["generate_seconds"] += time.perf_counter() - t0
-        self.stats["prefill_tokens"] += self.gen_stats.prefill_tokens - before[0]
-        self.stats["reused_tokens"] += self.gen_stats.reused_tokens - before[1]
-        self.stats["draft_tokens"] += self.gen_stats.drafted_tokens - before[2]
-        self.stats["accepted_draft_tokens"] += self.gen_stats.accepted_tokens - before[3]
-        self.stats["cuda_graph_steps"] += self.gen_stats.graph_steps - before[4]
+        for key, field in _GEN_STATS.items():  # what this call added to the sampler's counters
+            self.stats[key] += getattr(self.gen_stats, field) - before[field]
         self._calls += 1
         self.stats["calls"] += 1
         return self._decode(batch, completions)
