@@ -404,21 +404,22 @@ def generate_cached(model: Any, prompts: list[list[int]], cache: PrefixCache, ru
         fresh.append(list(ids[n:]))
         stats.reused_tokens += n
     past_len = [0 if p is None else int(p[0][0].shape[2]) for p in past]
-    C, N = max(past_len), max(len(f) for f in fresh)
+    new_len = [len(f) for f in fresh]
+    C, N = max(past_len), max(new_len)
     # the static path writes each step's 1 + lookahead columns at the row's own next column (rejected drafts are
     # overwritten), so this bound is never passed; the loop's buffers grow if its rejected columns use it up
     capacity = C + N + max_new_tokens + (lookahead + 1 if static else 0)
     if static:  # the whole buffer is attended: a multiple of 16 keeps the mask's rows aligned for SDPA's kernels
         capacity = -(-capacity // 16) * 16
-    stats.prefill_tokens += sum(len(f) for f in fresh)
+    stats.prefill_tokens += sum(new_len)
 
     # 2. one batch: [pad | cached_i] in the cache, [pad | new_i] as input; padding masked, positions real
     mask = torch.zeros((B, C + N), dtype=torch.long)
     input_ids = torch.full((B, N), pad_id, dtype=torch.long)
     for i in range(B):
         mask[i, C - past_len[i] : C] = 1
-        mask[i, C + N - len(fresh[i]) :] = 1
-        input_ids[i, N - len(fresh[i]) :] = torch.tensor(fresh[i], dtype=torch.long)
+        mask[i, C + N - new_len[i] :] = 1
+        input_ids[i, N - new_len[i] :] = torch.tensor(fresh[i], dtype=torch.long)
     if C > 0:
         ref = next(p for p in past if p is not None)
         layers = []
@@ -436,13 +437,13 @@ def generate_cached(model: Any, prompts: list[list[int]], cache: PrefixCache, ru
     kv = Cache(layers=layers)
     positions = (mask.cumsum(-1) - 1).clamp(min=0)[:, C:]
 
-    spans = [[(C - past_len[i], C), (C + N - len(fresh[i]), C + N)] for i in range(B)]
+    spans = [[(C - past_len[i], C), (C + N - new_len[i], C + N)] for i in range(B)]
     t0 = time.perf_counter()
     restore = _use_grouped_sdpa(model)
     try:
         mask_d, pos_d = mask.to(device), positions.to(device)
-        groups = prefill_groups([len(f) for f in fresh], PREFILL_GROUP_TOKENS if device.type == "cpu" else None)
-        logits = _prefill(model, kv, layers, groups, input_ids.to(device), mask_d, pos_d, [len(f) for f in fresh],
+        groups = prefill_groups(new_len, PREFILL_GROUP_TOKENS if device.type == "cpu" else None)
+        logits = _prefill(model, kv, layers, groups, input_ids.to(device), mask_d, pos_d, new_len,
                           C + N, stats)
         stats.prefill_seconds += time.perf_counter() - t0
         return (_decode_static if static else _decode)(
