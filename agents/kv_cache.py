@@ -687,7 +687,7 @@ def _decode_static(model: Any, prompts: list[list[int]], cache: PrefixCache, rul
     Every row stays in the batch to the end (a finished row is fed padding and its output ignored); the step feeds
     each row's last token and a draft padded to `lookahead` tokens at the row's own next cache column (`col`), and
     attends to the whole buffer through a mask built inside the step from `col` and the prompt's columns. Between
-    steps the host writes one small int tensor (columns, positions, fed tokens) and reads the picked tokens; the
+    steps the host writes one small int tensor (columns and fed tokens) and reads the picked tokens; the
     picks, the end-of-turn rule and the cache entries are those of `_decode`, row by row, so the outputs are the
     same (sampling draws from the live rows' logits only, in the same order).
     """
@@ -700,9 +700,11 @@ def _decode_static(model: Any, prompts: list[list[int]], cache: PrefixCache, rul
     ends = [rule.scanner() for _ in range(B)]
     dtype = next(model.parameters()).dtype
     with torch.inference_mode():
-        # the step's inputs, fixed in place: [col, position, last token, draft...] per row
-        ctl_host = np.zeros((B, 3 + m), dtype=np.int64)
-        ctl = torch.zeros((B, 3 + m), dtype=torch.long, device=device)
+        # the step's inputs, fixed in place: [col, last token, draft...] per row; a row's position moves with its
+        # column (both advance by the tokens it keeps), so it is the column plus the row's fixed offset
+        ctl_host = np.zeros((B, 2 + m), dtype=np.int64)
+        ctl = torch.zeros((B, 2 + m), dtype=torch.long, device=device)
+        offset = pos_d[:, -1:] + 1 - width
         prompt_cols = torch.zeros((B, capacity), dtype=torch.bool, device=device)
         prompt_cols[:, :width] = mask_d.bool()
         j = torch.arange(1 + m, device=device)
@@ -717,13 +719,12 @@ def _decode_static(model: Any, prompts: list[list[int]], cache: PrefixCache, rul
             # a row sees its prompt, its decoded columns [width, col) and the fed columns up to the query's own
             seen = prompt_cols.view(B, 1, 1, capacity) | ((at_col >= width) & (at_col <= write_at))
             mask = torch.zeros(seen.shape, dtype=dtype, device=device).masked_fill_(~seen, low)
-            return model(input_ids=ctl[:, 2:], attention_mask=mask, position_ids=ctl[:, 1:2] + j, cache=kv,
+            return model(input_ids=ctl[:, 1:], attention_mask=mask, position_ids=ctl[:, :1] + offset + j, cache=kv,
                          use_cache=True, logits_to_keep=1 + m).logits
 
         graph, replay_out = None, None
         capture = _capturable(device) and not _GRAPH_FAILURES  # a step that failed to capture is not retried
         col = [width] * B
-        pos = (pos_d[:, -1] + 1).tolist()
         live = list(range(B))  # rows still decoding, in order
         drafts: list[list[int]] = [[] for _ in range(B)]
         first = True
@@ -747,9 +748,7 @@ def _decode_static(model: Any, prompts: list[list[int]], cache: PrefixCache, rul
             for i, got, n_ok in zip(live, new, accepted, strict=True):
                 got = got[: max_new_tokens - len(outputs[i])]
                 if not first:  # the row's fed token and its kept draft are now cached at col[i]...
-                    adv = 1 + min(n_ok, len(got))
-                    col[i] += adv
-                    pos[i] += adv
+                    col[i] += 1 + min(n_ok, len(got))
                 outputs[i].extend(got)
                 if lookups:
                     lookups[i].extend(got)
@@ -764,14 +763,13 @@ def _decode_static(model: Any, prompts: list[list[int]], cache: PrefixCache, rul
             live, first = still, False
             if not live:
                 break
-            ctl_host[:, 2:] = pad_id  # finished rows: padding fed at their frozen column, never read
+            ctl_host[:, 1:] = pad_id  # finished rows: padding fed at their frozen column, never read
             for i in live:
                 d = lookups[i].draft(min(m, max_new_tokens - len(outputs[i]) - 1)) if m else []
                 drafts[i] = d
                 stats.drafted_tokens += len(d)
-                ctl_host[i, 2 : 3 + len(d)] = [outputs[i][-1], *d]
+                ctl_host[i, 1 : 2 + len(d)] = [outputs[i][-1], *d]
             ctl_host[:, 0] = col
-            ctl_host[:, 1] = pos
             ctl.copy_(torch.from_numpy(ctl_host))  # one host-to-device copy a step
             if graph is None and capture:
                 graph, replay_out = _capture(step)
