@@ -13,6 +13,12 @@ Observation = dict[str, Any]
 Action = str | dict[str, Any]
 
 
+class AgentUnavailable(RuntimeError):
+    """The agent cannot act at all (its model server is down or failing every call): the run stops with this
+    one-line message instead of recording replies that measure nothing.
+    """
+
+
 @runtime_checkable
 class Agent(Protocol):
     """What every policy implements."""

@@ -80,6 +80,8 @@ def agent_kwargs(args: argparse.Namespace) -> dict[str, Any]:
             kwargs[k] = v
     if getattr(args, "model", None):
         kwargs["model"] = args.model
+    if getattr(args, "tool_choice", None):
+        kwargs["tool_choice"] = args.tool_choice
     return kwargs
 
 
@@ -133,5 +135,10 @@ def add_common(p: argparse.ArgumentParser) -> None:
                    help="a harness file (YAML/JSON; docs/harness-files.md) instead of the canonical harness")
     p.add_argument("--prompt-style", choices=["markdown", "xml", "json", "compact"], default=None,
                    help="present the system prompt in this style (default: the harness's own, markdown)")
+    p.add_argument("--tool-choice", choices=["auto", "required", "none", "omit"], default=None,
+                   help="openai agent: the tool_choice sent with the tools (default auto; omit: not sent)")
+    p.add_argument("--max-agent-failures", type=int, default=0, metavar="N",
+                   help="exit 0 even though up to N model calls failed (their requests are still left out of "
+                        "the means)")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.add_argument("--quiet", action="store_true", help="no progress bar")

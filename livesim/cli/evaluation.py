@@ -1,8 +1,10 @@
 """`livesim eval`: play an agent over many episodes, batched, with a per-request progress bar and records.
 
 `--record DIR` writes one record per episode (`DIR/seed-00007.jsonl`, the format of `livesim run --record`,
-so `view`, `replay` and `regrade` read them) and `DIR/summary.json`. An agent that failed on every request
-(an OpenAI-compatible server that cannot be reached) is an error on stderr and exit status 1.
+so `view`, `replay` and `regrade` read them) and `DIR/summary.json`. A failed model call (an OpenAI-compatible
+server that failed or cannot be reached) is an error on stderr and exit status 1, unless
+`--max-agent-failures` tolerates it; a server that fails every call stops the run (the summary is still
+written, with `aborted`).
 """
 
 from __future__ import annotations
@@ -20,11 +22,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsed
 from rich.progress import Progress as Bar
 
 import livesim
+from livesim.agents.base import AgentUnavailable
 from livesim.cli.common import agent_kwargs, fail, print_table
 from livesim.envs.rollout import summarize
 from livesim.harness.core import Harness
 from livesim.runs.build import build_agent, is_privileged, make_env
-from livesim.runs.play import agent_failures, play
+from livesim.runs.play import failure_verdict, play
 from livesim.stream.config import StreamConfig
 from livesim.stream.harness_file import harness_with_style, load_harness_file
 from livesim.stream.paths import PathProblem, check_output_dir, shown, write_text
@@ -116,11 +119,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
     progress = Progress(len(seeds), "requests" if qa else "episodes", agent, args.quiet)
     t0 = time.perf_counter()
     records: list[dict[str, Any]] = []
+    aborted = None
     try:
         for info in play(lambda: make_env(args.env, args), agent, seeds, batch, privileged, header, record_dir,
                          on_request=(lambda _: progress.advance()) if qa else None,
                          on_episode=None if qa else (lambda _: progress.advance()), first_env=env):
             records.append(info)
+    except AgentUnavailable as e:  # the server died: keep what was measured, say why the run stopped
+        aborted = str(e)
     finally:
         progress.stop()
     wall = time.perf_counter() - t0
@@ -132,18 +138,19 @@ def cmd_eval(args: argparse.Namespace) -> int:
                     "hsa_split": args.hsa_split, "hsa_p": args.hsa_p,
                     "prompt_style": getattr(args, "prompt_style", None), "harness_file": getattr(args, "harness", None),
                     "record": str(record_dir) if record_dir else None})
+    if aborted:
+        summary["aborted"] = aborted
     if record_dir is not None:
         write_text(record_dir / "summary.json", json.dumps(summary, sort_keys=True, indent=1) + "\n", inputs=inputs,
                    flag="--record")
-    errors, calls, reason = agent_failures(agent)
-    if errors:
-        print(f"{'error' if errors >= calls else 'warning'}: the agent failed on {errors} of {calls} calls"
-              + (f"; first: {reason}" if reason else ""), file=sys.stderr)
+    code, line = failure_verdict(agent, getattr(args, "max_agent_failures", 0), summary, aborted)
+    if line:
+        print(line, file=sys.stderr)
     if args.json:
         print(json.dumps(summary, sort_keys=True))
     else:
         print_table(f"{args.agent} on {args.env}", summary)
-    return 1 if errors and errors >= calls else 0
+    return code
 
 
 def _jsonable(v: Any) -> bool:

@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from livesim.runs.calibration import calibrate, load_items, rule_judge
-from livesim.runs.judge import SecondOpinion, make_judge
+from livesim.runs.judge import LLMJudge, SecondOpinion, make_judge
 from livesim.runs.probes import run_probes
 from livesim.runs.stress import markdown, run_stress
 
@@ -25,34 +25,64 @@ def _fail(msg: str) -> int:
     return 2
 
 
-def _judge(spec: str | None, second_opinion: bool = False) -> Any:
+def _judge(spec: str | None, second_opinion: bool = False, timeout: float | None = None) -> Any:
     if not spec:
         if second_opinion:
             raise ValueError("--second-opinion needs --judge openai:BASE_URL:MODEL")
         return rule_judge
-    return SecondOpinion(make_judge(spec)) if second_opinion else make_judge(spec)
+    if timeout is not None and timeout <= 0:
+        raise ValueError(f"--judge-timeout must be > 0, got {timeout:g}")
+    llm = make_judge(spec, **({"timeout": timeout} if timeout else {}))
+    llm.check_server()  # a judge that cannot answer is one line before the first reply, not a report of zeros
+    return SecondOpinion(llm) if second_opinion else llm
+
+
+def _judge_lines(res: dict[str, Any]) -> list[str]:
+    """What the LLM judge's calls came to (`grader calibrate` with --judge)."""
+    j = res["judge_calls"]
+    out = [f"judge calls: {j['calls']}, verdicts {j['verdicts']}, failed calls {j['failed_calls']}, unusable "
+           f"answers {j['unusable_answers']} (HTTP requests {j['http_requests']}, retries {j['retries']}, "
+           f"timeouts {j['timeouts']})"]
+    if j["first_error"]:
+        out.append(f"first failed call: {j['first_error']}")
+    return out
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
     try:
         items = load_items(args.set, None if args.split == "all" else args.split)
-        judge = _judge(args.judge, args.second_opinion)
+        judge = _judge(args.judge, args.second_opinion, args.judge_timeout)
     except (OSError, ValueError) as e:
         return _fail(str(e))
     res = calibrate(items, judge)
     res["split"] = args.split
     res["judge"] = (f"rules + {args.judge} where unsure" if args.second_opinion else args.judge) or "rules"
+    llm = judge.llm if isinstance(judge, SecondOpinion) else judge
+    code, problem = 0, None
+    if isinstance(llm, LLMJudge):
+        res["judge_calls"] = llm.accounting()
+        if llm.calls and llm.failures * 2 > llm.calls:  # most verdicts missing: the figures measure nothing
+            code, problem = 1, (f"error: the judge gave no verdict on {llm.failures} of {llm.calls} replies"
+                                + (f"; first failed call: {res['judge_calls']['first_error']}"
+                                   if res["judge_calls"]["first_error"] else ""))
     if isinstance(judge, SecondOpinion):
         res["consulted"], res["overruled"] = judge.consulted, judge.overruled
+        res["no_verdict_kept_rules"] = judge.no_verdict
+    if problem:
+        print(problem, file=sys.stderr)
     if args.json:
         print(json.dumps(res, indent=1, ensure_ascii=False))
-        return 0
-    print(f"grader: {res['judge']}   split: {args.split}   replies: {res['n']}")
+        return code
+    print(f"grader: {res['judge']}   split: {args.split}   replies: {res['n']}"
+          + (f" (+{res['no_verdict']} without a verdict, left out)" if res.get("no_verdict") else ""))
     print(f"accuracy agreement:      {res['accuracy_agreement']:.1%}")
     print(f"effectiveness agreement: {res['effectiveness_agreement']:.1%} (exact)")
     print(f"inaccurate replies caught: {res.get('inaccurate_caught', 0):.1%}")
     if "consulted" in res:
-        print(f"second opinion: consulted on {res['consulted']} replies, changed {res['overruled']} verdicts")
+        print(f"second opinion: consulted on {res['consulted']} replies, no verdict on {judge.no_verdict} "
+              f"(the rules' verdict kept), changed {res['overruled']} verdicts")
+    if "judge_calls" in res:
+        print("\n".join(_judge_lines(res)))
     print(f"\n{'kind':20s} {'n':>3s} {'acc':>6s} {'eff':>6s}  accuracy confusion | effectiveness confusion")
     for kind, k in res["kinds"].items():
         ac = ", ".join(f"{a}: {b}" for a, b in sorted(k["accuracy_confusion"].items()))
@@ -63,7 +93,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     for d in res["disagreements"]:
         print(f"  {d['id']:26s} {d['kind']:18s} label acc {d['label'][0]:g} eff {d['label'][1]:g}"
               f"  grader acc {d['grader'][0]:g} eff {d['grader'][1]:g}  {d['reply']!r}  ({d['reason']})")
-    return 0
+    return code
 
 
 def cmd_probes(args: argparse.Namespace) -> int:
@@ -108,6 +138,8 @@ def register(sub: Any) -> None:
                    help="measure an LLM judge instead of the rule grader")
     c.add_argument("--second-opinion", action="store_true",
                    help="with --judge: the rule grader, with the LLM's verdict where the rules are unsure")
+    c.add_argument("--judge-timeout", type=float, default=None, metavar="SECONDS",
+                   help="with --judge: seconds one request may take, from sending it to the last byte (default 60)")
     c.add_argument("--json", action="store_true")
     c.set_defaults(func=cmd_calibrate)
     q = gsub.add_parser("probes", help="mean reward of the reward-hacking probes (and oracle/null)")

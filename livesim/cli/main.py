@@ -12,6 +12,7 @@ import sys
 from typing import Any
 
 import livesim
+from livesim.agents.base import AgentUnavailable
 from livesim.cli import grader, harness, hat, hat_eval, models, run, scenarios
 from livesim.cli.common import BadInput, DefaultsHelpFormatter
 from livesim.models.extras import training_missing
@@ -77,7 +78,8 @@ def _defaults_and_examples(sub: Any) -> None:
 
 
 # option -> (lowest, highest) for every command that has it; checked before anything runs
-BOUNDS: dict[str, tuple[int, int | None]] = {"episodes": (1, None), "batch_size": (1, None), "seed": (0, 2**63 - 1)}
+BOUNDS: dict[str, tuple[int, int | None]] = {"episodes": (1, None), "batch_size": (1, None), "seed": (0, 2**63 - 1),
+                                           "max_agent_failures": (0, None)}
 
 
 def _bad_number(args: argparse.Namespace) -> str | None:
@@ -106,6 +108,9 @@ def main(argv: list[str] | None = None) -> int:
         return code
     except BadInput:
         raise
+    except AgentUnavailable as e:  # the model server is down: one line naming it, not a traceback
+        print(f"error: {e}", file=sys.stderr)
+        return 1
     except ImportError as e:  # the training stack is not installed: one line, not a traceback
         if (hint := training_missing(e)) is None:
             raise

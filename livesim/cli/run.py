@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from livesim.cli.common import EXAMPLE_EPILOG, DefaultsHelpFormatter, add_common, agent_kwargs, print_table
 from livesim.cli.evaluation import cmd_eval, resolve_harness
 from livesim.envs.rollout import episode_requests, summarize, timed
 from livesim.runs.build import build_agent, make_env
+from livesim.runs.play import failure_verdict
 from livesim.stream.scenario import DataFileError
 
 
@@ -25,11 +27,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     sim = env.unwrapped.sim
     summary.update({"agent": args.agent, "seed": args.seed, "harness": sim.harness.fingerprint,
                     "stream_s": round(sim.room.clock_s, 1), "viewers_online": sim.room.viewers_online})
+    code, line = failure_verdict(agent, getattr(args, "max_agent_failures", 0), summary)
+    if line:
+        print(line, file=sys.stderr)
     if args.json:
         print(json.dumps(summary, sort_keys=True))
     else:
         print_table(f"stream seed={args.seed} agent={args.agent}", summary)
-    return 0
+    return code
 
 
 def register(sub: Any) -> None:

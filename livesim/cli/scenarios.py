@@ -28,6 +28,7 @@ from livesim.runs.build import build_agent
 from livesim.runs.compare import AgentSpec, compare, render_comparison
 from livesim.runs.episode import make_stream_env, run_episode
 from livesim.runs.live import play
+from livesim.runs.play import failure_verdict
 from livesim.runs.replay import (
     GOLDEN_DIR,
     GOLDEN_FRAME,
@@ -144,8 +145,11 @@ def cmd_run(args: argparse.Namespace, fallback: Any) -> int:
     lines = _tee(run_episode(env, agent, header), args.record, args.force, inputs)
     try:
         if args.dashboard and not args.json:
-            _show(lines, args)
-            return 0
+            state = _show(lines, args)
+            code, line = failure_verdict(agent, getattr(args, "max_agent_failures", 0), state.summary)
+            if line:
+                print(line, file=sys.stderr)
+            return code
         *_, end = lines  # the last line is the end line, with the summary
     except OSError as e:  # the record could not be created or written (disk full, permissions)
         return _fail(f"--record {args.record}: {e.strerror or e}")
@@ -153,11 +157,14 @@ def cmd_run(args: argparse.Namespace, fallback: Any) -> int:
         return _fail(f"{header.scenario}: {e}")
     summary = dict(end.summary)  # type: ignore[union-attr]
     summary.update({"agent": args.agent, "seed": seed, "scenario": header.scenario, "record": args.record})
+    code, line = failure_verdict(agent, getattr(args, "max_agent_failures", 0), summary)
+    if line:
+        print(line, file=sys.stderr)
     if args.json:
         print(json.dumps(summary, sort_keys=True))
     else:
         print_table(f"{header.scenario or 'stream'} seed={seed} agent={args.agent}", summary)
-    return 0
+    return code
 
 
 def _read(path: str) -> Any:

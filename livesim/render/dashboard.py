@@ -57,6 +57,8 @@ class DashboardState:
     metrics: dict[str, Any] = field(default_factory=dict)
     summary: dict[str, Any] | None = None
     viewers: list[str] = field(default_factory=list)
+    calls: dict[str, int] = field(default_factory=dict)
+    """Model calls so far by outcome (answered, retried, failed) and `unmeasured` requests: model-server agents."""
 
     def apply(self, line: RecordLine) -> DashboardState:
         if isinstance(line, RecordHeader):
@@ -69,6 +71,11 @@ class DashboardState:
                 self.chat.extend(chat_lines(line.request_index, line.request.comments))
                 self.viewers = list(dict.fromkeys(c.name for c in line.request.comments))
             said = None if line.dispatched and not line.fallback else action_text(line.action)
+            if line.call is not None:
+                self.calls[line.call.outcome] = self.calls.get(line.call.outcome, 0) + 1
+                self.host.extend(call_lines(line.request_index, line.call))
+            if line.unmeasured:
+                self.calls["unmeasured"] = self.calls.get("unmeasured", 0) + 1
             self.host.extend(host_lines(line.request_index, line.tool_calls, line.hooks,
                                         line.reply if line.dispatched else None, line.fallback, line.reward,
                                         said=said, viewers=self.viewers, grade=line.grade))
@@ -85,6 +92,16 @@ def chat_lines(index: int, comments: Iterable[Any]) -> list[str]:
     """The comments of request `index`, tagged with it (the host's lines for that request carry the same tag)."""
     tag = f"#{index}".ljust(4)
     return [f"{tag}{clock(c.t)} {c.name}: {c.text}" for c in comments]
+
+
+def call_lines(index: int, call: Any) -> list[str]:
+    """A model call that did not simply answer: retried (how often, why) or failed (the cause)."""
+    tag = f"#{index}".ljust(4)
+    if call.outcome == "failed":
+        return [f"{tag}MODEL   call failed after {call.attempts} attempt(s): {call.error}; request not measured"]
+    if call.outcome == "retried":
+        return [f"{tag}model   answered after {len(call.retries)} retries ({'; '.join(call.retries)})"]
+    return []
 
 
 def host_lines(index: int, calls: Iterable[Any], hooks: Iterable[str], reply: str | None, fallback: bool,
@@ -170,6 +187,12 @@ def render(state: DashboardState, width: int = WIDTH) -> RenderableType:
     head.append(f" · {state.agent or '-'} · seed {state.seed if state.seed is not None else '-'}"
                 f" · t {clock(state.clock_s)}/{clock(state.duration_s)} · step {state.step}"
                 f" · request {state.request_index if state.request_index is not None else '-'}")
+    if state.calls:
+        c = state.calls
+        head.append(f" · calls {sum(c.get(k, 0) for k in ('answered', 'retried', 'failed'))}"
+                    f" ({c.get('retried', 0)} retried, {c.get('failed', 0)} failed)")
+        if c.get("unmeasured"):
+            head.append(f" · {c['unmeasured']} not measured", style="bold red")
     if state.summary is not None:
         head.append(" · done", style="bold green")
     harness = _lines([f"version {state.harness_version} · fingerprint {state.harness_fingerprint or '-'}",
@@ -218,6 +241,16 @@ def summary_rows(summary: dict[str, Any]) -> list[tuple[str, Any]]:
                                               else ""))]
     if "agent_errors" in summary:
         rows.append(("  agent errors", summary["agent_errors"]))
+    if summary.get("unmeasured_requests"):
+        rows.append(("  requests not measured (left out)", summary["unmeasured_requests"]))
+    calls = summary.get("model_calls")
+    if calls:
+        rows.append(("model calls", ""))
+        rows += [("  calls (retried / failed)", f"{calls['calls']} ({calls['retried_calls']} / {calls['failed']})"),
+                 ("  HTTP requests (+ probes)", f"{calls['http_requests']} (+{calls['probe_requests']})"),
+                 ("  retries / timeouts", f"{calls['retries']} / {calls['timeouts']}")]
+    if summary.get("aborted"):
+        rows.append(("stopped", summary["aborted"]))
     if "completion_tokens" in summary:
         rows.append(("model", ""))
         rows += [("  prompt tokens (prefilled)", f"{summary.get('prompt_tokens', 0)} "

@@ -25,7 +25,11 @@ def is_privileged(name: str) -> bool:
 
 
 def build_agent(name: str, env: Any, kwargs: dict[str, Any]) -> Any:
-    """An agent by registry name or module:Class; privileged ones get `env`. Bad names exit with one line."""
+    """An agent by registry name or module:Class; privileged ones get `env`. Bad names exit with one line.
+
+    An agent with a model server is checked before the first episode (`check_server`): a server that cannot
+    answer raises `livesim.agents.base.AgentUnavailable` naming the URL and the cause.
+    """
     if name not in AGENT_REGISTRY and ":" not in name:
         raise SystemExit(f"error: unknown agent {name!r}; choose from {', '.join(sorted(AGENT_REGISTRY))} "
                          "or give module:Class")
@@ -36,12 +40,16 @@ def build_agent(name: str, env: Any, kwargs: dict[str, Any]) -> Any:
     if is_privileged(name):
         kwargs = {**kwargs, "env": env}
     try:
-        return make_agent(name, **kwargs)
+        agent = make_agent(name, **kwargs)
     except TypeError as e:
         given = ", ".join(f"{k}={v!r}" for k, v in kwargs.items() if k != "env")
         raise SystemExit(f"error: agent {name!r} refused its arguments ({given}): {e}") from None
     except (FileNotFoundError, ImportError, ValueError) as e:  # a missing model or backend: say how to get it
         raise SystemExit(f"error: {training_missing(e) or e}") from None
+    check = getattr(agent, "check_server", None)
+    if callable(check):
+        check()
+    return agent
 
 
 def make_env(env_id: str, args: Any) -> Any:

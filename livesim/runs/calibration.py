@@ -98,7 +98,7 @@ def grade_text(sim: Any, reply: str) -> Any:
                  harness_reply_roles=reply_roles, **kw)
 
 
-Judge = Callable[[Any, str], tuple[float, float]]  # (sim, reply) -> (accuracy, effectiveness)
+Judge = Callable[[Any, str], tuple[float, float] | None]  # (sim, reply) -> (accuracy, effectiveness); None: none
 
 
 def rule_judge(sim: Any, reply: str) -> tuple[float, float]:
@@ -107,17 +107,26 @@ def rule_judge(sim: Any, reply: str) -> tuple[float, float]:
 
 
 def calibrate(items: Iterable[Item], judge: Judge = rule_judge) -> dict[str, Any]:
-    """Agreement of `judge` with the labels: overall, per kind (confusion tables) and every disagreement."""
+    """Agreement of `judge` with the labels: overall, per kind (confusion tables) and every disagreement.
+
+    A reply the judge gave no verdict on (None: an LLM judge whose call failed or whose answer had none) is left
+    out of the agreement and counted in `no_verdict`; `n` counts the replies with a verdict.
+    """
     rows = []
+    no_verdict: list[str] = []
     cache: dict[tuple[int, str], Any] = {}
     for it in items:
         key = (it.seed, it.intent)
         if key not in cache:
             cache[key] = build_request(it.seed, it.intent)
-        acc, eff = judge(cache[key], it.reply)
+        verdict = judge(cache[key], it.reply)
+        if verdict is None:
+            no_verdict.append(it.id)
+            continue
+        acc, eff = verdict
         rows.append((it, float(acc), float(eff)))
     n = len(rows)
-    out: dict[str, Any] = {"n": n}
+    out: dict[str, Any] = {"n": n, "no_verdict": len(no_verdict)}
     if not n:
         return {**out, "accuracy_agreement": 0.0, "effectiveness_agreement": 0.0, "kinds": {}, "disagreements": []}
     out["accuracy_agreement"] = sum(it.accuracy == a for it, a, _ in rows) / n

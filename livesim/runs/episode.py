@@ -14,7 +14,16 @@ from livesim.envs.rollout import summarize
 from livesim.harness.core import Harness
 from livesim.parsing.safety import sanitize_action
 from livesim.runs.build import make_env
-from livesim.stream.records import ENV_ID, Observer, RecordEnd, RecordHeader, RecordLine, RecordWriter, StepRecord
+from livesim.stream.records import (
+    ENV_ID,
+    ModelCall,
+    Observer,
+    RecordEnd,
+    RecordHeader,
+    RecordLine,
+    RecordWriter,
+    StepRecord,
+)
 
 
 def make_stream_env(wrappers: str | None = None, hsa_split: str | None = None, *, env_id: str = ENV_ID,
@@ -40,6 +49,16 @@ def episode_summary(infos: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def agent_calls(agent: Any, n: int) -> list[ModelCall | None]:
+    """The model calls of the agent's last `act`/`act_batch` over `n` observations, as record fields (None each
+    for an agent that reports none: only model-server agents keep `last_calls`).
+    """
+    calls = getattr(agent, "last_calls", None)
+    if not isinstance(calls, list) or len(calls) != n:
+        return [None] * n
+    return [ModelCall.model_validate(c) if isinstance(c, dict) else None for c in calls]
+
+
 class EpisodeRecorder:
     """Turns one env's steps into record lines: call `before(obs)` before the agent acts, then `after(...)`."""
 
@@ -49,6 +68,7 @@ class EpisodeRecorder:
         self.observe = Observer()
         self.infos: list[dict[str, Any]] = []
         self.step = 0
+        self._failed: str | None = None  # why a model call of the current request failed
         self._pre: tuple[dict[str, Any], Any, float, int, int, int] | None = None
 
     def before(self, obs: dict[str, Any]) -> None:
@@ -57,13 +77,21 @@ class EpisodeRecorder:
         self._pre = (self.observe(obs, sim), trace, sim.room.clock_s, sim.request.index, len(trace.tool_calls),
                      len(trace.hook_failures))
 
-    def after(self, action: Any, reward: float, terminated: bool, truncated: bool, info: dict[str, Any]
-              ) -> StepRecord:
+    def after(self, action: Any, reward: float, terminated: bool, truncated: bool, info: dict[str, Any],
+              call: ModelCall | None = None) -> StepRecord:
+        """The step's record line; `call` is the agent's model call for it (`agent_calls`). A request during
+        which a call failed is marked `unmeasured` on its dispatch step and in the infos `end` summarises.
+        """
         assert self._pre is not None, "call before() first"
         seen, trace, clock, index, n_calls, n_hooks = self._pre
         done = info["dispatched"]
+        if call is not None and call.outcome == "failed":
+            self._failed = self._failed or call.error or "failed call"
+        unmeasured = None
         if done:
-            self.infos.append({**info, "reward": reward, "episode_seed": self.seed})
+            unmeasured, self._failed = self._failed, None
+            self.infos.append({**info, "reward": reward, "episode_seed": self.seed,
+                               **({"unmeasured": unmeasured} if unmeasured else {})})
         line = StepRecord(  # the action as the env stepped on it (sanitised), so replaying it is exact
             step=self.step, clock_s=clock, request_index=index, **seen, action=sanitize_action(action).action,
             tool_calls=[c.model_copy(update={"result": None}) for c in trace.tool_calls[n_calls:]],
@@ -71,7 +99,7 @@ class EpisodeRecorder:
             reward=float(reward), grade=info.get("grade"), reply=trace.reply if done else None,
             fallback=trace.fallback, latency_s=trace.latency_s if done else None, metrics=info.get("metrics"),
             harness_fingerprint=info["harness_fingerprint"], harness_version=info["harness_version"],
-            terminated=terminated, truncated=truncated)
+            terminated=terminated, truncated=truncated, call=call, unmeasured=unmeasured)
         self.step += 1
         self._pre = None
         return line
@@ -100,8 +128,9 @@ def run_episode(env: Any, agent: Any, header: RecordHeader) -> Iterator[RecordLi
     while True:
         rec.before(obs)
         action = sanitize_action(agent.act(obs)).action  # what the env steps on; replaying it is exact
+        call = agent_calls(agent, 1)[0]
         obs, reward, terminated, truncated, info = env.step(action)
-        yield rec.after(action, reward, terminated, truncated, info)
+        yield rec.after(action, reward, terminated, truncated, info, call)
         if terminated or truncated:
             break
     yield rec.end()

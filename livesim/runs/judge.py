@@ -1,12 +1,13 @@
 """An optional LLM judge: accuracy and effectiveness of a reply, scored by a chat model from the truth.
 
-`make_judge("openai:BASE_URL:MODEL")` returns a judge `(sim, reply) -> (accuracy, effectiveness)` that sends
-`JUDGE_PROMPT` (the request, the ground truth, the records of the products involved, what the tools looked up,
-and the reply) to any OpenAI-compatible server through `livesim.agents.openai_agent.OpenAIAgent` (temperature
-0, standard library HTTP, bounded retries). The model must answer with one JSON object
-`{"accuracy": 0|1, "effectiveness": 0|0.5|1, "reason": "..."}`; anything else scores (0, 0) and is counted in
-`judge.failures`. `SecondOpinion` consults such a judge only where the rules are unsure (`uncertain`); the rule
-grader stays the default: deterministic and offline.
+`make_judge("openai:BASE_URL:MODEL")` returns a judge `(sim, reply) -> (accuracy, effectiveness) | None` that
+sends `JUDGE_PROMPT` (the request, the ground truth, the records of the products involved, what the tools
+looked up, and the reply) to any OpenAI-compatible server through `livesim.agents.openai_agent.OpenAIAgent`
+(the agents' client and accounting: temperature 0, bounded retries, a deadline per call, a capped body). The
+model must answer with one JSON object `{"accuracy": 0|1, "effectiveness": 0|0.5|1, "reason": "..."}`; a
+failed call or any other answer is no verdict (None), counted in `judge.failed_calls` or `judge.unusable`.
+`SecondOpinion` consults such a judge only where the rules are unsure (`uncertain`) and keeps the rules'
+verdict where the judge gave none; the rule grader stays the default: deterministic and offline.
 """
 
 from __future__ import annotations
@@ -86,17 +87,45 @@ def parse_verdict(content: str) -> tuple[float, float] | None:
 
 
 class LLMJudge:
-    def __init__(self, base_url: str, model: str, **client_kw: Any) -> None:
-        self.client = OpenAIAgent(base_url, model, tools_native=True, max_tokens=200, **client_kw)
-        self.failures = 0
+    """Verdicts from a chat model; `calls`, `failed_calls` (the server gave no answer: the cause is in
+    `client.error_log`) and `unusable` (it answered, but with no verdict) count what happened.
+    """
 
-    def __call__(self, sim: Any, reply: str) -> tuple[float, float]:
+    def __init__(self, base_url: str, model: str, **client_kw: Any) -> None:
+        client_kw = {"max_tokens": 200, "concurrency": 1, "max_body": 1 << 20, **client_kw}
+        self.client = OpenAIAgent(base_url, model, tools_native=True, **client_kw)
+        self.calls = 0
+        self.failed_calls = 0
+        self.unusable = 0
+
+    @property
+    def failures(self) -> int:
+        """Replies left without a verdict, for whatever reason."""
+        return self.failed_calls + self.unusable
+
+    def check_server(self) -> None:
+        """Raise `AgentUnavailable` (URL and cause) if the judge's server cannot answer a health check."""
+        self.client.check_server()
+
+    def __call__(self, sim: Any, reply: str) -> tuple[float, float] | None:
+        self.calls += 1
         msg = self.client.act({"messages": [{"role": "user", "content": judge_prompt(sim, reply)}], "tools": []})
+        if self.client.last_calls and self.client.last_calls[0]["outcome"] == "failed":
+            self.failed_calls += 1
+            return None
         verdict = parse_verdict(msg.get("content", "") if isinstance(msg, dict) else str(msg))
         if verdict is None:
-            self.failures += 1
-            return 0.0, 0.0
+            self.unusable += 1
         return verdict
+
+    def accounting(self) -> dict[str, Any]:
+        """What the verdicts cost and how many came: for `grader calibrate` (text and --json)."""
+        stats = self.client.stats
+        log = self.client.error_log
+        return {"calls": self.calls, "verdicts": self.calls - self.failures, "failed_calls": self.failed_calls,
+                "unusable_answers": self.unusable, "http_requests": int(stats["requests"]),
+                "retries": int(stats["retries"]), "timeouts": int(stats["timeouts"]),
+                "first_error": log[0] if log else None}
 
 
 def make_judge(spec: str, **client_kw: Any) -> LLMJudge:
@@ -123,13 +152,20 @@ def uncertain(grade: Any) -> list[str]:
 
 class SecondOpinion:
     """A judge `(sim, reply) -> (accuracy, effectiveness)`: the rule grade, replaced by `llm`'s verdict where the
-    rules are unsure and the LLM answered. `consulted` and `overruled` count what happened.
+    rules are unsure and the LLM answered. `consulted`, `no_verdict` (the rules' verdict kept) and `overruled`
+    count what happened.
     """
 
     def __init__(self, llm: Any) -> None:
         self.llm = llm
         self.consulted = 0
+        self.no_verdict = 0
         self.overruled = 0
+
+    def check_server(self) -> None:
+        check = getattr(self.llm, "check_server", None)
+        if callable(check):
+            check()
 
     def __call__(self, sim: Any, reply: str) -> tuple[float, float]:
         from livesim.runs.calibration import grade_text
@@ -139,9 +175,9 @@ class SecondOpinion:
         if not uncertain(g):
             return rule
         self.consulted += 1
-        before = getattr(self.llm, "failures", 0)
         verdict = self.llm(sim, reply)
-        if getattr(self.llm, "failures", 0) > before:
+        if verdict is None:
+            self.no_verdict += 1
             return rule  # no usable answer: keep the rules' verdict
         self.overruled += int(verdict != rule)
         return verdict

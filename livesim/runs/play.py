@@ -11,7 +11,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from livesim.runs.episode import EpisodeRecorder, reset_from_header
+from livesim.envs.rollout import mark_unmeasured
+from livesim.runs.episode import EpisodeRecorder, agent_calls, reset_from_header
 from livesim.stream.records import RecordWriter
 
 
@@ -23,7 +24,8 @@ def play(make: Callable[[], Any], agent: Any, seeds: list[int], batch_size: int,
 
     A privileged agent (bound to one env) plays the episodes one after another; any other agent acts on
     `batch_size` episodes at once through `act_batch`. With `record_dir`, every episode's record lines are
-    written to `record_dir/seed-NNNNN.jsonl` as they happen (`header(seed)` gives each header).
+    written to `record_dir/seed-NNNNN.jsonl` as they happen (`header(seed)` gives each header). A request
+    during which the agent's model call failed is yielded marked `unmeasured` (with the cause).
     """
     width = 1 if privileged else max(1, min(batch_size, len(seeds)))
     envs = [first_env if first_env is not None else make()] + [make() for _ in range(width - 1)]
@@ -57,13 +59,17 @@ def play(make: Callable[[], Any], agent: Any, seeds: list[int], batch_size: int,
                     live[i]["rec"].before(live[i]["obs"])
             observations = [live[i]["obs"] for i in idx]
             actions = [agent.act(observations[0])] if privileged else agent.act_batch(observations)
-            for i, action in zip(idx, actions, strict=True):
+            calls = agent_calls(agent, len(idx))
+            for i, action, call in zip(idx, actions, calls, strict=True):
                 slot = live[i]
+                if call is not None and call.outcome == "failed":
+                    slot["failed"] = slot.get("failed") or call.error or "failed call"
                 obs, reward, terminated, truncated, info = envs[i].step(action)
                 if slot["rec"] is not None:
-                    slot["writer"].write(slot["rec"].after(action, reward, terminated, truncated, info))
+                    slot["writer"].write(slot["rec"].after(action, reward, terminated, truncated, info, call))
                 if info.get("dispatched"):
-                    out = {**info, "reward": reward, "episode_seed": slot["seed"]}
+                    out = mark_unmeasured({**info, "reward": reward, "episode_seed": slot["seed"]},
+                                          slot.pop("failed", None))
                     if on_request is not None:
                         on_request(out)
                     yield out
@@ -89,3 +95,22 @@ def agent_failures(agent: Any) -> tuple[int, int, str | None]:
     errors, calls = int(stats.get("errors", 0) or 0), int(stats.get("observations", 0) or 0)
     log = getattr(agent, "error_log", None) or []
     return errors, calls, (log[0] if log else None)
+
+
+def failure_verdict(agent: Any, tolerated: int = 0, summary: dict[str, Any] | None = None,
+                    aborted: str | None = None) -> tuple[int, str | None]:
+    """The exit status and the stderr line of a run, from its agent's failed calls: any failed call is an error
+    (status 1) unless at most `tolerated` failed (`--max-agent-failures`, then a warning); `aborted` (the run
+    stopped on `AgentUnavailable`) is always an error.
+    """
+    errors, calls, reason = agent_failures(agent)
+    unmeasured = int((summary or {}).get("unmeasured_requests", 0) or 0)
+    apart = f"; {unmeasured} requests not measured (left out of the means)" if unmeasured else ""
+    if aborted:
+        return 1, f"error: {aborted} (the run stopped; {errors} of {calls} calls failed{apart})"
+    if not errors:
+        return 0, None
+    line = f"the agent failed on {errors} of {calls} calls{apart}" + (f"; first: {reason}" if reason else "")
+    if errors > tolerated:
+        return 1, f"error: {line}" + (f" (--max-agent-failures {tolerated})" if tolerated else "")
+    return 0, f"warning: {line}"

@@ -38,10 +38,12 @@ GOLDEN_FRAME = "dashboard_frame.txt"  # the frame of livesim.render.dashboard.ex
 
 
 class _Actions:
-    """Plays back a record's actions; stops the episode where the record stops."""
+    """Plays back a record's actions (and how its model calls went); stops the episode where the record stops."""
 
-    def __init__(self, actions: list[Any]) -> None:
+    def __init__(self, actions: list[Any], calls: list[Any] | None = None) -> None:
         self.actions = actions
+        self.calls = calls or [None] * len(actions)
+        self.last_calls: list[dict[str, Any]] = []
         self.i = 0
 
     def reset(self) -> None:
@@ -51,6 +53,8 @@ class _Actions:
         if self.i >= len(self.actions):
             raise _RecordExhausted
         self.i += 1
+        call = self.calls[self.i - 1]
+        self.last_calls = [call.model_dump()] if call is not None else []
         return self.actions[self.i - 1]
 
 
@@ -95,7 +99,7 @@ def replay_lines(record: Record) -> Iterator[RecordLine]:
     """Re-execute the record's actions in a fresh env built from its header; yield the new lines."""
     env = header_env(record.header)
     h = record.header
-    agent = _Actions([s.action for s in record.steps])
+    agent = _Actions([s.action for s in record.steps], [s.call for s in record.steps])
     lines = run_episode(env, agent, h)
     try:
         yield from lines

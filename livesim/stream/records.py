@@ -98,6 +98,15 @@ class RoomView(_Line):
     gifts: list[dict[str, Any]] = Field(default_factory=list)
 
 
+class ModelCall(_Line):
+    """How the agent's model call for a step went (agents that call a model server; absent for the others)."""
+
+    outcome: Literal["answered", "retried", "failed"]
+    attempts: int = Field(1, ge=1, description="HTTP requests the call took.")
+    retries: list[str] = Field(default_factory=list, description="Why each retried attempt failed.")
+    error: str | None = Field(None, description="Why the call failed: its action is no model reply.")
+
+
 class StepRecord(_Line):
     """One env step: what the agent saw (as a delta), what it did, and what came of it."""
 
@@ -126,6 +135,9 @@ class StepRecord(_Line):
     harness_version: int
     terminated: bool = False
     truncated: bool = False
+    call: ModelCall | None = Field(None, description="The agent's model call for this step (model-server agents).")
+    unmeasured: str | None = Field(None, description="On a dispatch: why the reply measures no model (a failed "
+                                   "call during the request); left out of the summary's means.")
 
 
 class RecordEnd(_Line):

@@ -1,8 +1,13 @@
-"""A tiny OpenAI-compatible chat server on 127.0.0.1 for tests: scripted replies and injected faults."""
+"""A small OpenAI-compatible server on 127.0.0.1 (an ephemeral port) for tests: scripted replies, injected faults.
+
+It answers ``POST /v1/chat/completions``, ``GET /v1/models`` and (when ``slots`` is set) llama.cpp's
+``GET /props``, and counts every HTTP request it receives (``hits``), so tests need no counting proxy.
+"""
 
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from collections import deque
@@ -12,33 +17,51 @@ from typing import Any
 
 Reply = str | dict[str, Any]
 
+FAULTS = ("500", "status", "timeout", "malformed", "garbage", "empty", "truncate", "drop", "drip", "huge")
+"""What `fail_next` can make a request do:
 
-def completion(message: dict[str, Any], model: str = "stub") -> dict[str, Any]:
+- ``500``: HTTP 500 with a JSON error body; ``status``: the given status and body (``Retry-After`` if set);
+- ``timeout``: answer correctly after ``delay`` seconds; ``drip``: send a correct body one byte every
+  ``delay`` seconds (every read is quick, the whole answer is slow);
+- ``malformed``: 200 with a non-JSON body; ``garbage``: 200 with random-looking bytes and control characters;
+  ``empty``: 200 with ``{}``; ``huge``: 200 with a body of ``size`` bytes;
+- ``truncate``: a Content-Length larger than the body, then the connection closes; ``drop``: the
+  connection closes with no answer at all.
+"""
+
+
+def completion(message: dict[str, Any], model: str = "stub", usage: dict[str, Any] | None = None) -> dict[str, Any]:
     """Wrap an assistant message in a chat.completion body."""
     return {
         "id": "chatcmpl-stub", "object": "chat.completion", "model": model,
         "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10},
+        "usage": usage if usage is not None else {"prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10},
     }
 
 
 class StubChatServer:
-    """Answers ``POST /v1/chat/completions`` from a queue of replies, then from ``responder``.
+    """Answers chat completions from a queue of replies, then from ``responder``; ``fail_next`` injects faults.
 
-    ``fail_next(n, mode)`` makes the next ``n`` requests fail: ``"500"`` (HTTP 500), ``"timeout"`` (sleep
-    ``delay`` seconds before answering), ``"malformed"`` (200 with a non-JSON body), ``"empty"`` (200 with
-    ``{}``). ``delay`` also applies to every request when set with ``slow(seconds)``.
+    ``slow(s)`` delays every answer; ``die_after(n)`` closes the server after ``n`` answered chat requests (later
+    connections are refused); ``usage`` replaces the usage block; ``models_status`` makes ``GET /models`` fail.
+    ``requests`` holds the chat bodies, ``hits`` the ``(method, path)`` of every HTTP request.
     """
 
     def __init__(self, responder: Callable[[dict[str, Any]], Reply] | None = None) -> None:
         self.responder = responder or (lambda body: "ok")
         self.replies: deque[Reply] = deque()
-        self.faults: deque[str] = deque()
+        self.faults: deque[dict[str, Any]] = deque()
         self.requests: list[dict[str, Any]] = []
-        self.timeout_delay = 1.0
+        self.hits: list[tuple[str, str]] = []
         self.latency = 0.0
+        self.usage: dict[str, Any] | None = None
+        self.slots: int | None = None
+        self.models_status = 200
+        self.answered = 0
         self.in_flight = 0
         self.max_in_flight = 0
+        self._die_after: int | None = None
+        self._closed = False
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
         self._server.daemon_threads = True
@@ -49,57 +72,105 @@ class StubChatServer:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
 
+    @property
+    def chat_hits(self) -> int:
+        """HTTP requests to the chat endpoint (answered or not)."""
+        return sum(1 for method, path in self.hits if method == "POST")
+
     def queue(self, *replies: Reply) -> None:
         self.replies.extend(replies)
 
-    def fail_next(self, n: int, mode: str = "500", delay: float = 1.0) -> None:
-        if mode not in {"500", "timeout", "malformed", "empty"}:
-            raise ValueError(f"expected mode in 500/timeout/malformed/empty, got {mode!r}")
-        self.timeout_delay = delay
-        self.faults.extend([mode] * n)
+    def fail_next(self, n: int, mode: str = "500", delay: float = 1.0, *, status: int = 500, body: str = "",
+                  retry_after: float | None = None, size: int = 1 << 20) -> None:
+        if mode not in FAULTS:
+            raise ValueError(f"expected mode in {'/'.join(FAULTS)}, got {mode!r}")
+        self.faults.extend([{"mode": mode, "delay": delay, "status": status, "body": body,
+                             "retry_after": retry_after, "size": size}] * n)
 
     def slow(self, seconds: float) -> None:
         self.latency = seconds
+
+    def die_after(self, n: int) -> None:
+        self._die_after = n
+
+    def close(self) -> None:
+        """Stop serving and close the listening socket: new connections are refused."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        self._server.shutdown()
+        self._server.server_close()
 
     def __enter__(self) -> StubChatServer:
         self._thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        self.close()
         self._thread.join(timeout=5)
 
-    def _next(self, body: dict[str, Any]) -> tuple[str | None, Reply]:
+    def _next(self, body: dict[str, Any]) -> tuple[dict[str, Any] | None, Reply]:
         with self._lock:
             self.requests.append(body)
             fault = self.faults.popleft() if self.faults else None
             reply = self.replies.popleft() if self.replies else None
-        if fault is not None and reply is not None:  # a failed request does not consume a scripted reply
-            with self._lock:
+            if fault is not None and reply is not None:  # a failed request does not consume a scripted reply
                 self.replies.appendleft(reply)
-        if reply is None:
+                reply = None
+        if reply is None and fault is None:
             reply = self.responder(body)
-        return fault, reply
+        return fault, reply if reply is not None else ""
+
+    def _answered(self) -> None:
+        with self._lock:
+            self.answered += 1
+            die = self._die_after is not None and self.answered >= self._die_after
+        if die:  # shutdown waits for serve_forever: not from a handler's own thread
+            threading.Thread(target=self.close, daemon=True).start()
 
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
         stub = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
             def log_message(self, *args: Any) -> None:  # keep test output quiet
                 pass
 
-            def _send(self, status: int, payload: bytes) -> None:
+            def _send(self, status: int, payload: bytes, length: int | None = None,
+                      headers: dict[str, str] | None = None) -> None:
                 try:
                     self.send_response(status)
                     self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(payload)))
+                    self.send_header("Content-Length", str(len(payload) if length is None else length))
+                    self.send_header("Connection", "close")
+                    for k, v in (headers or {}).items():
+                        self.send_header(k, v)
                     self.end_headers()
                     self.wfile.write(payload)
+                    self.wfile.flush()
                 except OSError:  # the client gave up (timeout); nothing to do
                     pass
+                self.close_connection = True
+
+            def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+                with stub._lock:
+                    stub.hits.append(("GET", self.path))
+                path = self.path.rstrip("/")
+                if path == "/v1/models":
+                    if stub.models_status != 200:
+                        self._send(stub.models_status, b'{"error": {"message": "models are not served"}}')
+                    else:
+                        self._send(200, json.dumps({"object": "list", "data": [{"id": "stub"}]}).encode())
+                elif path == "/props" and stub.slots is not None:
+                    self._send(200, json.dumps({"total_slots": stub.slots}).encode())
+                else:
+                    self._send(404, b'{"error": "not found"}')
 
             def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+                with stub._lock:
+                    stub.hits.append(("POST", self.path))
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length)
                 if self.path.rstrip("/") != "/v1/chat/completions":
@@ -113,21 +184,55 @@ class StubChatServer:
                     fault, reply = stub._next(body)
                     if stub.latency:
                         time.sleep(stub.latency)
-                    if fault == "500":
-                        self._send(500, b'{"error": "boom"}')
-                    elif fault == "timeout":
-                        time.sleep(stub.timeout_delay)
-                        late = completion({"role": "assistant", "content": "late"})
-                        self._send(200, json.dumps(late).encode())
-                    elif fault == "malformed":
-                        self._send(200, b"this is not json {")
-                    elif fault == "empty":
-                        self._send(200, b"{}")
-                    else:
+                    if fault is None:
                         message = {"role": "assistant", "content": reply} if isinstance(reply, str) else reply
-                        self._send(200, json.dumps(completion(message, body.get("model", "stub"))).encode())
+                        answer = completion(message, body.get("model", "stub"), stub.usage)
+                        self._send(200, json.dumps(answer).encode())
+                        stub._answered()
+                    else:
+                        self._fault(fault)
                 finally:
                     with stub._lock:
                         stub.in_flight -= 1
+
+            def _fault(self, fault: dict[str, Any]) -> None:
+                mode, delay = fault["mode"], fault["delay"]
+                late = json.dumps(completion({"role": "assistant", "content": "late"})).encode()
+                if mode == "500":
+                    self._send(500, b'{"error": "boom"}')
+                elif mode == "status":
+                    extra = {"Retry-After": f"{fault['retry_after']:g}"} if fault["retry_after"] is not None else {}
+                    self._send(fault["status"], fault["body"].encode(), headers=extra)
+                elif mode == "timeout":
+                    time.sleep(delay)
+                    self._send(200, late)
+                elif mode == "drip":
+                    try:
+                        self.send_response(200)
+                        self.send_header("Content-Length", str(len(late)))
+                        self.end_headers()
+                        for i in range(len(late)):
+                            self.wfile.write(late[i:i + 1])
+                            self.wfile.flush()
+                            time.sleep(delay)
+                    except OSError:
+                        pass
+                    self.close_connection = True
+                elif mode == "malformed":
+                    self._send(200, b"this is not json {")
+                elif mode == "garbage":
+                    self._send(200, bytes(range(256)) * 4)
+                elif mode == "empty":
+                    self._send(200, b"{}")
+                elif mode == "huge":
+                    self._send(200, b" " * fault["size"])
+                elif mode == "truncate":
+                    self._send(200, late[: len(late) // 2], length=len(late))
+                elif mode == "drop":
+                    self.close_connection = True
+                    try:
+                        self.connection.shutdown(socket.SHUT_RDWR)
+                    except OSError:
+                        pass
 
         return Handler

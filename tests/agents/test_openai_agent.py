@@ -109,7 +109,7 @@ def test_connection_refused_is_retried_then_graded():
         port = sock.getsockname()[1]
     agent = OpenAIAgent(f"http://127.0.0.1:{port}/v1", "m", max_retries=1, backoff=0.01, timeout=1.0)
     assert agent.act(make_observation("hello")) == {"role": "assistant", "content": ""}
-    assert agent.stats["retries"] == 1 and "connection error" in agent.error_log[-1]
+    assert agent.stats["retries"] == 1 and "connection refused" in agent.error_log[-1]
 
 
 def test_act_batch_runs_concurrently_and_keeps_order(server):
