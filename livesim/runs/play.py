@@ -105,7 +105,8 @@ def failure_verdict(agent: Any, tolerated: int = 0, summary: dict[str, Any] | No
     """
     errors, calls, reason = agent_failures(agent)
     unmeasured = int((summary or {}).get("unmeasured_requests", 0) or 0)
-    apart = f"; {unmeasured} requests not measured (left out of the means)" if unmeasured else ""
+    apart = (f"; {unmeasured} request{'' if unmeasured == 1 else 's'} not measured (left out of the means)"
+             if unmeasured else "")
     if aborted:
         return 1, f"error: {aborted} (the run stopped; {errors} of {calls} calls failed{apart})"
     if not errors:

@@ -126,8 +126,8 @@ class StubChatServer:
         with self._lock:
             self.answered += 1
             die = self._die_after is not None and self.answered >= self._die_after
-        if die:  # shutdown waits for serve_forever: not from a handler's own thread
-            threading.Thread(target=self.close, daemon=True).start()
+        if die:  # closed before this answer goes out, so the client's next connection is refused
+            self.close()  # (handlers run in their own threads: shutdown() can wait for serve_forever here)
 
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
         stub = self
@@ -180,20 +180,20 @@ class StubChatServer:
                 with stub._lock:
                     stub.in_flight += 1
                     stub.max_in_flight = max(stub.max_in_flight, stub.in_flight)
-                try:
-                    fault, reply = stub._next(body)
+                try:  # "in flight": computing an answer (done before it is sent, so a client's next request
+                    fault, reply = stub._next(body)  # cannot overlap this one in the count)
                     if stub.latency:
                         time.sleep(stub.latency)
-                    if fault is None:
-                        message = {"role": "assistant", "content": reply} if isinstance(reply, str) else reply
-                        answer = completion(message, body.get("model", "stub"), stub.usage)
-                        self._send(200, json.dumps(answer).encode())
-                        stub._answered()
-                    else:
-                        self._fault(fault)
                 finally:
                     with stub._lock:
                         stub.in_flight -= 1
+                if fault is None:
+                    message = {"role": "assistant", "content": reply} if isinstance(reply, str) else reply
+                    answer = completion(message, body.get("model", "stub"), stub.usage)
+                    stub._answered()
+                    self._send(200, json.dumps(answer).encode())
+                else:
+                    self._fault(fault)
 
             def _fault(self, fault: dict[str, Any]) -> None:
                 mode, delay = fault["mode"], fault["delay"]

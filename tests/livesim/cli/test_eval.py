@@ -123,13 +123,18 @@ def test_eval_record_keeps_hook_messages_and_harness(tmp_path, capsys, agent_mod
 
 
 def test_unreachable_openai_server_is_an_error_and_a_nonzero_exit(capsys) -> None:
-    code, summary, err = _eval(capsys, "--agent", "openai", "--model", "m", "--episodes", "2",
-                               "--agent-arg", "base_url=http://127.0.0.1:9/v1", "--agent-arg", "max_retries=0",
-                               "--agent-arg", "timeout=2")
+    agent = ["--agent", "openai", "--model", "m", "--episodes", "2", "--agent-arg", "base_url=http://127.0.0.1:9/v1",
+             "--agent-arg", "max_retries=0", "--agent-arg", "timeout=2"]
+    assert main(["eval", *agent, "--json", "--quiet"]) == 1  # the health check, before the first episode
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("error: the model server at http://127.0.0.1:9/v1 failed a health check")
+    # without the health check, every call fails: each request is unmeasured, and the exit is an error
+    code, summary, err = _eval(capsys, *agent, "--agent-arg", "health_check=false", "--agent-arg", "stop_after=0")
     assert code == 1 and len(err.strip().splitlines()) == 1
-    m = re.match(r"error: the agent failed on (\d+) of \1 calls; first: .*connection", err)
+    m = re.match(r"error: the agent failed on (\d+) of \1 calls; 2 requests not measured .*; first: .*connection", err)
     assert m, err
-    assert summary["agent_errors"] == int(m.group(1)) >= 2
+    assert summary["agent_errors"] == int(m.group(1)) >= 2 and summary["requests"] == 0
+    assert summary["unmeasured_requests"] == 2
 
 
 def test_module_class_agents_in_the_cli_and_in_python(capsys, agent_module) -> None:
