@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import socket
 import time
 import urllib.parse
 import urllib.request
@@ -121,7 +120,7 @@ def exchange(method: str, url: str, body: bytes | None, headers: dict[str, str],
             raise http.client.IncompleteRead(raw, response.length)
     except HTTPFailure:
         raise
-    except (TimeoutError, socket.timeout) as exc:
+    except TimeoutError as exc:
         raise HTTPFailure(f"timeout: no complete answer within {limit_s:g}s", True, timed_out=True) from exc
     except ConnectionRefusedError as exc:
         raise HTTPFailure("connection refused", True) from exc
