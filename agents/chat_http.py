@@ -121,7 +121,7 @@ def exchange(method: str, url: str, body: bytes | None, headers: dict[str, str],
     except HTTPFailure:
         raise
     except TimeoutError as exc:
-        raise HTTPFailure(f"timeout: no complete answer within {limit_s:g}s", True, timed_out=True) from exc
+        raise HTTPFailure(f"timeout: no complete answer within {limit_s:.3g}s", True, timed_out=True) from exc
     except ConnectionRefusedError as exc:
         raise HTTPFailure("connection refused", True) from exc
     except http.client.IncompleteRead as exc:

@@ -1,13 +1,19 @@
 """A small OpenAI-compatible server on 127.0.0.1 (an ephemeral port) for tests: scripted replies, injected faults.
 
 It answers ``POST /v1/chat/completions``, ``GET /v1/models`` and (when ``slots`` is set) llama.cpp's
-``GET /props``, and counts every HTTP request it receives (``hits``), so tests need no counting proxy.
+``GET /props``, and counts every HTTP request it receives (``hits``, also at ``GET /stats``), so tests need no
+counting proxy. Run as a script it serves until killed, for trying the CLI by hand:
+``python tests/agents/stub_server.py --port 8011 --one-slot --slow 0.5 --die-after 3``.
 """
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import json
+import signal
 import socket
+import sys
 import threading
 import time
 from collections import deque
@@ -42,28 +48,31 @@ def completion(message: dict[str, Any], model: str = "stub", usage: dict[str, An
 class StubChatServer:
     """Answers chat completions from a queue of replies, then from ``responder``; ``fail_next`` injects faults.
 
-    ``slow(s)`` delays every answer; ``die_after(n)`` closes the server after ``n`` answered chat requests (later
-    connections are refused); ``usage`` replaces the usage block; ``models_status`` makes ``GET /models`` fail.
+    ``slow(s)`` delays every answer (``one_slot``: one at a time, the others queue); ``die_after(n)`` closes the
+    server after ``n`` answered chat requests (later connections are refused); ``usage`` replaces the usage
+    block; ``models_status`` makes ``GET /models`` fail.
     ``requests`` holds the chat bodies, ``hits`` the ``(method, path)`` of every HTTP request.
     """
 
-    def __init__(self, responder: Callable[[dict[str, Any]], Reply] | None = None) -> None:
+    def __init__(self, responder: Callable[[dict[str, Any]], Reply] | None = None, port: int = 0) -> None:
         self.responder = responder or (lambda body: "ok")
         self.replies: deque[Reply] = deque()
-        self.faults: deque[dict[str, Any]] = deque()
+        self.faults: deque[dict[str, Any] | None] = deque()
         self.requests: list[dict[str, Any]] = []
         self.hits: list[tuple[str, str]] = []
         self.latency = 0.0
         self.usage: dict[str, Any] | None = None
         self.slots: int | None = None
         self.models_status = 200
+        self.one_slot = False
         self.answered = 0
         self.in_flight = 0
         self.max_in_flight = 0
         self._die_after: int | None = None
         self._closed = False
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
+        self._slot = threading.Lock()  # with one_slot, answers are computed one at a time (a queue, as llama.cpp)
+        self._server = ThreadingHTTPServer(("127.0.0.1", port), self._handler_class())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
                                         daemon=True)
@@ -81,9 +90,11 @@ class StubChatServer:
         self.replies.extend(replies)
 
     def fail_next(self, n: int, mode: str = "500", delay: float = 1.0, *, status: int = 500, body: str = "",
-                  retry_after: float | None = None, size: int = 1 << 20) -> None:
+                  retry_after: float | None = None, size: int = 1 << 20, after: int = 0) -> None:
+        """Make `n` chat requests fail as `mode` says (`FAULTS`), once `after` more requests have passed."""
         if mode not in FAULTS:
             raise ValueError(f"expected mode in {'/'.join(FAULTS)}, got {mode!r}")
+        self.faults.extend([None] * after)
         self.faults.extend([{"mode": mode, "delay": delay, "status": status, "body": body,
                              "retry_after": retry_after, "size": size}] * n)
 
@@ -163,6 +174,11 @@ class StubChatServer:
                         self._send(stub.models_status, b'{"error": {"message": "models are not served"}}')
                     else:
                         self._send(200, json.dumps({"object": "list", "data": [{"id": "stub"}]}).encode())
+                elif path == "/stats":
+                    with stub._lock:
+                        stats = {"hits": len(stub.hits), "chat": stub.chat_hits, "answered": stub.answered,
+                                 "max_in_flight": stub.max_in_flight}
+                    self._send(200, json.dumps(stats).encode())
                 elif path == "/props" and stub.slots is not None:
                     self._send(200, json.dumps({"total_slots": stub.slots}).encode())
                 else:
@@ -180,10 +196,12 @@ class StubChatServer:
                 with stub._lock:
                     stub.in_flight += 1
                     stub.max_in_flight = max(stub.max_in_flight, stub.in_flight)
+                slot = stub._slot if stub.one_slot else contextlib.nullcontext()
                 try:  # "in flight": computing an answer (done before it is sent, so a client's next request
-                    fault, reply = stub._next(body)  # cannot overlap this one in the count)
-                    if stub.latency:
-                        time.sleep(stub.latency)
+                    with slot:  # cannot overlap this one in the count)
+                        fault, reply = stub._next(body)
+                        if stub.latency:
+                            time.sleep(stub.latency)
                 finally:
                     with stub._lock:
                         stub.in_flight -= 1
@@ -236,3 +254,42 @@ class StubChatServer:
                         pass
 
         return Handler
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Serve on 127.0.0.1 until SIGTERM/SIGINT; print the request counts on stderr at the end."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--port", type=int, default=0)
+    p.add_argument("--reply", default="Thanks for asking!", help="the assistant's text for every answer")
+    p.add_argument("--slow", type=float, default=0.0, help="seconds to compute each answer")
+    p.add_argument("--one-slot", action="store_true", help="compute one answer at a time (the rest queue)")
+    p.add_argument("--slots", type=int, default=None, help="total_slots at GET /props")
+    p.add_argument("--die-after", type=int, default=None, help="close after N answered chat requests")
+    p.add_argument("--fault", choices=FAULTS, default=None, help="fail the first --faults chat requests so")
+    p.add_argument("--faults", type=int, default=1_000_000)
+    p.add_argument("--status", type=int, default=500)
+    p.add_argument("--body", default="")
+    p.add_argument("--delay", type=float, default=1.0)
+    args = p.parse_args(argv)
+    reply = args.reply
+    with StubChatServer(lambda body: reply, port=args.port) as srv:
+        srv.slow(args.slow)
+        srv.one_slot, srv.slots = args.one_slot, args.slots
+        if args.die_after is not None:
+            srv.die_after(args.die_after)
+        if args.fault:
+            srv.fail_next(args.faults, args.fault, args.delay, status=args.status, body=args.body)
+        print(srv.base_url, flush=True)
+        done = threading.Event()
+        signal.signal(signal.SIGTERM, lambda *_: done.set())
+        try:
+            while not done.wait(0.2):
+                pass
+        except KeyboardInterrupt:
+            pass
+        print(json.dumps({"hits": len(srv.hits), "chat": srv.chat_hits, "answered": srv.answered,
+                          "max_in_flight": srv.max_in_flight}), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

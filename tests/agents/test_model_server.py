@@ -276,3 +276,21 @@ def test_stop_after_zero_never_stops():
     agent = OpenAIAgent(f"http://127.0.0.1:{closed_port()}/v1", "m", max_retries=0, stop_after=0)
     agent.act_batch([make_observation("hi")] * 12)
     assert agent.stats["errors"] == 12 and [c["outcome"] for c in agent.last_calls] == ["failed"] * 12
+
+
+@pytest.mark.parametrize("concurrency", [None, 8])
+def test_a_one_slot_server_is_not_flooded_and_every_request_is_counted(server, concurrency):
+    server.one_slot = True
+    server.slow(0.1)
+    agent = agent_for(server, timeout=0.35, concurrency=concurrency, max_retries=2, stop_after=0)
+    agent.check_server()
+    agent.act_batch([make_observation(f"q{i}") for i in range(8)])
+    calls = agent.last_calls
+    assert agent.stats["requests"] == server.chat_hits == 8 + agent.stats["retries"]
+    assert agent.stats["retries"] == sum(len(c["retries"]) for c in calls)
+    assert agent.stats["timeouts"] == sum(why.startswith("timeout") for c in calls for why in c["retries"]) + sum(
+        c["outcome"] == "failed" and "timeout" in c["error"] for c in calls)
+    if concurrency is None:  # one at a time: nothing queues behind a client that gave up
+        assert server.max_in_flight == 1 and agent.stats["retries"] == 0
+    else:  # eight at once behind one slot: the queue outlasts the timeout, and the retries say so
+        assert agent.stats["retries"] > 0

@@ -259,3 +259,49 @@ def test_second_opinion_reports_its_failures(capsys, tmp_path):
     assert res["judge_calls"]["unusable_answers"] == consulted and res["n"] == 3  # the rules' verdicts kept
     assert code == 1 and f"no verdict on {consulted} of {consulted}" in err
     assert f"consulted on {consulted} replies, no verdict on {consulted} (the rules' verdict kept)" in text
+
+
+# --- the dashboard and the record format ---------------------------------------------------------------------
+def test_the_dashboard_counts_calls_and_shows_failed_and_retried_ones(capsys, tmp_path):
+    from livesim.render.dashboard import DashboardState, frame_text, summary_rows
+
+    with StubChatServer(lambda body: "Thanks for asking!") as srv:
+        srv.fail_next(1, "500")
+        srv.fail_next(1, "status", status=400, body="bad \x1b[31mred\x1b[0m request", after=2)
+        code, summary, _ = _eval(capsys, srv.base_url, "--record", str(tmp_path / "rec"), "--max-agent-failures",
+                                 "5", episodes=3)
+    assert code == 0
+    state, seen = DashboardState(), []
+    for path in sorted((tmp_path / "rec").glob("seed-*.jsonl")):
+        for line in read_record(path).lines():
+            seen += [x for x in state.apply(line).host if x not in seen]  # the feed keeps only its last lines
+    calls = summary["model_calls"]
+    assert state.calls["failed"] == calls["failed"] == 1 and state.calls["retried"] == calls["retried_calls"] == 1
+    assert state.calls["unmeasured"] == summary["unmeasured_requests"] == 1
+    frame = frame_text(state, 160)
+    assert f"calls {calls['calls']} (1 retried, 1 failed)" in frame and "1 not measured" in frame
+    host = "\n".join(seen)
+    assert "answered after 1 retries (HTTP 500: boom)" in host
+    assert "MODEL   call failed after 1 attempt(s): HTTP 400: bad \\x1b[31mred\\x1b[0m request" in host
+    assert "\x1b" not in host
+    rows = dict(summary_rows(summary))
+    assert rows["  requests not measured (left out)"] == 1
+    assert rows["  HTTP requests (+ probes)"] == f"{calls['http_requests']} (+2)"
+
+
+@pytest.mark.parametrize("call", [
+    {"outcome": "answered"},
+    {"outcome": "retried", "attempts": 3, "retries": ["timeout: no complete answer within 2s", "HTTP 503: busy"]},
+    {"outcome": "failed", "attempts": 1, "error": "HTTP 400: context length"},
+])
+def test_a_step_with_its_call_round_trips_and_old_steps_still_read(call):
+    from livesim.stream.records import ModelCall, StepRecord, dump_line
+
+    base = {"step": 0, "clock_s": 1.0, "request_index": 0, "action": "hi", "harness_fingerprint": "f",
+            "harness_version": 1}
+    old = StepRecord.model_validate(base)
+    assert old.call is None and old.unmeasured is None and "call" not in dump_line(old)
+    new = StepRecord(**base, call=ModelCall(**call), unmeasured=call.get("error"))
+    again = StepRecord.model_validate_json(dump_line(new))
+    assert again == new and again.call.model_dump(exclude_defaults=True) == {k: v for k, v in call.items()
+                                                                            if k != "attempts" or v != 1}
