@@ -10,6 +10,7 @@ raise `AgentUnavailable`, and so does a failed `check_server`.
 from __future__ import annotations
 
 import json
+import os
 import random
 import threading
 import time
@@ -129,7 +130,7 @@ class OpenAIAgent(BaseAgent):
     ``concurrency=None`` asks the server (llama.cpp's ``/props`` ``total_slots``) in `check_server`, else 1, so
     a one-slot local server is not flooded. ``tool_choice`` is sent when tools are offered natively ("omit":
     not sent). ``stats["generate_seconds"]`` is wall time inside ``act``/``act_batch``; ``request_seconds``
-    sums requests.
+    sums requests. ``api_key`` defaults to ``$LIVESIM_API_KEY`` (else "EMPTY"), which records do not keep.
     """
 
     name = "openai"
@@ -170,7 +171,9 @@ class OpenAIAgent(BaseAgent):
                              f"got {deadline}, {max_body}, {backoff}, {max_backoff}")
         self.base_url = base_url.rstrip("/")
         self.url = self.base_url + "/chat/completions"
-        self.model, self.api_key, self.timeout = model, api_key, timeout
+        # a key from the environment stays out of the records (they keep the agent's arguments)
+        self.api_key = os.environ.get("LIVESIM_API_KEY", api_key) if api_key == "EMPTY" else api_key
+        self.model, self.timeout = model, timeout
         self.deadline = deadline if deadline is not None else 2 * timeout
         self.max_retries, self.max_body, self.stop_after = max_retries, max_body, stop_after
         self.concurrency = concurrency or 1

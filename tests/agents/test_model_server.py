@@ -294,3 +294,11 @@ def test_a_one_slot_server_is_not_flooded_and_every_request_is_counted(server, c
         assert server.max_in_flight == 1 and agent.stats["retries"] == 0
     else:  # eight at once behind one slot: the queue outlasts the timeout, and the retries say so
         assert agent.stats["retries"] > 0
+
+
+def test_the_api_key_may_come_from_the_environment(monkeypatch):
+    monkeypatch.setenv("LIVESIM_API_KEY", "sk-from-env")
+    assert OpenAIAgent("http://127.0.0.1:1/v1", "m").api_key == "sk-from-env"
+    assert OpenAIAgent("http://127.0.0.1:1/v1", "m", api_key="given").api_key == "given"
+    monkeypatch.delenv("LIVESIM_API_KEY")
+    assert OpenAIAgent("http://127.0.0.1:1/v1", "m").api_key == "EMPTY"
