@@ -220,10 +220,10 @@ def test_failed_judge_calls_are_left_out_and_shown(capsys, small_set, failing):
 
 def test_a_judge_whose_every_call_fails_stops_with_one_line(capsys, small_set):
     with StubChatServer(lambda body: VERDICT) as srv:
-        srv.fail_next(50, "500")
+        srv.fail_next(50, "status", status=422, body='{"detail": "unknown field"}')  # not retried: no waits
         code, _, err = _calibrate(capsys, srv, small_set, "--judge-timeout", "1")
-    assert code == 1 and len(err.strip().splitlines()) == 1 and "HTTP 500: boom" in err
-    assert "failed 5 calls in a row" in err and srv.chat_hits == 15  # 5 calls, each 3 attempts
+    assert code == 1 and len(err.strip().splitlines()) == 1 and "last: HTTP 422: unknown field" in err
+    assert "failed 5 calls in a row" in err and srv.chat_hits == 5
 
 
 def test_judge_timeout_bounds_each_request(capsys, small_set):
