@@ -13,7 +13,7 @@ from typing import Any
 
 import livesim
 from livesim.cli import grader, harness, hat, hat_eval, models, run, scenarios
-from livesim.cli.common import BadInput, DefaultsHelpFormatter
+from livesim.cli.common import INTERRUPTED, BadInput, DefaultsHelpFormatter
 from livesim.models.extras import training_missing
 
 COMMANDS = (run, harness, scenarios, models, grader, hat, hat_eval)  # hat before hat_eval: it creates the `hat` group
@@ -31,7 +31,7 @@ EXAMPLES = {
     "harness": "livesim harness show --prompt",
     "models": "livesim models prepare smollm2-135m",
     "grader": "livesim grader probes",
-    "hat": "livesim hat train --preset tiny --threads 2",
+    "hat": "livesim hat train --preset tiny",
 }
 # nested subcommands whose bare name would not run (required options)
 NESTED_EXAMPLES = {
@@ -40,7 +40,7 @@ NESTED_EXAMPLES = {
     "hat sft": "livesim hat sft --model tiny --data runs/collect --out runs/sft --steps 20",
     "hat distill": "livesim hat distill --student runs/sft --teacher tiny --out runs/distill --steps 5",
     "hat rl": "livesim hat rl --model runs/sft --out runs/rl --steps 2",
-    "hat train": "livesim hat train --preset tiny --threads 2",
+    "hat train": "livesim hat train --preset tiny",
     "hat dev": "livesim hat dev --model tiny --requests 20",
     "hat eval": "livesim hat eval --agent oracle --suite T1,T2 --limit 16",
     "hat reproduce": "livesim hat reproduce --preset tiny --ci",
@@ -77,13 +77,16 @@ def _defaults_and_examples(sub: Any) -> None:
 
 
 # option -> (lowest, highest) for every command that has it; checked before anything runs
-BOUNDS: dict[str, tuple[int, int | None]] = {"episodes": (1, None), "batch_size": (1, None), "seed": (0, 2**63 - 1)}
+BOUNDS: dict[str, tuple[int, int | None]] = {"episodes": (1, None), "batch_size": (1, None), "seed": (0, 2**63 - 1),
+                                             "speed": (0, None), "threads": (1, None), "frames": (1, None)}
 
 
 def _bad_number(args: argparse.Namespace) -> str | None:
     for name, (lo, hi) in BOUNDS.items():
         value = getattr(args, name, None)
-        if isinstance(value, int) and (value < lo or (hi is not None and value > hi)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        if value != value or value < lo or (hi is not None and value > hi):  # value != value: NaN
             flag = "--" + name.replace("_", "-")
             return f"{flag} must be >= {lo}, got {value}" if hi is None else \
                 f"{flag} must be between {lo} and {hi}, got {value}"
@@ -93,7 +96,7 @@ def _bad_number(args: argparse.Namespace) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     """Run one command. A bad input is one line on stderr and exit status 2 (a command's `SystemExit("error: ...")`
     included; tests calling `main` see a `BadInput`, a SystemExit whose str() is the message); a closed stdout
-    (`| head`) ends quietly.
+    (`| head`) ends quietly; Ctrl-C is one line on stderr and exit status 130.
     """
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -116,6 +119,9 @@ def main(argv: list[str] | None = None) -> int:
             print(e.code, file=sys.stderr)
             raise BadInput(e.code) from None
         raise
+    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback
+        print("interrupted", file=sys.stderr)
+        return INTERRUPTED
     except BrokenPipeError:  # the reader went away: nothing more to say, and no traceback at exit
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return SIGPIPE_EXIT
