@@ -1,6 +1,6 @@
 """What an `eval --record` folder keeps of finished episodes, so an interrupted run can be summarised and resumed.
 
-Each finished episode appends one line to `DIR/progress.jsonl`: its seed and, per graded request, the figures
+Each finished episode appends one line to `DIR/progress.ndjson`: its seed and, per graded request, the figures
 `summarize` reads. `--resume` plays only the seeds that have no line there (their partial records are removed)
 and summarises the finished ones with the new ones.
 """
@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-PROGRESS_FILE = "progress.jsonl"
+PROGRESS_FILE = "progress.ndjson"  # not .jsonl: `livesim view DIR` lists the records, *.jsonl
 _TRACE_KEYS = ("latency_s", "fallback", "turns", "parse_errors", "tool_calls")
 
 
@@ -27,7 +27,7 @@ def slim(info: dict[str, Any]) -> dict[str, Any]:
 
 
 class EpisodeLog:
-    """Appends each finished episode's slim requests to `DIR/progress.jsonl` (nothing without a folder)."""
+    """Appends each finished episode's slim requests to `DIR/progress.ndjson` (nothing without a folder)."""
 
     def __init__(self, record_dir: Path | None) -> None:
         self.path = record_dir / PROGRESS_FILE if record_dir is not None else None

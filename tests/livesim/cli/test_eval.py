@@ -88,7 +88,7 @@ def test_eval_record_holds_every_request_and_replays(tmp_path, capsys, agent) ->
     assert json.loads((out / "summary.json").read_text())["requests"] == 4
     assert main(["view", str(files[0]), "--no-live"]) == 0
     # an existing, non-empty folder is refused unless --force
-    with pytest.raises(SystemExit, match="not empty; choose another or pass --force"):
+    with pytest.raises(SystemExit, match="not empty; choose another.*--resume.*--force"):
         _eval(capsys, "--agent", agent, "--episodes", "1", "--record", str(out))
 
 
