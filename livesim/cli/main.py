@@ -67,6 +67,7 @@ def _defaults_and_examples(sub: Any) -> None:
             p.formatter_class = DefaultsHelpFormatter
         if not p.epilog and name in EXAMPLES:
             p.epilog = f"example: {EXAMPLES[name]}"
+        _help_for_defaults(p)
         for action in p._actions:  # nested subcommands (harness show/diff, models list/prepare)
             if isinstance(action, argparse._SubParsersAction):
                 for child_name, child in action.choices.items():
@@ -74,6 +75,14 @@ def _defaults_and_examples(sub: Any) -> None:
                         child.formatter_class = DefaultsHelpFormatter
                     example = NESTED_EXAMPLES.get(f"{name} {child_name}", f"livesim {name} {child_name}")
                     child.epilog = child.epilog or f"example: {example}"
+                    _help_for_defaults(child)
+
+
+def _help_for_defaults(p: argparse.ArgumentParser) -> None:
+    """An option without help text still shows its default (argparse prints nothing for an option with no help)."""
+    for action in p._actions:
+        if action.option_strings and not action.help and action.nargs != 0 and not action.required:
+            action.help = "(default: %(default)s)" if action.default is not None else "(default: none)"
 
 
 # option -> (lowest, highest) for every command that has it; checked before anything runs
