@@ -564,7 +564,10 @@ def write_report(result: TrainResult, cfg: TrainConfig) -> Path:
         lines.append(f"| {stage} | {s.get('steps')} | {secs(stage)} | {what} {_f(a)} | "
                      f"{what} {_f(b)} | checkpoints/{stage} |")
     lines += ["", f"Dev set: {cfg.dev_requests} LiveStreamQA-v0 test-split requests (seeds from 900000), greedy, "
-              f"{cfg.dev_max_new_tokens} new tokens per turn. Mean reward (accuracy, pass rate):", "",
+              f"{cfg.dev_max_new_tokens} new tokens per turn. Mean reward (raw accuracy, pass rate). Raw accuracy is "
+              "the share of replies that state nothing false, before the gates: a reply that answers nothing the "
+              "viewer needed earns 0 on every term however accurate, so accuracy 1.00 beside a low reward means "
+              "replies that said nothing wrong and little that was needed.", "",
               "| model | canonical | held-out HSA |", "|---|---|---|"]
     for name, d in result.dev.items():
         if d:

@@ -214,6 +214,8 @@ def _cmd_dev(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     table = Table(title=f"dev set: {model} ({args.requests} requests per variant, seeds from the test split)")
+    table.caption = ("accuracy and effectiveness are raw scores, before the gates: a reply that answers nothing "
+                     "needed earns 0 on every term however accurate (docs/grading.md)")
     for col in ("variant", "mean reward [95% CI]", "accuracy", "effectiveness", "pass", "fallback",
                 "parse errors/turn", "calls ran/failed", "turns", "wall s"):
         table.add_column(col, justify="left" if col == "variant" else "right")

@@ -205,7 +205,9 @@ def summary_rows(summary: dict[str, Any]) -> list[tuple[str, Any]]:
                                    ("pass rate (reward >= 0.99)", f"{summary.get('pass_rate', 0):.3f}")]
     rows.append(("reward terms (weighted, sum = reward)", ""))
     rows += [(f"  {k}", f"{v:.3f}") for k, v in summary.get("terms", {}).items()]
-    rows.append(("raw scores (0-1)", ""))
+    # raw scores are before the gates: accuracy 1 (nothing false said) sits beside a low reward when the replies
+    # answer nothing the viewer needed (effectiveness 0 zeroes every term; docs/grading.md, "Gates")
+    rows.append(("raw scores (0-1), before the gates (effectiveness 0 or accuracy 0 zero every term)", ""))
     rows += [(f"  {k}", f"{v:.3f}") for k, v in summary["scores"].items()]
     business = summary.get("business")
     if business:

@@ -230,6 +230,6 @@ def test_help_states_each_default_once_and_no_unset_defaults(capsys) -> None:
 def test_summary_labels_terms_apart_from_scores_and_hides_stream_metrics_for_one_request(capsys) -> None:
     assert main(["eval", "--quiet", "--episodes", "2"]) == 0
     out = capsys.readouterr().out
-    assert "reward terms (weighted, sum = reward)" in out and "raw scores (0-1)" in out
+    assert "reward terms (weighted, sum = reward)" in out and "raw scores (0-1), before the gates" in out
     assert "GMV" not in out and "viewers lost" not in out
     assert "│" not in out  # piped: plain text, no box drawing
