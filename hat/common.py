@@ -206,12 +206,12 @@ def quiet_trainer(trainer: Any) -> None:
     trainer.remove_callback(PrinterCallback)
     for cb in trainer.callback_handler.callbacks:
         if isinstance(cb, ProgressCallback):
-            cb.on_log = lambda *args, **kwargs: None
+            cb.on_log = lambda *args, **kwargs: None  # type: ignore[method-assign]
 
 
 # ---------------------------------------------------------------------------------------------- CPU threads
 def pick_threads(cpus: int | None = None, load: float | None = None) -> tuple[int, str]:
-    """torch CPU threads for training from what the machine has free, and why (for the progress line).
+    """Torch CPU threads for training from what the machine has free, and why (for the progress line).
 
     The free cores are this process's CPUs (``os.sched_getaffinity``) less the 1-minute load average, rounded;
     at least 1. On a busy CPU one thread is fastest: threads that wait for a core stall every matrix product

@@ -45,7 +45,7 @@ class EpisodeLog:
 
 
 def finished(record_dir: Path) -> dict[int, list[dict[str, Any]]]:
-    """seed -> its slim requests, for every episode a previous run of the folder finished.
+    """Seed -> its slim requests, for every episode a previous run of the folder finished.
 
     A last line cut short by the interruption is ignored (that episode is played again).
     """

@@ -91,7 +91,7 @@ def _build(model: Any, args: argparse.Namespace, **extra: Any) -> Any:
 
 
 def _threads(args: argparse.Namespace) -> None:
-    """torch CPU threads: --threads N, else picked from the free cores (said on stderr, the progress line)."""
+    """Torch CPU threads: --threads N, else picked from the free cores (said on stderr, the progress line)."""
     import torch
 
     if getattr(args, "threads", None):

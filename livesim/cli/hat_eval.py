@@ -265,8 +265,8 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_reproduce)
 
     p = hat.add_parser("ab", help="online A/B analogue: LiveStream-v0 hosted by A vs B, mid-stream harness patch")
-    p.add_argument("--a", required=True, help="baseline: registry agent NAME[:k=v,...], module:Class or path/to/file.py:Class, "
-                   "or a model (name or path)")
+    p.add_argument("--a", required=True, help="baseline: registry agent NAME[:k=v,...], module:Class or "
+                   "path/to/file.py:Class, or a model (name or path)")
     p.add_argument("--b", required=True, help="treatment: as --a")
     p.add_argument("--seeds", default="0-9", help="world seeds, e.g. 0-9")
     p.add_argument("--trials", type=int, default=1)

@@ -83,7 +83,8 @@ def test_interrupted_eval_record_summarises_what_finished_and_resumes(tmp_path, 
     assert got["interrupted"] is False and got["resumed_after"] == done and got["requests"] == total
     assert sorted(p.name for p in rec.glob("seed-*.jsonl")) == [f"seed-{s:05d}.jsonl" for s in range(total)]
     fresh = subprocess.run([sys.executable, "-m", "livesim.cli", "eval", "--agent", agent_file, "--record", "fresh",
-                            "--quiet", "--json", "--episodes", str(total)], cwd=tmp_path, capture_output=True, text=True)
+                            "--quiet", "--json", "--episodes", str(total)],
+                           cwd=tmp_path, capture_output=True, text=True)
     want = json.loads(fresh.stdout.strip().splitlines()[-1])
     for key in ("mean_reward", "accuracy", "terms", "scores", "pass_rate", "by_intent", "turns_mean", "requests"):
         assert got[key] == want[key], key
