@@ -2,7 +2,15 @@
 LiveStreamQA-v0 under HSA, tool results and hook messages fed back as masked env tokens) and the project's
 reward functions (one per graded term, plus a length penalty). CI size by default: the `tiny` model, 2 steps.
 
+GRPO learns only from differences within a group of rollouts. The zoo's `tiny` model is untrained: it never
+writes a valid tool call, so every rollout scores 0 on every term, every advantage is 0 and nothing is learnt
+(the loop runs, which is what the CI-size default checks). Start where there is signal: a model that sometimes
+succeeds, e.g. a `tiny` preset SFT stage (`livesim hat train --preset tiny --stages sft` prints its folder under
+"stage_dirs"), sampled as the preset samples (T=0.7, half the episodes on the canonical harness; the defaults
+below). The script says so when a run had no signal.
+
     python examples/grpo_trl.py --steps 2
+    python examples/grpo_trl.py --model ~/.cache/livesim/stages/sft-<key> --steps 8 --max-new-tokens 96
 """
 
 from __future__ import annotations
@@ -16,6 +24,10 @@ def main(argv: list[str] | None = None) -> list[dict[str, float]]:
     p.add_argument("--out", default="runs/examples/grpo")
     p.add_argument("--steps", type=int, default=2)
     p.add_argument("--max-new-tokens", type=int, default=16, help="tokens sampled per turn")
+    p.add_argument("--temperature", type=float, default=0.7, help="sampling temperature (the tiny preset's)")
+    p.add_argument("--canonical-fraction", type=float, default=0.5,
+                   help="share of episodes on the canonical harness (the tiny preset's; an SFT model succeeds "
+                        "there first)")
     args = p.parse_args(argv)
     import torch  # the training stack: pip install -e '.[train]'
     from datasets import Dataset
@@ -27,7 +39,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, float]]:
     from livesim.models import resolve_model
 
     cfg = RLStageConfig(num_generations=2, episodes_per_step=1, episodes=4, max_turns=2,
-                        max_new_tokens=args.max_new_tokens, max_completion_length=256)
+                        max_new_tokens=args.max_new_tokens, max_completion_length=256,
+                        temperature=args.temperature, canonical_fraction=args.canonical_fraction)
     model_dir = resolve_model(args.model)
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
     tokenizer.chat_template = training_template(tokenizer)
@@ -49,6 +62,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, float]]:
     for step, row in enumerate(logged, start=1):
         print(f"step {step}: reward {row['reward']:.3f}  " + "  ".join(
             f"{k.split('/')[1]} {v:.3f}" for k, v in row.items() if k.endswith("/mean")))
+    if logged and all(row["reward"] == 0 for row in logged):
+        print("no signal: every rollout scored 0 on every term, so every advantage was 0 and GRPO learnt nothing; "
+              "start from a model that sometimes succeeds (--model a tiny preset SFT stage; see the docstring)")
     return logged
 
 

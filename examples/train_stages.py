@@ -27,7 +27,8 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
 
     out = Path(args.out)
     base = resolve_model("tiny")  # built locally in seconds the first time
-    # 1. the oracle teacher under HSA; kept when the grader passes it -> a DatasetDict (train/validation)
+    # 1. the reader teacher under HSA (it acts on the observation alone; the oracle teaches only the canonical
+    #    harness); kept when the grader passes it -> a DatasetDict (train/validation)
     data_dir = collect.run(CollectConfig(episodes=args.episodes, oracle_error_rate=0.2, seed=0), out / "data",
                            show_progress=False)
     dataset = collect.load(data_dir)  # == datasets.load_from_disk(data_dir / "data")

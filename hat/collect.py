@@ -36,7 +36,7 @@ from livesim.envs.rollout import PRIVILEGED_AGENTS
 from livesim.harness.core import PromptStyleName
 from livesim.harness.prompt import PROMPT_RENDER_VERSION
 from livesim.hat.collect_stats import conversation_stats
-from livesim.hat.common import atomic_dir, check_out, progress
+from livesim.hat.common import atomic_dir, check_out, progress, quiet_unless_progress
 from livesim.models.zoo import resolve_model
 from livesim.stream.harness_file import harness_with_style
 from livesim.stream.paths import read_text, shown
@@ -405,6 +405,7 @@ def _card(stats: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+@quiet_unless_progress
 def run(cfg: CollectConfig, out_dir: str | Path, show_progress: bool = True) -> Path:
     """Collect into ``out_dir`` (a ``DatasetDict`` on disk with stats.json and README.md); returns it.
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
+import inspect
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from livesim.models.device import select_device, trainer_precision
 from livesim.stream.paths import check_output_dir, publish_dir
@@ -121,3 +123,155 @@ def write_model_card(model_dir: Path, title: str, body: list[str]) -> None:
     text = "\n".join(["---", "library_name: transformers", "tags: [livesim, trl]", "license: apache-2.0", "---",
                       "", f"# {title}", "", *body, ""])
     (model_dir / "README.md").write_text(text)
+
+
+# ---------------------------------------------------------------------------------------------- quiet output
+_QUIET_DEPTH = [0]  # nested quiet_libraries: the outermost one decides where warnings go
+
+
+@contextlib.contextmanager
+def quiet_libraries(log_path: Path | None = None) -> Iterator[None]:
+    """Library chatter off the terminal while stages run, restored after.
+
+    transformers' and datasets' log messages and their load/save progress bars, and Python warnings (TRL's
+    experimental-API notice, deprecations), go to ``log_path`` (appended) or, without one, nowhere. The stage
+    progress bars (the trainers' own, collect's, the dev set's) are not touched.
+    """
+    if _QUIET_DEPTH[0]:
+        yield
+        return
+    import logging
+    import warnings
+
+    import datasets
+    import transformers.utils.logging as tlog
+    from datasets.utils import logging as dlog
+
+    fh = open(log_path, "a") if log_path is not None else None  # noqa: SIM115 - closed in finally
+    handler = logging.StreamHandler(fh) if fh is not None else logging.NullHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s: %(message)s"))
+    bars = tlog.is_progress_bar_enabled(), not datasets.are_progress_bars_disabled()
+    dverb = dlog.get_verbosity()
+    _QUIET_DEPTH[0] += 1
+    try:
+        with warnings.catch_warnings():
+            def show(message: Any, category: Any, filename: str, lineno: int, file: Any = None,
+                     line: str | None = None) -> None:
+                if fh is not None:
+                    fh.write(warnings.formatwarning(message, category, filename, lineno, line))
+                    fh.flush()
+
+            warnings.showwarning = show
+            tlog.disable_default_handler()
+            tlog.add_handler(handler)
+            tlog.disable_progress_bar()
+            dlog.set_verbosity_error()
+            datasets.disable_progress_bars()
+            yield
+    finally:
+        _QUIET_DEPTH[0] -= 1
+        tlog.remove_handler(handler)
+        tlog.enable_default_handler()
+        if bars[0]:
+            tlog.enable_progress_bar()
+        if bars[1]:
+            datasets.enable_progress_bars()
+        dlog.set_verbosity(dverb)
+        if fh is not None:
+            fh.close()
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def quiet_unless_progress(fn: F) -> F:
+    """Run a stage under `quiet_libraries` when it is called with ``show_progress=False``."""
+    sig = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        show = sig.bind(*args, **kwargs).arguments.get("show_progress", True)
+        with contextlib.nullcontext() if show else quiet_libraries():
+            return fn(*args, **kwargs)
+
+    return wrapped  # type: ignore[return-value]
+
+
+def quiet_trainer(trainer: Any) -> None:
+    """A trainer's logged rows go to its log history (the stage's stats, the run's metrics.jsonl), not the terminal:
+    the row printer used without a progress bar is removed, and the bar stays but writes no rows under it.
+    """
+    from transformers.trainer_callback import PrinterCallback, ProgressCallback
+
+    trainer.remove_callback(PrinterCallback)
+    for cb in trainer.callback_handler.callbacks:
+        if isinstance(cb, ProgressCallback):
+            cb.on_log = lambda *args, **kwargs: None  # type: ignore[method-assign]
+
+
+# ---------------------------------------------------------------------------------------------- CPU threads
+def pick_threads(cpus: int | None = None, load: float | None = None) -> tuple[int, str]:
+    """Torch CPU threads for training from what the machine has free, and why (for the progress line).
+
+    The free cores are this process's CPUs (``os.sched_getaffinity``) less the 1-minute load average, rounded;
+    at least 1. On a busy CPU one thread is fastest: threads that wait for a core stall every matrix product
+    (docs/training.md, "What it costs").
+    """
+    if cpus is None:
+        cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if load is None:
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+    n = max(1, min(cpus, int(cpus - load + 0.5)))
+    return n, f"{n} thread{'s' if n > 1 else ''} ({cpus} CPUs, load {load:.1f}; --threads N to choose)"
+
+
+# ---------------------------------------------------------------------------------------------- resumed stages
+ELAPSED_FILE = "livesim_elapsed.json"
+
+
+def elapsed_before(checkpoint: str | None) -> float:
+    """Seconds the run(s) before a resume had spent on a stage up to ``checkpoint`` (0.0 for a fresh start)."""
+    if checkpoint is None:
+        return 0.0
+    try:
+        return float(json.loads((Path(checkpoint) / ELAPSED_FILE).read_text())["wall_s"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0.0
+
+
+def elapsed_callback(t0: float, prior_s: float) -> Any:
+    """A TrainerCallback that stores in each checkpoint the stage's seconds so far (``prior_s`` + since ``t0``), so a
+    resumed stage reports what its output cost in all, not only its last stretch.
+    """
+    import time
+
+    from transformers import TrainerCallback
+
+    class _Elapsed(TrainerCallback):  # type: ignore[misc]
+        def on_save(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+            checkpoint = Path(args.output_dir) / f"checkpoint-{state.global_step}"
+            if checkpoint.is_dir() and state.is_world_process_zero:
+                (checkpoint / ELAPSED_FILE).write_text(json.dumps({"wall_s": prior_s + time.perf_counter() - t0}))
+
+    return _Elapsed()
+
+
+def cached_eval_loss(trainer: Any, work: Path, resumed: bool) -> float | None:
+    """The validation loss before training, computed once per stage: a resumed stage reads the first run's.
+
+    Returns None without a validation set. The value lives in ``work/eval_before.json`` (the stage's work folder is
+    keyed by its config, model and data, so the value cannot belong to another stage).
+    """
+    if trainer.eval_dataset is None or not len(trainer.eval_dataset):
+        return None
+    path = work / "eval_before.json"
+    if resumed and path.is_file():
+        try:
+            return float(json.loads(path.read_text())["eval_loss"])
+        except (ValueError, KeyError, TypeError):
+            pass
+    loss = float(trainer.evaluate()["eval_loss"])
+    if trainer.accelerator.is_main_process:
+        work.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"eval_loss": loss}) + "\n")
+    return loss

@@ -23,7 +23,18 @@ from typing import Any
 
 import numpy as np
 
-from livesim.hat.common import atomic_dir, check_out, last_checkpoint, log_history, trainer_common, write_model_card
+from livesim.hat.common import (
+    atomic_dir,
+    check_out,
+    elapsed_before,
+    elapsed_callback,
+    last_checkpoint,
+    log_history,
+    quiet_trainer,
+    quiet_unless_progress,
+    trainer_common,
+    write_model_card,
+)
 from livesim.models.device import load_kwargs
 
 EVAL_SEED = 999_983  # the held-out sequences (never a training index's seed: those are [seed, index])
@@ -127,6 +138,7 @@ def copy_accuracy(model: Any, vocab: int, span: tuple[int, int], examples: int =
     return right / total
 
 
+@quiet_unless_progress
 def run(model_dir: str | Path, out_dir: str | Path, *, steps: int, lr: float, batch_size: int,
         span: tuple[int, int], context: int = 0, seed: int = 0, save_steps: int = 500,
         show_progress: bool = True) -> dict[str, Any]:
@@ -159,7 +171,10 @@ def run(model_dir: str | Path, out_dir: str | Path, *, steps: int, lr: float, ba
     args.disable_tqdm = not show_progress
     trainer = Trainer(model=model, args=args, train_dataset=data,  # type: ignore[arg-type]
                       data_collator=lambda rows: collate(rows, pad_id))
+    quiet_trainer(trainer)
     resumed_from = last_checkpoint(work)
+    prior_s = elapsed_before(resumed_from)  # a resumed stage reports its whole cost
+    trainer.add_callback(elapsed_callback(t0, prior_s))
     trainer.train(resume_from_checkpoint=resumed_from)
     after = copy_accuracy(model, vocab, span, context=context)  # trained in place
     far_after = copy_accuracy(model, vocab, far_span, examples=32, batch=8, context=FAR_CONTEXT)
@@ -171,7 +186,7 @@ def run(model_dir: str | Path, out_dir: str | Path, *, steps: int, lr: float, ba
         "copy_accuracy_before": before, "copy_accuracy_after": after,
         "far_copy_accuracy_before": far_before, "far_copy_accuracy_after": far_after,
         "loss_start": losses[0] if losses else None, "loss_end": losses[-1] if losses else None,
-        "resumed_from": resumed_from, "wall_s": time.perf_counter() - t0, "history": history,
+        "resumed_from": resumed_from, "wall_s": prior_s + time.perf_counter() - t0, "history": history,
     }
     with atomic_dir(out, OUT_MARKER, OUT_KIND, inputs=(model_dir,)) as tmp:
         model.save_pretrained(tmp)

@@ -24,7 +24,7 @@ import livesim.envs  # noqa: F401  (registers the envs)
 from livesim.agents import make_agent
 from livesim.envs.hsa import make_wrappers
 from livesim.envs.rollout import run_batched, summarize
-from livesim.hat.common import progress
+from livesim.hat.common import progress, quiet_unless_progress
 from livesim.models.device import select_device
 from livesim.runs.compare import paired_bootstrap
 from livesim.stream.harness_file import harness_with_style
@@ -184,6 +184,7 @@ class DevCheckpoint:
             f.write(json.dumps(line) + "\n")
 
 
+@quiet_unless_progress
 def evaluate_model(model_dir: str | Path, n: int = 50, max_new_tokens: int = 128, batch_size: int = DEV_BATCH_SIZE,
                    variants: tuple[str, ...] = VARIANTS, show_progress: bool = True,
                    prompt_style: str = "full", checkpoint: str | Path | None = None) -> dict[str, Any]:

@@ -16,7 +16,18 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from livesim.hat import instructions
-from livesim.hat.common import atomic_dir, check_out, last_checkpoint, log_history, trainer_common, write_model_card
+from livesim.hat.common import (
+    atomic_dir,
+    check_out,
+    elapsed_before,
+    elapsed_callback,
+    last_checkpoint,
+    log_history,
+    quiet_trainer,
+    quiet_unless_progress,
+    trainer_common,
+    write_model_card,
+)
 from livesim.hat.instructions import DISTILL_SEED0, FAMILY
 from livesim.models.device import load_kwargs
 
@@ -49,6 +60,7 @@ def prompt_rows(cfg: DistillStageConfig) -> list[dict[str, Any]]:
     return instructions.generate(cfg.prompts, seed=cfg.prompt_seed, family=FAMILY)
 
 
+@quiet_unless_progress
 def run(cfg: DistillStageConfig, student_dir: str | Path, teacher_dir: str | Path, out_dir: str | Path,
         work_dir: str | Path | None = None, show_progress: bool = True,
         callbacks: list[Any] | None = None) -> dict[str, Any]:
@@ -75,7 +87,10 @@ def run(cfg: DistillStageConfig, student_dir: str | Path, teacher_dir: str | Pat
     args.disable_tqdm = not show_progress
     trainer = DistillationTrainer(model=student, teacher_model=teacher, args=args, train_dataset=dataset,
                                   processing_class=tokenizer, callbacks=callbacks)
+    quiet_trainer(trainer)
     resumed_from = last_checkpoint(work)
+    prior_s = elapsed_before(resumed_from)  # a resumed stage reports its whole cost
+    trainer.add_callback(elapsed_callback(t0, prior_s))
     trainer.train(resume_from_checkpoint=resumed_from)
     history = log_history(trainer)
     losses = [r["loss"] for r in history if "loss" in r]
@@ -84,7 +99,7 @@ def run(cfg: DistillStageConfig, student_dir: str | Path, teacher_dir: str | Pat
         "prompts": len(rows), "prompt_family": FAMILY if not cfg.prompts_path else cfg.prompts_path,
         "loss_start": losses[0] if losses else None, "loss_end": losses[-1] if losses else None,
         "steps": trainer.state.global_step, "resumed_from": resumed_from,
-        "wall_s": time.perf_counter() - t0, "history": history,
+        "wall_s": prior_s + time.perf_counter() - t0, "history": history,
     }
     if trainer.accelerator.is_main_process:  # under accelerate launch only rank 0 writes
         with atomic_dir(out, OUT_MARKER, OUT_KIND, inputs=(student_dir, teacher_dir)) as tmp:

@@ -131,9 +131,10 @@ def _run_config(api: Any, preset: str, run: str, ci: bool, sets: Sequence[str] =
 
 
 def train_runs(preset: str, rows: list[Row], ci: bool, out_dir: Path, log: Any = print,
-               cached_only: bool = False, sets: Sequence[str] = ()) -> dict[str, Any]:
+               cached_only: bool = False, sets: Sequence[str] = (), show_progress: bool = True) -> dict[str, Any]:
     """Run (or fetch from the stage cache) every training run the rows need; run name -> TrainResult.
-    `cached_only`: each run only as deep as its stages are already in the cache (nothing is trained).
+    `cached_only`: each run only as deep as its stages are already in the cache (nothing is trained);
+    `show_progress=False`: no progress bars (`--quiet`).
     """
     needed = sorted({r.run for r in rows if r.run})
     if not needed:
@@ -146,7 +147,8 @@ def train_runs(preset: str, rows: list[Row], ci: bool, out_dir: Path, log: Any =
         depth = max((all_stages.index(r.stage) + 1 for r in rows if r.run == run and r.stage in all_stages), default=0)
         stages = all_stages[:depth]
         cfg = _run_config(api, preset, run, ci, sets).model_copy(update={"stages": stages,
-                                                                          "out_dir": out_dir / "runs" / run})
+                                                                          "out_dir": out_dir / "runs" / run,
+                                                                          "show_progress": show_progress})
         if cached_only:
             where = api.plan(cfg)
             if not (where["collect"] / "data").is_dir():
@@ -313,7 +315,7 @@ def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_
               ifeval_data: str | Path | None = None, ab: bool = True, harness_edit: bool = True,
               log: Any = None, untrained: bool = False, limit: int | None = None,
               cached_only: bool = False, suites: Sequence[str] | None = None,
-              sets: Sequence[str] = (), eval_workers: int = 1) -> dict[str, Path]:
+              sets: Sequence[str] = (), eval_workers: int = 1, quiet: bool = False) -> dict[str, Path]:
     """Train what is missing, evaluate every row, run the A/B and harness-edit tests; write results/<preset>/.
 
     `untrained=True` evaluates only rows that need no training (oracle, memorizer, null, random and the
@@ -323,6 +325,7 @@ def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_
     `suites` replaces the preset's suites; `sets` are `SECTION.FIELD=VALUE` overrides of every run's `TrainConfig`
     (`TrainConfig.with_sets`: they change the stage keys, so overridden stages are cached apart from the preset's).
     `eval_workers`: suites of a row evaluated that many at a time, in processes (`evaluate(workers=)`).
+    `quiet`: no progress bars (the one-line `[reproduce]` messages stay).
     """
     if eval_workers < 1:
         raise ValueError(f"--eval-workers must be >= 1, got {eval_workers}")
@@ -367,7 +370,7 @@ def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_
         api = _train_api()
         for run in sorted({r.run for r in chosen if r.run}):
             _run_config(api, preset, run, ci, sets)
-    runs = train_runs(preset, chosen, ci, out_dir, log, cached_only=cached_only, sets=sets)
+    runs = train_runs(preset, chosen, ci, out_dir, log, cached_only=cached_only, sets=sets, show_progress=not quiet)
     specs = row_specs(chosen, runs, ev)
     previous = out_dir / "results.json"
     carried = (carried_rows(previous, records, planned_stage_keys(preset, chosen, ci, sets))

@@ -43,7 +43,18 @@ from livesim.envs.hsa import ToolFaults, make_wrappers
 from livesim.grading import WEIGHTS
 from livesim.grading.call_credit import CALL_CREDIT_SCALE, sim_call_credit
 from livesim.harness.core import PromptStyleName
-from livesim.hat.common import atomic_dir, check_out, last_checkpoint, log_history, trainer_common, write_model_card
+from livesim.hat.common import (
+    atomic_dir,
+    check_out,
+    elapsed_before,
+    elapsed_callback,
+    last_checkpoint,
+    log_history,
+    quiet_trainer,
+    quiet_unless_progress,
+    trainer_common,
+    write_model_card,
+)
 from livesim.hat.sft import training_template
 from livesim.models.device import load_kwargs
 from livesim.stream.harness_file import harness_with_style
@@ -420,6 +431,7 @@ def _segment_trainer_class() -> Any:
     return SegmentGRPOTrainer
 
 
+@quiet_unless_progress
 def run(cfg: RLStageConfig, model_dir: str | Path, out_dir: str | Path, work_dir: str | Path | None = None,
         show_progress: bool = True, callbacks: list[Any] | None = None) -> dict[str, Any]:
     """GRPO on ``model_dir`` in the env; save the policy to ``out_dir``; return stats (per-term rewards)."""
@@ -455,8 +467,11 @@ def run(cfg: RLStageConfig, model_dir: str | Path, out_dir: str | Path, work_dir
     cls = _segment_trainer_class() if cfg.segment_advantages else GRPOTrainer
     trainer = cls(model=model, reward_funcs=reward_functions(cfg), args=args, train_dataset=dataset,
                   processing_class=tokenizer, rollout_func=rollout, callbacks=callbacks)
+    quiet_trainer(trainer)
     setattr(trainer, "_livesim_cfg", cfg)  # noqa: B010  (read by SegmentGRPOTrainer)
     resumed_from = last_checkpoint(work)
+    prior_s = elapsed_before(resumed_from)  # a resumed stage reports its whole cost
+    trainer.add_callback(elapsed_callback(t0, prior_s))
     trainer.train(resume_from_checkpoint=resumed_from)
     history = log_history(trainer)
     rewards = [r["reward"] for r in history if "reward" in r]
@@ -468,7 +483,7 @@ def run(cfg: RLStageConfig, model_dir: str | Path, out_dir: str | Path, work_dir
         "reward_start": rewards[0] if rewards else None, "reward_end": rewards[-1] if rewards else None,
         "per_term_start": {k: v[0] for k, v in per_term.items() if v},
         "per_term_end": {k: v[-1] for k, v in per_term.items() if v},
-        "wall_s": time.perf_counter() - t0, "history": history,
+        "wall_s": prior_s + time.perf_counter() - t0, "history": history,
         "rollout_tokens": {"prefilled": rollout.gen_stats.prefill_tokens, "reused": rollout.gen_stats.reused_tokens,
                            "sampler": "kv_cache" if cfg.kv_cache else "model.generate",
                            # forward passes in all, and decode steps replayed from a CUDA graph (`cuda_graphs`)

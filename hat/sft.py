@@ -27,7 +27,19 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from livesim.hat import collect
-from livesim.hat.common import atomic_dir, check_out, last_checkpoint, log_history, trainer_common, write_model_card
+from livesim.hat.common import (
+    atomic_dir,
+    cached_eval_loss,
+    check_out,
+    elapsed_before,
+    elapsed_callback,
+    last_checkpoint,
+    log_history,
+    quiet_trainer,
+    quiet_unless_progress,
+    trainer_common,
+    write_model_card,
+)
 from livesim.models.device import load_kwargs
 
 OUT_MARKER = "sft_stats.json"
@@ -139,6 +151,7 @@ def tokenize_procs(cfg: SFTStageConfig, n_conversations: int) -> int | None:
     return procs if n_conversations >= 512 and procs > 1 else None
 
 
+@quiet_unless_progress
 def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_dir: str | Path,
         work_dir: str | Path | None = None, show_progress: bool = True,
         callbacks: list[Any] | None = None) -> dict[str, Any]:
@@ -202,6 +215,7 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
     trainer_cls = _with_rows_group(base_cls, cfg.added_tokens_lr_scale) if new_rows else base_cls
     trainer = trainer_cls(model=model, args=args, train_dataset=train, eval_dataset=val, processing_class=tokenizer,
                           peft_config=peft_config, callbacks=callbacks)
+    quiet_trainer(trainer)
     check_no_truncation(trainer.train_dataset, max_length)
     counter = TokenCounter(trainer.data_collator)
     trainer.data_collator = counter
@@ -211,9 +225,11 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
         weight = train_rows(trainer.model, new_rows)
         rows_before = weight[new_rows].detach().clone()
         trainer.add_callback(_SaveRows(weight, new_rows))
-    eval_before = trainer.evaluate()["eval_loss"] if val is not None and len(val) else None
-    _rewrap_after_eval(trainer)
     resumed_from = last_checkpoint(work)
+    prior_s = elapsed_before(resumed_from)
+    trainer.add_callback(elapsed_callback(t0, prior_s))
+    eval_before = cached_eval_loss(trainer, work, resumed=resumed_from is not None)  # a resume does not redo it
+    _rewrap_after_eval(trainer)
     if new_rows and resumed_from:
         _load_rows(trainer.model, new_rows, Path(resumed_from))
     trainer.train(resume_from_checkpoint=resumed_from)
@@ -237,7 +253,8 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
         "bf16": bool(trainer.args.bf16), "padding_free": cfg.padding_free, "group_by_length": cfg.group_by_length,
         "tokenize_procs": args.dataset_num_proc,
         **counter.stats(next((r["train_runtime"] for r in history if "train_runtime" in r), None)),
-        "resumed_from": resumed_from, "wall_s": time.perf_counter() - t0, "history": history,
+        "resumed_from": resumed_from, "wall_s": prior_s + time.perf_counter() - t0,
+        "wall_s_this_run": time.perf_counter() - t0, "history": history,
         "trained_token_rows": [tokenizer.convert_ids_to_tokens(i) for i in new_rows],
         "token_rows_moved": (float((weight[new_rows].detach() - rows_before).norm(dim=-1).max())
                              if weight is not None else None),

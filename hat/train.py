@@ -13,6 +13,7 @@ its last trainer checkpoint (``<stage>-<key>.work/checkpoint-N``).
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import time
@@ -28,7 +29,7 @@ from livesim.hat import distill as distill_mod
 from livesim.hat import rl as rl_mod
 from livesim.hat import sft as sft_mod
 from livesim.hat.collect import CollectConfig
-from livesim.hat.common import content_key, main_first, process_state, stages_dir
+from livesim.hat.common import content_key, main_first, process_state, quiet_libraries, stages_dir
 from livesim.hat.deveval import DEV_BATCH_SIZE, evaluate_model
 from livesim.hat.distill import DistillStageConfig
 from livesim.hat.rl import RLStageConfig
@@ -240,6 +241,9 @@ class TrainResult(BaseModel):
     stage_dirs: dict[str, Path]
     run_dir: Path
     wall_s: dict[str, float]
+    """Seconds each stage took in this call (0.0: served from the stage cache)."""
+    made_s: dict[str, float] = Field(default_factory=dict)
+    """Seconds each stage's output took to make, over every run that worked on it (a resumed stage included)."""
     stats: dict[str, dict[str, Any]] = Field(default_factory=dict)
     dev: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
@@ -369,7 +373,30 @@ def plan(cfg: TrainConfig) -> dict[str, Path]:
 
 
 def train(cfg: TrainConfig) -> TrainResult:
-    """Run (or resume, or serve from cache) every stage of ``cfg``; see the module docstring."""
+    """Run (or resume, or serve from cache) every stage of ``cfg``; see the module docstring.
+
+    Library log messages and warnings go to the run directory's ``train.log``, the trainers' logged rows to its
+    ``metrics.jsonl``; the terminal shows one progress bar per stage (none with ``show_progress=False``).
+    """
+    with contextlib.ExitStack() as stack:
+        return _train(cfg, stack)
+
+
+def _made_file(stage_dir: Path) -> Path:
+    """Beside a stage's output: the seconds it took to make (collect's stats hold no time: its bytes are seeded)."""
+    return stage_dir.with_name(stage_dir.name + ".made.json")
+
+
+def _made_s(stage_dir: Path, stats: dict[str, Any] | None = None) -> float:
+    if stats and isinstance(stats.get("wall_s"), (int, float)):
+        return float(stats["wall_s"])
+    try:
+        return float(json.loads(_made_file(stage_dir).read_text())["wall_s"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0.0
+
+
+def _train(cfg: TrainConfig, stack: contextlib.ExitStack) -> TrainResult:
     unknown = [s for s in cfg.stages if s not in STAGES]
     if unknown:
         raise ValueError(f"unknown stage(s) {unknown}; expected a subset of {list(STAGES)}")
@@ -386,6 +413,7 @@ def train(cfg: TrainConfig) -> TrainResult:
     run_key = content_key(cfg.model_dump(exclude={"out_dir", "show_progress"}), base_key)
     run_dir = Path(cfg.out_dir) if cfg.out_dir else Path("runs") / f"hat-{cfg.preset}-{run_key[:8]}"
     run_dir.mkdir(parents=True, exist_ok=True)
+    stack.enter_context(quiet_libraries(run_dir / "train.log" if main else None))
     if main:
         _write_config(run_dir, cfg, base_dir)
     run = _Run(cfg, run_dir, main)
@@ -402,7 +430,10 @@ def train(cfg: TrainConfig) -> TrainResult:
     with main_first(state):
         collect_mod.run(collect_cfg, data_dir, show_progress=cfg.show_progress and main)
     wall["collect"] = time.perf_counter() - t0 if fresh else 0.0
+    if fresh and main:
+        _made_file(data_dir).write_text(json.dumps({"wall_s": wall["collect"]}) + "\n")
     stats["collect"] = collect_mod.stats(data_dir)
+    made: dict[str, float] = {"collect": _made_s(data_dir)}
     run.link("collect", data_dir)
     if fresh:
         run.log({"stage": "collect", "kind": "stats", "wall_s": wall["collect"], **stats["collect"]["filter"]})
@@ -420,6 +451,7 @@ def train(cfg: TrainConfig) -> TrainResult:
             wall["copy"] = 0.0
         copy_stats = json.loads((copy_dir / "copy_stats.json").read_text())
         stats["copy"] = {k: v for k, v in copy_stats.items() if k != "history"}
+        made["copy"] = _made_s(copy_dir, copy_stats)
         run.link("copy", copy_dir)
         if wall["copy"] > 0:
             for row in copy_stats.get("history", []):
@@ -448,6 +480,7 @@ def train(cfg: TrainConfig) -> TrainResult:
             wall[stage] = time.perf_counter() - t0
         stage_stats = json.loads(next(out.glob("*_stats.json")).read_text())
         stats[stage] = {k: v for k, v in stage_stats.items() if k != "history"}
+        made[stage] = _made_s(out, stage_stats)
         # the stage's training curve, also when the stage came from the cache (copied from its stats, marked as
         # such) so that every run dir that uses a stage can chart it; once per run dir and stage key
         if wall[stage] > 0 or not run.has_curve(stage, out.name):
@@ -461,8 +494,8 @@ def train(cfg: TrainConfig) -> TrainResult:
         stage_dirs[stage] = out
         dev[stage] = run.dev_eval(stage, out) or {}
         prev_dir, prev_key = out, key
-    result = TrainResult(base_model_dir=base_dir, stage_dirs=stage_dirs, run_dir=run_dir, wall_s=wall, stats=stats,
-                         dev=dev)
+    result = TrainResult(base_model_dir=base_dir, stage_dirs=stage_dirs, run_dir=run_dir, wall_s=wall, made_s=made,
+                         stats=stats, dev=dev)
     if main:
         write_report(result, cfg)
     return result
@@ -508,13 +541,18 @@ def write_report(result: TrainResult, cfg: TrainConfig) -> Path:
              f"{'canonical only' if cfg.fixed_harness else 'HSA (train vocabulary)'}; RL harness: "
              f"{'canonical' if cfg.rl_fixed else 'HSA'}.", "",
              "| stage | steps | wall s | start | end | output |", "|---|---|---|---|---|---|"]
+
+    def secs(stage: str) -> str:  # what the output cost when it was made; "cached" when this run reused it
+        made = result.made_s.get(stage, result.wall_s.get(stage, 0.0))
+        return f"{made:.1f}" + (" (cached)" if result.wall_s.get(stage, 0.0) == 0.0 else "")
+
     c = result.stats.get("collect", {})
-    lines.append(f"| collect | {c.get('splits', {})} | {result.wall_s.get('collect', 0):.1f} | "
+    lines.append(f"| collect | {c.get('splits', {})} | {secs('collect')} | "
                  f"{c.get('filter', {}).get('candidates', '')} candidates | {c.get('filter', {}).get('kept', '')} kept "
                  f"| checkpoints/collect |")
     if "copy" in result.stats:
         s = result.stats["copy"]
-        lines.append(f"| copy | {s.get('steps')} | {result.wall_s.get('copy', 0):.1f} | copy accuracy "
+        lines.append(f"| copy | {s.get('steps')} | {secs('copy')} | copy accuracy "
                      f"{_f(s.get('copy_accuracy_before'))} (far {_f(s.get('far_copy_accuracy_before'))}) | copy "
                      f"accuracy {_f(s.get('copy_accuracy_after'))} (far {_f(s.get('far_copy_accuracy_after'))}) "
                      f"| checkpoints/copy |")
@@ -523,10 +561,13 @@ def write_report(result: TrainResult, cfg: TrainConfig) -> Path:
         rl = stage == "rl"
         a, b = (s.get("reward_start"), s.get("reward_end")) if rl else (s.get("loss_start"), s.get("loss_end"))
         what = "reward" if stage == "rl" else "loss"
-        lines.append(f"| {stage} | {s.get('steps')} | {result.wall_s.get(stage, 0):.1f} | {what} {_f(a)} | "
+        lines.append(f"| {stage} | {s.get('steps')} | {secs(stage)} | {what} {_f(a)} | "
                      f"{what} {_f(b)} | checkpoints/{stage} |")
     lines += ["", f"Dev set: {cfg.dev_requests} LiveStreamQA-v0 test-split requests (seeds from 900000), greedy, "
-              f"{cfg.dev_max_new_tokens} new tokens per turn. Mean reward (accuracy, pass rate):", "",
+              f"{cfg.dev_max_new_tokens} new tokens per turn. Mean reward (raw accuracy, pass rate). Raw accuracy is "
+              "the share of replies that state nothing false, before the gates: a reply that answers nothing the "
+              "viewer needed earns 0 on every term however accurate, so accuracy 1.00 beside a low reward means "
+              "replies that said nothing wrong and little that was needed.", "",
               "| model | canonical | held-out HSA |", "|---|---|---|"]
     for name, d in result.dev.items():
         if d:
@@ -534,7 +575,8 @@ def write_report(result: TrainResult, cfg: TrainConfig) -> Path:
                      for v in ("canonical", "heldout_hsa")]
             lines.append(f"| {name} | {cells[0]} | {cells[1]} |")
     lines += ["", "![curves](curves.png)" if drawn else "(curves not drawn: matplotlib is not installed)", "",
-              "`0.0` wall seconds: served from the stage cache.", ""]
+              "Wall seconds: what each stage's output took to make, summed over the runs that worked on it (a killed "
+              "stage resumed); `(cached)`: this run reused it from the stage cache.", ""]
     path = run_dir / "report.md"
     path.write_text("\n".join(lines))
     return path

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from typing import Any, NoReturn
 
@@ -14,11 +15,14 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from livesim.agents import AGENT_REGISTRY
 from livesim.render.dashboard import summary_rows
 
 EXAMPLE_EPILOG = "example: {}"
 BAD_INPUT = 2
 """Exit status of a refused input (a malformed file, a path that may not be read or written)."""
+INTERRUPTED = 130
+"""Exit status after Ctrl-C (what a shell reports for a process ended by SIGINT)."""
 
 
 class BadInput(SystemExit):
@@ -41,29 +45,42 @@ def fail(message: str) -> NoReturn:
 
 
 class DefaultsHelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
-    """Shows an option's default once, and only when it says something: not for required options, flags that
-    are off by default, options whose default is "unset" (None), or help that already states its default.
+    """Shows every option's default once: its value, or "(default: none)" for an option that is unset unless given
+    (help that says what happens then writes its own "(default: ...)"). Not for required options, flags that are
+    off by default, or help that already states its default.
     """
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         help_ = action.help or ""
-        if "%(default" in help_ or "(default" in help_ or action.required or action.default in (None, False):
+        if action.default is None and action.nargs != 0 and action.option_strings and not action.required \
+                and "(default" not in help_ and "%(default" not in help_:
+            return f"{help_} (default: none)"
+        # `is`, not `in (None, False)`: a default of 0 equals False and would be hidden
+        if "%(default" in help_ or "(default" in help_ or action.required or action.default is None \
+                or action.default is False:
             return help_
         return super()._get_help_string(action)
 
 
-def parse_seeds(text: str) -> list[int]:
-    """'0-49' or '1,2,5' or '7' -> list of ints."""
+class SeedsError(ValueError, argparse.ArgumentTypeError):
+    """A `--seeds` value that is not a seed list; the message names the option and the part that is wrong."""
+
+
+def parse_seeds(text: str, flag: str = "--seeds") -> list[int]:
+    """'0-49' or '1,2,5' or '7' -> list of ints (a range is FIRST-LAST, both included, FIRST <= LAST)."""
     out: list[int] = []
     for part in text.split(","):
         part = part.strip()
-        if "-" in part[1:]:
-            a, b = part.split("-", 1)
-            out.extend(range(int(a), int(b) + 1))
-        elif part:
-            out.append(int(part))
+        if not part:
+            continue
+        m = re.fullmatch(r"(\d+)(?:\s*-\s*(\d+))?", part)
+        if m is None or (m.group(2) is not None and int(m.group(2)) < int(m.group(1))):
+            raise SeedsError(f"{flag} {text!r}: {part!r} is not a seed or a range FIRST-LAST; expected e.g. 0-49 "
+                             "or 1,2,5")
+        first = int(m.group(1))
+        out.extend(range(first, int(m.group(2)) + 1) if m.group(2) is not None else [first])
     if not out:
-        raise argparse.ArgumentTypeError(f"no seeds in {text!r}; expected e.g. 0-49 or 1,2,3")
+        raise SeedsError(f"{flag} {text!r}: no seeds; expected e.g. 0-49 or 1,2,5")
     return out
 
 
@@ -122,17 +139,20 @@ def print_table(title: str, summary: dict[str, Any]) -> None:
 
 def add_common(p: argparse.ArgumentParser) -> None:
     """The agent, seed, wrapper and output flags that `eval` and `run` share."""
-    p.add_argument("--agent", default="oracle", help="agent name (oracle, memorizer, null, random, transformers, "
-                                                    "openai, vllm) or module:Class of your own")
-    p.add_argument("--model", default=None, help="model for LLM agents: tiny, smollm2-135m or a local path")
+    p.add_argument("--agent", default="oracle", help=f"agent name ({', '.join(AGENT_REGISTRY)}), or "
+                                                    "module:Class / path/to/file.py:Class of your own")
+    p.add_argument("--model", default=None, help="model for LLM agents: tiny, smollm2-135m or a local path "
+                                                 "(default: the agent's own)")
     p.add_argument("--agent-arg", action="append", metavar="KEY=VALUE",
                    help="extra agent argument (JSON value), repeatable, e.g. --agent-arg error_rate=0.2")
     p.add_argument("--seed", type=int, default=0, help="first seed")
-    p.add_argument("--wrappers", default=None, help="HSA wrappers: 'hsa' or a comma-separated list of names")
+    p.add_argument("--wrappers", default=None, help="HSA wrappers: 'hsa' or a comma-separated list of names "
+                                                    "(default: none, the canonical harness)")
     p.add_argument("--hsa-p", type=float, default=None, metavar="P",
                    help="probability of each HSA transform (default: 2/3)")
     p.add_argument("--harness", default=None, metavar="FILE",
-                   help="a harness file (YAML/JSON; docs/harness-files.md) instead of the canonical harness")
+                   help="a harness file (YAML/JSON; docs/harness-files.md) instead of the canonical harness "
+                        "(default: none, the canonical harness)")
     p.add_argument("--prompt-style", choices=["markdown", "xml", "json", "compact"], default=None,
                    help="present the system prompt in this style (default: the harness's own, markdown)")
     p.add_argument("--tool-choice", choices=["auto", "required", "none", "omit"], default=None,

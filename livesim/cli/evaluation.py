@@ -23,7 +23,8 @@ from rich.progress import Progress as Bar
 
 import livesim
 from livesim.agents.base import AgentUnavailable
-from livesim.cli.common import agent_kwargs, fail, print_table
+from livesim.cli.common import INTERRUPTED, agent_kwargs, fail, print_table
+from livesim.cli.eval_progress import PROGRESS_FILE, EpisodeLog, prepare_resume
 from livesim.envs.rollout import summarize
 from livesim.harness.core import Harness
 from livesim.runs.build import build_agent, is_privileged, make_env
@@ -69,17 +70,19 @@ class Progress:
             self.bar.stop()
 
 
-def _prepare_record_dir(path: str, force: bool, inputs: list[str]) -> Path:
-    """The `--record` folder, made ready: new, empty, or (with --force) emptied of the records eval writes.
+def _prepare_record_dir(path: str, force: bool, inputs: list[str], resume: bool = False) -> Path:
+    """The `--record` folder, made ready: new, empty, (with --force) emptied of the records eval writes, or (with
+    --resume) kept as an interrupted run left it.
 
     A symbolic link, something that is not a folder, a folder holding an input of the run, or a folder with
-    files in it without --force is refused (one line, exit 2).
+    files in it without --force or --resume is refused (one line, exit 2).
     """
     out = Path(path)
     try:
         check_output_dir(out, is_ours=lambda _: True, kind="folder of records", flag="--record")
-        if out.is_dir() and any(out.iterdir()) and not force:
-            raise PathProblem(f"--record {shown(path)}: the folder is not empty; choose another or pass --force")
+        if out.is_dir() and any(out.iterdir()) and not (force or resume):
+            raise PathProblem(f"--record {shown(path)}: the folder is not empty; choose another, pass --resume to "
+                              "finish an interrupted run there, or --force to start over")
         for src in inputs:
             if Path(os.path.realpath(src)).parent == Path(os.path.realpath(out)):
                 raise PathProblem(f"--record {shown(path)} holds the input file {shown(src)}; a run never writes "
@@ -87,8 +90,9 @@ def _prepare_record_dir(path: str, force: bool, inputs: list[str]) -> Path:
         out.mkdir(parents=True, exist_ok=True)
     except (PathProblem, OSError) as e:
         fail(str(e) if isinstance(e, PathProblem) else f"--record {shown(path)}: {e.strerror or e}")
-    for old in out.glob("seed-*.jsonl"):
-        old.unlink()
+    if not resume:
+        for old in [*out.glob("seed-*.jsonl"), out / PROGRESS_FILE]:
+            old.unlink(missing_ok=True)
     return out
 
 
@@ -99,7 +103,15 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise SystemExit(f"error: {e}") from None
     seeds = [args.seed + i for i in range(args.episodes)]
     inputs = [args.harness] if getattr(args, "harness", None) else []
-    record_dir = _prepare_record_dir(args.record, args.force, inputs) if getattr(args, "record", None) else None
+    resume = bool(getattr(args, "resume", False))
+    if resume and not getattr(args, "record", None):
+        fail("--resume needs --record DIR (the folder of the interrupted run)")
+    record_dir = _prepare_record_dir(args.record, args.force, inputs, resume) if getattr(args, "record", None) else None
+    earlier: list[dict[str, Any]] = []
+    todo = seeds
+    if record_dir is not None and resume:
+        _check_same_run(record_dir, args)
+        todo, earlier = prepare_resume(record_dir, seeds)
     env = make_env(args.env, args)
     kwargs = agent_kwargs(args)
     agent = build_agent(args.agent, env, kwargs)
@@ -117,16 +129,32 @@ def cmd_eval(args: argparse.Namespace) -> int:
                                 split=getattr(args, "split", None), harness=args.harness_obj)
     qa = args.env.startswith("LiveStreamQA-")
     progress = Progress(len(seeds), "requests" if qa else "episodes", agent, args.quiet)
+    if len(todo) < len(seeds):
+        progress.advance(len(seeds) - len(todo))
+    log = EpisodeLog(record_dir)
+    ended = {r["episode_seed"] for r in earlier}
+
+    def episode_done(seed: int) -> None:
+        ended.add(seed)
+        log.episode(seed)
+        if not qa:
+            progress.advance()
+
     t0 = time.perf_counter()
-    records: list[dict[str, Any]] = []
+    records: list[dict[str, Any]] = list(earlier)
+    interrupted = False
     aborted = None
     try:
-        for info in play(lambda: make_env(args.env, args), agent, seeds, batch, privileged, header, record_dir,
+        for info in play(lambda: make_env(args.env, args), agent, todo, batch, privileged, header, record_dir,
                          on_request=(lambda _: progress.advance()) if qa else None,
-                         on_episode=None if qa else (lambda _: progress.advance()), first_env=env):
+                         on_episode=episode_done, first_env=env) if todo else ():
             records.append(info)
+            log.request(info)
     except AgentUnavailable as e:  # the server died: keep what was measured, say why the run stopped
         aborted = str(e)
+    except KeyboardInterrupt:  # Ctrl-C: the finished episodes are summarised (and resumable), then one line
+        interrupted = True
+        records = [r for r in records if r["episode_seed"] in ended]  # an episode cut short does not count
     finally:
         progress.stop()
     wall = time.perf_counter() - t0
@@ -140,9 +168,17 @@ def cmd_eval(args: argparse.Namespace) -> int:
                     "record": str(record_dir) if record_dir else None})
     if aborted:
         summary["aborted"] = aborted
+    if interrupted or resume:
+        summary.update({"interrupted": interrupted, "episodes_done": len(ended),
+                        "resumed_after": len(seeds) - len(todo) if resume else None})
     if record_dir is not None:
         write_text(record_dir / "summary.json", json.dumps(summary, sort_keys=True, indent=1) + "\n", inputs=inputs,
                    flag="--record")
+    if interrupted:  # one line, no traceback (exit status 130, as a shell reports Ctrl-C)
+        where = (f"; summary in {shown(str(record_dir / 'summary.json'))}, the same command with --resume plays "
+                 "the rest" if record_dir is not None else "")
+        print(f"interrupted: {len(ended)} of {len(seeds)} episodes finished{where}", file=sys.stderr)
+        return INTERRUPTED
     code, line = failure_verdict(agent, getattr(args, "max_agent_failures", 0), summary, aborted)
     if line:
         print(line, file=sys.stderr)
@@ -151,6 +187,26 @@ def cmd_eval(args: argparse.Namespace) -> int:
     else:
         print_table(f"{args.agent} on {args.env}", summary)
     return code
+
+
+_SAME_RUN = ("env", "agent", "seed", "wrappers", "split", "hsa_split", "hsa_p", "prompt_style", "harness_file")
+
+
+def _check_same_run(record_dir: Path, args: argparse.Namespace) -> None:
+    """--resume continues the run the folder holds: refused (one line) when its settings differ."""
+    path = record_dir / "summary.json"
+    if not path.is_file():
+        return
+    try:
+        old = json.loads(path.read_text())
+    except ValueError:
+        return
+    now = {"env": args.env, "agent": args.agent, "seed": args.seed, "wrappers": args.wrappers or None,
+           "split": getattr(args, "split", None), "hsa_split": args.hsa_split, "hsa_p": args.hsa_p,
+           "prompt_style": getattr(args, "prompt_style", None), "harness_file": getattr(args, "harness", None)}
+    diff = [f"{k} {old.get(k)!r} -> {now[k]!r}" for k in _SAME_RUN if k in old and old.get(k) != now[k]]
+    if diff:
+        fail(f"--resume: {shown(str(record_dir))} holds another run ({', '.join(diff)}); use another folder or --force")
 
 
 def _jsonable(v: Any) -> bool:

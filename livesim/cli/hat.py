@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from livesim.harness.core import STYLES
 from livesim.hat import collect, distill, rl, sft
 from livesim.hat.collect import CollectConfig
+from livesim.hat.common import pick_threads
 from livesim.hat.deveval import (
     ALL_VARIANTS,
     DEV_BATCH_SIZE,
@@ -90,10 +91,17 @@ def _build(model: Any, args: argparse.Namespace, **extra: Any) -> Any:
 
 
 def _threads(args: argparse.Namespace) -> None:
-    if getattr(args, "threads", None):
-        import torch
+    """Torch CPU threads: --threads N, else picked from the free cores (said on stderr, the progress line)."""
+    import torch
 
+    if getattr(args, "threads", None):
         torch.set_num_threads(args.threads)
+        why = f"{args.threads} thread{'s' if args.threads > 1 else ''} (--threads)"
+    else:
+        n, why = pick_threads()
+        torch.set_num_threads(n)
+    if not getattr(args, "quiet", False) and not torch.cuda.is_available():
+        print(f"torch CPU: {why}", file=sys.stderr)
 
 
 def _cmd_collect(args: argparse.Namespace) -> int:
@@ -206,6 +214,8 @@ def _cmd_dev(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     table = Table(title=f"dev set: {model} ({args.requests} requests per variant, seeds from the test split)")
+    table.caption = ("accuracy and effectiveness are raw scores, before the gates: a reply that answers nothing "
+                     "needed earns 0 on every term however accurate (docs/grading.md)")
     for col in ("variant", "mean reward [95% CI]", "accuracy", "effectiveness", "pass", "fallback",
                 "parse errors/turn", "calls ran/failed", "turns", "wall s"):
         table.add_column(col, justify="left" if col == "variant" else "right")
@@ -264,7 +274,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("--quiet", action="store_true", help="no progress bars")
-        p.add_argument("--threads", type=int, default=None, help="torch CPU threads (1 is fastest on a busy CPU)")
+        p.add_argument("--threads", type=int, default=None,
+                       help="torch CPU threads (default: the free cores, i.e. CPUs less the 1-minute load, at least "
+                            "1; 1 is fastest on a busy CPU)")
 
     p = hs.add_parser("collect", help="teacher trajectories -> HF dataset in TRL's tool format")
     p.add_argument("--out", required=True, help="output folder (DatasetDict, stats.json, README.md)")

@@ -175,7 +175,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
                             ab=not args.no_ab, harness_edit=not args.no_harness_edit, untrained=args.untrained,
                             limit=args.limit, cached_only=args.cached_only,
                             suites=parse_suites(args.suites) if args.suites else None, sets=args.set or (),
-                            eval_workers=args.eval_workers)
+                            eval_workers=args.eval_workers, quiet=args.quiet)
     except (TrainingUnavailableError, ValueError, FileNotFoundError) as e:
         raise SystemExit(f"error: {training_missing(e) or e}") from None
     for kind, path in written.items():
@@ -214,7 +214,8 @@ def register(sub: Any) -> None:
     hat = hat_subparsers(sub)
     p = hat.add_parser("eval", help="evaluate an agent or model on the suites T1-T4")
     p.add_argument("--agent", default=None,
-                   help="registry agent (oracle, memorizer, null, random, transformers, ...) or module:Class")
+                   help=f"registry agent ({', '.join(AGENT_REGISTRY)}) or module:Class / path/to/file.py:Class "
+                        "(default: the transformers agent when --model is given)")
     p.add_argument("--model", default=None, help="a model for the transformers agent: tiny, smollm2-135m or a path")
     p.add_argument("--agent-arg", action="append", metavar="KEY=VALUE", help="extra agent argument (JSON value)")
     p.add_argument("--suite", default="T1,T2,T3,T4", help="comma-separated suites (default: T1,T2,T3,T4); also "
@@ -260,10 +261,12 @@ def register(sub: Any) -> None:
     p.add_argument("--eval-workers", type=int, default=1, metavar="N",
                    help="evaluate up to N suites of a row at a time, each in its own process with its own copy of "
                         "the model (for a GPU that one process leaves idle; slower on a small CPU; default 1)")
+    p.add_argument("--quiet", action="store_true", help="no progress bars (the one-line [reproduce] messages stay)")
     p.set_defaults(func=cmd_reproduce)
 
     p = hat.add_parser("ab", help="online A/B analogue: LiveStream-v0 hosted by A vs B, mid-stream harness patch")
-    p.add_argument("--a", required=True, help="baseline: registry agent NAME[:k=v,...] or a model (name or path)")
+    p.add_argument("--a", required=True, help="baseline: registry agent NAME[:k=v,...], module:Class or "
+                   "path/to/file.py:Class, or a model (name or path)")
     p.add_argument("--b", required=True, help="treatment: as --a")
     p.add_argument("--seeds", default="0-9", help="world seeds, e.g. 0-9")
     p.add_argument("--trials", type=int, default=1)
@@ -280,7 +283,8 @@ def register(sub: Any) -> None:
 
     p = hat.add_parser("edit", help="harness-edit test: operator patches with weights frozen, error reduction on T1")
     p.add_argument("--agent", action="append", required=True,
-                   help="registry agent NAME[:k=v,...] or a model (name or path); repeatable")
+                   help="registry agent NAME[:k=v,...], module:Class or path/to/file.py:Class, or a model (name "
+                        "or path); repeatable")
     p.add_argument("--patches", default=None, help="YAML list of patches (default: the built-in EDITS_V1)")
     p.add_argument("--limit", type=int, default=64, help="first N requests of T1")
     p.add_argument("--max-new-tokens", type=int, default=160)

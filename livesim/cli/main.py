@@ -14,7 +14,7 @@ from typing import Any
 import livesim
 from livesim.agents.base import AgentUnavailable
 from livesim.cli import grader, harness, hat, hat_eval, models, run, scenarios
-from livesim.cli.common import BadInput, DefaultsHelpFormatter
+from livesim.cli.common import INTERRUPTED, BadInput, DefaultsHelpFormatter
 from livesim.models.extras import training_missing
 
 COMMANDS = (run, harness, scenarios, models, grader, hat, hat_eval)  # hat before hat_eval: it creates the `hat` group
@@ -32,7 +32,7 @@ EXAMPLES = {
     "harness": "livesim harness show --prompt",
     "models": "livesim models prepare smollm2-135m",
     "grader": "livesim grader probes",
-    "hat": "livesim hat train --preset tiny --threads 2",
+    "hat": "livesim hat train --preset tiny",
 }
 # nested subcommands whose bare name would not run (required options)
 NESTED_EXAMPLES = {
@@ -41,7 +41,7 @@ NESTED_EXAMPLES = {
     "hat sft": "livesim hat sft --model tiny --data runs/collect --out runs/sft --steps 20",
     "hat distill": "livesim hat distill --student runs/sft --teacher tiny --out runs/distill --steps 5",
     "hat rl": "livesim hat rl --model runs/sft --out runs/rl --steps 2",
-    "hat train": "livesim hat train --preset tiny --threads 2",
+    "hat train": "livesim hat train --preset tiny",
     "hat dev": "livesim hat dev --model tiny --requests 20",
     "hat eval": "livesim hat eval --agent oracle --suite T1,T2 --limit 16",
     "hat reproduce": "livesim hat reproduce --preset tiny --ci",
@@ -68,6 +68,7 @@ def _defaults_and_examples(sub: Any) -> None:
             p.formatter_class = DefaultsHelpFormatter
         if not p.epilog and name in EXAMPLES:
             p.epilog = f"example: {EXAMPLES[name]}"
+        _help_for_defaults(p)
         for action in p._actions:  # nested subcommands (harness show/diff, models list/prepare)
             if isinstance(action, argparse._SubParsersAction):
                 for child_name, child in action.choices.items():
@@ -75,17 +76,28 @@ def _defaults_and_examples(sub: Any) -> None:
                         child.formatter_class = DefaultsHelpFormatter
                     example = NESTED_EXAMPLES.get(f"{name} {child_name}", f"livesim {name} {child_name}")
                     child.epilog = child.epilog or f"example: {example}"
+                    _help_for_defaults(child)
+
+
+def _help_for_defaults(p: argparse.ArgumentParser) -> None:
+    """An option without help text still shows its default (argparse prints nothing for an option with no help)."""
+    for action in p._actions:
+        if action.option_strings and not action.help and action.nargs != 0 and not action.required:
+            action.help = "(default: %(default)s)" if action.default is not None else "(default: none)"
 
 
 # option -> (lowest, highest) for every command that has it; checked before anything runs
 BOUNDS: dict[str, tuple[int, int | None]] = {"episodes": (1, None), "batch_size": (1, None), "seed": (0, 2**63 - 1),
+                                           "speed": (0, None), "threads": (1, None), "frames": (1, None),
                                            "max_agent_failures": (0, None)}
 
 
 def _bad_number(args: argparse.Namespace) -> str | None:
     for name, (lo, hi) in BOUNDS.items():
         value = getattr(args, name, None)
-        if isinstance(value, int) and (value < lo or (hi is not None and value > hi)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        if value != value or value < lo or (hi is not None and value > hi):  # value != value: NaN
             flag = "--" + name.replace("_", "-")
             return f"{flag} must be >= {lo}, got {value}" if hi is None else \
                 f"{flag} must be between {lo} and {hi}, got {value}"
@@ -95,7 +107,7 @@ def _bad_number(args: argparse.Namespace) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     """Run one command. A bad input is one line on stderr and exit status 2 (a command's `SystemExit("error: ...")`
     included; tests calling `main` see a `BadInput`, a SystemExit whose str() is the message); a closed stdout
-    (`| head`) ends quietly.
+    (`| head`) ends quietly; Ctrl-C is one line on stderr and exit status 130.
     """
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -121,6 +133,9 @@ def main(argv: list[str] | None = None) -> int:
             print(e.code, file=sys.stderr)
             raise BadInput(e.code) from None
         raise
+    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback
+        print("interrupted", file=sys.stderr)
+        return INTERRUPTED
     except BrokenPipeError:  # the reader went away: nothing more to say, and no traceback at exit
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return SIGPIPE_EXIT

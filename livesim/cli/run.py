@@ -46,20 +46,23 @@ def register(sub: Any) -> None:
     p.add_argument("--env", default="LiveStreamQA-v0", help="LiveStreamQA-v0 (one request) or LiveStream-v0; "
                    "-v1 of either: the same env with the fast world generator")
     p.add_argument("--episodes", type=int, default=50, help="number of episodes (seeds seed..seed+N-1)")
-    p.add_argument("--split", choices=["train", "test"], default=None, help="request split (LiveStreamQA)")
+    p.add_argument("--split", choices=["train", "test"], default=None,
+                   help="request split of LiveStreamQA (default: train, the env's)")
     p.add_argument("--hsa-split", choices=["train", "heldout", "stress"], default=None,
-                   help="transform split for --wrappers")
+                   help="transform split for --wrappers (default: train)")
     p.add_argument("--batch-size", type=int, default=None,
                    help="episodes acted on at once through act_batch (default: the agent's batch_size, else 1)")
     p.add_argument("--record", default=None, metavar="DIR",
                    help="write one record per episode (DIR/seed-NNNNN.jsonl) and DIR/summary.json")
     p.add_argument("--force", action="store_true", help="with --record: reuse a folder that is not empty")
+    p.add_argument("--resume", action="store_true", help="with --record: finish the run an interrupted eval left in "
+                   "the folder (plays only the episodes it did not finish)")
     add_common(p)
     p.set_defaults(func=cmd_eval)
     p = sub.add_parser("run", help="play one stream (LiveStream-v0) and print a summary table", formatter_class=fmt,
                        epilog=EXAMPLE_EPILOG.format("livesim run --scenario flash-sale-rush --agent oracle "
                                                     "--record runs/r.jsonl"))
     p.add_argument("--hsa-split", choices=["train", "heldout", "stress"], default=None,
-                   help="transform split for --wrappers")
+                   help="transform split for --wrappers (default: train)")
     add_common(p)
     p.set_defaults(func=cmd_run)

@@ -338,6 +338,7 @@ def register(sub: Any) -> None:
     run.add_argument("--dashboard", action="store_true", help="show the stream in the terminal dashboard")
     _add_view_args(run, speed=0.0)
     run.set_defaults(func=lambda a: cmd_run(a, fallback), seed=None)
+    run._option_string_actions["--seed"].help = "seed of the stream (default: the scenario's own, else 0)"
 
     p = sub.add_parser("replay", help="re-execute a record's actions; exit 1 at the first difference")
     p.add_argument("file", help="a record written by `livesim run --record`")

@@ -180,12 +180,19 @@ def _metric_lines(m: dict[str, Any]) -> Text:
     return _lines(rows, 8)
 
 
+def shown_clock(state: DashboardState) -> float:
+    """The stream clock as the header shows it: the last reply may end after the stream does (the env lets the
+    request in flight finish), but the clock stops at the stream's length.
+    """
+    return min(state.clock_s, state.duration_s) if state.duration_s > 0 else state.clock_s
+
+
 def render(state: DashboardState, width: int = WIDTH) -> RenderableType:
     """One frame of the dashboard (a pure function of `state`) for a console `width` columns wide."""
     head = Text(no_wrap=True, overflow="ellipsis")
     head.append(f"livesim · {state.title}", style="bold")
     head.append(f" · {state.agent or '-'} · seed {state.seed if state.seed is not None else '-'}"
-                f" · t {clock(state.clock_s)}/{clock(state.duration_s)} · step {state.step}"
+                f" · t {clock(shown_clock(state))}/{clock(state.duration_s)} · step {state.step}"
                 f" · request {state.request_index if state.request_index is not None else '-'}")
     if state.calls:
         c = state.calls
@@ -221,7 +228,9 @@ def summary_rows(summary: dict[str, Any]) -> list[tuple[str, Any]]:
                                    ("pass rate (reward >= 0.99)", f"{summary.get('pass_rate', 0):.3f}")]
     rows.append(("reward terms (weighted, sum = reward)", ""))
     rows += [(f"  {k}", f"{v:.3f}") for k, v in summary.get("terms", {}).items()]
-    rows.append(("raw scores (0-1)", ""))
+    # raw scores are before the gates: accuracy 1 (nothing false said) sits beside a low reward when the replies
+    # answer nothing the viewer needed (effectiveness 0 zeroes every term; docs/grading.md, "Gates")
+    rows.append(("raw scores (0-1), before the gates (effectiveness 0 or accuracy 0 zero every term)", ""))
     rows += [(f"  {k}", f"{v:.3f}") for k, v in summary["scores"].items()]
     business = summary.get("business")
     if business:

@@ -75,11 +75,11 @@ def play(make: Callable[[], Any], agent: Any, seeds: list[int], batch_size: int,
                     yield out
                 slot["obs"] = obs
                 if terminated or truncated:
-                    if on_episode is not None:
-                        on_episode(slot["seed"])
-                    if slot["writer"] is not None:
+                    if slot["writer"] is not None:  # the record is whole before the episode counts as done
                         slot["writer"].write(slot["rec"].end())
                         slot["writer"].close()
+                    if on_episode is not None:
+                        on_episode(slot["seed"])
                     del live[i]
                     if queue:
                         start(i)

@@ -55,7 +55,9 @@ def test_training_stages_from_python(tmp_path):
     assert len(load_from_disk(str(tmp_path / "data" / "data"))["train"]) > 0  # the documented layout
 
 
-def test_grpo_loop_with_the_projects_rewards(tmp_path):
+def test_grpo_loop_with_the_projects_rewards(tmp_path, capsys):
     pytest.importorskip("trl")
     logged = _main("grpo_trl.py")(["--out", str(tmp_path), "--steps", "1", "--max-new-tokens", "4"])
     assert len(logged) == 1 and "rewards/accuracy/mean" in logged[0] and "rewards/length_penalty/mean" in logged[0]
+    # a run without signal (all rewards 0: the untrained zoo model) says so, and only then
+    assert ("no signal:" in capsys.readouterr().out) == all(row["reward"] == 0 for row in logged)

@@ -278,8 +278,20 @@ def test_killed_sft_resumes_from_checkpoint(data_dir, tiny_model_dir, tmp_path):
     with pytest.raises(KeyboardInterrupt):
         run(cfg, tiny_model_dir, data_dir, tmp_path / "sft", tmp_path / "work", show_progress=False, callbacks=[Kill()])
     assert (tmp_path / "work" / "checkpoint-1").is_dir() and not (tmp_path / "sft").exists()
-    stats = run(cfg, tiny_model_dir, data_dir, tmp_path / "sft", tmp_path / "work", show_progress=False)
+    class Evaluations(TrainerCallback):
+        count = 0
+
+        def on_evaluate(self, args, state, control, **kw):
+            Evaluations.count += 1
+
+    stats = run(cfg, tiny_model_dir, data_dir, tmp_path / "sft", tmp_path / "work", show_progress=False,
+                callbacks=[Evaluations()])
     assert stats["resumed_from"].endswith("checkpoint-1") and stats["steps"] == 3
+    # the validation loss before training is the killed run's (not evaluated again: one evaluation, the one after)
+    assert Evaluations.count == 1
+    assert stats["eval_loss_before"] == json.loads((tmp_path / "work" / "eval_before.json").read_text())["eval_loss"]
+    # the stage's cost counts the killed run's time up to its checkpoint, not only the resumed stretch
+    assert stats["wall_s"] > stats["wall_s_this_run"] > 0
     assert [r["step"] for r in stats["history"] if "loss" in r] == [1, 2, 3]  # step 1 restored, 2-3 run again
     # trained tokens (and so tokens/s) count steps 2-3 only: the batch the resumed loader skips is collated, not trained
     full = run(cfg, tiny_model_dir, data_dir, tmp_path / "full", tmp_path / "work-full", show_progress=False)
@@ -493,7 +505,7 @@ def test_instruction_generator_is_seeded_and_tagged(tmp_path):
         instructions.load_jsonl(path)
 
 
-def test_killed_train_resumes_from_cache(tmp_path, monkeypatch, killed_once):
+def test_killed_train_resumes_from_cache(tmp_path, monkeypatch, killed_once, capfd):
     from livesim.hat import distill as distill_mod
     from livesim.hat.train import TrainConfig, plan, train
 
@@ -501,8 +513,16 @@ def test_killed_train_resumes_from_cache(tmp_path, monkeypatch, killed_once):
     cfg = TrainConfig.from_preset("tiny", ci=True).model_copy(update={
         "stages": ("sft", "distill"), "dev_requests": 0, "out_dir": tmp_path / "run", "show_progress": False})
     killed_once(distill_mod, "run", train, cfg)
+    capfd.readouterr()
     result = train(cfg)
+    out, err = capfd.readouterr()  # show_progress=False: no trainer rows, no library warnings or bars
+    assert "{'loss'" not in out + err and "Warning" not in err and "Loading weights" not in err, (out, err)
     assert result.wall_s["collect"] == 0.0 and result.wall_s["sft"] == 0.0  # served from the stage cache
+    # ... yet the report shows what they cost when they were made, marked cached
+    assert result.made_s["collect"] > 0 and result.made_s["sft"] > 0 and result.made_s["distill"] > 0
+    report = (tmp_path / "run" / "report.md").read_text()
+    assert f"{result.made_s['collect']:.1f} (cached)" in report and f"{result.made_s['sft']:.1f} (cached)" in report
+    assert (tmp_path / "run" / "train.log").is_file()  # library warnings go there
     assert result.wall_s["distill"] > 0
     assert set(result.stage_dirs) == {"sft", "distill"}
     planned = plan(cfg)  # the stage cache paths, without training

@@ -81,3 +81,110 @@ def test_guide_pages_are_not_a_log() -> None:
     hits = [f"{p.relative_to(ROOT)}:{n}: {line.strip()[:80]}" for p in GUIDE
             for n, line in enumerate(p.read_text().splitlines(), 1) if pattern.search(line)]
     assert not hits, "\n".join(hits)
+
+
+# ---------------------------------------------------------------------------------------------- docs hold the code
+def table_keys(page: Path) -> list[str]:
+    """What a page's tables are about: the first cell of every row and every cell of a header row (outside code)."""
+    text = re.sub(r"^```.*?^```", "", page.read_text(), flags=re.M | re.S)
+    lines = [line.strip() for line in text.splitlines()]
+    out = []
+    for i, line in enumerate(lines):
+        if not line.startswith("|") or re.fullmatch(r"[|\-: ]+", line):
+            continue
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        header = i + 1 < len(lines) and re.fullmatch(r"\|[|\-: ]+", lines[i + 1]) is not None
+        out.extend(cells if header else cells[:1])
+    return out
+
+
+def _registries() -> list[tuple[str, list[str], str]]:
+    """(what, every name the code registers, the page whose tables list them)."""
+    from livesim.agents import AGENT_REGISTRY
+    from livesim.hat.reproduce import EVAL_PRESETS
+    from livesim.hat.suites import ALL_SUITES, GROUPS
+    from livesim.hat.train import PRESETS
+    from livesim.models.zoo import MODEL_ZOO
+
+    return [("agent", list(AGENT_REGISTRY), "docs/agents.md"),
+            ("zoo model", list(MODEL_ZOO), "docs/agents.md"),
+            ("training preset", list(PRESETS), "docs/training.md"),
+            ("reproduce preset", list(EVAL_PRESETS), "docs/training.md"),
+            ("suite", list(ALL_SUITES), "docs/results.md"),
+            ("suite group", [g.lower() if g == "ALL" else g.replace("DIMS", "dims") for g in GROUPS], "docs/hsa.md")]
+
+
+@pytest.mark.parametrize("what,names,page", _registries(), ids=lambda x: x if isinstance(x, str) else "")
+def test_every_registered_name_is_in_its_pages_tables(what: str, names: list[str], page: str) -> None:
+    keys = table_keys(ROOT / page)
+    missing = [n for n in names if not any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", k) for k in keys)]
+    assert not missing, f"{what}(s) registered in the code but in no table of {page}: {missing}"
+
+
+def _parsers() -> list[tuple[str, object]]:
+    import argparse
+
+    from livesim.cli.main import build_parser
+
+    out = []
+
+    def walk(p: argparse.ArgumentParser, path: str) -> None:
+        out.append((path, p))
+        for a in p._actions:
+            if isinstance(a, argparse._SubParsersAction):
+                for name, child in a.choices.items():
+                    walk(child, f"{path} {name}")
+
+    walk(build_parser(), "livesim")
+    return out
+
+
+def test_every_help_shows_each_options_default() -> None:
+    """Each option that takes a value and is not required shows its default in `--help` (a flag's is "off")."""
+    import argparse
+
+    missing = []
+    for path, parser in _parsers():
+        text = " ".join(parser.format_help().split())  # type: ignore[attr-defined]
+        for a in parser._actions:  # type: ignore[attr-defined]
+            if not a.option_strings or a.nargs == 0 or a.required or \
+                    isinstance(a, (argparse._HelpAction, argparse._VersionAction)):
+                continue
+            formatter = parser.formatter_class(prog=path)  # type: ignore[attr-defined]
+            help_ = formatter._get_help_string(a) or ""
+            if "default" not in help_:
+                missing.append(f"{path} {a.option_strings[-1]}")
+            elif a.default not in (None, "") and "%(default" in help_ and f"(default: {a.default}" not in text:
+                missing.append(f"{path} {a.option_strings[-1]} (default {a.default!r} not shown)")
+    assert not missing, "\n".join(missing)
+
+
+def python_blocks(page: Path) -> list[str]:
+    return re.findall(r"^```python\n(.*?)^```", page.read_text(), re.M | re.S)
+
+
+def unbound_names(code: str) -> list[str]:
+    """Names a code block reads but neither imports, assigns, defines nor gets from builtins."""
+    import ast
+    import builtins
+
+    bound, used = set(dir(builtins)), set()
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.Name):
+            (bound if isinstance(node.ctx, (ast.Store, ast.Del)) else used).add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+    return sorted(used - bound)
+
+
+@pytest.mark.parametrize("page", GUIDE, ids=lambda p: p.name)
+def test_every_python_block_imports_what_it_uses(page: Path) -> None:
+    """A snippet pasted alone runs: every name it uses is imported or defined in it."""
+    bad = [f"block {i + 1}: {names}" for i, code in enumerate(python_blocks(page)) if (names := unbound_names(code))]
+    assert not bad, f"{page.relative_to(ROOT)}: " + "; ".join(bad)

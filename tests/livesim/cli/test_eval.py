@@ -88,7 +88,7 @@ def test_eval_record_holds_every_request_and_replays(tmp_path, capsys, agent) ->
     assert json.loads((out / "summary.json").read_text())["requests"] == 4
     assert main(["view", str(files[0]), "--no-live"]) == 0
     # an existing, non-empty folder is refused unless --force
-    with pytest.raises(SystemExit, match="not empty; choose another or pass --force"):
+    with pytest.raises(SystemExit, match="not empty; choose another.*--resume.*--force"):
         _eval(capsys, "--agent", agent, "--episodes", "1", "--record", str(out))
 
 
@@ -235,6 +235,6 @@ def test_help_states_each_default_once_and_no_unset_defaults(capsys) -> None:
 def test_summary_labels_terms_apart_from_scores_and_hides_stream_metrics_for_one_request(capsys) -> None:
     assert main(["eval", "--quiet", "--episodes", "2"]) == 0
     out = capsys.readouterr().out
-    assert "reward terms (weighted, sum = reward)" in out and "raw scores (0-1)" in out
+    assert "reward terms (weighted, sum = reward)" in out and "raw scores (0-1), before the gates" in out
     assert "GMV" not in out and "viewers lost" not in out
     assert "│" not in out  # piped: plain text, no box drawing
