@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from livesim.models.device import select_device, trainer_precision
-from livesim.stream.paths import check_output_dir, publish_dir
+from livesim.stream.paths import check_output_dir, claim_dir, publish_dir
 
 
 def cache_root() -> Path:
@@ -30,25 +30,27 @@ def content_key(*parts: Any) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def stage_output(marker: str, kind: str) -> dict[str, Any]:
-    """The `publish_dir` arguments of a stage whose output folder holds `marker` (e.g. ``sft_stats.json``)."""
-    return {"is_ours": lambda p: (p / marker).is_file(), "kind": kind}
-
-
-def check_out(out: Path, marker: str, kind: str, inputs: tuple[str | Path, ...] = ()) -> None:
+def check_out(out: Path, kind: str, inputs: tuple[str | Path, ...] = ()) -> None:
     """Refuse (`PathProblem`), before a stage runs, an ``--out`` it must not replace (see `atomic_dir`)."""
-    check_output_dir(out, inputs=inputs, **stage_output(marker, kind))
+    check_output_dir(out, inputs=inputs, kind=kind)
+
+
+def claim_out(out: Path, kind: str, inputs: tuple[str | Path, ...] = ()) -> contextlib.AbstractContextManager[Path]:
+    """Hold ``out`` for a whole stage (`livesim.stream.paths.claim_dir`): refused before any work if the stage must
+    not replace it, if its parent is read-only, or while another run holds it; `atomic_dir` inside publishes.
+    """
+    return claim_dir(out, inputs=inputs, kind=kind)
 
 
 @contextlib.contextmanager
-def atomic_dir(out: Path, marker: str, kind: str, inputs: tuple[str | Path, ...] = ()) -> Iterator[Path]:
+def atomic_dir(out: Path, kind: str, inputs: tuple[str | Path, ...] = ()) -> Iterator[Path]:
     """Yield a temp folder beside ``out``; on success it replaces ``out`` in one rename (readers never see half).
 
-    ``out`` must be missing, empty or an earlier output of the stage (it holds ``marker``), and neither one of
-    ``inputs`` nor a folder holding one; anything else is refused (`livesim.stream.paths.publish_dir`: locked, a
-    kill leaves the old folder or the new one).
+    ``out`` must be missing, empty or an earlier output of the stage (its marker names ``kind``), and neither one
+    of ``inputs`` nor a folder holding one; anything else is refused (`livesim.stream.paths.publish_dir`: locked,
+    a kill leaves the old folder or the new one).
     """
-    with publish_dir(out, inputs=inputs, **stage_output(marker, kind)) as tmp:
+    with publish_dir(out, inputs=inputs, kind=kind) as tmp:
         yield tmp
 
 

@@ -40,10 +40,15 @@ def _one_line_errors(fn: Any) -> Any:
     """Bad input (missing model or data, invalid config) ends in one line naming the problem, not a traceback."""
 
     def wrapped(args: argparse.Namespace) -> int:
+        from livesim.stream.procs import WorkerDied
+
         try:
             return int(fn(args) or 0)
-        except (FileNotFoundError, ValueError) as e:
+        except (FileNotFoundError, ValueError, WorkerDied) as e:
             raise SystemExit(f"error: {e}") from None
+        except OSError as e:  # a write the disk refused (full, read-only) while saving: one line, nothing published
+            where = f"{shown(e.filename)}: " if e.filename else ""
+            raise SystemExit(f"error: {where}{e.strerror or e}; the output folder was left as it was") from None
 
     return wrapped
 
