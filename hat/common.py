@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from livesim.models.device import select_device, trainer_precision
-from livesim.stream.paths import check_output_dir, claim_dir, publish_dir
+from livesim.stream.paths import check_output_dir, claim_dir, publish_dir, write_text
 
 
 def cache_root() -> Path:
@@ -122,4 +122,4 @@ def log_history(trainer: Any) -> list[dict[str, Any]]:
 def write_model_card(model_dir: Path, title: str, body: list[str]) -> None:
     text = "\n".join(["---", "library_name: transformers", "tags: [livesim, trl]", "license: apache-2.0", "---",
                       "", f"# {title}", "", *body, ""])
-    (model_dir / "README.md").write_text(text)
+    write_text(model_dir / "README.md", text)

@@ -40,6 +40,7 @@ from livesim.envs.hsa import make_wrappers
 from livesim.envs.hsa.vocab import vocab_digest
 from livesim.hat.ifeval import T4_FAMILY, T4_SEED0, IFPrompt, generate_prompts
 from livesim.stream.config import StreamConfig
+from livesim.stream.paths import write_text
 from livesim.world.phrasing import INTENTS
 
 LOCK_FILE = Path(__file__).with_name("suites_lock.json")
@@ -301,7 +302,7 @@ def pin(names: list[str] | None = None, path: Path = LOCK_FILE) -> dict[str, Any
                                                                             entry["content_sha256"]):
             raise SuiteChangedError(f"suite {suite.key} is pinned with other content; bump its version instead")
         lock[suite.key] = entry
-    path.write_text(json.dumps(lock, indent=1, sort_keys=True) + "\n")
+    write_text(path, json.dumps(lock, indent=1, sort_keys=True) + "\n", flag="suite lock")
     get_suite.cache_clear()
     return lock
 

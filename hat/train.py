@@ -35,9 +35,10 @@ from livesim.hat.rl import RLStageConfig
 from livesim.hat.sft import SFTStageConfig
 from livesim.hat.tokenizer import CORPUS_VERSION, TINY_CHAT_TEMPLATE, preset_tokenizer
 from livesim.models.zoo import build_tiny_model, check_tiny_shape, resolve_model
-from livesim.stream.paths import check_output_dir, read_text
+from livesim.stream.paths import append_text, check_output_dir, save_figure, write_marker, write_text
 
 STAGES = ("sft", "distill", "rl")
+RUN_KIND = "run directory of `livesim hat train`"
 
 
 class TinyArch(BaseModel):
@@ -296,9 +297,7 @@ class _Run:
     def log(self, row: dict[str, Any]) -> None:
         if not self.main:
             return
-        with open(self.metrics, "a") as fh:
-            fh.write(json.dumps(row, default=str, sort_keys=True) + "\n")
-            fh.flush()
+        append_text(self.metrics, json.dumps(row, default=str, sort_keys=True) + "\n", flag="metrics")
 
     def _logged(self, stage: str, result: dict[str, Any]) -> bool:
         row = json.loads(json.dumps({"stage": stage, "kind": "dev_eval", **result}, default=str, sort_keys=True))
@@ -331,7 +330,7 @@ class _Run:
         else:
             result = evaluate_model(model_dir, n=self.cfg.dev_requests, max_new_tokens=self.cfg.dev_max_new_tokens,
                                     batch_size=bs, show_progress=self.cfg.show_progress, prompt_style=style)
-            cache.write_text(json.dumps(result, indent=2) + "\n")
+            write_text(cache, json.dumps(result, indent=2) + "\n", flag="dev evaluation cache")
         self.log({"stage": stage, "kind": "dev_eval", **result})
         return result
 
@@ -374,7 +373,7 @@ def train(cfg: TrainConfig) -> TrainResult:
     if unknown:
         raise ValueError(f"unknown stage(s) {unknown}; expected a subset of {list(STAGES)}")
     if cfg.out_dir:  # a run dir is resumed into; a folder that is not one is refused before any work
-        check_output_dir(cfg.out_dir, is_ours=_is_run_dir, kind="run directory of `livesim hat train`")
+        check_output_dir(cfg.out_dir, kind=RUN_KIND)
     # under `accelerate launch` every process runs this; the main one builds, collects, evaluates and writes, the
     # others find its outputs in the stage cache and join it in the trainers (DDP)
     state = process_state()
@@ -387,6 +386,7 @@ def train(cfg: TrainConfig) -> TrainResult:
     run_dir = Path(cfg.out_dir) if cfg.out_dir else Path("runs") / f"hat-{cfg.preset}-{run_key[:8]}"
     run_dir.mkdir(parents=True, exist_ok=True)
     if main:
+        write_marker(run_dir, RUN_KIND)  # what lets a later `--out` of this folder resume into it
         _write_config(run_dir, cfg, base_dir)
     run = _Run(cfg, run_dir, main)
     wall: dict[str, float] = {}
@@ -468,20 +468,12 @@ def train(cfg: TrainConfig) -> TrainResult:
     return result
 
 
-def _is_run_dir(path: Path) -> bool:
-    """Whether ``path`` is a run directory `train` wrote (its config.yaml names the resolved base model)."""
-    try:
-        return "resolved_base_model_dir:" in read_text(path / "config.yaml")
-    except (OSError, ValueError):
-        return False
-
-
 def _write_config(run_dir: Path, cfg: TrainConfig, base_dir: Path) -> None:
     import yaml
 
     data = json.loads(cfg.model_dump_json())
     data["resolved_base_model_dir"] = str(base_dir)
-    (run_dir / "config.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+    write_text(run_dir / "config.yaml", yaml.safe_dump(data, sort_keys=False))
 
 
 # ---------------------------------------------------------------------------------------------- the report
@@ -536,7 +528,7 @@ def write_report(result: TrainResult, cfg: TrainConfig) -> Path:
     lines += ["", "![curves](curves.png)" if drawn else "(curves not drawn: matplotlib is not installed)", "",
               "`0.0` wall seconds: served from the stage cache.", ""]
     path = run_dir / "report.md"
-    path.write_text("\n".join(lines))
+    write_text(path, "\n".join(lines))
     return path
 
 
@@ -558,7 +550,7 @@ def _draw_curves(hist: dict[str, list[dict[str, Any]]], path: Path) -> None:
         ax.set_title(f"{stage} {key}")
         ax.set_xlabel("step")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    save_figure(fig, path, dpi=100)
     plt.close(fig)
 
 

@@ -27,7 +27,7 @@ from livesim.runs.build import build_agent, is_privileged, make_env
 from livesim.runs.play import agent_failures, play
 from livesim.stream.config import StreamConfig
 from livesim.stream.harness_file import harness_with_style, load_harness_file
-from livesim.stream.paths import PathProblem, check_output_dir, shown, write_text
+from livesim.stream.paths import PathProblem, check_output_dir, shown, write_marker, write_text
 from livesim.stream.records import RecordHeader
 from livesim.stream.scenario import DataFileError
 
@@ -66,6 +66,9 @@ class Progress:
             self.bar.stop()
 
 
+RECORDS_KIND = "folder of `livesim eval` records"
+
+
 def _prepare_record_dir(path: str, force: bool, inputs: list[str]) -> Path:
     """The `--record` folder, made ready: new, empty, or (with --force) emptied of the records eval writes.
 
@@ -74,18 +77,19 @@ def _prepare_record_dir(path: str, force: bool, inputs: list[str]) -> Path:
     """
     out = Path(path)
     try:
-        check_output_dir(out, is_ours=lambda _: True, kind="folder of records", flag="--record")
-        if out.is_dir() and any(out.iterdir()) and not force:
+        if out.is_dir() and any(out.iterdir()) and not force and not out.is_symlink():
             raise PathProblem(f"--record {shown(path)}: the folder is not empty; choose another or pass --force")
+        check_output_dir(out, kind=RECORDS_KIND, flag="--record")  # --force empties only a folder eval wrote
         for src in inputs:
             if Path(os.path.realpath(src)).parent == Path(os.path.realpath(out)):
                 raise PathProblem(f"--record {shown(path)} holds the input file {shown(src)}; a run never writes "
                                   "over its input")
         out.mkdir(parents=True, exist_ok=True)
+        for old in out.glob("seed-*.jsonl"):
+            old.unlink()
+        write_marker(out, RECORDS_KIND)
     except (PathProblem, OSError) as e:
         fail(str(e) if isinstance(e, PathProblem) else f"--record {shown(path)}: {e.strerror or e}")
-    for old in out.glob("seed-*.jsonl"):
-        old.unlink()
     return out
 
 
@@ -121,6 +125,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
                          on_request=(lambda _: progress.advance()) if qa else None,
                          on_episode=None if qa else (lambda _: progress.advance()), first_env=env):
             records.append(info)
+    except PathProblem as e:  # a record the disk refused: removed, and said in one line
+        fail(str(e))
     finally:
         progress.stop()
     wall = time.perf_counter() - t0
@@ -133,8 +139,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
                     "prompt_style": getattr(args, "prompt_style", None), "harness_file": getattr(args, "harness", None),
                     "record": str(record_dir) if record_dir else None})
     if record_dir is not None:
-        write_text(record_dir / "summary.json", json.dumps(summary, sort_keys=True, indent=1) + "\n", inputs=inputs,
-                   flag="--record")
+        try:
+            write_text(record_dir / "summary.json", json.dumps(summary, sort_keys=True, indent=1) + "\n",
+                       inputs=inputs, flag="--record")
+        except PathProblem as e:
+            fail(str(e))
     errors, calls, reason = agent_failures(agent)
     if errors:
         print(f"{'error' if errors >= calls else 'warning'}: the agent failed on {errors} of {calls} calls"

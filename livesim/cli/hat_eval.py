@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,7 @@ from livesim.hat.reproduce import TrainingUnavailableError, reproduce, result_na
 from livesim.hat.suites import SuiteChangedError, get_suite, parse_suites
 from livesim.models.extras import require_training, training_missing
 from livesim.runs.compare import AgentSpec as Parsed
-from livesim.stream.paths import check_output_file, write_text
+from livesim.stream.paths import check_output_file, copy_tree, write_text
 
 
 def hat_subparsers(sub: Any) -> Any:
@@ -159,7 +158,8 @@ def reproduce_root(args: argparse.Namespace) -> Path:
     name = result_name(args.preset, args.ci, args.untrained)
     source, target = COMMITTED_RESULTS / name, root / name
     if source.is_dir() and not target.exists():
-        shutil.copytree(source, target, symlinks=True)  # run folders link to stage caches that may be absent
+        copy_tree(source, target, kind="reproduction results", flag="--out")  # links kept: run folders link to
+        # stage caches that may be absent
     return root
 
 

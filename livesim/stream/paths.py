@@ -29,9 +29,9 @@ from typing import IO, Any
 from livesim.stream.procs import Terminated, sigterm_as_exit
 
 __all__ = ["MARKER", "MAX_FILE_BYTES", "MAX_PROMPT_FILE_BYTES", "PathProblem", "append_text", "atomic_output",
-           "check_output_dir", "check_output_file", "claim_dir", "marker_kind", "open_output", "owned", "publish_dir",
-           "read_bytes", "read_text", "reclaim", "remove_stale_temps", "save_figure", "shown", "write_bytes",
-           "write_marker", "write_text"]
+           "check_output_dir", "check_output_file", "claim_dir", "copy_tree", "marker_kind", "open_output", "owned",
+           "publish_dir", "read_bytes", "read_text", "reclaim", "remove_stale_temps", "save_figure", "shown",
+           "write_bytes", "write_marker", "write_text"]
 
 MAX_FILE_BYTES = 8 << 20
 """Largest data file read unless a caller says otherwise (8 MiB)."""
@@ -476,6 +476,12 @@ def publish_dir(out: StrPath, *, kind: str, is_ours: Callable[[Path], bool] | No
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
+
+
+def copy_tree(source: StrPath, target: StrPath, *, kind: str, flag: str = "--out") -> None:
+    """Copy the folder `source` (symbolic links as links) to `target` through `publish_dir` (marked `kind`)."""
+    with publish_dir(target, kind=kind, flag=flag) as tmp:
+        shutil.copytree(source, tmp, symlinks=True, dirs_exist_ok=True)
 
 
 def _lock_path(out: StrPath) -> tuple[Path, Path]:

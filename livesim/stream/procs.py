@@ -16,7 +16,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["Terminated", "WorkerDied", "die_with_parent", "sigterm_as_exit", "worker_pool"]
+__all__ = ["Terminated", "WorkerDied", "die_with_parent", "group_guard", "sigterm_as_exit", "worker_pool"]
 
 _PR_SET_PDEATHSIG = 1
 
@@ -99,3 +99,42 @@ def worker_pool(workers: int, what: str = "worker") -> Iterator[Any]:
         _kill_workers(pool)
         raise
     pool.shutdown(wait=True)
+
+
+_GUARD = """
+import os, signal, sys, time
+pgid = int(sys.argv[1])
+sys.stdin.buffer.read()  # returns when the parent closes the pipe or dies, whatever ended it
+for sig, wait in ((signal.SIGTERM, 10.0), (signal.SIGKILL, 0.0)):
+    try:
+        os.killpg(pgid, sig)
+    except OSError:
+        break
+    end = time.monotonic() + wait
+    while time.monotonic() < end:
+        try:
+            os.killpg(pgid, 0)
+        except OSError:
+            sys.exit(0)
+        time.sleep(0.1)
+"""
+
+
+@contextlib.contextmanager
+def group_guard(pgid: int) -> Iterator[None]:
+    """For the block, a small watcher process that ends the process group `pgid` (SIGTERM, then SIGKILL after
+    10 s) as soon as this process lets go of it: at the end of the block, or when this process dies by any
+    signal, SIGKILL included (its end of a pipe closes). For a child started with `start_new_session=True`,
+    whose own children `PR_SET_PDEATHSIG` does not reach.
+    """
+    import subprocess
+
+    guard = subprocess.Popen([sys.executable, "-c", _GUARD, str(pgid)], stdin=subprocess.PIPE,
+                             start_new_session=True)  # out of the terminal's reach: Ctrl-C does not end it early
+    try:
+        yield
+    finally:
+        if guard.stdin is not None:
+            guard.stdin.close()
+        with contextlib.suppress(Exception):
+            guard.wait(15)
