@@ -77,7 +77,8 @@ def _defaults_and_examples(sub: Any) -> None:
 
 
 # option -> (lowest, highest) for every command that has it; checked before anything runs
-BOUNDS: dict[str, tuple[int, int | None]] = {"episodes": (1, None), "batch_size": (1, None), "seed": (0, 2**63 - 1)}
+BOUNDS: dict[str, tuple[int, int | None]] = {"episodes": (1, None), "batch_size": (1, None), "seed": (0, 2**63 - 1),
+                                             "seed0": (0, 2**63 - 1)}
 
 
 def _bad_number(args: argparse.Namespace) -> str | None:
