@@ -138,7 +138,8 @@ def test_publish_swaps_a_whole_folder_in(tmp_path: Path, monkeypatch: pytest.Mon
     out = tmp_path / "ds"
     _publish(out, {"stats.json": "1", "old-only": "x"})
     _publish(out, {"stats.json": "2"})
-    assert sorted(p.name for p in out.iterdir()) == [paths.MARKER, "stats.json"] and (out / "stats.json").read_text() == "2"
+    assert sorted(p.name for p in out.iterdir()) == [paths.MARKER, "stats.json"]
+    assert (out / "stats.json").read_text() == "2"
     assert sorted(p.name for p in tmp_path.iterdir()) == [".ds.lock", "ds"]
     with pytest.raises(RuntimeError):  # a failure while building leaves the old folder as it was
         with publish_dir(out, kind="test output") as tmp:

@@ -104,7 +104,8 @@ def test_a_worker_pool_dies_with_its_parent(tmp_path: Path, how: str) -> None:
 @pytest.mark.parametrize("how", [pytest.param(k, marks=[] if k == "sigkill" else [pytest.mark.slow]) for k in KILLS])
 def test_hat_collect_workers_die_with_it_and_say_what_was_left(tmp_path: Path, how: str) -> None:
     out = tmp_path / "exp"
-    cmd = ["hat", "collect", "--out", str(out), "--episodes", "4000", "--workers", "2", "--teacher", "oracle", "--quiet"]
+    cmd = ["hat", "collect", "--out", str(out), "--episodes", "4000", "--workers", "2", "--teacher", "oracle",
+           "--quiet"]
     proc = subprocess.Popen([sys.executable, "-m", "livesim.cli", *cmd], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True, cwd=tmp_path)
     end = time.monotonic() + 120
