@@ -10,10 +10,11 @@ for strings that Rich would otherwise parse (table cells, `Console.print` of a s
 
 from __future__ import annotations
 
-from rich.markup import escape
+import re
 
 __all__ = ["visible"]
 
+_TAG = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")  # what Rich's markup parser reads as a tag, with the backslashes before
 _KEEP = frozenset("\n\t\u200c\u200d")  # line breaks and tabs lay text out; the joiners build emoji and scripts
 
 
@@ -23,10 +24,12 @@ def _char(c: str) -> str:
 
 def visible(text: object, *, markup: bool = False) -> str:
     """`text` (str() of it) with control and format characters shown as escapes (C0, DEL, C1 such as the one-byte
-    CSI, bidi overrides, line and paragraph separators; newlines and tabs kept); Rich markup escaped too with
-    `markup=True`. Idempotent without `markup`: escaping twice changes nothing.
+    CSI, bidi overrides, line and paragraph separators; newlines and tabs kept); with `markup=True`, Rich markup
+    escaped too, for a whole string Rich parses (a table cell), shown to the letter. Idempotent without `markup`.
     """
     s = text if isinstance(text, str) else str(text)
     if not s.isprintable():
         s = "".join(map(_char, s))
-    return escape(s) if markup else s
+    if markup:  # as `rich.markup.escape`, less its doubling of a final backslash (this is a whole string, shown as is)
+        s = _TAG.sub(lambda m: f"{m.group(1)}{m.group(1)}\\{m.group(2)}", s)
+    return s
