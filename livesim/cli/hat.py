@@ -281,7 +281,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                       "conversation? inferable share, copy targets, forms, tokens")
     p.add_argument("dir", help="a `livesim hat collect` output folder")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(func=_cmd_collect_stats)
+    p.set_defaults(func=_one_line_errors(_cmd_collect_stats))
 
     p = hs.add_parser("sft", help="TRL SFTTrainer, assistant-only loss, on a collected dataset")
     p.add_argument("--model", required=True, help="zoo name or HF model dir")

@@ -25,7 +25,7 @@ from livesim.hat.reproduce import TrainingUnavailableError, reproduce, result_na
 from livesim.hat.suites import SuiteChangedError, get_suite, parse_suites
 from livesim.models.extras import require_training, training_missing
 from livesim.runs.compare import AgentSpec as Parsed
-from livesim.stream.paths import check_output_file, copy_tree, write_text
+from livesim.stream.paths import PathProblem, check_output_file, copy_tree, write_text
 
 
 def hat_subparsers(sub: Any) -> Any:
@@ -96,7 +96,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise SystemExit(f"error: {training_missing(e) or e}") from None
     progress(None)
     if args.out:
-        write_text(args.out, json.dumps(result, indent=1, sort_keys=True) + "\n")
+        try:  # whole or not at all: a full disk leaves the old file and says so in one line
+            write_text(args.out, json.dumps(result, indent=1, sort_keys=True) + "\n")
+        except PathProblem as e:
+            raise SystemExit(f"error: {e}") from None
     if args.json:
         slim = {**result, "suites": {k: {x: y for x, y in v.items() if x != "rows"}
                                      for k, v in result["suites"].items()}}

@@ -66,36 +66,12 @@ def test_the_writer_refuses_inputs_links_and_existing_files(tmp_path: Path) -> N
     assert target.read_text() == "new\n"
 
 
-class FullDisk:
-    """A file whose disk takes `room` bytes, then answers ENOSPC (what `write` does on a full disk)."""
-
-    def __init__(self, f, room: int) -> None:
-        self.f, self.room = f, room
-
-    def write(self, data):
-        if len(data) > self.room:
-            self.f.write(data[: self.room])
-            self.room = 0
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        self.room -= len(data)
-        return self.f.write(data)
-
-    def __getattr__(self, name):
-        return getattr(self.f, name)
-
-
-def full_disk(monkeypatch: pytest.MonkeyPatch, room: int) -> None:
-    """From now on, every file the path layer opens for writing is on a disk with `room` bytes free."""
-    real = os.fdopen
-    monkeypatch.setattr(paths.os, "fdopen", lambda fd, *a, **kw: FullDisk(real(fd, *a, **kw), room))
-
-
 @pytest.mark.parametrize("room", [0, 1, 4096, 1 << 20])
 def test_a_full_disk_leaves_the_old_file_and_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                      room: int) -> None:
+                                                      room: int, full_disk) -> None:
     target = tmp_path / "out.json"
     target.write_text("old\n")
-    full_disk(monkeypatch, room)
+    full_disk(room)
     with pytest.raises(PathProblem) as e:
         write_bytes(target, b"x" * (2 << 20))
     assert str(e.value) == f"--out {target}: cannot write it (No space left on device); the old file is unchanged"

@@ -23,22 +23,6 @@ ROOT = Path(__file__).resolve().parents[3]
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
 
-def _session(sid: int) -> list[int]:
-    """Live (not zombie) processes of session `sid`."""
-    out = []
-    for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{d}/stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()
-        if fields[0] != "Z" and int(fields[3]) == sid:
-            out.append(int(d))
-    return out
-
-
 def _alive(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text()
@@ -86,7 +70,7 @@ _POOL = textwrap.dedent("""
 
 
 @pytest.mark.parametrize("how", KILLS)
-def test_a_worker_pool_dies_with_its_parent(tmp_path: Path, how: str) -> None:
+def test_a_worker_pool_dies_with_its_parent(tmp_path: Path, how: str, session) -> None:
     script = tmp_path / "parent.py"
     script.write_text(_POOL)
     started = tmp_path / "started"
@@ -95,25 +79,25 @@ def test_a_worker_pool_dies_with_its_parent(tmp_path: Path, how: str) -> None:
                             stderr=subprocess.PIPE, start_new_session=True, cwd=ROOT)
     assert proc.stdout is not None and proc.stdout.readline() == b"ready\n"
     workers = [int(p) for p in os.listdir(started)]
-    assert len(_session(proc.pid)) >= 3  # the parent, two workers (and the resource tracker)
+    assert len(session(proc.pid)) >= 3  # the parent, two workers (and the resource tracker)
     _kill(proc, how)
-    assert _wait_gone(lambda: _session(proc.pid)) == []
+    assert _wait_gone(lambda: session(proc.pid)) == []
     assert not any(_alive(p) for p in workers)
 
 
 @pytest.mark.parametrize("how", [pytest.param(k, marks=[] if k == "sigkill" else [pytest.mark.slow]) for k in KILLS])
-def test_hat_collect_workers_die_with_it_and_say_what_was_left(tmp_path: Path, how: str) -> None:
+def test_hat_collect_workers_die_with_it_and_say_what_was_left(tmp_path: Path, how: str, session) -> None:
     out = tmp_path / "exp"
     cmd = ["hat", "collect", "--out", str(out), "--episodes", "4000", "--workers", "2", "--teacher", "oracle",
            "--quiet"]
     proc = subprocess.Popen([sys.executable, "-m", "livesim.cli", *cmd], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True, cwd=tmp_path)
     end = time.monotonic() + 120
-    while len(_session(proc.pid)) < 3 and time.monotonic() < end and proc.poll() is None:  # the workers are up
+    while len(session(proc.pid)) < 3 and time.monotonic() < end and proc.poll() is None:  # the workers are up
         time.sleep(0.2)
-    assert proc.poll() is None and len(_session(proc.pid)) >= 3
+    assert proc.poll() is None and len(session(proc.pid)) >= 3
     _kill(proc, how)
-    assert _wait_gone(lambda: _session(proc.pid)) == []
+    assert _wait_gone(lambda: session(proc.pid)) == []
     assert not out.exists() and not [p.name for p in tmp_path.iterdir() if ".tmp-" in p.name]
     if how != "sigkill":  # what it left and where (a SIGKILL leaves no chance to say anything)
         assert proc.stderr is not None
@@ -140,7 +124,7 @@ _GPU_RUN = textwrap.dedent("""
 
 
 @pytest.mark.parametrize("how", KILLS)
-def test_a_gpu_run_part_and_its_children_die_with_the_script(tmp_path: Path, how: str) -> None:
+def test_a_gpu_run_part_and_its_children_die_with_the_script(tmp_path: Path, how: str, session) -> None:
     pids = tmp_path / "pids"
     proc = subprocess.Popen([sys.executable, "-c", _GPU_RUN, str(ROOT), _PART, str(pids), str(tmp_path)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, cwd=ROOT)
@@ -151,6 +135,6 @@ def test_a_gpu_run_part_and_its_children_die_with_the_script(tmp_path: Path, how
     assert _alive(part) and _alive(child)
     _kill(proc, how)
     assert _wait_gone(lambda: [p for p in (part, child) if _alive(p)]) == []
-    assert _wait_gone(lambda: _session(proc.pid)) == []
+    assert _wait_gone(lambda: session(proc.pid)) == []
     if how != "sigkill":
         assert proc.stderr is not None and "interrupted during part" in proc.stderr.read().decode()
