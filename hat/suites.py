@@ -40,7 +40,7 @@ from livesim.envs.hsa import make_wrappers
 from livesim.envs.hsa.vocab import vocab_digest
 from livesim.hat.ifeval import T4_FAMILY, T4_SEED0, IFPrompt, generate_prompts
 from livesim.stream.config import StreamConfig
-from livesim.stream.paths import write_text
+from livesim.stream.paths import read_text, write_text
 from livesim.world.phrasing import INTENTS
 
 LOCK_FILE = Path(__file__).with_name("suites_lock.json")
@@ -201,7 +201,7 @@ BUILDERS: dict[str, Callable[[], Suite]] = {"T1": _t1, "T2": _t2, "T2-stress": _
 
 # ----------------------------------------------------------------------------------------------- pins
 def read_lock(path: Path = LOCK_FILE) -> dict[str, Any]:
-    return json.loads(path.read_text()) if path.exists() else {}
+    return json.loads(read_text(path)) if path.exists() else {}
 
 
 @cache

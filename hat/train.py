@@ -35,7 +35,15 @@ from livesim.hat.rl import RLStageConfig
 from livesim.hat.sft import SFTStageConfig
 from livesim.hat.tokenizer import CORPUS_VERSION, TINY_CHAT_TEMPLATE, preset_tokenizer
 from livesim.models.zoo import build_tiny_model, check_tiny_shape, resolve_model
-from livesim.stream.paths import append_text, check_output_dir, save_figure, write_marker, write_text
+from livesim.stream.paths import (
+    MAX_PROMPT_FILE_BYTES,
+    append_text,
+    check_output_dir,
+    read_text,
+    save_figure,
+    write_marker,
+    write_text,
+)
 
 STAGES = ("sft", "distill", "rl")
 RUN_KIND = "run directory of `livesim hat train`"
@@ -260,7 +268,7 @@ def _base(cfg: TrainConfig) -> tuple[Path, str]:
         return path, key
     path = resolve_model(cfg.base_model)
     marker = path / "livesim_model.json"
-    ident = marker.read_text() if marker.is_file() else str(path.resolve())
+    ident = read_text(marker) if marker.is_file() else str(path.resolve())
     return path, content_key("base", ident)
 
 
@@ -285,7 +293,7 @@ class _Run:
         self.cfg, self.dir, self.main = cfg, run_dir, main
         self.metrics = run_dir / "metrics.jsonl"
         # dev-set rows already logged by an earlier run into this dir (read once: a rerun must not repeat them)
-        lines = self.metrics.read_text().splitlines() if self.metrics.is_file() else []
+        lines = read_text(self.metrics, MAX_PROMPT_FILE_BYTES).splitlines() if self.metrics.is_file() else []
         rows = list(map(json.loads, filter(str.strip, lines)))
         self._dev_rows = [row for row in rows if row.get("kind") == "dev_eval"]
         # (stage, stage key) of the training curves already here (key None: rows logged before keys were)
@@ -324,7 +332,7 @@ class _Run:
                                     + ("" if bs == DEV_BATCH_SIZE else f"-b{bs}")
                                     + f"-r{PROMPT_RENDER_VERSION}.json")
         if cache.is_file():
-            result = json.loads(cache.read_text())
+            result = json.loads(read_text(cache))
             if self._logged(stage, result):  # a rerun into the same run dir: already in metrics.jsonl
                 return result
         else:
@@ -418,7 +426,7 @@ def train(cfg: TrainConfig) -> TrainResult:
             wall["copy"] = time.perf_counter() - t0
         else:
             wall["copy"] = 0.0
-        copy_stats = json.loads((copy_dir / "copy_stats.json").read_text())
+        copy_stats = json.loads(read_text(copy_dir / "copy_stats.json"))
         stats["copy"] = {k: v for k, v in copy_stats.items() if k != "history"}
         run.link("copy", copy_dir)
         if wall["copy"] > 0:
@@ -446,7 +454,7 @@ def train(cfg: TrainConfig) -> TrainResult:
             else:
                 rl_mod.run(rl_cfg, prev_dir, out, work, show_progress=cfg.show_progress)
             wall[stage] = time.perf_counter() - t0
-        stage_stats = json.loads(next(out.glob("*_stats.json")).read_text())
+        stage_stats = json.loads(read_text(next(out.glob("*_stats.json"))))
         stats[stage] = {k: v for k, v in stage_stats.items() if k != "history"}
         # the stage's training curve, also when the stage came from the cache (copied from its stats, marked as
         # such) so that every run dir that uses a stage can chart it; once per run dir and stage key
@@ -483,7 +491,7 @@ def _histories(run_dir: Path) -> dict[str, list[dict[str, Any]]]:
         link = run_dir / "checkpoints" / stage
         files = list(link.glob("*_stats.json")) if link.exists() else []
         if files:
-            out[stage] = json.loads(files[0].read_text()).get("history", [])
+            out[stage] = json.loads(read_text(files[0])).get("history", [])
     return out
 
 

@@ -42,7 +42,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from livesim.stream.paths import append_text, open_output, write_text
+from livesim.stream.paths import append_text, open_output, read_text, write_text
 from livesim.stream.procs import die_with_parent, group_guard, sigterm_as_exit
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -135,7 +135,7 @@ def with_carried(results: dict[str, Any], carry: Path) -> dict[str, Any]:
     marked carried (with the file and the earlier run's command); rows in the order of `ROWS`. A row this run
     measured is this run's, whole: suites are never mixed across runs within one row.
     """
-    earlier = json.loads(carry.read_text())  # its preset and settings were checked by `main` before anything ran
+    earlier = json.loads(read_text(carry))  # its preset and settings were checked by `main` before anything ran
     have = {r["row"] for r in results.get("rows", []) if r.get("status") == "ok"}
     label = _label(carry)
     def carry_row(r: dict[str, Any]) -> dict[str, Any]:
@@ -383,7 +383,7 @@ def main(argv: list[str] | None = None) -> int:
     carry = Path(args.carry).resolve() if args.carry else None
     if carry is not None:
         try:
-            earlier = json.loads(carry.read_text())
+            earlier = json.loads(read_text(carry))
             earlier["rows"]
         except (OSError, ValueError, KeyError, TypeError) as e:
             ap.error(f"--carry {args.carry}: not a results.json with rows ({type(e).__name__}: {e})")

@@ -30,7 +30,7 @@ import numpy as np
 
 from livesim.models.device import load_kwargs
 from livesim.parsing import format_tool_call
-from livesim.stream.paths import PathProblem, atomic_output, publish_dir, write_text
+from livesim.stream.paths import PathProblem, atomic_output, publish_dir, read_text, write_text
 from livesim.stream.sim import StreamSim, qa_request
 
 MARKER = "livesim_model.json"
@@ -192,7 +192,7 @@ def _is_ready(path: Path, expect_hash: str | None = None) -> bool:
     marker = path / MARKER
     if not marker.is_file():
         return False
-    return expect_hash is None or json.loads(marker.read_text()).get("build_hash") == expect_hash
+    return expect_hash is None or json.loads(read_text(marker)).get("build_hash") == expect_hash
 
 
 @contextlib.contextmanager
@@ -213,7 +213,7 @@ def _refresh_chat_template(path: Path, template: str) -> None:
     so a model prepared by an older livesim gets the new template without a new download or conversion.
     """
     marker = path / MARKER
-    info = json.loads(marker.read_text())
+    info = json.loads(read_text(marker))
     digest = hashlib.sha256(template.encode()).hexdigest()
     if info.get("chat_template_sha256") == digest and (path / "chat_template.jinja").is_file():
         return
@@ -499,7 +499,7 @@ def _set_response_template(model_dir: Path) -> None:
     except ImportError:
         return
     cfg_path = model_dir / "tokenizer_config.json"
-    cfg = json.loads(cfg_path.read_text())
+    cfg = json.loads(read_text(cfg_path))
     cfg["response_template"] = qwen3_template
     write_text(cfg_path, json.dumps(cfg, indent=2) + "\n", flag="model folder")
 
