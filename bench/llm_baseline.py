@@ -17,6 +17,7 @@ import gymnasium as gym
 import livesim  # noqa: F401
 from livesim.agents import make_agent
 from livesim.envs.rollout import run_batched, summarize
+from livesim.stream.paths import atomic_output
 
 
 def main() -> None:
@@ -46,7 +47,7 @@ def main() -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     records = []
     t0 = time.perf_counter()
-    with out.open("w") as f:
+    with atomic_output(out) as f:
         seeds = [args.seed + i for i in range(args.episodes)]
         for rec in run_batched(make_env, agent, seeds, args.batch_size):
             records.append(rec)

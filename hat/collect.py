@@ -36,10 +36,11 @@ from livesim.envs.rollout import PRIVILEGED_AGENTS
 from livesim.harness.core import PromptStyleName
 from livesim.harness.prompt import PROMPT_RENDER_VERSION
 from livesim.hat.collect_stats import conversation_stats
-from livesim.hat.common import atomic_dir, check_out, progress, quiet_unless_progress
+from livesim.hat.common import atomic_dir, claim_out, progress, quiet_unless_progress
 from livesim.models.zoo import resolve_model
 from livesim.stream.harness_file import harness_with_style
-from livesim.stream.paths import read_text, shown
+from livesim.stream.paths import read_text, shown, write_text
+from livesim.stream.procs import worker_pool
 
 SCHEMA_VERSION = "livesim-sft-v1"
 DEFAULT_HSA_TEACHER = "reader"  # the teacher of HSA data unless CollectConfig.teacher names another
@@ -202,15 +203,12 @@ def play(cfg: CollectConfig, show_progress: bool = True) -> list[dict[str, Any]]
         out = _play_chunk(cfg, plan, bar.update)
         bar.close()
         return out
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
     size = max(1, -(-len(plan) // (cfg.workers * 4)))  # ~4 chunks a worker: balanced, few env builds
     chunks = [plan[i:i + size] for i in range(0, len(plan), size)]
     bar = progress(total=cfg.episodes, desc=f"collect x{cfg.workers}", disable=not show_progress)
     out = []
-    # spawn, not fork: the parent may hold CUDA (a dev evaluation runs before collect) or threads
-    with ProcessPoolExecutor(cfg.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+    # spawned workers that die with this process (a dev evaluation may hold CUDA before collect)
+    with worker_pool(cfg.workers, "collect worker") as pool:
         for chunk, raw in zip(chunks, pool.map(_play_chunk, [cfg] * len(chunks), chunks), strict=True):
             out.extend(raw)
             bar.update(len(chunk))
@@ -412,13 +410,17 @@ def run(cfg: CollectConfig, out_dir: str | Path, show_progress: bool = True) -> 
     An existing complete output (``stats.json`` with the same key) is returned as is.
     """
     out = Path(out_dir)
-    check_out(out, OUT_MARKER, OUT_KIND)  # before collecting: a folder that is not a dataset is refused
+    with claim_out(out, OUT_KIND):  # before collecting, and held until published: a second run is refused
+        return _run(cfg, out, show_progress)
+
+
+def _run(cfg: CollectConfig, out: Path, show_progress: bool) -> Path:
     import datasets
     from datasets import Dataset, DatasetDict
 
     if not show_progress:
         datasets.disable_progress_bars()
-    if is_complete(out) and json.loads(read_text(out / OUT_MARKER)).get("key") == cfg.key():
+    if is_complete(out) and read_stats(out).get("key") == cfg.key():
         return out
     raw = play(cfg, show_progress=show_progress)
     records, counts = build_records(cfg, raw)
@@ -443,10 +445,10 @@ def run(cfg: CollectConfig, out_dir: str | Path, show_progress: bool = True) -> 
         ds._fingerprint = hashlib.sha256(f"{cfg.key()}:{name}".encode()).hexdigest()[:16]
     stats = _stats(cfg, records, counts, {k: len(v) for k, v in splits.items()}, lengths)
     stats["teaching"] = conversation_stats(records)  # what the data teaches (livesim hat collect-stats)
-    with atomic_dir(out, OUT_MARKER, OUT_KIND) as tmp:
+    with atomic_dir(out, OUT_KIND) as tmp:
         dd.save_to_disk(str(tmp / "data"))
-        (tmp / "README.md").write_text(_card(stats))
-        (tmp / OUT_MARKER).write_text(json.dumps(stats, indent=2, sort_keys=True) + "\n")
+        write_text(tmp / "README.md", _card(stats))
+        write_text(tmp / OUT_MARKER, json.dumps(stats, indent=2, sort_keys=True) + "\n")
     return out
 
 
@@ -466,7 +468,16 @@ def load(path: str | Path) -> Any:
     return load_from_disk(str(path / "data"))
 
 
-def stats(path: str | Path) -> dict[str, Any]:
-    """The ``stats.json`` of a collected dataset (`PathProblem` or ValueError if it cannot be read)."""
-    return json.loads(read_text(Path(path) / OUT_MARKER))
+def read_stats(path: str | Path) -> dict[str, Any]:
+    """The ``stats.json`` of a collected dataset (`PathProblem` or ValueError, one line, if it cannot be read or is
+    not a JSON object).
+    """
+    data = json.loads(read_text(Path(path) / OUT_MARKER))
+    if not isinstance(data, dict):
+        raise ValueError(f"{shown(Path(path) / OUT_MARKER)} is not a collect stats file (a JSON object expected, "
+                         f"found a {type(data).__name__})")
+    return data
+
+
+stats = read_stats  # the name callers know (`collect.stats(path)`)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from livesim.models.device import select_device, trainer_precision
-from livesim.stream.paths import check_output_dir, publish_dir
+from livesim.stream.paths import append_text, check_output_dir, claim_dir, publish_dir, read_text, write_text
 
 
 def cache_root() -> Path:
@@ -32,25 +32,27 @@ def content_key(*parts: Any) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def stage_output(marker: str, kind: str) -> dict[str, Any]:
-    """The `publish_dir` arguments of a stage whose output folder holds `marker` (e.g. ``sft_stats.json``)."""
-    return {"is_ours": lambda p: (p / marker).is_file(), "kind": kind}
-
-
-def check_out(out: Path, marker: str, kind: str, inputs: tuple[str | Path, ...] = ()) -> None:
+def check_out(out: Path, kind: str, inputs: tuple[str | Path, ...] = ()) -> None:
     """Refuse (`PathProblem`), before a stage runs, an ``--out`` it must not replace (see `atomic_dir`)."""
-    check_output_dir(out, inputs=inputs, **stage_output(marker, kind))
+    check_output_dir(out, inputs=inputs, kind=kind)
+
+
+def claim_out(out: Path, kind: str, inputs: tuple[str | Path, ...] = ()) -> contextlib.AbstractContextManager[Path]:
+    """Hold ``out`` for a whole stage (`livesim.stream.paths.claim_dir`): refused before any work if the stage must
+    not replace it, if its parent is read-only, or while another run holds it; `atomic_dir` inside publishes.
+    """
+    return claim_dir(out, inputs=inputs, kind=kind)
 
 
 @contextlib.contextmanager
-def atomic_dir(out: Path, marker: str, kind: str, inputs: tuple[str | Path, ...] = ()) -> Iterator[Path]:
+def atomic_dir(out: Path, kind: str, inputs: tuple[str | Path, ...] = ()) -> Iterator[Path]:
     """Yield a temp folder beside ``out``; on success it replaces ``out`` in one rename (readers never see half).
 
-    ``out`` must be missing, empty or an earlier output of the stage (it holds ``marker``), and neither one of
-    ``inputs`` nor a folder holding one; anything else is refused (`livesim.stream.paths.publish_dir`: locked, a
-    kill leaves the old folder or the new one).
+    ``out`` must be missing, empty or an earlier output of the stage (its marker names ``kind``), and neither one
+    of ``inputs`` nor a folder holding one; anything else is refused (`livesim.stream.paths.publish_dir`: locked,
+    a kill leaves the old folder or the new one).
     """
-    with publish_dir(out, inputs=inputs, **stage_output(marker, kind)) as tmp:
+    with publish_dir(out, inputs=inputs, kind=kind) as tmp:
         yield tmp
 
 
@@ -122,7 +124,7 @@ def log_history(trainer: Any) -> list[dict[str, Any]]:
 def write_model_card(model_dir: Path, title: str, body: list[str]) -> None:
     text = "\n".join(["---", "library_name: transformers", "tags: [livesim, trl]", "license: apache-2.0", "---",
                       "", f"# {title}", "", *body, ""])
-    (model_dir / "README.md").write_text(text)
+    write_text(model_dir / "README.md", text)
 
 
 # ---------------------------------------------------------------------------------------------- quiet output
@@ -147,8 +149,12 @@ def quiet_libraries(log_path: Path | None = None) -> Iterator[None]:
     import transformers.utils.logging as tlog
     from datasets.utils import logging as dlog
 
-    fh = open(log_path, "a") if log_path is not None else None  # noqa: SIM115 - closed in finally
-    handler = logging.StreamHandler(fh) if fh is not None else logging.NullHandler()
+    class _Log(logging.Handler):  # each record appended to the run's log through the path layer
+        def emit(self, record: logging.LogRecord) -> None:
+            if log_path is not None:
+                append_text(log_path, self.format(record) + "\n")
+
+    handler: logging.Handler = _Log() if log_path is not None else logging.NullHandler()
     handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s: %(message)s"))
     bars = tlog.is_progress_bar_enabled(), not datasets.are_progress_bars_disabled()
     dverb = dlog.get_verbosity()
@@ -157,9 +163,8 @@ def quiet_libraries(log_path: Path | None = None) -> Iterator[None]:
         with warnings.catch_warnings():
             def show(message: Any, category: Any, filename: str, lineno: int, file: Any = None,
                      line: str | None = None) -> None:
-                if fh is not None:
-                    fh.write(warnings.formatwarning(message, category, filename, lineno, line))
-                    fh.flush()
+                if log_path is not None:
+                    append_text(log_path, warnings.formatwarning(message, category, filename, lineno, line))
 
             warnings.showwarning = show
             tlog.disable_default_handler()
@@ -177,8 +182,6 @@ def quiet_libraries(log_path: Path | None = None) -> Iterator[None]:
         if bars[1]:
             datasets.enable_progress_bars()
         dlog.set_verbosity(dverb)
-        if fh is not None:
-            fh.close()
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -234,7 +237,7 @@ def elapsed_before(checkpoint: str | None) -> float:
     if checkpoint is None:
         return 0.0
     try:
-        return float(json.loads((Path(checkpoint) / ELAPSED_FILE).read_text())["wall_s"])
+        return float(json.loads(read_text(Path(checkpoint) / ELAPSED_FILE))["wall_s"])
     except (OSError, ValueError, KeyError, TypeError):
         return 0.0
 
@@ -251,7 +254,7 @@ def elapsed_callback(t0: float, prior_s: float) -> Any:
         def on_save(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
             checkpoint = Path(args.output_dir) / f"checkpoint-{state.global_step}"
             if checkpoint.is_dir() and state.is_world_process_zero:
-                (checkpoint / ELAPSED_FILE).write_text(json.dumps({"wall_s": prior_s + time.perf_counter() - t0}))
+                write_text(checkpoint / ELAPSED_FILE, json.dumps({"wall_s": prior_s + time.perf_counter() - t0}))
 
     return _Elapsed()
 
@@ -267,11 +270,11 @@ def cached_eval_loss(trainer: Any, work: Path, resumed: bool) -> float | None:
     path = work / "eval_before.json"
     if resumed and path.is_file():
         try:
-            return float(json.loads(path.read_text())["eval_loss"])
-        except (ValueError, KeyError, TypeError):
+            return float(json.loads(read_text(path))["eval_loss"])
+        except (OSError, ValueError, KeyError, TypeError):
             pass
     loss = float(trainer.evaluate()["eval_loss"])
     if trainer.accelerator.is_main_process:
         work.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps({"eval_loss": loss}) + "\n")
+        write_text(path, json.dumps({"eval_loss": loss}) + "\n")
     return loss

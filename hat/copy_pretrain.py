@@ -36,6 +36,7 @@ from livesim.hat.common import (
     write_model_card,
 )
 from livesim.models.device import load_kwargs
+from livesim.stream.paths import write_text
 
 EVAL_SEED = 999_983  # the held-out sequences (never a training index's seed: those are [seed, index])
 FIRST_ID = 3  # ids below are the tokenizer's special tokens (pad, im_start, im_end); never drawn
@@ -153,7 +154,7 @@ def run(model_dir: str | Path, out_dir: str | Path, *, steps: int, lr: float, ba
     if steps < 1:
         raise ValueError(f"expected steps >= 1, got {steps}")
     out = Path(out_dir)
-    check_out(out, OUT_MARKER, OUT_KIND, inputs=(model_dir,))
+    check_out(out, OUT_KIND, inputs=(model_dir,))
     work = out.with_name(out.name + ".work")
     t0 = time.perf_counter()
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
@@ -188,7 +189,7 @@ def run(model_dir: str | Path, out_dir: str | Path, *, steps: int, lr: float, ba
         "loss_start": losses[0] if losses else None, "loss_end": losses[-1] if losses else None,
         "resumed_from": resumed_from, "wall_s": prior_s + time.perf_counter() - t0, "history": history,
     }
-    with atomic_dir(out, OUT_MARKER, OUT_KIND, inputs=(model_dir,)) as tmp:
+    with atomic_dir(out, OUT_KIND, inputs=(model_dir,)) as tmp:
         model.save_pretrained(tmp)
         tokenizer.save_pretrained(tmp)
         write_model_card(tmp, "livesim tiny base, copy-pretrained", [
@@ -198,5 +199,5 @@ def run(model_dir: str | Path, out_dir: str | Path, *, steps: int, lr: float, ba
             f"Copy accuracy on 128 held-out sequences: {before:.3f} -> {after:.3f}; on spans of a {FAR_CONTEXT}-token "
             f"context: {far_before:.3f} -> {far_after:.3f}.",
         ])
-        (tmp / OUT_MARKER).write_text(json.dumps(stats, indent=2, default=str) + "\n")
+        write_text(tmp / OUT_MARKER, json.dumps(stats, indent=2, default=str) + "\n")
     return stats

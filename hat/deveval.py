@@ -28,7 +28,7 @@ from livesim.hat.common import progress, quiet_unless_progress
 from livesim.models.device import select_device
 from livesim.runs.compare import paired_bootstrap
 from livesim.stream.harness_file import harness_with_style
-from livesim.stream.paths import check_output_file, read_text, write_text
+from livesim.stream.paths import append_text, check_output_file, read_text, write_text
 
 DEV_SEED0 = 900_000
 MAX_CHECKPOINT_BYTES = 256 << 20
@@ -180,8 +180,7 @@ class DevCheckpoint:
 
     def add(self, rec: dict[str, Any], wall: float) -> None:
         line = _slim(rec, wall, self.segment)
-        with self.path.open("a") as f:
-            f.write(json.dumps(line) + "\n")
+        append_text(self.path, json.dumps(line) + "\n", flag="evaluation checkpoint")
 
 
 @quiet_unless_progress

@@ -30,6 +30,7 @@ from livesim.hat.common import (
 )
 from livesim.hat.instructions import DISTILL_SEED0, FAMILY
 from livesim.models.device import load_kwargs
+from livesim.stream.paths import write_text
 
 OUT_MARKER = "distill_stats.json"
 OUT_KIND = "model folder written by `livesim hat distill`"
@@ -71,7 +72,7 @@ def run(cfg: DistillStageConfig, student_dir: str | Path, teacher_dir: str | Pat
     from trl import DistillationConfig, DistillationTrainer
 
     out = Path(out_dir)
-    check_out(out, OUT_MARKER, OUT_KIND, inputs=(student_dir, teacher_dir))
+    check_out(out, OUT_KIND, inputs=(student_dir, teacher_dir))
     work = Path(work_dir) if work_dir else out.with_name(out.name + ".work")
     t0 = time.perf_counter()
     tokenizer = AutoTokenizer.from_pretrained(student_dir)
@@ -102,7 +103,7 @@ def run(cfg: DistillStageConfig, student_dir: str | Path, teacher_dir: str | Pat
         "wall_s": prior_s + time.perf_counter() - t0, "history": history,
     }
     if trainer.accelerator.is_main_process:  # under accelerate launch only rank 0 writes
-        with atomic_dir(out, OUT_MARKER, OUT_KIND, inputs=(student_dir, teacher_dir)) as tmp:
+        with atomic_dir(out, OUT_KIND, inputs=(student_dir, teacher_dir)) as tmp:
             model_out: Any = trainer.model
             model_out.save_pretrained(tmp)
             tokenizer.save_pretrained(tmp)
@@ -112,6 +113,6 @@ def run(cfg: DistillStageConfig, student_dir: str | Path, teacher_dir: str | Pat
                 f"on {len(rows)} general instruction prompts ({stats['prompt_family']}), {stats['steps']} steps, "
                 f"loss {stats['loss_start']} -> {stats['loss_end']}.",
             ])
-            (tmp / OUT_MARKER).write_text(json.dumps(stats, indent=2, default=str) + "\n")
+            write_text(tmp / OUT_MARKER, json.dumps(stats, indent=2, default=str) + "\n")
     trainer.accelerator.wait_for_everyone()
     return stats

@@ -443,17 +443,14 @@ def _suites_in_processes(spec: AgentSpec, names: list[str], workers: int, limit:
     """`evaluate_suite` for each name, up to `workers` at a time, each in its own (spawned) process with its own
     agent; {} when the pool breaks (the caller then evaluates in process).
     """
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
+    from livesim.stream.procs import WorkerDied, worker_pool
 
-    ctx = multiprocessing.get_context("spawn")  # a CUDA context is never forked
-    try:
-        with ProcessPoolExecutor(max_workers=min(workers, len(names)), mp_context=ctx) as pool:
+    try:  # spawned (a CUDA context is never forked), and they die with this process
+        with worker_pool(min(workers, len(names)), "evaluation worker") as pool:
             futures = {name: pool.submit(evaluate_suite, spec, name, limit, batch_size, None, ifeval_data, use_cache,
                                          None, prompt_style=prompt_style, records=records) for name in names}
             return {name: r for name, f in futures.items() if (r := f.result()) is not None}
-    except BrokenProcessPool as e:
+    except WorkerDied as e:
         print(f"[evaluate] suites in processes failed ({e}); evaluating them in this process", file=sys.stderr)
         return {}
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from livesim.hat.evaluate import compare_results, suite_drop, suite_drops
 from livesim.hat.suites import T2_DIMENSIONS
-from livesim.stream.paths import MAX_PROMPT_FILE_BYTES, read_text, write_text
+from livesim.stream.paths import MAX_PROMPT_FILE_BYTES, read_text, save_figure, write_text
 
 SUITE_ORDER = ("T1", "T2", "T3", "T4")
 DIMENSION_SUITES = tuple(f"T2-{d}" for d in T2_DIMENSIONS)
@@ -278,7 +278,7 @@ def chart_suites(results: dict[str, Any], path: Path) -> Path:
                  fontsize=9)
     ax.legend(fontsize=7, ncol=3, loc="upper left")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save_figure(fig, path, dpi=110)
     plt.close(fig)
     return path
 
@@ -298,7 +298,7 @@ def chart_drop(results: dict[str, Any], path: Path) -> Path:
     ax.set_ylabel("T2 - T1 AVG (points, 95% CI)")
     ax.set_title(f"{results['preset']}: harness-variant drop per row (T2 - T1, paired)", fontsize=9)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save_figure(fig, path, dpi=110)
     plt.close(fig)
     return path
 
@@ -386,7 +386,7 @@ def chart_curves(run_dirs: dict[str, str | Path], path: Path, preset: str = "") 
         ax.set_ylabel(PANELS.get(key, key[1]), fontsize=8)
         ax.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save_figure(fig, path, dpi=110)
     plt.close(fig)
     return path
 

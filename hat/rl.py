@@ -58,6 +58,7 @@ from livesim.hat.common import (
 from livesim.hat.sft import training_template
 from livesim.models.device import load_kwargs
 from livesim.stream.harness_file import harness_with_style
+from livesim.stream.paths import write_text
 
 TERMS = ("accuracy", "effectiveness", "tool_rationality", "skill_selection")
 SEG_ENV, SEG_TOOL, SEG_REPLY = 0, 1, 2
@@ -441,7 +442,7 @@ def run(cfg: RLStageConfig, model_dir: str | Path, out_dir: str | Path, work_dir
     from trl import GRPOConfig, GRPOTrainer
 
     out = Path(out_dir)
-    check_out(out, OUT_MARKER, OUT_KIND, inputs=(model_dir,))
+    check_out(out, OUT_KIND, inputs=(model_dir,))
     work = Path(work_dir) if work_dir else out.with_name(out.name + ".work")
     t0 = time.perf_counter()
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
@@ -495,7 +496,7 @@ def run(cfg: RLStageConfig, model_dir: str | Path, out_dir: str | Path, work_dir
         "device": str(trainer.args.device), "bf16": bool(trainer.args.bf16),
     }
     if trainer.accelerator.is_main_process:  # under accelerate launch only rank 0 writes
-        with atomic_dir(out, OUT_MARKER, OUT_KIND, inputs=(model_dir,)) as tmp:
+        with atomic_dir(out, OUT_KIND, inputs=(model_dir,)) as tmp:
             model_out: Any = trainer.model
             model_out.save_pretrained(tmp)
             tokenizer.save_pretrained(tmp)
@@ -507,6 +508,6 @@ def run(cfg: RLStageConfig, model_dir: str | Path, out_dir: str | Path, work_dir
                 f"{cfg.importance_sampling_level}, segment advantages {cfg.segment_advantages}; reward "
                 f"{stats['reward_start']} -> {stats['reward_end']}.",
             ])
-            (tmp / OUT_MARKER).write_text(json.dumps(stats, indent=2, default=str) + "\n")
+            write_text(tmp / OUT_MARKER, json.dumps(stats, indent=2, default=str) + "\n")
     trainer.accelerator.wait_for_everyone()
     return stats

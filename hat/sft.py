@@ -41,6 +41,7 @@ from livesim.hat.common import (
     write_model_card,
 )
 from livesim.models.device import load_kwargs
+from livesim.stream.paths import write_text
 
 OUT_MARKER = "sft_stats.json"
 OUT_KIND = "model folder written by `livesim hat sft`"
@@ -165,7 +166,7 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
     from trl import SFTConfig, SFTTrainer
 
     out = Path(out_dir)
-    check_out(out, OUT_MARKER, OUT_KIND, inputs=(model_dir, data_dir))
+    check_out(out, OUT_KIND, inputs=(model_dir, data_dir))
     work = Path(work_dir) if work_dir else out.with_name(out.name + ".work")
     t0 = time.perf_counter()
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
@@ -260,7 +261,7 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
                              if weight is not None else None),
     }
     if trainer.accelerator.is_main_process:  # under accelerate launch only rank 0 writes
-        with atomic_dir(out, OUT_MARKER, OUT_KIND, inputs=(model_dir, data_dir)) as tmp:
+        with atomic_dir(out, OUT_KIND, inputs=(model_dir, data_dir)) as tmp:
             final.save_pretrained(tmp)
             tokenizer.save_pretrained(tmp)
             write_model_card(tmp, "livesim SFT model", [
@@ -272,7 +273,7 @@ def run(cfg: SFTStageConfig, model_dir: str | Path, data_dir: str | Path, out_di
                 "Load with `make_agent('transformers', model=PATH)`; serve with `vllm serve PATH "
                 "--enable-auto-tool-choice --tool-call-parser hermes`.",
             ])
-            (tmp / OUT_MARKER).write_text(json.dumps(stats, indent=2, default=str) + "\n")
+            write_text(tmp / OUT_MARKER, json.dumps(stats, indent=2, default=str) + "\n")
     trainer.accelerator.wait_for_everyone()
     return stats
 

@@ -40,6 +40,7 @@ from livesim.envs.hsa import make_wrappers
 from livesim.envs.hsa.vocab import vocab_digest
 from livesim.hat.ifeval import T4_FAMILY, T4_SEED0, IFPrompt, generate_prompts
 from livesim.stream.config import StreamConfig
+from livesim.stream.paths import read_text, write_text
 from livesim.world.phrasing import INTENTS
 
 LOCK_FILE = Path(__file__).with_name("suites_lock.json")
@@ -200,7 +201,7 @@ BUILDERS: dict[str, Callable[[], Suite]] = {"T1": _t1, "T2": _t2, "T2-stress": _
 
 # ----------------------------------------------------------------------------------------------- pins
 def read_lock(path: Path = LOCK_FILE) -> dict[str, Any]:
-    return json.loads(path.read_text()) if path.exists() else {}
+    return json.loads(read_text(path)) if path.exists() else {}
 
 
 @cache
@@ -301,7 +302,7 @@ def pin(names: list[str] | None = None, path: Path = LOCK_FILE) -> dict[str, Any
                                                                             entry["content_sha256"]):
             raise SuiteChangedError(f"suite {suite.key} is pinned with other content; bump its version instead")
         lock[suite.key] = entry
-    path.write_text(json.dumps(lock, indent=1, sort_keys=True) + "\n")
+    write_text(path, json.dumps(lock, indent=1, sort_keys=True) + "\n", flag="suite lock")
     get_suite.cache_clear()
     return lock
 

@@ -36,9 +36,18 @@ from livesim.hat.rl import RLStageConfig
 from livesim.hat.sft import SFTStageConfig
 from livesim.hat.tokenizer import CORPUS_VERSION, TINY_CHAT_TEMPLATE, preset_tokenizer
 from livesim.models.zoo import build_tiny_model, check_tiny_shape, resolve_model
-from livesim.stream.paths import check_output_dir, read_text
+from livesim.stream.paths import (
+    MAX_PROMPT_FILE_BYTES,
+    append_text,
+    check_output_dir,
+    read_text,
+    save_figure,
+    write_marker,
+    write_text,
+)
 
 STAGES = ("sft", "distill", "rl")
+RUN_KIND = "run directory of `livesim hat train`"
 
 
 class TinyArch(BaseModel):
@@ -263,7 +272,7 @@ def _base(cfg: TrainConfig) -> tuple[Path, str]:
         return path, key
     path = resolve_model(cfg.base_model)
     marker = path / "livesim_model.json"
-    ident = marker.read_text() if marker.is_file() else str(path.resolve())
+    ident = read_text(marker) if marker.is_file() else str(path.resolve())
     return path, content_key("base", ident)
 
 
@@ -288,7 +297,7 @@ class _Run:
         self.cfg, self.dir, self.main = cfg, run_dir, main
         self.metrics = run_dir / "metrics.jsonl"
         # dev-set rows already logged by an earlier run into this dir (read once: a rerun must not repeat them)
-        lines = self.metrics.read_text().splitlines() if self.metrics.is_file() else []
+        lines = read_text(self.metrics, MAX_PROMPT_FILE_BYTES).splitlines() if self.metrics.is_file() else []
         rows = list(map(json.loads, filter(str.strip, lines)))
         self._dev_rows = [row for row in rows if row.get("kind") == "dev_eval"]
         # (stage, stage key) of the training curves already here (key None: rows logged before keys were)
@@ -300,9 +309,7 @@ class _Run:
     def log(self, row: dict[str, Any]) -> None:
         if not self.main:
             return
-        with open(self.metrics, "a") as fh:
-            fh.write(json.dumps(row, default=str, sort_keys=True) + "\n")
-            fh.flush()
+        append_text(self.metrics, json.dumps(row, default=str, sort_keys=True) + "\n", flag="metrics")
 
     def _logged(self, stage: str, result: dict[str, Any]) -> bool:
         row = json.loads(json.dumps({"stage": stage, "kind": "dev_eval", **result}, default=str, sort_keys=True))
@@ -329,13 +336,13 @@ class _Run:
                                     + ("" if bs == DEV_BATCH_SIZE else f"-b{bs}")
                                     + f"-r{PROMPT_RENDER_VERSION}.json")
         if cache.is_file():
-            result = json.loads(cache.read_text())
+            result = json.loads(read_text(cache))
             if self._logged(stage, result):  # a rerun into the same run dir: already in metrics.jsonl
                 return result
         else:
             result = evaluate_model(model_dir, n=self.cfg.dev_requests, max_new_tokens=self.cfg.dev_max_new_tokens,
                                     batch_size=bs, show_progress=self.cfg.show_progress, prompt_style=style)
-            cache.write_text(json.dumps(result, indent=2) + "\n")
+            write_text(cache, json.dumps(result, indent=2) + "\n", flag="dev evaluation cache")
         self.log({"stage": stage, "kind": "dev_eval", **result})
         return result
 
@@ -391,7 +398,7 @@ def _made_s(stage_dir: Path, stats: dict[str, Any] | None = None) -> float:
     if stats and isinstance(stats.get("wall_s"), (int, float)):
         return float(stats["wall_s"])
     try:
-        return float(json.loads(_made_file(stage_dir).read_text())["wall_s"])
+        return float(json.loads(read_text(_made_file(stage_dir)))["wall_s"])
     except (OSError, ValueError, KeyError, TypeError):
         return 0.0
 
@@ -401,7 +408,7 @@ def _train(cfg: TrainConfig, stack: contextlib.ExitStack) -> TrainResult:
     if unknown:
         raise ValueError(f"unknown stage(s) {unknown}; expected a subset of {list(STAGES)}")
     if cfg.out_dir:  # a run dir is resumed into; a folder that is not one is refused before any work
-        check_output_dir(cfg.out_dir, is_ours=_is_run_dir, kind="run directory of `livesim hat train`")
+        check_output_dir(cfg.out_dir, kind=RUN_KIND)
     # under `accelerate launch` every process runs this; the main one builds, collects, evaluates and writes, the
     # others find its outputs in the stage cache and join it in the trainers (DDP)
     state = process_state()
@@ -415,6 +422,7 @@ def _train(cfg: TrainConfig, stack: contextlib.ExitStack) -> TrainResult:
     run_dir.mkdir(parents=True, exist_ok=True)
     stack.enter_context(quiet_libraries(run_dir / "train.log" if main else None))
     if main:
+        write_marker(run_dir, RUN_KIND)  # what lets a later `--out` of this folder resume into it
         _write_config(run_dir, cfg, base_dir)
     run = _Run(cfg, run_dir, main)
     wall: dict[str, float] = {}
@@ -431,7 +439,7 @@ def _train(cfg: TrainConfig, stack: contextlib.ExitStack) -> TrainResult:
         collect_mod.run(collect_cfg, data_dir, show_progress=cfg.show_progress and main)
     wall["collect"] = time.perf_counter() - t0 if fresh else 0.0
     if fresh and main:
-        _made_file(data_dir).write_text(json.dumps({"wall_s": wall["collect"]}) + "\n")
+        write_text(_made_file(data_dir), json.dumps({"wall_s": wall["collect"]}) + "\n")
     stats["collect"] = collect_mod.stats(data_dir)
     made: dict[str, float] = {"collect": _made_s(data_dir)}
     run.link("collect", data_dir)
@@ -449,7 +457,7 @@ def _train(cfg: TrainConfig, stack: contextlib.ExitStack) -> TrainResult:
             wall["copy"] = time.perf_counter() - t0
         else:
             wall["copy"] = 0.0
-        copy_stats = json.loads((copy_dir / "copy_stats.json").read_text())
+        copy_stats = json.loads(read_text(copy_dir / "copy_stats.json"))
         stats["copy"] = {k: v for k, v in copy_stats.items() if k != "history"}
         made["copy"] = _made_s(copy_dir, copy_stats)
         run.link("copy", copy_dir)
@@ -478,7 +486,7 @@ def _train(cfg: TrainConfig, stack: contextlib.ExitStack) -> TrainResult:
             else:
                 rl_mod.run(rl_cfg, prev_dir, out, work, show_progress=cfg.show_progress)
             wall[stage] = time.perf_counter() - t0
-        stage_stats = json.loads(next(out.glob("*_stats.json")).read_text())
+        stage_stats = json.loads(read_text(next(out.glob("*_stats.json"))))
         stats[stage] = {k: v for k, v in stage_stats.items() if k != "history"}
         made[stage] = _made_s(out, stage_stats)
         # the stage's training curve, also when the stage came from the cache (copied from its stats, marked as
@@ -501,20 +509,12 @@ def _train(cfg: TrainConfig, stack: contextlib.ExitStack) -> TrainResult:
     return result
 
 
-def _is_run_dir(path: Path) -> bool:
-    """Whether ``path`` is a run directory `train` wrote (its config.yaml names the resolved base model)."""
-    try:
-        return "resolved_base_model_dir:" in read_text(path / "config.yaml")
-    except (OSError, ValueError):
-        return False
-
-
 def _write_config(run_dir: Path, cfg: TrainConfig, base_dir: Path) -> None:
     import yaml
 
     data = json.loads(cfg.model_dump_json())
     data["resolved_base_model_dir"] = str(base_dir)
-    (run_dir / "config.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+    write_text(run_dir / "config.yaml", yaml.safe_dump(data, sort_keys=False))
 
 
 # ---------------------------------------------------------------------------------------------- the report
@@ -524,7 +524,7 @@ def _histories(run_dir: Path) -> dict[str, list[dict[str, Any]]]:
         link = run_dir / "checkpoints" / stage
         files = list(link.glob("*_stats.json")) if link.exists() else []
         if files:
-            out[stage] = json.loads(files[0].read_text()).get("history", [])
+            out[stage] = json.loads(read_text(files[0])).get("history", [])
     return out
 
 
@@ -578,7 +578,7 @@ def write_report(result: TrainResult, cfg: TrainConfig) -> Path:
               "Wall seconds: what each stage's output took to make, summed over the runs that worked on it (a killed "
               "stage resumed); `(cached)`: this run reused it from the stage cache.", ""]
     path = run_dir / "report.md"
-    path.write_text("\n".join(lines))
+    write_text(path, "\n".join(lines))
     return path
 
 
@@ -600,7 +600,7 @@ def _draw_curves(hist: dict[str, list[dict[str, Any]]], path: Path) -> None:
         ax.set_title(f"{stage} {key}")
         ax.set_xlabel("step")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    save_figure(fig, path, dpi=100)
     plt.close(fig)
 
 

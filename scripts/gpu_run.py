@@ -31,6 +31,7 @@ and named so in `parts.md`.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -40,6 +41,9 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from livesim.stream.paths import append_text, open_output, read_text, write_text
+from livesim.stream.procs import die_with_parent, group_guard, sigterm_as_exit
 
 ROOT = Path(__file__).resolve().parents[1]
 PRESET = "smollm2-135m-gpu"
@@ -131,7 +135,7 @@ def with_carried(results: dict[str, Any], carry: Path) -> dict[str, Any]:
     marked carried (with the file and the earlier run's command); rows in the order of `ROWS`. A row this run
     measured is this run's, whole: suites are never mixed across runs within one row.
     """
-    earlier = json.loads(carry.read_text())  # its preset and settings were checked by `main` before anything ran
+    earlier = json.loads(read_text(carry))  # its preset and settings were checked by `main` before anything ran
     have = {r["row"] for r in results.get("rows", []) if r.get("status") == "ok"}
     label = _label(carry)
     def carry_row(r: dict[str, Any]) -> dict[str, Any]:
@@ -153,27 +157,43 @@ def with_carried(results: dict[str, Any], carry: Path) -> dict[str, Any]:
 def run_part(name: str, limit: int, cmd: list[str], out: Path) -> dict[str, Any]:
     """Run one part (its own process group, stopped whole past ``limit``); log to ``out/<name>.log``."""
     t0 = time.perf_counter()
-    with open(out / f"{name.replace(':', '-')}.log", "w") as log:
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True)
-        try:
-            rc = proc.wait(timeout=limit)
-            status = "ok" if rc == 0 else f"failed (exit {rc})"
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGINT)  # the trainers save what they can; stage caches keep the rest
+    # the part dies with this script on any signal: its leader by PR_SET_PDEATHSIG, its whole group by the guard
+    with open_output(out / f"{name.replace(':', '-')}.log", force=True, flag="log") as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True,
+                                preexec_fn=die_with_parent)
+        with group_guard(proc.pid):
             try:
-                proc.wait(timeout=20)
+                rc = proc.wait(timeout=limit)
+                status = "ok" if rc == 0 else f"failed (exit {rc})"
             except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
-            status = f"stopped at its {limit} s limit"
+                _stop(proc)
+                status = f"stopped at its {limit} s limit"
+            except BaseException:  # Ctrl-C or SIGTERM of this script: the part stops with it
+                _stop(proc)
+                print(f"[gpu_run] interrupted during {name}: the part was stopped; its log is {log.name}, "
+                      f"finished parts are in {out / 'parts.md'}", file=sys.stderr, flush=True)
+                raise
     return record_part(out, {"part": name, "status": status, "wall_s": round(time.perf_counter() - t0, 1),
                              "limit_s": limit})
 
 
+def _stop(proc: subprocess.Popen[Any]) -> None:
+    """SIGINT to the part's group (the trainers save what they can; stage caches keep the rest), SIGKILL after
+    20 s.
+    """
+    with contextlib.suppress(OSError):
+        os.killpg(proc.pid, signal.SIGINT)
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(OSError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
 def record_part(out: Path, row: dict[str, Any]) -> dict[str, Any]:
     """Append a part's line to `out/parts.md` (the summary's table of parts); returns `row`."""
-    with open(out / "parts.md", "a") as fh:
-        fh.write(f"| {row['part']} | {row['status']} | {row['wall_s']:.1f} | {row['limit_s']} |\n")
+    append_text(out / "parts.md", f"| {row['part']} | {row['status']} | {row['wall_s']:.1f} | {row['limit_s']} |\n")
     return row
 
 
@@ -301,11 +321,11 @@ def summary(out: Path, carry: Path | None = None) -> Path:
             from livesim.hat.report import render_table
 
             results = with_carried(results, carry)
-            table_md.write_text(render_table(results))
+            write_text(table_md, render_table(results))
         else:
-            table_md.write_text(found[0].with_name("table.md").read_text() if found[0].with_name("table.md")
-                                .is_file() else "")
-        (out / "results.json").write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
+            write_text(table_md, found[0].with_name("table.md").read_text() if found[0].with_name("table.md")
+                       .is_file() else "")
+        write_text(out / "results.json", json.dumps(results, indent=1, sort_keys=True) + "\n")
         lines += ["", "## Table", "", f"`{found[0].parent}`" + (f" with the rows carried from `{_label(carry)}`"
                                                                  if carry is not None else "")
                   + " (`table.md` beside this file has every column)", ""]
@@ -329,7 +349,7 @@ def summary(out: Path, carry: Path | None = None) -> Path:
     else:
         lines += ["", "No results.json yet (the reproduce part did not finish: run the script again to resume)."]
     path = out / "summary.md"
-    path.write_text("\n".join(lines) + "\n")
+    write_text(path, "\n".join(lines) + "\n")
     return path
 
 
@@ -363,7 +383,7 @@ def main(argv: list[str] | None = None) -> int:
     carry = Path(args.carry).resolve() if args.carry else None
     if carry is not None:
         try:
-            earlier = json.loads(carry.read_text())
+            earlier = json.loads(read_text(carry))
             earlier["rows"]
         except (OSError, ValueError, KeyError, TypeError) as e:
             ap.error(f"--carry {args.carry}: not a results.json with rows ({type(e).__name__}: {e})")
@@ -396,7 +416,7 @@ def main(argv: list[str] | None = None) -> int:
         if not torch.cuda.is_available():
             ap.error("no CUDA device (torch.cuda.is_available() is False); use --ci for the CPU-size run")
     out.mkdir(parents=True, exist_ok=True)
-    (out / "parts.md").write_text("| part | status | wall s | limit s |\n|---|---|---|---|\n")
+    write_text(out / "parts.md", "| part | status | wall s | limit s |\n|---|---|---|---|\n")
     rows = []
     for name, limit, cmd in chosen:
         left = None if args.deadline is None else args.deadline - (time.perf_counter() - t_start)
@@ -414,4 +434,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with sigterm_as_exit():  # SIGTERM unwinds like Ctrl-C: the running part is stopped, not orphaned
+        sys.exit(main())

@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 from livesim.runs.calibration import CALIBRATION_PATH, build_request
+from livesim.stream.paths import write_text
 from livesim.world.phrasing import INTENTS
 
 
@@ -534,9 +535,7 @@ def main() -> None:
             lines.append({"id": f"{intent}-{i:02d}", "split": "dev" if i % 2 == 0 else "test", "intent": intent,
                           "seed": seeds[i], "kind": kind, "reply": reply, "accuracy": acc, "effectiveness": eff,
                           "reason": reason})
-    with open(args.out, "w", encoding="utf-8") as f:
-        for d in lines:
-            f.write(json.dumps(d, ensure_ascii=False) + "\n")
+    write_text(args.out, "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in lines))
     print(f"wrote {len(lines)} items to {args.out}")
 
 

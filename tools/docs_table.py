@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from livesim.hat.report import fmt_ci, fmt_pct
+from livesim.stream.paths import write_text
 
 
 def excerpt(results: dict[str, Any]) -> str:
@@ -150,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     if start not in text or end not in text:
         raise SystemExit(f"error: {args.doc} has no {start} ... {end} markers")
     i, j = text.index(start), text.index(end)
-    doc.write_text(text[:i] + start + "\n" + table + "\n" + text[j:])
+    write_text(doc, text[:i] + start + "\n" + table + "\n" + text[j:], flag="doc")
     print(table)
     return 0
 

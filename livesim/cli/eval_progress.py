@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from livesim.stream.paths import append_text, read_text, write_text
+
 PROGRESS_FILE = "progress.ndjson"  # not .jsonl: `livesim view DIR` lists the records, *.jsonl
 _TRACE_KEYS = ("latency_s", "fallback", "turns", "parse_errors", "tool_calls")
 
@@ -40,8 +42,8 @@ class EpisodeLog:
     def episode(self, seed: int) -> None:
         if self.path is None:
             return
-        with open(self.path, "a") as fh:
-            fh.write(json.dumps({"seed": seed, "requests": self.pending.pop(seed, [])}, sort_keys=True) + "\n")
+        append_text(self.path, json.dumps({"seed": seed, "requests": self.pending.pop(seed, [])}, sort_keys=True)
+                    + "\n", flag="--record")
 
 
 def finished(record_dir: Path) -> dict[int, list[dict[str, Any]]]:
@@ -53,7 +55,7 @@ def finished(record_dir: Path) -> dict[int, list[dict[str, Any]]]:
     out: dict[int, list[dict[str, Any]]] = {}
     if not path.is_file():
         return out
-    for line in path.read_text().splitlines():
+    for line in read_text(path).splitlines():
         try:
             row = json.loads(line)
             out[int(row["seed"])] = list(row["requests"])
@@ -69,6 +71,6 @@ def prepare_resume(record_dir: Path, seeds: list[int]) -> tuple[list[int], list[
     for s in todo:
         (record_dir / f"seed-{s:05d}.jsonl").unlink(missing_ok=True)
     # the progress file is rewritten with the finished episodes only (a cut line goes)
-    (record_dir / PROGRESS_FILE).write_text("".join(json.dumps({"seed": s, "requests": done[s]}, sort_keys=True)
-                                                    + "\n" for s in seeds if s in done))
+    write_text(record_dir / PROGRESS_FILE, "".join(json.dumps({"seed": s, "requests": done[s]}, sort_keys=True)
+                                                   + "\n" for s in seeds if s in done), flag="--record")
     return todo, [r for s in seeds if s in done for r in done[s]]

@@ -31,7 +31,7 @@ from livesim.runs.build import build_agent, is_privileged, make_env
 from livesim.runs.play import failure_verdict, play
 from livesim.stream.config import StreamConfig
 from livesim.stream.harness_file import harness_with_style, load_harness_file
-from livesim.stream.paths import PathProblem, check_output_dir, shown, write_text
+from livesim.stream.paths import PathProblem, check_output_dir, read_text, shown, write_marker, write_text
 from livesim.stream.records import RecordHeader
 from livesim.stream.scenario import DataFileError
 
@@ -70,6 +70,9 @@ class Progress:
             self.bar.stop()
 
 
+RECORDS_KIND = "folder of `livesim eval` records"
+
+
 def _prepare_record_dir(path: str, force: bool, inputs: list[str], resume: bool = False) -> Path:
     """The `--record` folder, made ready: new, empty, (with --force) emptied of the records eval writes, or (with
     --resume) kept as an interrupted run left it.
@@ -79,20 +82,21 @@ def _prepare_record_dir(path: str, force: bool, inputs: list[str], resume: bool 
     """
     out = Path(path)
     try:
-        check_output_dir(out, is_ours=lambda _: True, kind="folder of records", flag="--record")
-        if out.is_dir() and any(out.iterdir()) and not (force or resume):
+        if out.is_dir() and any(out.iterdir()) and not (force or resume) and not out.is_symlink():
             raise PathProblem(f"--record {shown(path)}: the folder is not empty; choose another, pass --resume to "
                               "finish an interrupted run there, or --force to start over")
+        check_output_dir(out, kind=RECORDS_KIND, flag="--record")  # --force empties only a folder eval wrote
         for src in inputs:
             if Path(os.path.realpath(src)).parent == Path(os.path.realpath(out)):
                 raise PathProblem(f"--record {shown(path)} holds the input file {shown(src)}; a run never writes "
                                   "over its input")
         out.mkdir(parents=True, exist_ok=True)
+        if not resume:
+            for old in [*out.glob("seed-*.jsonl"), out / PROGRESS_FILE]:
+                old.unlink(missing_ok=True)
+        write_marker(out, RECORDS_KIND)
     except (PathProblem, OSError) as e:
         fail(str(e) if isinstance(e, PathProblem) else f"--record {shown(path)}: {e.strerror or e}")
-    if not resume:
-        for old in [*out.glob("seed-*.jsonl"), out / PROGRESS_FILE]:
-            old.unlink(missing_ok=True)
     return out
 
 
@@ -150,6 +154,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
                          on_episode=episode_done, first_env=env) if todo else ():
             records.append(info)
             log.request(info)
+    except PathProblem as e:  # a record the disk refused: removed, and said in one line
+        fail(str(e))
     except AgentUnavailable as e:  # the server died: keep what was measured, say why the run stopped
         aborted = str(e)
     except KeyboardInterrupt:  # Ctrl-C: the finished episodes are summarised (and resumable), then one line
@@ -172,8 +178,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
         summary.update({"interrupted": interrupted, "episodes_done": len(ended),
                         "resumed_after": len(seeds) - len(todo) if resume else None})
     if record_dir is not None:
-        write_text(record_dir / "summary.json", json.dumps(summary, sort_keys=True, indent=1) + "\n", inputs=inputs,
-                   flag="--record")
+        try:
+            write_text(record_dir / "summary.json", json.dumps(summary, sort_keys=True, indent=1) + "\n",
+                       inputs=inputs, flag="--record")
+        except PathProblem as e:
+            fail(str(e))
     if interrupted:  # one line, no traceback (exit status 130, as a shell reports Ctrl-C)
         where = (f"; summary in {shown(str(record_dir / 'summary.json'))}, the same command with --resume plays "
                  "the rest" if record_dir is not None else "")
@@ -198,8 +207,8 @@ def _check_same_run(record_dir: Path, args: argparse.Namespace) -> None:
     if not path.is_file():
         return
     try:
-        old = json.loads(path.read_text())
-    except ValueError:
+        old = json.loads(read_text(path))
+    except (OSError, ValueError):
         return
     now = {"env": args.env, "agent": args.agent, "seed": args.seed, "wrappers": args.wrappers or None,
            "split": getattr(args, "split", None), "hsa_split": args.hsa_split, "hsa_p": args.hsa_p,

@@ -112,6 +112,8 @@ def cmd_probes(args: argparse.Namespace) -> int:
 def cmd_stress(args: argparse.Namespace) -> int:
     if args.seeds < 1:
         return _fail(f"--seeds must be >= 1, got {args.seeds}")
+    if not 0 <= args.seed0 <= 2**63 - args.seeds:  # every seed seed0..seed0+seeds-1 is an env seed
+        return _fail(f"--seed0 must be between 0 and 2**63 - --seeds ({2**63 - args.seeds}), got {args.seed0}")
     try:
         res = run_stress(args.seeds, args.seed0, args.intent, examples=args.examples, family=args.family)
     except ValueError as e:

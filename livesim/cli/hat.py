@@ -41,10 +41,15 @@ def _one_line_errors(fn: Any) -> Any:
     """Bad input (missing model or data, invalid config) ends in one line naming the problem, not a traceback."""
 
     def wrapped(args: argparse.Namespace) -> int:
+        from livesim.stream.procs import WorkerDied
+
         try:
             return int(fn(args) or 0)
-        except (FileNotFoundError, ValueError) as e:
+        except (FileNotFoundError, ValueError, WorkerDied) as e:
             raise SystemExit(f"error: {e}") from None
+        except OSError as e:  # a write the disk refused (full, read-only) while saving: one line, nothing published
+            where = f"{shown(e.filename)}: " if e.filename else ""
+            raise SystemExit(f"error: {where}{e.strerror or e}; the output folder was left as it was") from None
 
     return wrapped
 
@@ -288,7 +293,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                       "conversation? inferable share, copy targets, forms, tokens")
     p.add_argument("dir", help="a `livesim hat collect` output folder")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(func=_cmd_collect_stats)
+    p.set_defaults(func=_one_line_errors(_cmd_collect_stats))
 
     p = hs.add_parser("sft", help="TRL SFTTrainer, assistant-only loss, on a collected dataset")
     p.add_argument("--model", required=True, help="zoo name or HF model dir")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,7 @@ from livesim.hat.reproduce import TrainingUnavailableError, reproduce, result_na
 from livesim.hat.suites import SuiteChangedError, get_suite, parse_suites
 from livesim.models.extras import require_training, training_missing
 from livesim.runs.compare import AgentSpec as Parsed
-from livesim.stream.paths import check_output_file, write_text
+from livesim.stream.paths import PathProblem, check_output_file, copy_tree, write_text
 
 
 def hat_subparsers(sub: Any) -> Any:
@@ -97,7 +96,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise SystemExit(f"error: {training_missing(e) or e}") from None
     progress(None)
     if args.out:
-        write_text(args.out, json.dumps(result, indent=1, sort_keys=True) + "\n")
+        try:  # whole or not at all: a full disk leaves the old file and says so in one line
+            write_text(args.out, json.dumps(result, indent=1, sort_keys=True) + "\n")
+        except PathProblem as e:
+            raise SystemExit(f"error: {e}") from None
     if args.json:
         slim = {**result, "suites": {k: {x: y for x, y in v.items() if x != "rows"}
                                      for k, v in result["suites"].items()}}
@@ -159,7 +161,8 @@ def reproduce_root(args: argparse.Namespace) -> Path:
     name = result_name(args.preset, args.ci, args.untrained)
     source, target = COMMITTED_RESULTS / name, root / name
     if source.is_dir() and not target.exists():
-        shutil.copytree(source, target, symlinks=True)  # run folders link to stage caches that may be absent
+        copy_tree(source, target, kind="reproduction results", flag="--out")  # links kept: run folders link to
+        # stage caches that may be absent
     return root
 
 

@@ -89,7 +89,7 @@ def _help_for_defaults(p: argparse.ArgumentParser) -> None:
 # option -> (lowest, highest) for every command that has it; checked before anything runs
 BOUNDS: dict[str, tuple[int, int | None]] = {"episodes": (1, None), "batch_size": (1, None), "seed": (0, 2**63 - 1),
                                            "speed": (0, None), "threads": (1, None), "frames": (1, None),
-                                           "max_agent_failures": (0, None)}
+                                           "max_agent_failures": (0, None), "seed0": (0, 2**63 - 1)}
 
 
 def _bad_number(args: argparse.Namespace) -> str | None:

@@ -151,6 +151,8 @@ def cmd_run(args: argparse.Namespace, fallback: Any) -> int:
                 print(line, file=sys.stderr)
             return code
         *_, end = lines  # the last line is the end line, with the summary
+    except PathProblem as e:  # the record could not be written (disk full): the partial one was removed
+        return _fail(str(e))
     except OSError as e:  # the record could not be created or written (disk full, permissions)
         return _fail(f"--record {args.record}: {e.strerror or e}")
     except UnservableIntentError as e:  # the agent's own moves used up what a scripted comment needed

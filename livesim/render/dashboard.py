@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from livesim.grading.terms import Grade, ToolCallRecord
+from livesim.render.terminal import visible
 from livesim.render.transcript import action_text
 from livesim.stream.records import RecordEnd, RecordHeader, RecordLine, RoomView, StepRecord, room_view
 
@@ -138,14 +139,14 @@ def _wrapped(lines: Iterable[str], width: int, indent: int = 12) -> list[str]:
     """Logical lines wrapped to `width` columns, continuation rows indented under the text."""
     rows: list[str] = []
     for line in lines:
-        rows += textwrap.wrap(line, width=max(width, indent + 10), subsequent_indent=" " * indent,
+        rows += textwrap.wrap(visible(line), width=max(width, indent + 10), subsequent_indent=" " * indent,
                               break_long_words=True, break_on_hyphens=False) or [""]
     return rows
 
 
 def _lines(lines: Iterable[str], height: int, newest: bool = True) -> Text:
     """Exactly `height` rows: the last ones (a feed) or, with `newest=False`, the first ones (a list)."""
-    rows = list(lines)
+    rows = [visible(line).replace("\n", " ") for line in lines]  # every string shown goes through `visible`
     rows = rows[-height:] if newest else rows[:height]
     rows += [""] * (height - len(rows))
     return Text("\n".join(rows), no_wrap=True, overflow="ellipsis")
@@ -190,8 +191,8 @@ def shown_clock(state: DashboardState) -> float:
 def render(state: DashboardState, width: int = WIDTH) -> RenderableType:
     """One frame of the dashboard (a pure function of `state`) for a console `width` columns wide."""
     head = Text(no_wrap=True, overflow="ellipsis")
-    head.append(f"livesim · {state.title}", style="bold")
-    head.append(f" · {state.agent or '-'} · seed {state.seed if state.seed is not None else '-'}"
+    head.append(visible(f"livesim · {state.title}"), style="bold")
+    head.append(visible(f" · {state.agent or '-'}") + f" · seed {state.seed if state.seed is not None else '-'}"
                 f" · t {clock(shown_clock(state))}/{clock(state.duration_s)} · step {state.step}"
                 f" · request {state.request_index if state.request_index is not None else '-'}")
     if state.calls:

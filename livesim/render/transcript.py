@@ -2,7 +2,8 @@
 the tool results and hook or parser messages the env answered with, and the reply with its grade terms.
 
 `conversations(record)` folds a record's steps into `RequestTranscript`s; `markdown(...)` writes them as plain
-Markdown (what `livesim view --transcript` prints); `dashboard.render` shows the same turns, shorter.
+Markdown (what `livesim view --transcript` prints, escaped by `livesim.render.terminal.visible`);
+`dashboard.render` shows the same turns, shorter.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from livesim.grading.terms import Grade, ToolCallRecord
 from livesim.harness.core import default_harness
+from livesim.render.terminal import visible
 from livesim.stream.records import CommentView, Record, apply_diff, content_ref
 
 
@@ -166,7 +168,7 @@ def request_markdown(req: RequestTranscript, system: bool = False, fallback: str
             out += ["", "(the model's last reply, not sent, is its last turn above)"]
         if req.grade is not None:
             out += ["", *grade_lines(req.grade)]
-    return "\n".join(out) + "\n"
+    return visible("\n".join(out) + "\n")  # model, viewer and file text: seen, never obeyed by the terminal
 
 
 def markdown(record: Record, requests: Iterable[int] | None = None, system: bool = False) -> str:
@@ -181,4 +183,4 @@ def markdown(record: Record, requests: Iterable[int] | None = None, system: bool
     if record.end is not None:
         s = record.end.summary
         parts.append(f"mean reward {s.get('mean_reward', 0):.3f} over {s.get('requests', 0)} request(s)\n")
-    return "\n".join(parts)
+    return visible("\n".join(parts))

@@ -21,6 +21,7 @@ import gymnasium as gym
 from livesim.grading.terms import grade
 from livesim.parsing import format_tool_call
 from livesim.stream.paths import MAX_PROMPT_FILE_BYTES, PathProblem, read_text, shown
+from livesim.world.phrasing import INTENTS
 
 CALIBRATION_PATH = Path(__file__).parents[1] / "grading" / "calibration.jsonl"
 KINDS = ("paraphrase", "terse", "wrong_fact", "wrong_subject", "unsupported", "partial", "deflection",
@@ -42,6 +43,23 @@ class Item:
     reason: str
 
 
+def _field_problem(key: str, value: Any) -> str | None:
+    """Why `value` cannot be the calibration field `key` (None if it can)."""
+    if key == "seed":
+        ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**63
+        return None if ok else f"expected an integer seed from 0 to 2**63 - 1, got {shown(repr(value))}"
+    if key in ("accuracy", "effectiveness"):
+        allowed = (0, 1) if key == "accuracy" else (0, 0.5, 1)
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value in allowed
+        return None if ok else f"expected one of {'/'.join(map(str, allowed))}, got {shown(repr(value))}"
+    if not isinstance(value, str):
+        return f"expected a string, got {type(value).__name__}"
+    choices = {"split": ("dev", "test"), "kind": KINDS, "intent": tuple(INTENTS)}.get(key)
+    if choices is not None and value not in choices:
+        return f"expected one of {', '.join(choices)}, got {shown(repr(value))}"
+    return None
+
+
 def load_items(path: str | Path | None = None, split: str | None = None) -> list[Item]:
     """Read the set; a malformed line raises ValueError naming the file, line and field."""
     p = Path(path) if path else CALIBRATION_PATH
@@ -53,17 +71,19 @@ def load_items(path: str | Path | None = None, split: str | None = None) -> list
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
+        where = f"{shown(p)}:{n}"
         try:
             d = json.loads(line)
         except ValueError as e:
-            raise ValueError(f"{p}:{n}: not JSON ({e})") from None
+            raise ValueError(f"{where}: not JSON ({shown(e)})") from None
+        if not isinstance(d, dict):
+            raise ValueError(f"{where}: expected a JSON object, got {type(d).__name__}")
         missing = _FIELDS - set(d)
         if missing:
-            raise ValueError(f"{p}:{n}: missing field(s) {sorted(missing)}")
-        if d["accuracy"] not in (0, 1) or d["effectiveness"] not in (0, 0.5, 1):
-            raise ValueError(f"{p}:{n}: accuracy must be 0/1 and effectiveness 0/0.5/1")
-        if d["split"] not in ("dev", "test") or d["kind"] not in KINDS:
-            raise ValueError(f"{p}:{n}: split must be dev/test and kind one of {KINDS}")
+            raise ValueError(f"{where}: missing field(s) {sorted(missing)}")
+        for key in sorted(_FIELDS):
+            if (problem := _field_problem(key, d[key])) is not None:
+                raise ValueError(f"{where}: {key}: {problem}")
         item = Item(**{k: d[k] for k in _FIELDS})
         if split in (None, "all") or item.split == split:
             out.append(item)

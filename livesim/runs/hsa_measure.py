@@ -10,7 +10,6 @@ import argparse
 import json
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import gymnasium as gym
@@ -21,6 +20,7 @@ from livesim.envs.hsa.core import DIMENSIONS
 from livesim.envs.hsa.vocab import SPLITS
 from livesim.envs.hsa.wrappers import DEFAULT_P, ORDER, make_wrappers
 from livesim.envs.rollout import episode_requests
+from livesim.stream.procs import worker_pool
 
 ENV_ID = "LiveStreamQA-v0"
 DIMENSION_WRAPPERS = {"skill_ids": "hsa_skill_ids", "skill_content": "hsa_skill_content", "tool_schemas": "hsa_tools",
@@ -69,7 +69,7 @@ def measure(n_requests: int = 500, workers: int = 2) -> list[dict[str, Any]]:
         jobs += [(name, name, split, 1.0, n_requests) for name in ORDER]
         jobs += [(w, w, split, 1.0, n_requests) for w in DIMENSION_WRAPPERS.values()]
         jobs += [("hsa", "hsa", split, 1.0, n_requests), ("hsa", "hsa", split, DEFAULT_P, n_requests)]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with worker_pool(workers, "measurement worker") as pool:
         return list(pool.map(_row, jobs))
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from livesim.envs.rollout import mark_unmeasured
 from livesim.runs.episode import EpisodeRecorder, agent_calls, reset_from_header
+from livesim.stream.paths import PathProblem
 from livesim.stream.records import RecordWriter
 
 
@@ -83,6 +84,11 @@ def play(make: Callable[[], Any], agent: Any, seeds: list[int], batch_size: int,
                     del live[i]
                     if queue:
                         start(i)
+    except PathProblem:  # one record the disk refused: the others stop short too, and none is left partial
+        for slot in live.values():
+            if slot["writer"] is not None:
+                slot["writer"].discard()
+        raise
     finally:
         for slot in live.values():
             if slot["writer"] is not None:

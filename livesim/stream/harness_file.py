@@ -34,11 +34,20 @@ from livesim.harness.core import STYLES, Harness, default_harness
 from livesim.harness.hooks import CHECKS
 from livesim.harness.skills import REPLY_SKILLS
 from livesim.harness.tools import TOOL_IMPLS
-from livesim.stream.scenario import DataFileError, Problem, field_path, locate, parse_yaml, pydantic_problems
+from livesim.stream.paths import shown
+from livesim.stream.scenario import (
+    MAX_SCENARIO_BYTES,
+    DataFileError,
+    Problem,
+    field_path,
+    locate,
+    parse_yaml,
+    pydantic_problems,
+)
 from livesim.stream.yaml_safe import FileProblem, read_text_file
 
-MAX_HARNESS_BYTES = 8 << 20
-"""Largest harness or patch file read (8 MiB; the canonical harness as JSON is about 30 KB)."""
+MAX_HARNESS_BYTES = MAX_SCENARIO_BYTES
+"""Largest harness or patch file read: a scenario's limit, 1 MiB (the canonical harness as JSON is about 14 KB)."""
 
 TOP_LEVEL = ("version", "skills", "tools", "hooks", "prompt", "fallback_reply", "last_patch", "replace")
 LISTS = ("skills", "tools", "hooks")
@@ -71,6 +80,10 @@ def parse_harness(text: str, source: str = "<string>") -> Harness:
     else:
         raise HarnessFileError(source, [Problem("replace", locate(node, (*prefix, "replace"))[1],
                                                 f"expected true, false or a list of {list(LISTS)}, got {replace!r}")])
+    key_problems = [Problem(field_path(path), locate(node, (*prefix, *path))[1], msg)
+                    for kind in LISTS for path, msg in _key_problems(data.get(kind), (kind,))]
+    if key_problems:  # before merging by key: a key that is not a string or is given twice has no one item
+        raise HarnessFileError(source, key_problems)
     base = default_harness().model_dump(mode="json")
     merged = {**base, **data}
     if isinstance(data.get("prompt"), dict):
@@ -115,6 +128,27 @@ def parse_harness(text: str, source: str = "<string>") -> Harness:
     if problems:
         raise HarnessFileError(source, problems)
     return harness
+
+
+def _key_problems(items: Any, path: tuple[str | int, ...]) -> list[tuple[tuple[str | int, ...], str]]:
+    """Items of a harness list (and a tool's `params`) whose `key` is not a string, or names an item twice."""
+    if not isinstance(items, list):
+        return []
+    out: list[tuple[tuple[str | int, ...], str]] = []
+    seen: dict[str, int] = {}
+    for i, x in enumerate(items):
+        if not isinstance(x, dict):
+            continue
+        key = x.get("key")
+        if key is not None and not isinstance(key, str):
+            out.append(((*path, i, "key"), f"expected a string key, got {type(key).__name__}"))
+        elif isinstance(key, str) and key in seen:
+            out.append(((*path, i, "key"), f"duplicate key '{shown(key)}': item {seen[key]} has it too; give each "
+                                           "key once"))
+        elif isinstance(key, str):
+            seen[key] = i
+        out += _key_problems(x.get("params"), (*path, i, "params"))
+    return out
 
 
 def merge_by_key(canonical: list[dict[str, Any]], given: list[Any]) -> list[Any]:

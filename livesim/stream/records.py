@@ -7,9 +7,11 @@ those lines; `RecordWriter` writes them; `read_record` refuses a truncated or ma
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import hashlib
 import json
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +24,7 @@ from livesim.harness.core import Harness
 from livesim.parsing.safety import clean_text, lone_surrogate, sanitize_action
 from livesim.stream.config import StreamConfig
 from livesim.stream.integrity import HASH_KEY, ChainBreak, HashChain, verify_chain
-from livesim.stream.paths import open_output
+from livesim.stream.paths import PathProblem, open_output, shown
 from livesim.stream.scenario import DataFileError, Problem, field_path
 from livesim.stream.yaml_safe import FileProblem, read_text_file
 
@@ -310,15 +312,42 @@ class RecordWriter:
     def __init__(self, path: str | Path, overwrite: bool = True, inputs: Iterable[str | Path] = (),
                  flag: str = "--record") -> None:
         self.path = Path(path)
+        self._flag = flag
         self._f: IO[str] = open_output(self.path, inputs=inputs, force=overwrite, flag=flag)
+        self._id = (lambda st: (st.st_dev, st.st_ino))(os.fstat(self._f.fileno()))
         self._chain = HashChain()
 
     def write(self, line: RecordLine) -> None:
-        self._f.write(self._chain.seal(dump_line(line)) + "\n")
-        self._f.flush()
+        try:
+            self._f.write(self._chain.seal(dump_line(line)) + "\n")
+            self._f.flush()
+        except OSError as e:
+            self._abort(e)
 
     def close(self) -> None:
-        self._f.close()
+        if self._f.closed:
+            return
+        try:
+            self._f.close()
+        except OSError as e:
+            self._abort(e)
+
+    def discard(self) -> None:
+        """Close and remove the record (still the file this writer created): a run that cannot finish it."""
+        with contextlib.suppress(OSError):
+            self._f.close()
+        with contextlib.suppress(OSError):
+            st = os.lstat(self.path)
+            if (st.st_dev, st.st_ino) == self._id:
+                os.unlink(self.path)
+
+    def _abort(self, e: OSError) -> None:
+        """A write the disk refused (full, I/O error): the partial record is removed (a record that stops short
+        would read as an incomplete run), and the refusal is one line (`PathProblem`).
+        """
+        self.discard()
+        raise PathProblem(f"{self._flag} {shown(self.path)}: cannot write it ({e.strerror or e}); the partial "
+                          "record was removed") from None
 
     def __enter__(self) -> RecordWriter:
         return self

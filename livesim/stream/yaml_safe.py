@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from typing import Any
 
 import yaml
 from yaml.composer import ComposerError
+from yaml.constructor import ConstructorError
 from yaml.events import AliasEvent
 
 from livesim.parsing.safety import lone_surrogate
@@ -33,7 +35,59 @@ MAX_DEPTH = 64
 """Deepest nesting of a document (a scenario needs about 8)."""
 
 
-class BoundedLoader(yaml.SafeLoader):
+MAX_INT_DIGITS = 100
+"""Most digits an integer scalar may have (a seed needs 19); more is refused, never converted."""
+
+_INT = re.compile(r"""^(?:[-+]?0b[0-1_]+
+                    |[-+]?0[0-7_]+
+                    |[-+]?(?:0|[1-9][0-9_]*)
+                    |[-+]?0x[0-9a-fA-F_]+)$""", re.X)  # YAML 1.1's ints without base 60 (`1:0:0` is a string)
+_FLOAT = re.compile(r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
+                    |\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
+                    |[-+]?\.(?:inf|Inf|INF)
+                    |\.(?:nan|NaN|NAN))$""", re.X)  # and floats without base 60
+_INT_TAG, _FLOAT_TAG = "tag:yaml.org,2002:int", "tag:yaml.org,2002:float"
+
+
+class _BoundedScalars:
+    """Scalars resolved and built with bounded work: no base-60 numbers (quadratic to convert, and YAML 1.2 reads
+    them as strings), integers of at most `MAX_INT_DIGITS` digits.
+    """
+
+    yaml_implicit_resolvers = {
+        first: [(tag, rx) for tag, rx in resolvers if tag not in (_INT_TAG, _FLOAT_TAG)]
+        for first, resolvers in yaml.resolver.Resolver.yaml_implicit_resolvers.items()
+    }
+    for _first in "-+0123456789":
+        yaml_implicit_resolvers[_first] = [*yaml_implicit_resolvers.get(_first, []), (_INT_TAG, _INT)]
+    for _first in "-+0123456789.":
+        yaml_implicit_resolvers[_first] = [*yaml_implicit_resolvers.get(_first, []), (_FLOAT_TAG, _FLOAT)]
+
+    def construct_yaml_int(self, node: Any) -> int:
+        value = str(node.value)
+        if ":" in value:
+            raise ConstructorError(None, None, f"the integer {value[:20]!r} is in base 60, which is not read",
+                                   node.start_mark)
+        digits = sum(c.isalnum() for c in value) - (2 if value.lstrip("+-")[:2].lower() in ("0x", "0b") else 0)
+        if digits > MAX_INT_DIGITS:
+            raise ConstructorError(None, None, f"an integer of {digits} digits; at most {MAX_INT_DIGITS} are read",
+                                   node.start_mark)
+        return yaml.constructor.SafeConstructor.construct_yaml_int(self, node)  # type: ignore[arg-type]
+
+    def construct_yaml_float(self, node: Any) -> float:
+        if ":" in str(node.value):
+            raise ConstructorError(None, None, f"the number {str(node.value)[:20]!r} is in base 60, which is not "
+                                               "read", node.start_mark)
+        return yaml.constructor.SafeConstructor.construct_yaml_float(self, node)  # type: ignore[arg-type]
+
+
+def _with_bounded_scalars(cls: Any) -> Any:
+    cls.add_constructor(_INT_TAG, _BoundedScalars.construct_yaml_int)
+    cls.add_constructor(_FLOAT_TAG, _BoundedScalars.construct_yaml_float)
+    return cls
+
+
+class BoundedLoader(_BoundedScalars, yaml.SafeLoader):
     """`yaml.SafeLoader` with alias expansion and depth bounded while composing (see the module doc)."""
 
     max_nodes = MAX_NODES
@@ -71,6 +125,16 @@ class BoundedLoader(yaml.SafeLoader):
                                             "are expanded (an alias bomb?)", node.start_mark)
         self._size[id(node)] = size
         return node
+
+
+_with_bounded_scalars(BoundedLoader)
+
+
+if getattr(yaml, "__with_libyaml__", False):
+    class _CLoader(_BoundedScalars, yaml.CSafeLoader):  # type: ignore[misc,name-defined]
+        """libyaml's `CSafeLoader` with the scalars of `_BoundedScalars`."""
+
+    _with_bounded_scalars(_CLoader)
 
 
 def _error(message: str, mark: Any) -> ComposerError:
@@ -119,7 +183,7 @@ def compose_bounded(text: str) -> tuple[yaml.Node | None, Any]:
     """
     if getattr(yaml, "__with_libyaml__", False):
         _check_events(text)
-        loader: Any = yaml.CSafeLoader(text)  # type: ignore[attr-defined]
+        loader: Any = _CLoader(text)
     else:  # pragma: no cover - PyYAML without libyaml
         loader = BoundedLoader(text)
     try:

@@ -12,6 +12,7 @@ pytest.importorskip("trl")
 
 from livesim.hat import collect as collect_mod  # noqa: E402
 from livesim.hat.collect import CollectConfig, cut_retries  # noqa: E402
+from livesim.stream.paths import PathProblem, write_marker  # noqa: E402
 
 COLLECT = CollectConfig(episodes=8, seed=3, oracle_error_rate=0.5, keep_retries=0.5, batch_size=4)
 
@@ -59,14 +60,18 @@ def test_collect_is_deterministic_and_arrow_safe(data_dir, tmp_path):
 
 
 def test_collect_never_takes_a_half_written_dataset_as_complete(data_dir, tmp_path):
-    """An older livesim killed while replacing a dataset could leave its stats.json without data/: a rerun with the
-    same settings collects again instead of returning it, and the result replaces it whole."""
+    """A dataset folder (its marker says so) holding stats.json without data/: a rerun with the same settings
+    collects again instead of returning it, and the result replaces it whole. Without the marker, the folder is
+    not livesim's and is refused, whatever file names it holds."""
     half = tmp_path / "half"
     half.mkdir()
     (half / "stats.json").write_text((data_dir / "stats.json").read_text())
     assert not collect_mod.is_complete(half)
     with pytest.raises(FileNotFoundError, match="not a collected livesim dataset"):
         collect_mod.load(half)
+    with pytest.raises(PathProblem, match="other files in it"):
+        collect_mod.run(COLLECT, half, show_progress=False)
+    write_marker(half, collect_mod.OUT_KIND)
     collect_mod.run(COLLECT, half, show_progress=False)
     assert _tree_digest(half) == _tree_digest(data_dir)
     assert sorted(p.name for p in tmp_path.iterdir()) == [".half.lock", "half"]

@@ -25,12 +25,8 @@ from livesim.stream.paths import (
 )
 
 
-def _ours(p: Path) -> bool:
-    return (p / "stats.json").is_file()
-
-
 def _publish(out: Path, files: dict[str, str]) -> None:
-    with publish_dir(out, is_ours=_ours, kind="test output") as tmp:
+    with publish_dir(out, kind="test output") as tmp:
         for name, text in files.items():
             (tmp / name).write_text(text)
 
@@ -124,7 +120,7 @@ def test_folders_that_are_not_ours_are_refused_before_anything_runs(tmp_path: Pa
     mine = tmp_path / "mine"
     for name, why in not_ours:
         with pytest.raises(PathProblem, match=why):
-            check_output_dir(tmp_path / name, is_ours=_ours, kind="test output")
+            check_output_dir(tmp_path / name, kind="test output")
         with pytest.raises(PathProblem, match=why):
             _publish(tmp_path / name, {"stats.json": "{}"})
     assert (mine / "precious.txt").read_text() == "notes\n" and (tmp_path / "f.txt").read_text() == "x\n"
@@ -142,10 +138,11 @@ def test_publish_swaps_a_whole_folder_in(tmp_path: Path, monkeypatch: pytest.Mon
     out = tmp_path / "ds"
     _publish(out, {"stats.json": "1", "old-only": "x"})
     _publish(out, {"stats.json": "2"})
-    assert sorted(p.name for p in out.iterdir()) == ["stats.json"] and (out / "stats.json").read_text() == "2"
+    assert sorted(p.name for p in out.iterdir()) == [paths.MARKER, "stats.json"]
+    assert (out / "stats.json").read_text() == "2"
     assert sorted(p.name for p in tmp_path.iterdir()) == [".ds.lock", "ds"]
     with pytest.raises(RuntimeError):  # a failure while building leaves the old folder as it was
-        with publish_dir(out, is_ours=_ours, kind="test output") as tmp:
+        with publish_dir(out, kind="test output") as tmp:
             (tmp / "stats.json").write_text("3")
             raise RuntimeError("stage failed")
     assert (out / "stats.json").read_text() == "2"
@@ -197,7 +194,7 @@ def test_kill_9_while_publishing_leaves_the_old_folder_and_the_rerun_reclaims(tm
 
 def test_a_second_publisher_of_one_folder_is_refused(tmp_path: Path) -> None:
     out = tmp_path / "ds"
-    with publish_dir(out, is_ours=_ours, kind="test output") as tmp:
+    with publish_dir(out, kind="test output") as tmp:
         (tmp / "stats.json").write_text("first")
         with pytest.raises(PathProblem, match="being written by another process"):
             _publish(out, {"stats.json": "second"})
@@ -217,5 +214,5 @@ def test_an_output_folder_is_never_an_input_or_a_folder_holding_one(tmp_path: Pa
 
 
 def _publish_from(out: Path, inputs: list[Path]) -> None:
-    with publish_dir(out, is_ours=_ours, kind="test output", inputs=inputs) as tmp:
+    with publish_dir(out, kind="test output", inputs=inputs) as tmp:
         (tmp / "stats.json").write_text("new")
