@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import IO
 
 __all__ = ["MAX_FILE_BYTES", "MAX_PROMPT_FILE_BYTES", "PathProblem", "check_output_dir", "check_output_file",
-           "open_output", "publish_dir", "read_bytes", "read_text", "reclaim", "shown", "write_text"]
+           "open_output", "publish_dir", "read_bytes", "read_text", "reclaim", "shown", "write_bytes",
+           "write_text"]
 
 MAX_FILE_BYTES = 8 << 20
 """Largest data file read unless a caller says otherwise (8 MiB)."""
@@ -182,13 +183,18 @@ def write_text(target: StrPath, text: str, *, inputs: Iterable[StrPath] = (), fl
     """Write a whole output file (replacing a regular file there) through a temporary sibling and one rename,
     so a kill leaves the old file or the new one. Refuses what `check_output_file` refuses with `force`.
     """
+    write_bytes(target, text.encode("utf-8"), inputs=inputs, flag=flag)
+
+
+def write_bytes(target: StrPath, data: bytes, *, inputs: Iterable[StrPath] = (), flag: str = "--out") -> None:
+    """`write_text` for bytes (a compressed file): one rename, so a kill leaves the old file or the new one."""
     check_output_file(target, inputs=inputs, force=True, flag=flag)
     path = Path(target)
     tmp = path.parent / f".{path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "x", encoding="utf-8") as f:
-            f.write(text)
+        with open(tmp, "xb") as f:
+            f.write(data)
         os.replace(tmp, path)
     except BaseException as e:
         with contextlib.suppress(OSError):
