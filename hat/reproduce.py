@@ -359,12 +359,18 @@ def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_
                + "".join(f" --set {s}" for s in sets) + ("" if samples else " --no-samples"))
     if untrained:
         specs_u = untrained_specs(preset, ev)
+        if rows is not None:  # a subset of the untrained rows (e.g. the scripted ones, without the zoo model)
+            names = [n for n, _, _ in specs_u]
+            unknown = [r for r in rows if r not in names]
+            if unknown:
+                raise ValueError(f"--rows {unknown[0]!r}: with --untrained the rows are {', '.join(names)}")
+            specs_u = [s for s in specs_u if s[0] in rows]
         results = evaluate_rows(specs_u, ev, ifeval_data, log, records=records, workers=eval_workers,
                                 samples=samples)
         save_records(results, records)
         by = {name: s for name, s, _ in specs_u}
         extra_u: dict[str, Any] = {"eval": ev.__dict__, "ci": ci, "command": command}
-        if ab:
+        if ab and {"memorizer", "oracle"} <= set(by):
             log("[reproduce] A/B: memorizer vs oracle as host")
             extra_u["ab"] = run_ab(by["memorizer"], by["oracle"], list(range(ev.ab_seeds)), duration_s=ev.ab_duration_s,
                                    prompt_style=ev.prompt_style, records=records)

@@ -131,7 +131,8 @@ def parts(ci: bool, out: Path, short: bool = False, steps: tuple[str, ...] | Non
 
 PACKS = 8  # at most this many pack files ...
 PACK_BYTES = 16 << 20  # ... of at most this many bytes each
-_TAR_OVERHEAD = 1024  # a member's header and padding, at most (the archive's end adds 1,024 more)
+_TAR_OVERHEAD = 2048  # a member's headers (an extended one for long names) and padding, at most
+_TAR_END = tarfile.RECORDSIZE  # the archive's end blocks, padded to a whole record
 
 
 def _pack_groups(results: Path) -> list[list[Path]]:
@@ -158,8 +159,8 @@ def pack_results(out: Path, max_files: int = PACKS, max_bytes: int = PACK_BYTES)
     left: list[str] = []
     for group in _pack_groups(results) if results.is_dir() else []:
         size = sum(f.stat().st_size + _TAR_OVERHEAD for f in group)
-        at = next((i for i, used in enumerate(sizes) if used + size + 1024 <= max_bytes), None)
-        if at is None and len(bins) < max_files and size + 1024 <= max_bytes:
+        at = next((i for i, used in enumerate(sizes) if used + size + _TAR_END <= max_bytes), None)
+        if at is None and len(bins) < max_files and size + _TAR_END <= max_bytes:
             bins.append([])
             sizes.append(0)
             at = len(bins) - 1
@@ -178,6 +179,8 @@ def pack_results(out: Path, max_files: int = PACKS, max_bytes: int = PACK_BYTES)
                 info.mtime, info.uid, info.gid, info.uname, info.gname = 0, 0, 0, "", ""
                 with open(f, "rb") as fh:
                     tar.addfile(info, fh)
+        if len(buf.getvalue()) > max_bytes:  # the estimate above is an upper bound; this never happens
+            raise RuntimeError(f"pack {i} is {len(buf.getvalue())} bytes, over its {max_bytes}")
         path = packs / f"results-{i}.tar"
         tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
         tmp.write_bytes(buf.getvalue())
