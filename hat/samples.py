@@ -232,6 +232,9 @@ def _from_results(data: dict[str, Any], folder: Path) -> list[Stored]:
         for name, s in (r.get("suites") or {}).items():
             key = (s or {}).get("cache_key")
             record = folder / "evals" / f"{key}.json" if key else None
+            if (s or {}).get("scores") is None:
+                out.append(Stored(r["row"], name, None, None, (s or {}).get("note") or "not measured"))
+                continue
             if record is None or not record.is_file():
                 out.append(Stored(r["row"], name, None, None, (s or {}).get("samples_note") or "no evaluation record"))
                 continue

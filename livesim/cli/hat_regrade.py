@@ -25,10 +25,13 @@ def render(row: str, r: Regraded, table: list[dict[str, Any]]) -> str:
     lines = [f"### {row} · {r.suite}: {len(r.old)} of {n} request(s) replayed, {len(r.changed)} changed", "",
              "| metric | stored | regraded | regraded - stored [95% CI] |", "|---|---|---|---|"]
     for t in table:
-        scale = 1 if t["metric"] == "reward" else 100
+        scale, digits = (1, 3) if t["metric"] == "reward" else (100, 1)
+
+        def signed(x: float, scale: int = scale, digits: int = digits) -> str:
+            return f"{round(x * scale, digits + 3) + 0.0:+.{digits}f}"  # no "-0.000" for a rounding residue
+
         lines.append(f"| {t['metric']} | {_pct(t['metric'], t['old'])} | {_pct(t['metric'], t['new'])} | "
-                     f"{t['diff'] * scale:+.{3 if scale == 1 else 1}f} [{t['ci95'][0] * scale:+.{3 if scale == 1 else 1}f}, "
-                     f"{t['ci95'][1] * scale:+.{3 if scale == 1 else 1}f}] |")
+                     f"{signed(t['diff'])} [{signed(t['ci95'][0])}, {signed(t['ci95'][1])}] |")
     if r.not_replayed:
         lines += ["", f"not replayed ({len(r.not_replayed)}):"]
         lines += [f"- {rid}: {why}" for rid, why in r.not_replayed[:20]]
