@@ -64,9 +64,9 @@ def refresh(folder: Path, log: Any = print) -> None:
                 if _cache_key(spec, get_suite(suite), ev.get("limit"), ev.get("batch_size", 8), extra) != key:
                     now = get_suite(suite).key
                     why = (f"suite {summary.get('key')} is now {now}" if summary.get("key") != now
-                           else "the agent changed")
+                           else f"{name} changed since")
                     log(f"{folder.name} {name} {suite}: not re-evaluable under the table's key ({why}); left as it was")
-                    summary["samples_note"] = f"not re-evaluable: {why}"
+                    summary["samples_note"] = why
                 else:
                     fresh = evaluate_suite(spec, suite, ev.get("limit"), ev.get("batch_size", 8), use_cache=False,
                                            prompt_style=style)
@@ -76,7 +76,7 @@ def refresh(folder: Path, log: Any = print) -> None:
                     if not same:
                         log(f"{folder.name} {name} {suite}: re-evaluated, but its rows differ from the table's; "
                             "left as it was")
-                        summary["samples_note"] = "re-evaluation differs"
+                        summary["samples_note"] = "a re-evaluation differs"
                     else:
                         assert record is not None and kept is not None
                         if stored is None:
