@@ -32,6 +32,14 @@ from livesim.agents import AGENT_REGISTRY, AGENT_VERSIONS, agent_class, make_age
 from livesim.harness.prompt import PROMPT_RENDER_VERSION
 from livesim.hat.edits import edited_harness
 from livesim.hat.ifeval import check, load_ifeval_jsonl
+from livesim.hat.samples import (
+    if_sample,
+    outcome_rates,
+    qa_sample,
+    samples_path,
+    turn_record,
+    write_samples,
+)
 from livesim.hat.suites import (
     T2_VARIANTS,
     IFPrompt,
@@ -43,14 +51,6 @@ from livesim.hat.suites import (
     make_qa_env,
     qa_content,
     read_lock,
-)
-from livesim.hat.samples import (
-    if_sample,
-    outcome_rates,
-    qa_sample,
-    samples_path,
-    turn_record,
-    write_samples,
 )
 from livesim.runs.compare import paired_bootstrap
 from livesim.stream.harness_file import harness_with_style
@@ -433,9 +433,9 @@ def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, b
     if use_cache:
         for found in [path] + ([Path(records) / f"{key}.json"] if records is not None else []):
             if found.exists():
-                kept = samples_path(found)
+                beside = samples_path(found)
                 return {**json.loads(read_text(found, MAX_PROMPT_FILE_BYTES)), "cache_key": key,
-                        **({"samples_file": str(kept)} if kept.is_file() else {})}
+                        **({"samples_file": str(beside)} if beside.is_file() else {})}
     if suite.kind == "if" and spec.name in HOSTS_ONLY:
         why = "reads the env's ground truth" if spec.privileged else "is a scripted stream host"
         result = {"suite": suite.name, "key": suite.key, "title": suite.title, "n": 0, "scores": None, "rows": [],

@@ -129,7 +129,8 @@ def render_table(results: dict[str, Any]) -> str:
     lines += ["Scores in percent. AVG = (accuracy + effectiveness) / 2; pass = accuracy 1 and effectiveness 1; "
               "answered = effectiveness > 0. T4: prompt- and instruction-level, strict "
               "and loose. Differences are paired by request with 95% bootstrap CIs, in points.", ""]
-    head = ("| row | T1 Acc | T1 Eff | T1 AVG | T1 pass | T1 answered | T2 Acc | T2 Eff | T2 AVG | T2 pass | T2-T1 AVG [95% CI] | T2-stress AVG | T3 AVG "
+    head = ("| row | T1 Acc | T1 Eff | T1 AVG | T1 pass | T1 answered | T2 Acc | T2 Eff | T2 AVG | T2 pass "
+            "| T2-T1 AVG [95% CI] | T2-stress AVG | T3 AVG "
             "| T3 tool faults | T3 prompt | T4 P-strict | T4 I-strict | T4 P-loose | T4 I-loose "
             "| latency sim P50/P95 s | gen P50/P95 s | n (T1/T2/T3/T4) |")
     lines += [head, "|" + "---|" * (head.count("|") - 1)]

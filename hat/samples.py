@@ -240,6 +240,6 @@ def _from_results(data: dict[str, Any], folder: Path) -> list[Stored]:
                 continue
             kept = samples_path(record)
             why = "" if kept.is_file() else ((s or {}).get("samples_note") or "no samples beside its record")
-            out.append(Stored(r["row"], name, {**_load_json(record), "cache_key": key}, kept if kept.is_file() else None,
-                              why))
+            out.append(Stored(r["row"], name, {**_load_json(record), "cache_key": key},
+                              kept if kept.is_file() else None, why))
     return out

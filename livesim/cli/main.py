@@ -16,7 +16,8 @@ from livesim.cli import grader, harness, hat, hat_eval, hat_regrade, models, run
 from livesim.cli.common import BadInput, DefaultsHelpFormatter
 from livesim.models.extras import training_missing
 
-COMMANDS = (run, harness, scenarios, models, grader, hat, hat_eval, hat_regrade)  # hat before hat_eval: it creates the `hat` group
+# hat before hat_eval and hat_regrade: it creates the `hat` group
+COMMANDS = (run, harness, scenarios, models, grader, hat, hat_eval, hat_regrade)
 
 
 SIGPIPE_EXIT = 141  # what a shell reports for a process ended by SIGPIPE

@@ -169,7 +169,9 @@ def test_writer_produces_table_json_and_charts(scripted, tiny_result, tmp_path):
     mem = results["rows"][1]
     assert mem["t1_to_t2"]["avg"]["mean"] == -1.0 and mem["vs_base"]["T1"]["avg"]["n"] == 4
     table = written["table"].read_text()
-    assert "| fixed-SFT | 100.0 | 100.0 | 100.0 | 100.0 | 100.0 | 0.0 | 0.0 | 0.0 | 0.0 | -100.0 [-100.0, -100.0]" in table
+    # memorizer: T1 Acc, Eff, AVG, pass, answered; T2 Acc, Eff, AVG, pass; the paired drop
+    assert ("| fixed-SFT | 100.0 | 100.0 | 100.0 | 100.0 | 100.0 | 0.0 | 0.0 | 0.0 | 0.0 | -100.0 [-100.0, -100.0]"
+            in table)
     assert "| HAT | missing: not trained |" in table and "livesim hat reproduce --preset tiny" in table
     assert mem["t1_to"]["T2-tools"]["avg"]["mean"] == -1.0 and mem["t1_to"]["T2-prompt"]["avg"]["mean"] == 0.0
     # where the memorizer's drop comes from: renamed tools, not the prompt's forms (T2-stress renames too)
