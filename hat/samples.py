@@ -137,7 +137,8 @@ def turn_record(action: Any, calls: list[Any], hooks: list[str], messages: list[
 
 
 QA_ROW_KEYS = ("subset", "intent", "intents", "reward", "accuracy", "effectiveness", "avg", "fallback", "turns",
-               "parse_errors", "gen_s", "latency_sim")
+               "parse_errors", "latency_sim")
+"""The row's counters a QA line repeats (not its measured seconds: a line is the same bytes in any run)."""
 
 
 def qa_sample(row: dict[str, Any], seed: int, turns: list[dict[str, Any]], info: dict[str, Any] | None
@@ -159,7 +160,7 @@ def qa_sample(row: dict[str, Any], seed: int, turns: list[dict[str, Any]], info:
 def if_sample(row: dict[str, Any], prompt: str, response: str) -> dict[str, Any]:
     """A T4 prompt's line: the prompt, the whole response and the verdict per instruction."""
     return {"v": SAMPLES_VERSION, "id": row["id"], "prompt": prompt, "response": response,
-            **{k: row[k] for k in ("instruction_ids", "strict", "loose", "prompt_strict", "prompt_loose", "gen_s")
+            **{k: row[k] for k in ("instruction_ids", "strict", "loose", "prompt_strict", "prompt_loose")
                if k in row}}
 
 

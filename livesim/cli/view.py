@@ -150,7 +150,8 @@ def cmd_view(args: argparse.Namespace, open_record: Any) -> int:
 def add_view_args(p: argparse.ArgumentParser) -> None:
     """The options of `view` beyond the dashboard's."""
     p.add_argument("--request", type=int, default=None, metavar="N",
-                   help="show the whole conversation of request N; with a folder: view the N-th record listed")
+                   help="show the whole conversation of request N; with a folder: view the N-th record listed; "
+                        "with suite results: request N of --row and --suite")
     p.add_argument("--transcript", action="store_true",
                    help="print the conversations as Markdown (every request, or --request N) instead of the dashboard")
     p.add_argument("-o", "--out", default=None, metavar="FILE", help="with --transcript: write it to FILE")

@@ -80,5 +80,5 @@ def sample_markdown(sample: dict[str, Any], row: str = "", suite: str = "") -> s
     gen = sample.get("generation")
     if gen:
         out += ["", f"generation: {gen['prompt_tokens']} prompt and {gen['completion_tokens']} completion tokens "
-                f"over {gen['turns']} turn(s), {float(sample.get('gen_s', 0)):.2f} s"]
+                f"over {gen['turns']} turn(s)"]
     return "\n".join(out) + "\n"

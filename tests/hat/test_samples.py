@@ -148,6 +148,14 @@ def test_files_are_deterministic_bounded_and_refuse_what_is_not_samples(tmp_path
         assert "\n" not in str(e.value)
 
 
+@pytest.mark.parametrize(("agent", "suite"), [(("random", {"seed": 9}), "T2"), (("oracle", {"error_rate": 0.5}), "T3"),
+                                              (("random", {"seed": 1}), "T4")])
+def test_the_same_evaluation_keeps_the_same_bytes(agent, suite):
+    a = _eval(*agent, suite, use_cache=False)["samples"]
+    b = _eval(*agent, suite, use_cache=False)["samples"]
+    assert encode(a) == encode(b)
+
+
 def test_cache_hits_name_their_samples_and_no_samples_writes_none(tmp_path):
     first = _eval("random", {"seed": 1}, "T1")
     hit = _eval("random", {"seed": 1}, "T1")
