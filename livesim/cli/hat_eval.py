@@ -127,24 +127,25 @@ def write_eval_out(out: str, result: dict[str, Any]) -> None:
 def _print_eval(result: dict[str, Any]) -> None:
     console = Console(width=max(Console().width, 150))
     table = Table(title=f"{result['agent']}: suites (percent; latency in s)")
-    for col in ("suite", "n", "Acc", "Eff", "AVG", "reward", "P-strict", "I-strict", "P-loose", "I-loose",
-                "sim P50/P95", "gen P50/P95"):
+    for col in ("suite", "n", "Acc", "Eff", "AVG", "pass", "answered", "reward", "P-strict", "I-strict", "P-loose",
+                "I-loose", "sim P50/P95", "gen P50/P95"):
         table.add_column(col, justify="right" if col != "suite" else "left")
     pct = lambda s, k: "-" if s is None or s.get(k) is None else f"{s[k] * 100:.1f}"  # noqa: E731
     for r in result["suites"].values():
         s = r["scores"]
         if s is None:
-            table.add_row(f"{r['key']}", "0", *["n/a"] * 10)
+            table.add_row(f"{r['key']}", "0", *["n/a"] * 12)
             continue
         lat = s.get("latency", {})
+        rates = s.get("outcomes") or {}
         table.add_row(r["key"], str(r["n"]), pct(s, "accuracy"), pct(s, "effectiveness"),
-                      pct(s, "avg"), pct(s, "reward"), pct(s, "prompt_strict"), pct(s, "inst_strict"),
+                      pct(s, "avg"), pct(rates, "pass"), pct(rates, "answered"), pct(s, "reward"), pct(s, "prompt_strict"), pct(s, "inst_strict"),
                       pct(s, "prompt_loose"), pct(s, "inst_loose"),
                       f"{lat.get('sim_p50', 0):.2f}/{lat.get('sim_p95', 0):.2f}" if "sim_p50" in lat else "-",
                       f"{lat.get('gen_p50', 0):.2f}/{lat.get('gen_p95', 0):.2f}")
         for sub, b in (s.get("by_subset") or {}).items():
             table.add_row(f"  {sub}", str(b["n"]), pct(b, "accuracy"), pct(b, "effectiveness"), pct(b, "avg"),
-                          pct(b, "reward"), *[""] * 6)
+                          "", "", pct(b, "reward"), *[""] * 6)
     console.print(table)
     for name, d in suite_drops(result).items():
         drop = d.get("avg")

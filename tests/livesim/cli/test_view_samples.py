@@ -136,3 +136,18 @@ def test_regrade_reports_a_row_with_no_samples(results_dir, capsys, tmp_path):
         f.unlink()
     code, out, _ = _run(capsys, "hat", "regrade", str(copy))
     assert code == 0 and out.count("not regraded (no samples beside its record)") == 3
+
+
+def test_hat_eval_out_keeps_conversations_beside_it_unless_no_samples(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("LIVESIM_CACHE", str(tmp_path / "cache"))
+    code, out, _ = _run(capsys, "hat", "eval", "--agent", "random", "--suite", "T1,T4", "--limit", "3", "--quiet",
+                        "--out", str(tmp_path / "a.json"))
+    assert code == 0 and "pass" in out and "answered" in out
+    assert sorted(p.name for p in tmp_path.glob("a.*")) == ["a.T1.samples.jsonl.gz", "a.T4.samples.jsonl.gz",
+                                                           "a.json"]
+    code, _, _ = _run(capsys, "hat", "eval", "--agent", "random", "--agent-arg", "seed=5", "--suite", "T1", "--limit", "3", "--quiet",
+                      "--no-samples", "--out", str(tmp_path / "b.json"))
+    assert code == 0 and sorted(p.name for p in tmp_path.glob("b.*")) == ["b.json"]
+    assert len(list((tmp_path / "cache" / "evals").glob("*.samples.jsonl.gz"))) == 2  # the first run's only
+    code, _, err = _run(capsys, "view", str(tmp_path / "b.json"), "--suite", "T1")
+    assert code == 2 and "has no stored conversations" in err
