@@ -139,7 +139,8 @@ def _print_eval(result: dict[str, Any]) -> None:
         lat = s.get("latency", {})
         rates = s.get("outcomes") or {}
         table.add_row(r["key"], str(r["n"]), pct(s, "accuracy"), pct(s, "effectiveness"),
-                      pct(s, "avg"), pct(rates, "pass"), pct(rates, "answered"), pct(s, "reward"), pct(s, "prompt_strict"), pct(s, "inst_strict"),
+                      pct(s, "avg"), pct(rates, "pass"), pct(rates, "answered"), pct(s, "reward"),
+                      pct(s, "prompt_strict"), pct(s, "inst_strict"),
                       pct(s, "prompt_loose"), pct(s, "inst_loose"),
                       f"{lat.get('sim_p50', 0):.2f}/{lat.get('sim_p95', 0):.2f}" if "sim_p50" in lat else "-",
                       f"{lat.get('gen_p50', 0):.2f}/{lat.get('gen_p95', 0):.2f}")

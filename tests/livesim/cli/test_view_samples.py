@@ -145,8 +145,8 @@ def test_hat_eval_out_keeps_conversations_beside_it_unless_no_samples(capsys, tm
     assert code == 0 and "pass" in out and "answered" in out
     assert sorted(p.name for p in tmp_path.glob("a.*")) == ["a.T1.samples.jsonl.gz", "a.T4.samples.jsonl.gz",
                                                            "a.json"]
-    code, _, _ = _run(capsys, "hat", "eval", "--agent", "random", "--agent-arg", "seed=5", "--suite", "T1", "--limit", "3", "--quiet",
-                      "--no-samples", "--out", str(tmp_path / "b.json"))
+    code, _, _ = _run(capsys, "hat", "eval", "--agent", "random", "--agent-arg", "seed=5", "--suite", "T1",
+                      "--limit", "3", "--quiet", "--no-samples", "--out", str(tmp_path / "b.json"))
     assert code == 0 and sorted(p.name for p in tmp_path.glob("b.*")) == ["b.json"]
     assert len(list((tmp_path / "cache" / "evals").glob("*.samples.jsonl.gz"))) == 2  # the first run's only
     code, _, err = _run(capsys, "view", str(tmp_path / "b.json"), "--suite", "T1")
