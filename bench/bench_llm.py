@@ -23,6 +23,12 @@ untimed (CUDA start-up and kernel selection would otherwise be charged to the fi
         --prefill-pass-cost 1000000000        # every batch prefilled in one padded pass (the CPU default groups rows)
     python bench/bench_llm.py --device cuda --models smollm2-135m --paths new-eager,new --requests 128 \
         --batch-size 128                       # on a GPU: the decode step eager, then as a CUDA graph
+    python bench/bench_llm.py --models tiny,oracle --samples-overhead T1 --requests 16
+                                               # a suite evaluation without, then with its conversations kept
+
+`--samples-overhead SUITE` times `evaluate_suite` on the first `--requests` requests of SUITE twice on one loaded
+agent (a model, or a registry agent such as oracle), without and with the conversations kept, and prints wall and
+process CPU seconds of each and the compressed size of the samples.
 """
 
 from __future__ import annotations
@@ -101,6 +107,29 @@ def run_path(model: str, path: str, seeds: list[int], batch_size: int, max_new_t
             "load_avg_1m": round(os.getloadavg()[0], 2)}
 
 
+def run_samples_overhead(model: str, suite: str, n: int, batch_size: int, max_new_tokens: int) -> list[dict[str, Any]]:
+    """`evaluate_suite` of `suite` (first `n` requests) without and then with samples, on one agent."""
+    from livesim.agents import AGENT_REGISTRY
+    from livesim.hat.evaluate import AgentSpec, evaluate_suite
+    from livesim.hat.samples import encode
+
+    spec = (AgentSpec(model, {}) if model in AGENT_REGISTRY and model != "transformers" else
+            AgentSpec.for_model(model, max_new_tokens=max_new_tokens, batch_size=batch_size))
+    agent = spec.build()
+    rows = []
+    for kept in (False, True):
+        t0, c0 = time.perf_counter(), time.process_time()
+        result = evaluate_suite(spec, suite, n, batch_size, agent=agent, use_cache=False, samples=kept)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        assert result is not None
+        size = len(encode(result["samples"])) if kept else 0
+        rows.append({"model": model, "suite": suite, "samples": kept, "requests": result["n"],
+                     "wall_s": round(wall, 2), "cpu_s": round(cpu, 2), "samples_bytes": size,
+                     "bytes_per_request": round(size / max(1, result["n"])),
+                     "load_avg_1m": round(os.getloadavg()[0], 2)})
+    return rows
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--models", default="tiny,smollm2-135m", help="comma-separated zoo names or paths")
@@ -113,7 +142,20 @@ def main() -> None:
                    "prefill pass for some rows must save (kv_cache.PREFILL_GROUP_TOKENS, default 64; a huge number "
                    "prefills every batch in one pass)")
     p.add_argument("--json", action="store_true", help="one JSON object per line instead of a table")
+    p.add_argument("--samples-overhead", default=None, metavar="SUITE",
+                   help="instead of the paths: time a suite evaluation without and with its conversations kept")
     args = p.parse_args()
+    if args.samples_overhead:
+        print(f"# {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start", flush=True)
+        for model in args.models.split(","):
+            for row in run_samples_overhead(model, args.samples_overhead, args.requests, args.batch_size,
+                                            args.max_new_tokens):
+                print(json.dumps(row) if args.json else
+                      f"{model:14s} {row['suite']:4s} samples={row['samples']!s:5s} {row['requests']:3d} req  "
+                      f"{row['wall_s']:8.2f} s  cpu {row['cpu_s']:8.2f} s  {row['samples_bytes']:8d} B "
+                      f"({row['bytes_per_request']} B/request)  load {row['load_avg_1m']:.2f}", flush=True)
+        print(f"# load average {os.getloadavg()[0]:.2f} at end", flush=True)
+        return
     if args.prefill_pass_cost is not None:
         if args.prefill_pass_cost < 0:
             p.error(f"--prefill-pass-cost must be >= 0, got {args.prefill_pass_cost}")

@@ -32,6 +32,14 @@ from livesim.agents import AGENT_REGISTRY, AGENT_VERSIONS, agent_class, make_age
 from livesim.harness.prompt import PROMPT_RENDER_VERSION
 from livesim.hat.edits import edited_harness
 from livesim.hat.ifeval import check, load_ifeval_jsonl
+from livesim.hat.samples import (
+    if_sample,
+    outcome_rates,
+    qa_sample,
+    samples_path,
+    turn_record,
+    write_samples,
+)
 from livesim.hat.suites import (
     T2_VARIANTS,
     IFPrompt,
@@ -155,6 +163,8 @@ class _Slot:
     tok_real: bool = False
     prev_prompt: int = 0
     calls_seen: int = 0
+    hooks_seen: int = 0
+    turn_log: list[dict[str, Any]] | None = None  # the conversation, when samples are kept
 
 
 def _tokens(agent: Any, obs: Any, action: Any) -> tuple[int, int] | None:
@@ -167,9 +177,13 @@ def _tokens(agent: Any, obs: Any, action: Any) -> tuple[int, int] | None:
 
 
 def run_qa(agent: Any, requests: tuple[QARequest, ...], batch_size: int = 8, privileged: bool = False,
-           progress: Any = None, harness: Any = None) -> list[dict[str, Any]]:
-    """Play every request (on `harness` instead of the canonical one, if given); one row each, in order."""
+           progress: Any = None, harness: Any = None, samples: list[dict[str, Any]] | None = None
+           ) -> list[dict[str, Any]]:
+    """Play every request (on `harness` instead of the canonical one, if given); one row each, in order.
+    `samples`: a list that receives each request's conversation (`livesim.hat.samples`), in the rows' order.
+    """
     rows: dict[str, dict[str, Any]] = {}
+    kept: dict[str, dict[str, Any]] = {}
     groups: dict[Any, list[QARequest]] = defaultdict(list)
     for r in requests:
         groups[r.env_key].append(r)
@@ -186,7 +200,7 @@ def run_qa(agent: Any, requests: tuple[QARequest, ...], batch_size: int = 8, pri
                 options["harness"] = harness
             obs, _ = env.reset(seed=r.seed, options=options)
             agent.reset()
-            live.append(_Slot(r, env, obs))
+            live.append(_Slot(r, env, obs, turn_log=[] if samples is not None else None))
 
         for env in envs:
             if queue:
@@ -208,10 +222,17 @@ def run_qa(agent: Any, requests: tuple[QARequest, ...], batch_size: int = 8, pri
             for slot, action, secs in zip(batch, actions, measured, strict=True):
                 slot.gen_s += secs
                 counts = _tokens(agent, slot.obs, action)
+                seen = len(slot.obs["messages"])
                 obs, reward, terminated, truncated, info = slot.env.step(action)
                 sim = slot.env.unwrapped.sim
-                keys = [c.key for c in sim.trace.tool_calls[slot.calls_seen:] if c.key]
+                new_calls = sim.trace.tool_calls[slot.calls_seen:]
+                keys = [c.key for c in new_calls if c.key]
                 slot.calls_seen = len(sim.trace.tool_calls)
+                if slot.turn_log is not None:
+                    answered = [] if info.get("dispatched") else obs["messages"][seen:]
+                    slot.turn_log.append(turn_record(action, new_calls, sim.trace.hook_failures[slot.hooks_seen:],
+                                                     answered, counts))
+                    slot.hooks_seen = len(sim.trace.hook_failures)
                 if counts is not None:
                     n_prompt, n_out = counts
                     slot.tok_real = True
@@ -220,14 +241,20 @@ def run_qa(agent: Any, requests: tuple[QARequest, ...], batch_size: int = 8, pri
                 slot.obs = obs
                 if info.get("dispatched"):
                     rows[slot.req.id] = _qa_row(slot, reward, info)
+                    if slot.turn_log is not None:
+                        kept[slot.req.id] = qa_sample(rows[slot.req.id], slot.req.seed, slot.turn_log, info)
                 if terminated or truncated:
                     live.remove(slot)
                     if slot.req.id not in rows:  # truncated without a dispatch: scored as nothing said
                         rows[slot.req.id] = _qa_row(slot, 0.0, None)
+                        if slot.turn_log is not None:
+                            kept[slot.req.id] = qa_sample(rows[slot.req.id], slot.req.seed, slot.turn_log, None)
                     if progress:
                         progress(1)
                     if queue:
                         start(slot.env)
+    if samples is not None:
+        samples.extend(kept[r.id] for r in requests)
     return [rows[r.id] for r in requests]
 
 
@@ -255,8 +282,9 @@ def _text(action: Any) -> str:
     return str(action or "")
 
 
-def run_if(agent: Any, prompts: tuple[IFPrompt, ...], batch_size: int = 8, progress: Any = None
-           ) -> list[dict[str, Any]]:
+def run_if(agent: Any, prompts: tuple[IFPrompt, ...], batch_size: int = 8, progress: Any = None,
+           samples: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Answer every prompt once; one row each, in order (`samples`: receives each prompt and whole response)."""
     rows = []
     for start in range(0, len(prompts), max(1, batch_size)):
         chunk = prompts[start:start + max(1, batch_size)]
@@ -273,6 +301,8 @@ def run_if(agent: Any, prompts: tuple[IFPrompt, ...], batch_size: int = 8, progr
             verdict = check(p, text)
             rows.append({"id": p.id, "instruction_ids": list(p.instruction_ids), **verdict, "gen_s": secs,
                          "chars": len(text), "response": text[:2000], "content": if_content(p)})
+            if samples is not None:
+                samples.append(if_sample(rows[-1], p.prompt, text))
         if progress:
             progress(len(chunk))
     return rows
@@ -295,6 +325,7 @@ def _qa_block(rows: list[dict[str, Any]]) -> dict[str, Any]:
 def score_qa(rows: list[dict[str, Any]]) -> dict[str, Any]:
     out = _qa_block(rows)
     out["fallback_rate"] = float(np.mean([r["fallback"] for r in rows])) if rows else 0.0
+    out["outcomes"] = outcome_rates(rows)  # pass (accuracy and effectiveness 1), answered, fallback, parse error
     by_intent: dict[str, list[dict[str, Any]]] = defaultdict(list)
     by_subset: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
@@ -365,9 +396,13 @@ def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, b
                    agent: Any = None, ifeval_data: str | Path | None = None, use_cache: bool = True,
                    progress: Any = None, patches: list[dict[str, Any]] | None = None,
                    prompt_style: str = "full", cached_only: bool = False,
-                   records: str | Path | None = None) -> dict[str, Any] | None:
+                   records: str | Path | None = None, samples: bool = True) -> dict[str, Any] | None:
     """One suite for one agent: {suite, version, n, scores, rows, cache_key} (from the cache when it is there;
     `cached_only`: None when it is not, nothing is run).
+
+    `samples`: keep each request's conversation (`livesim.hat.samples`): a fresh result holds them under
+    "samples" and writes them beside its cache file; a cached result whose samples file is there names it
+    under "samples_file". Neither is part of the JSON written.
 
     `records`: a second, read-only folder of results under the same keys (`<cache_key>.json`), looked up after
     the cache: the evaluation records that `livesim hat reproduce` commits beside a table. The key holds the
@@ -398,7 +433,9 @@ def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, b
     if use_cache:
         for found in [path] + ([Path(records) / f"{key}.json"] if records is not None else []):
             if found.exists():
-                return {**json.loads(read_text(found, MAX_PROMPT_FILE_BYTES)), "cache_key": key}
+                beside = samples_path(found)
+                return {**json.loads(read_text(found, MAX_PROMPT_FILE_BYTES)), "cache_key": key,
+                        **({"samples_file": str(beside)} if beside.is_file() else {})}
     if suite.kind == "if" and spec.name in HOSTS_ONLY:
         why = "reads the env's ground truth" if spec.privileged else "is a scripted stream host"
         result = {"suite": suite.name, "key": suite.key, "title": suite.title, "n": 0, "scores": None, "rows": [],
@@ -409,16 +446,18 @@ def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, b
     agent = agent if agent is not None else spec.build()
     before = dict(getattr(agent, "stats", None) or {})
     t0 = time.perf_counter()
+    kept: list[dict[str, Any]] | None = [] if samples else None
     if suite.kind == "qa":
         reqs = suite.head(limit)
-        rows = run_qa(agent, reqs, batch_size, privileged=spec.privileged, progress=progress, harness=harness)
+        rows = run_qa(agent, reqs, batch_size, privileged=spec.privileged, progress=progress, harness=harness,
+                      samples=kept)
         if patches is None:  # the presented form changes no request
             check_content(suite, {r["id"]: r["content"] for r in rows})
         scores = score_qa(rows)
     else:
         items = prompts if prompts is not None else suite.requests
         items = items[:limit] if limit else items
-        rows = run_if(agent, items, batch_size, progress=progress)
+        rows = run_if(agent, items, batch_size, progress=progress, samples=kept)
         if prompts is None:
             check_content(suite, {r["id"]: r["content"] for r in rows})
         scores = score_if(rows)
@@ -434,12 +473,16 @@ def evaluate_suite(spec: AgentSpec, suite_name: str, limit: int | None = None, b
         result["generation"] = generation
     if use_cache:
         write_text(path, json.dumps(result, sort_keys=True), flag="evaluation cache")
+        if kept is not None:
+            write_samples(samples_path(path), kept, flag="evaluation cache")
+    if kept is not None:
+        result["samples"] = kept
     return result
 
 
 def _suites_in_processes(spec: AgentSpec, names: list[str], workers: int, limit: int | None, batch_size: int,
                          ifeval_data: str | Path | None, use_cache: bool, prompt_style: str,
-                         records: str | Path | None) -> dict[str, dict[str, Any]]:
+                         records: str | Path | None, samples: bool = True) -> dict[str, dict[str, Any]]:
     """`evaluate_suite` for each name, up to `workers` at a time, each in its own (spawned) process with its own
     agent; {} when the pool breaks (the caller then evaluates in process).
     """
@@ -448,7 +491,8 @@ def _suites_in_processes(spec: AgentSpec, names: list[str], workers: int, limit:
     try:  # spawned (a CUDA context is never forked), and they die with this process
         with worker_pool(min(workers, len(names)), "evaluation worker") as pool:
             futures = {name: pool.submit(evaluate_suite, spec, name, limit, batch_size, None, ifeval_data, use_cache,
-                                         None, prompt_style=prompt_style, records=records) for name in names}
+                                         None, prompt_style=prompt_style, records=records, samples=samples)
+                       for name in names}
             return {name: r for name, f in futures.items() if (r := f.result()) is not None}
     except WorkerDied as e:
         print(f"[evaluate] suites in processes failed ({e}); evaluating them in this process", file=sys.stderr)
@@ -458,7 +502,7 @@ def _suites_in_processes(spec: AgentSpec, names: list[str], workers: int, limit:
 def evaluate(spec: AgentSpec, suites: list[str], limit: int | None = None, batch_size: int = 8,
              ifeval_data: str | Path | None = None, use_cache: bool = True, progress: Any = None,
              prompt_style: str = "full", cached_only: bool = False,
-             records: str | Path | None = None, workers: int = 1) -> dict[str, Any]:
+             records: str | Path | None = None, workers: int = 1, samples: bool = True) -> dict[str, Any]:
     """Every named suite for one agent (the agent is built once, and only if some suite is not cached).
 
     `cached_only`: only suites already in the evaluation cache (or in `records`, see `evaluate_suite`); the
@@ -466,7 +510,7 @@ def evaluate(spec: AgentSpec, suites: list[str], limit: int | None = None, batch
     `workers > 1`: the suites that are not cached run that many at a time, each in its own process with its own
     copy of the agent (on a GPU, where one process's host work leaves the device mostly idle); each suite's
     requests and batches are the same as in process, so are its cache key and, for a deterministic agent, its
-    result.
+    result. `samples`: keep each request's conversation (see `evaluate_suite`).
     """
     holder: dict[str, Any] = {}
 
@@ -488,11 +532,11 @@ def evaluate(spec: AgentSpec, suites: list[str], limit: int | None = None, batch
         pending = [name for name, r in found.items() if r is None]
         if len(pending) > 1:
             ran |= _suites_in_processes(spec, pending, workers, limit, batch_size, ifeval_data, use_cache,
-                                        prompt_style, records)
+                                        prompt_style, records, samples)
     for name in suites:
         result = ran.get(name) or evaluate_suite(spec, name, limit, batch_size, lazy, ifeval_data, use_cache,
                                                  progress, prompt_style=prompt_style, cached_only=cached_only,
-                                                 records=records)
+                                                 records=records, samples=samples)
         if result is None:
             out.setdefault("not_measured", []).append(name)
         else:

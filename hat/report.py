@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from livesim.hat.evaluate import compare_results, suite_drop, suite_drops
+from livesim.hat.samples import RATES, outcome_rates, samples_path
 from livesim.hat.suites import T2_DIMENSIONS
 from livesim.stream.paths import MAX_PROMPT_FILE_BYTES, read_text, save_figure, write_text
 
@@ -39,10 +40,15 @@ class RowResult:
 
 
 def _summary(suite: dict[str, Any]) -> dict[str, Any] | None:
-    return None if suite is None else {"key": suite["key"], "n": suite["n"], "scores": suite["scores"],
-                                       "note": suite.get("note"), "wall_s": suite.get("wall_s"),
-                                       "requests_per_s": suite.get("requests_per_s"),
-                                       "cache_key": suite.get("cache_key")}
+    if suite is None:
+        return None
+    scores = suite["scores"]
+    if scores is not None and "outcomes" not in scores and suite.get("suite") != "T4" and suite.get("rows"):
+        scores = {**scores, "outcomes": outcome_rates(suite["rows"])}  # a result cached before the rates existed
+    kept = suite.get("samples") is not None or bool(suite.get("samples_file"))
+    return {"key": suite["key"], "n": suite["n"], "scores": scores, "note": suite.get("note"),
+            "wall_s": suite.get("wall_s"), "requests_per_s": suite.get("requests_per_s"),
+            "cache_key": suite.get("cache_key"), "samples": kept}
 
 
 def _diff(a: RowResult | None, b: RowResult | None) -> dict[str, Any]:
@@ -120,9 +126,11 @@ def render_table(results: dict[str, Any]) -> str:
     lines = [f"# Results: preset `{results['preset']}`", ""]
     if results.get("command"):
         lines += ["```bash", results["command"], "```", ""]
-    lines += ["Scores in percent. AVG = (accuracy + effectiveness) / 2. T4: prompt- and instruction-level, strict "
+    lines += ["Scores in percent. AVG = (accuracy + effectiveness) / 2; pass = accuracy 1 and effectiveness 1; "
+              "answered = effectiveness > 0. T4: prompt- and instruction-level, strict "
               "and loose. Differences are paired by request with 95% bootstrap CIs, in points.", ""]
-    head = ("| row | T1 Acc | T1 Eff | T1 AVG | T2 Acc | T2 Eff | T2 AVG | T2-T1 AVG [95% CI] | T2-stress AVG | T3 AVG "
+    head = ("| row | T1 Acc | T1 Eff | T1 AVG | T1 pass | T1 answered | T2 Acc | T2 Eff | T2 AVG | T2 pass "
+            "| T2-T1 AVG [95% CI] | T2-stress AVG | T3 AVG "
             "| T3 tool faults | T3 prompt | T4 P-strict | T4 I-strict | T4 P-loose | T4 I-loose "
             "| latency sim P50/P95 s | gen P50/P95 s | n (T1/T2/T3/T4) |")
     lines += [head, "|" + "---|" * (head.count("|") - 1)]
@@ -147,12 +155,15 @@ def render_table(results: dict[str, Any]) -> str:
         ns = "/".join(str((s.get(k) or {}).get("n", 0)) for k in SUITE_ORDER)
         lines.append(
             f"| {r['row']} | {sc('T1', 'accuracy')} | {sc('T1', 'effectiveness')} | {sc('T1', 'avg')} | "
-            f"{sc('T2', 'accuracy')} | {sc('T2', 'effectiveness')} | {sc('T2', 'avg')} | {fmt_ci(drop)} | "
+            f"{fmt_pct(rate(r, 'T1', 'pass'))} | {fmt_pct(rate(r, 'T1', 'answered'))} | "
+            f"{sc('T2', 'accuracy')} | {sc('T2', 'effectiveness')} | {sc('T2', 'avg')} | "
+            f"{fmt_pct(rate(r, 'T2', 'pass'))} | {fmt_ci(drop)} | "
             f"{sc('T2-stress', 'avg')} | {sc('T3', 'avg')} | {sc('T3', 'avg', 'tool_faults')} | "
             f"{sc('T3', 'avg', 'prompt')} | "
             f"{sc('T4', 'prompt_strict')} | {sc('T4', 'inst_strict')} | {sc('T4', 'prompt_loose')} | "
             f"{sc('T4', 'inst_loose')} | {fmt_pct(lat.get('sim_p50'), False)} / {fmt_pct(lat.get('sim_p95'), False)} | "
             f"{fmt_pct(lat.get('gen_p50'), False)} / {fmt_pct(lat.get('gen_p95'), False)} | {ns} |")
+    lines += outcome_table(results)
     lines += _dimension_table(results)
     base = results["baseline"]
     diff_rows = [r for r in results["rows"] if r.get("vs_" + base)]
@@ -218,6 +229,68 @@ def render_table(results: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+OUTCOME_SUITES = ("T1", "T2", "T3")
+RATE_NAMES = {"pass": "pass", "answered": "answered", "fallback": "fallback", "parse_error": "parse err"}
+
+
+def rate(row: dict[str, Any], suite: str, name: str) -> Any:
+    """A row's outcome rate on a suite (None when the suite or its rates were not measured)."""
+    return ((((row.get("suites") or {}).get(suite) or {}).get("scores") or {}).get("outcomes") or {}).get(name)
+
+
+def samples_cell(row: dict[str, Any]) -> str:
+    """Whether a row's conversations are kept: "yes", "part" or why not (`samples_note` of its suites)."""
+    suites = [s for s in (row.get("suites") or {}).values() if s and s.get("scores") is not None]
+    kept = [bool(s.get("samples")) for s in suites]
+    if suites and all(kept):
+        return "yes"
+    if any(kept):
+        return "part"
+    notes = {s.get("samples_note") for s in suites if s.get("samples_note")}
+    return "no samples" + (f" ({'; '.join(sorted(notes))})" if notes else "")
+
+
+def with_records(results: dict[str, Any], folder: str | Path) -> dict[str, Any]:
+    """`results` (a results.json) with each QA suite's outcome rates taken from its record's rows and each suite's
+    samples flag from the files in `folder/evals/` (`<cache key>.json`, `<cache key>.samples.jsonl.gz`); suites
+    with no record keep what they have. Changes `results` in place and returns it.
+    """
+    evals = Path(folder) / "evals"
+    for row in results.get("rows", []):
+        for name, summary in (row.get("suites") or {}).items():
+            key = (summary or {}).get("cache_key")
+            record = evals / f"{key}.json" if key else None
+            if record is None or not record.is_file():
+                continue
+            if samples_path(record).is_file():
+                summary["samples"] = True
+                summary.pop("samples_note", None)
+            stored = json.loads(read_text(record, MAX_PROMPT_FILE_BYTES))
+            if stored.get("rows") and name != "T4" and summary.get("scores") is not None:
+                summary["scores"]["outcomes"] = outcome_rates(stored["rows"])
+    return results
+
+
+def outcome_table(results: dict[str, Any]) -> list[str]:
+    """What each row does, beside AVG: pass (accuracy 1 and effectiveness 1), answered (effectiveness > 0),
+    fallback and parse-error rates per QA suite, and whether its conversations are kept (`livesim view`).
+    """
+    rows = [r for r in results["rows"] if r["status"] == "ok"]
+    if not rows:
+        return []
+    suites = [s for s in OUTCOME_SUITES if any((r.get("suites") or {}).get(s) for r in rows)]
+    cols = [f"{s} {RATE_NAMES[k]}" for s in suites for k in RATES]
+    lines = ["", "## Outcomes per request (percent)", "",
+             "pass: accuracy 1 and effectiveness 1; answered: effectiveness > 0; fallback: the harness's reply went "
+             "out; parse err: at least one unparseable turn. samples: whether each request's conversation is kept "
+             "(`livesim view`, `livesim hat regrade`).", "",
+             "| row | " + " | ".join(cols) + " | samples |", "|---|" + "---|" * (len(cols) + 1)]
+    for r in rows:
+        cells = [fmt_pct(rate(r, s, k)) for s in suites for k in RATES]
+        lines.append(f"| {r['row']} | " + " | ".join(cells) + f" | {samples_cell(r)} |")
+    return lines
+
+
 def _dimension_table(results: dict[str, Any]) -> list[str]:
     """Where a row's T1 -> T2 drop comes from: AVG under each dimension alone, and under T2-stress, minus T1."""
     cols = ("T2", *DIMENSION_SUITES, "T2-stress")
@@ -251,15 +324,16 @@ def chart_suites(results: dict[str, Any], path: Path) -> Path:
     """
     plt = _plt()
     ok = [r for r in results["rows"] if r["status"] == "ok"]
-    metrics = (("T1", "avg", "T1 AVG"), ("T2", "avg", "T2 AVG"), ("T2-stress", "avg", "T2-stress AVG"),
-               ("T3", "avg", "T3 AVG"),
+    metrics = (("T1", "avg", "T1 AVG"), ("T1", "outcomes.pass", "T1 pass"), ("T2", "avg", "T2 AVG"),
+               ("T2", "outcomes.pass", "T2 pass"), ("T2-stress", "avg", "T2-stress AVG"), ("T3", "avg", "T3 AVG"),
                ("T4", "prompt_strict", "T4 prompt-strict"))
     fig, ax = plt.subplots(figsize=(max(7, 1.6 * len(ok) + 2), 4.4))
     x = np.arange(len(ok))
     w = 0.8 / len(metrics)
     missing = False
     for j, (suite, key, label) in enumerate(metrics):
-        vals = [((r["suites"].get(suite) or {}).get("scores") or {}).get(key) for r in ok]
+        vals = [rate(r, suite, key.split(".", 1)[1]) if key.startswith("outcomes.")
+                else ((r["suites"].get(suite) or {}).get("scores") or {}).get(key) for r in ok]
         xs = x + (j - (len(metrics) - 1) / 2) * w
         bars = ax.bar(xs, [0.0 if v is None else v * 100 for v in vals], w, label=label, color=f"C{j}")
         for xi, bar, v in zip(xs, bars, vals, strict=True):
@@ -274,8 +348,8 @@ def chart_suites(results: dict[str, Any], path: Path) -> Path:
     ax.set_xticks(x, [r["row"] for r in ok], rotation=20, ha="right")
     ax.set_ylabel("score (%)")
     ax.set_ylim(0, 112)
-    ax.set_title(f"{results['preset']}: suites per row (T1-T3 AVG of accuracy and effectiveness; T4 prompt-strict)",
-                 fontsize=9)
+    ax.set_title(f"{results['preset']}: suites per row (T1-T3 AVG of accuracy and effectiveness; pass: both 1; "
+                 "T4 prompt-strict)", fontsize=9)
     ax.legend(fontsize=7, ncol=3, loc="upper left")
     fig.tight_layout()
     save_figure(fig, path, dpi=110)

@@ -38,6 +38,7 @@ from livesim.hat.ab import render_ab, run_ab
 from livesim.hat.evaluate import AgentSpec, evaluate, model_fingerprint
 from livesim.hat.harness_edit import render_edits, run_harness_edit
 from livesim.hat.report import DIMENSION_SUITES, RowResult, write_results
+from livesim.hat.samples import result_samples, samples_path, without_transient, write_samples
 from livesim.models.extras import training_missing
 from livesim.stream.paths import MAX_PROMPT_FILE_BYTES, read_text, write_text
 
@@ -250,19 +251,26 @@ def save_records(rows: list[RowResult], records: Path) -> int:
 
 
 def _write_record(key: str, result: dict[str, Any], records: Path) -> bool:
-    """`records/<key>.json` holds `result` (without its `cache_key`), unless it is there already."""
+    """`records/<key>.json` holds `result` (without its `cache_key`), unless it is there already; its samples
+    (in memory or beside the cache file it was read from) go beside it as `<key>.samples.jsonl.gz`, unless there.
+    """
     path = records / f"{key}.json"
+    kept = samples_path(path)
+    if not kept.exists():
+        found = result_samples(result)
+        if found is not None:
+            write_samples(kept, found, flag="--records")
     if path.exists():
         return False
-    write_text(path, json.dumps({k: v for k, v in result.items() if k != "cache_key"}, sort_keys=True) + "\n",
-               flag="--records")
+    write_text(path, json.dumps(without_transient(result), sort_keys=True) + "\n", flag="--records")
     return True
 
 
 def evaluate_rows(specs: Sequence[tuple[str, AgentSpec | None, dict[str, Any]]], ev: EvalPreset,
                   ifeval_data: str | Path | None = None, log: Any = print,
                   cached_only: bool = False, records: Path | None = None,
-                  carried: dict[str, RowResult] | None = None, workers: int = 1) -> list[RowResult]:
+                  carried: dict[str, RowResult] | None = None, workers: int = 1, samples: bool = True
+                  ) -> list[RowResult]:
     """Evaluate each row (`records`: committed results read as a second cache); a row with no spec (its stage is
     not in the stage cache) is taken from `carried` when it is there, else marked not measured.
     """
@@ -278,7 +286,7 @@ def evaluate_rows(specs: Sequence[tuple[str, AgentSpec | None, dict[str, Any]]],
         t0 = time.perf_counter()
         try:
             result = evaluate(spec, list(ev.suites), ev.limit, ev.batch_size, ifeval_data, prompt_style=ev.prompt_style,
-                              cached_only=cached_only, records=records, workers=workers)
+                              cached_only=cached_only, records=records, workers=workers, samples=samples)
         except (OSError, ValueError, RuntimeError) as e:  # one broken row is reported, not fatal
             log(f"[reproduce] {name}: evaluation failed: {e}")
             out.append(RowResult(name, None, "error", str(e).splitlines()[0][:200], train))
@@ -315,7 +323,8 @@ def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_
               ifeval_data: str | Path | None = None, ab: bool = True, harness_edit: bool = True,
               log: Any = None, untrained: bool = False, limit: int | None = None,
               cached_only: bool = False, suites: Sequence[str] | None = None,
-              sets: Sequence[str] = (), eval_workers: int = 1, quiet: bool = False) -> dict[str, Path]:
+              sets: Sequence[str] = (), eval_workers: int = 1, quiet: bool = False,
+              samples: bool = True) -> dict[str, Path]:
     """Train what is missing, evaluate every row, run the A/B and harness-edit tests; write results/<preset>/.
 
     `untrained=True` evaluates only rows that need no training (oracle, memorizer, null, random and the
@@ -326,6 +335,7 @@ def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_
     (`TrainConfig.with_sets`: they change the stage keys, so overridden stages are cached apart from the preset's).
     `eval_workers`: suites of a row evaluated that many at a time, in processes (`evaluate(workers=)`).
     `quiet`: no progress bars (the one-line `[reproduce]` messages stay).
+    `samples=False` (`--no-samples`): keep no conversations beside the evaluation records.
     """
     if eval_workers < 1:
         raise ValueError(f"--eval-workers must be >= 1, got {eval_workers}")
@@ -350,14 +360,21 @@ def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_
                + (f" --rows {','.join(rows)}" if rows else "") + ("" if ab else " --no-ab")
                + ("" if harness_edit else " --no-harness-edit") + (" --cached-only" if cached_only else "")
                + (f" --suites {','.join(suites)}" if suites is not None else "")
-               + "".join(f" --set {s}" for s in sets))
+               + "".join(f" --set {s}" for s in sets) + ("" if samples else " --no-samples"))
     if untrained:
         specs_u = untrained_specs(preset, ev)
-        results = evaluate_rows(specs_u, ev, ifeval_data, log, records=records, workers=eval_workers)
+        if rows is not None:  # a subset of the untrained rows (e.g. the scripted ones, without the zoo model)
+            names = [n for n, _, _ in specs_u]
+            unknown = [r for r in rows if r not in names]
+            if unknown:
+                raise ValueError(f"--rows {unknown[0]!r}: with --untrained the rows are {', '.join(names)}")
+            specs_u = [s for s in specs_u if s[0] in rows]
+        results = evaluate_rows(specs_u, ev, ifeval_data, log, records=records, workers=eval_workers,
+                                samples=samples)
         save_records(results, records)
         by = {name: s for name, s, _ in specs_u}
         extra_u: dict[str, Any] = {"eval": ev.__dict__, "ci": ci, "command": command}
-        if ab:
+        if ab and {"memorizer", "oracle"} <= set(by):
             log("[reproduce] A/B: memorizer vs oracle as host")
             extra_u["ab"] = run_ab(by["memorizer"], by["oracle"], list(range(ev.ab_seeds)), duration_s=ev.ab_duration_s,
                                    prompt_style=ev.prompt_style, records=records)
@@ -376,7 +393,7 @@ def reproduce(preset: str, ci: bool = False, rows: list[str] | None = None, out_
     carried = (carried_rows(previous, records, planned_stage_keys(preset, chosen, ci, sets))
                if cached_only and any(s is None for _, s, _ in specs) else {})
     results = evaluate_rows([(r.name, s, t) for r, s, t in specs], ev, ifeval_data, log, cached_only=cached_only,
-                            records=records, carried=carried, workers=eval_workers)
+                            records=records, carried=carried, workers=eval_workers, samples=samples)
     save_records(results, records)
     extra: dict[str, Any] = {"eval": ev.__dict__, "ci": ci, "command": command}
     by = {r.name: s for r, s, _ in specs if s is not None}
@@ -446,4 +463,6 @@ def _save_keys(keys: Sequence[str | None], records: Path) -> None:
     for key in keys:
         src = cache_dir() / f"{key}.json"
         if key and src.is_file():
-            _write_record(key, json.loads(read_text(src, MAX_PROMPT_FILE_BYTES)), records)
+            kept = samples_path(src)
+            _write_record(key, {**json.loads(read_text(src, MAX_PROMPT_FILE_BYTES)),
+                                **({"samples_file": str(kept)} if kept.is_file() else {})}, records)

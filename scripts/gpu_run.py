@@ -26,23 +26,31 @@ that this one did not measure to the summary's table and claims (marked carried,
 on), 128 requests each.
 `--deadline S` stops the run S seconds after it starts: the part running then is stopped, later parts are skipped
 and named so in `parts.md`.
+
+Every evaluation keeps each request's conversation beside its record (`--no-samples`: none). After each part the
+table, the evaluation records and their conversations are packed into at most 8 files of at most 16 MiB,
+`packs/results-N.tar` (what to copy back from a machine that returns few, small files; anything that does not fit
+is named in `packs/left-out.txt`); `--summary-only --out DIR` on a folder holding only `packs/` unpacks them and
+rebuilds the tables from the records.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import os
 import re
 import signal
 import subprocess
 import sys
+import tarfile
 import time
 from pathlib import Path
 from typing import Any
 
-from livesim.stream.paths import append_text, open_output, read_text, write_text
+from livesim.stream.paths import append_text, open_output, read_bytes, read_text, write_bytes, write_text
 from livesim.stream.procs import die_with_parent, group_guard, sigterm_as_exit
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -123,6 +131,95 @@ def parts(ci: bool, out: Path, short: bool = False, steps: tuple[str, ...] | Non
     plan += [("bench_sft", 120 if short else 900, [py, str(ROOT / "bench" / "bench_sft.py"), *sft]),
              ("bench_collect", 60 if short else 900, [py, str(ROOT / "bench" / "bench_collect.py"), *collect])]
     return plan
+
+
+PACKS = 8  # at most this many pack files ...
+PACK_BYTES = 16 << 20  # ... of at most this many bytes each
+_TAR_OVERHEAD = 2048  # a member's headers (an extended one for long names) and padding, at most
+_TAR_END = tarfile.RECORDSIZE  # the archive's end blocks, padded to a whole record
+
+
+def _pack_groups(results: Path) -> list[list[Path]]:
+    """What a pack holds, in the order it is packed: each table's results.json and table.md, then each evaluation
+    record with its samples file (a record and its samples never split).
+    """
+    tables = [[f for f in (d / "results.json", d / "table.md") if f.is_file()]
+              for d in sorted(p.parent for p in results.rglob("results.json"))]
+    groups: dict[Path, list[Path]] = {}
+    for f in sorted(results.rglob("evals/*")):
+        if f.is_file() and not f.name.startswith("."):
+            stem = f.parent / f.name.split(".", 1)[0]
+            groups.setdefault(stem, []).append(f)
+    return [g for g in tables if g] + list(groups.values())
+
+
+def pack_results(out: Path, max_files: int = PACKS, max_bytes: int = PACK_BYTES) -> tuple[list[Path], list[str]]:
+    """`out/results/` (tables, records, conversations) into at most `max_files` tar files of at most `max_bytes`
+    each under `out/packs/` (first fit, in `_pack_groups` order); returns the packs and what did not fit.
+    """
+    results, packs = out / "results", out / "packs"
+    bins: list[list[Path]] = []
+    sizes: list[int] = []
+    left: list[str] = []
+    for group in _pack_groups(results) if results.is_dir() else []:
+        size = sum(f.stat().st_size + _TAR_OVERHEAD for f in group)
+        at = next((i for i, used in enumerate(sizes) if used + size + _TAR_END <= max_bytes), None)
+        if at is None and len(bins) < max_files and size + _TAR_END <= max_bytes:
+            bins.append([])
+            sizes.append(0)
+            at = len(bins) - 1
+        if at is None:
+            left += [str(f.relative_to(out)) for f in group]
+            continue
+        bins[at] += group
+        sizes[at] += size
+    packs.mkdir(parents=True, exist_ok=True)
+    written = []
+    for i, files in enumerate(bins):
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w", format=tarfile.PAX_FORMAT) as tar:
+            for f in files:
+                info = tar.gettarinfo(str(f), arcname=str(f.relative_to(out)))
+                info.mtime, info.uid, info.gid, info.uname, info.gname = 0, 0, 0, "", ""
+                tar.addfile(info, io.BytesIO(read_bytes(f, max_bytes=max_bytes)))
+        if len(buf.getvalue()) > max_bytes:  # the estimate above is an upper bound; this never happens
+            raise RuntimeError(f"pack {i} is {len(buf.getvalue())} bytes, over its {max_bytes}")
+        path = packs / f"results-{i}.tar"
+        write_bytes(path, buf.getvalue())
+        written.append(path)
+    for stale in packs.glob("results-*.tar"):
+        if stale not in written:
+            stale.unlink()
+    write_text(packs / "left-out.txt", "".join(f"{x}\n" for x in left))
+    return written, left
+
+
+def unpack_results(out: Path) -> int:
+    """Extract `out/packs/results-*.tar` into `out/` (regular files under results/ only); returns files written."""
+    n = 0
+    for pack in sorted((out / "packs").glob("results-*.tar")):
+        with tarfile.open(pack) as tar:
+            for m in tar.getmembers():
+                parts = Path(m.name).parts
+                if not m.isfile() or Path(m.name).is_absolute() or ".." in parts or parts[:1] != ("results",):
+                    raise ValueError(f"{pack.name}: {m.name!r} is not a file under results/; refusing the pack")
+                target = out / m.name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                src = tar.extractfile(m)
+                assert src is not None
+                write_bytes(target, src.read())
+                n += 1
+    return n
+
+
+def rebuild_tables(out: Path) -> None:
+    """Each unpacked table's outcome rates and samples flags from its records, and its table.md, written again."""
+    from livesim.hat.report import render_table, with_records
+
+    for found in sorted((out / "results").rglob("results.json")):
+        results = with_records(json.loads(read_text(found)), found.parent)
+        write_text(found, json.dumps(results, indent=1, sort_keys=True) + "\n")
+        write_text(found.with_name("table.md"), render_table(results))
 
 
 def _label(path: Path) -> str:
@@ -369,6 +466,7 @@ def main(argv: list[str] | None = None) -> int:
                     "each in its own process (`hat reproduce --eval-workers`; default 1)")
     ap.add_argument("--summary-only", action="store_true", help="run nothing: write summary.md, results.json and "
                     "table.md from what --out holds (e.g. a run copied back from the GPU machine, with --carry)")
+    ap.add_argument("--no-samples", action="store_true", help="keep no conversations (`hat reproduce --no-samples`)")
     ap.add_argument("--only", default=None, help=f"comma list of parts to run ({','.join(PARTS)}, or one reproduce "
                                                 "step such as reproduce:fixed); the summary is always written")
     args = ap.parse_args(argv)
@@ -396,13 +494,23 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"--carry {args.carry}: its run had other settings (ci={bool(earlier.get('ci'))}, sets "
                      f"{' '.join(theirs) or 'none'}) than this one (ci={args.ci}, sets {' '.join(sets) or 'none'})")
     if args.summary_only:
-        if not args.out or not (out / "results").is_dir():
-            ap.error(f"--summary-only needs --out with a run's results/ folder ({out / 'results'} is not one)")
+        packed = sorted((out / "packs").glob("results-*.tar")) if args.out else []
+        if not args.out or not ((out / "results").is_dir() or packed):
+            ap.error(f"--summary-only needs --out with a run's results/ folder or its packs/ ({out / 'results'} is "
+                     "not one)")
+        if packed:
+            try:
+                print(f"[gpu_run] {unpack_results(out)} file(s) unpacked from {len(packed)} pack(s)")
+            except (ValueError, OSError, tarfile.TarError) as e:
+                ap.error(f"--summary-only: {e}")
+            rebuild_tables(out)
         print(f"[gpu_run] {summary(out, carry)}")
         return 0
     if args.eval_workers < 1:
         ap.error(f"--eval-workers must be >= 1, got {args.eval_workers}")
     plan = parts(args.ci, out, args.short, steps, args.eval_workers)
+    if args.no_samples:
+        plan = [(n, lim, cmd + ["--no-samples"] if n.startswith("reproduce:") else cmd) for n, lim, cmd in plan]
     names = [p[0] for p in plan]
     only = args.only.split(",") if args.only else list(PARTS)
     bad = [n for n in only if n not in names and n != "reproduce"]
@@ -429,6 +537,10 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(run_part(name, limit, cmd, out))
         print(f"[gpu_run] {name}: {rows[-1]['status']} in {rows[-1]['wall_s']:.0f} s", flush=True)
         summary(out, carry)
+        if name.startswith("reproduce:"):
+            packs, left = pack_results(out)
+            print(f"[gpu_run] results packed into {len(packs)} file(s) under {out / 'packs'}"
+                  + (f"; {len(left)} file(s) did not fit (packs/left-out.txt)" if left else ""), flush=True)
     print(f"[gpu_run] {summary(out, carry)}")
     return 0 if all(r["status"] == "ok" for r in rows) else 1
 

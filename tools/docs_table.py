@@ -1,6 +1,7 @@
 """Write a results table excerpt into a markdown doc, between `<!-- NAME -->` and `<!-- /NAME -->`.
 
-The excerpt (T1 accuracy/effectiveness/AVG, T2 AVG, the paired T2-T1 drop, T4 prompt/instruction strict and
+The excerpt (T1 accuracy/effectiveness/AVG with its pass, answered, fallback and parse-error rates, T2 AVG and
+pass rate, the paired T2-T1 drop, T4 prompt/instruction strict and
 T4 instruction-strict against base, and where each row comes from) is built from a `results.json` written by
 `livesim hat reproduce`, so a table quoted in the docs is generated, not typed:
 
@@ -25,16 +26,17 @@ import json
 from pathlib import Path
 from typing import Any
 
-from livesim.hat.report import fmt_ci, fmt_pct
+from livesim.hat.report import fmt_ci, fmt_pct, rate, samples_cell
 from livesim.stream.paths import write_text
 
 
 def excerpt(results: dict[str, Any]) -> str:
-    lines = ["| row | T1 Acc | T1 Eff | T1 AVG | T2 AVG | T2-T1 AVG [95% CI] | T4 P-strict | T4 I-strict | "
-             "T4 I-strict vs base [95% CI] | source |", "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| row | T1 Acc | T1 Eff | T1 AVG | T1 pass | T1 answered | T1 fallback | T1 parse err | T2 AVG | "
+             "T2 pass | T2-T1 AVG [95% CI] | T4 P-strict | T4 I-strict | T4 I-strict vs base [95% CI] | source | "
+             "samples |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in results["rows"]:
         if r["status"] != "ok":
-            lines.append(f"| {r['row']} | not measured: {r.get('note', '')} | | | | | | | | |")
+            lines.append(f"| {r['row']} | not measured: {r.get('note', '')} |" + " |" * 14)
             continue
         s = r["suites"]
 
@@ -46,9 +48,10 @@ def excerpt(results: dict[str, Any]) -> str:
         train = r.get("train") or {}
         src = (f"earlier run (`{train['carried_from']}`)" if train.get("carried_from")
                else "carried (records)" if train.get("carried") else "measured here")
+        rates = " | ".join(fmt_pct(rate(r, "T1", k)) for k in ("pass", "answered", "fallback", "parse_error"))
         lines.append(f"| {r['row']} | {g('T1', 'accuracy')} | {g('T1', 'effectiveness')} | {g('T1', 'avg')} | "
-                     f"{g('T2', 'avg')} | {drop} | {g('T4', 'prompt_strict')} | {g('T4', 'inst_strict')} | {vs} | "
-                     f"{src} |")
+                     f"{rates} | {g('T2', 'avg')} | {fmt_pct(rate(r, 'T2', 'pass'))} | {drop} | "
+                     f"{g('T4', 'prompt_strict')} | {g('T4', 'inst_strict')} | {vs} | {src} | {samples_cell(r)} |")
     return "\n".join(lines)
 
 

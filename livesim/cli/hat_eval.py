@@ -22,6 +22,7 @@ from livesim.hat.ab import render_ab, run_ab
 from livesim.hat.evaluate import AgentSpec, evaluate, suite_drops
 from livesim.hat.harness_edit import load_patches, render_edits, run_harness_edit
 from livesim.hat.reproduce import TrainingUnavailableError, reproduce, result_name
+from livesim.hat.samples import SUFFIX, TRANSIENT, result_samples, without_transient, write_samples
 from livesim.hat.suites import SuiteChangedError, get_suite, parse_suites
 from livesim.models.extras import require_training, training_missing
 from livesim.runs.compare import AgentSpec as Parsed
@@ -90,18 +91,18 @@ def cmd_eval(args: argparse.Namespace) -> int:
     progress = progress_bar(args, total)
     try:
         result = evaluate(spec, suites, args.limit, args.batch_size, args.ifeval_data, not args.no_cache, progress,
-                          prompt_style=args.prompt_style)
+                          prompt_style=args.prompt_style, samples=not args.no_samples)
     except (FileNotFoundError, ImportError, ValueError, SuiteChangedError) as e:
         progress(None)
         raise SystemExit(f"error: {training_missing(e) or e}") from None
     progress(None)
     if args.out:
         try:  # whole or not at all: a full disk leaves the old file and says so in one line
-            write_text(args.out, json.dumps(result, indent=1, sort_keys=True) + "\n")
+            write_eval_out(args.out, result)
         except PathProblem as e:
             raise SystemExit(f"error: {e}") from None
     if args.json:
-        slim = {**result, "suites": {k: {x: y for x, y in v.items() if x != "rows"}
+        slim = {**result, "suites": {k: {x: y for x, y in v.items() if x not in ("rows", *TRANSIENT)}
                                      for k, v in result["suites"].items()}}
         print(json.dumps(slim, sort_keys=True))
     else:
@@ -109,27 +110,45 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def write_eval_out(out: str, result: dict[str, Any]) -> None:
+    """`--out FILE`: the result as JSON (each suite's `samples_at` names its file) and each suite's conversations
+    beside it, `FILE.<suite>.samples.jsonl.gz`.
+    """
+    suites = {}
+    for name, r in result["suites"].items():
+        entry = without_transient(r)
+        found = result_samples(r)
+        if found is not None:
+            kept = Path(out).with_name(f"{Path(out).name.removesuffix('.json')}.{name}{SUFFIX}")
+            write_samples(kept, found, flag="--out")
+            entry["samples_at"] = kept.name
+        suites[name] = entry
+    write_text(out, json.dumps({**result, "suites": suites}, indent=1, sort_keys=True) + "\n")
+
+
 def _print_eval(result: dict[str, Any]) -> None:
     console = Console(width=max(Console().width, 150))
     table = Table(title=f"{result['agent']}: suites (percent; latency in s)")
-    for col in ("suite", "n", "Acc", "Eff", "AVG", "reward", "P-strict", "I-strict", "P-loose", "I-loose",
-                "sim P50/P95", "gen P50/P95"):
+    for col in ("suite", "n", "Acc", "Eff", "AVG", "pass", "answered", "reward", "P-strict", "I-strict", "P-loose",
+                "I-loose", "sim P50/P95", "gen P50/P95"):
         table.add_column(col, justify="right" if col != "suite" else "left")
     pct = lambda s, k: "-" if s is None or s.get(k) is None else f"{s[k] * 100:.1f}"  # noqa: E731
     for r in result["suites"].values():
         s = r["scores"]
         if s is None:
-            table.add_row(f"{r['key']}", "0", *["n/a"] * 10)
+            table.add_row(f"{r['key']}", "0", *["n/a"] * 12)
             continue
         lat = s.get("latency", {})
+        rates = s.get("outcomes") or {}
         table.add_row(r["key"], str(r["n"]), pct(s, "accuracy"), pct(s, "effectiveness"),
-                      pct(s, "avg"), pct(s, "reward"), pct(s, "prompt_strict"), pct(s, "inst_strict"),
+                      pct(s, "avg"), pct(rates, "pass"), pct(rates, "answered"), pct(s, "reward"),
+                      pct(s, "prompt_strict"), pct(s, "inst_strict"),
                       pct(s, "prompt_loose"), pct(s, "inst_loose"),
                       f"{lat.get('sim_p50', 0):.2f}/{lat.get('sim_p95', 0):.2f}" if "sim_p50" in lat else "-",
                       f"{lat.get('gen_p50', 0):.2f}/{lat.get('gen_p95', 0):.2f}")
         for sub, b in (s.get("by_subset") or {}).items():
             table.add_row(f"  {sub}", str(b["n"]), pct(b, "accuracy"), pct(b, "effectiveness"), pct(b, "avg"),
-                          pct(b, "reward"), *[""] * 6)
+                          "", "", pct(b, "reward"), *[""] * 6)
     console.print(table)
     for name, d in suite_drops(result).items():
         drop = d.get("avg")
@@ -178,7 +197,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
                             ab=not args.no_ab, harness_edit=not args.no_harness_edit, untrained=args.untrained,
                             limit=args.limit, cached_only=args.cached_only,
                             suites=parse_suites(args.suites) if args.suites else None, sets=args.set or (),
-                            eval_workers=args.eval_workers, quiet=args.quiet)
+                            eval_workers=args.eval_workers, quiet=args.quiet, samples=not args.no_samples)
     except (TrainingUnavailableError, ValueError, FileNotFoundError) as e:
         raise SystemExit(f"error: {training_missing(e) or e}") from None
     for kind, path in written.items():
@@ -232,7 +251,10 @@ def register(sub: Any) -> None:
                         "'compact' is what the smollm2-135m preset trains and evaluates on)")
     p.add_argument("--ifeval-data", default=None, help="the real IFEval JSONL for T4 instead of the suite's prompts")
     p.add_argument("--no-cache", action="store_true", help="evaluate even if a cached result exists")
-    p.add_argument("--out", default=None, help="write the full result (every request's row) to this JSON file")
+    p.add_argument("--out", default=None, help="write the full result (every request's row) to this JSON file, "
+                   "and each suite's conversations beside it (FILE.<suite>.samples.jsonl.gz)")
+    p.add_argument("--no-samples", action="store_true",
+                   help="keep no conversations (only to save disk: `livesim view` and `hat regrade` need them)")
     p.add_argument("--json", action="store_true", help="print one JSON object (scores, no rows) on stdout")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_eval)
@@ -265,6 +287,8 @@ def register(sub: Any) -> None:
                    help="evaluate up to N suites of a row at a time, each in its own process with its own copy of "
                         "the model (for a GPU that one process leaves idle; slower on a small CPU; default 1)")
     p.add_argument("--quiet", action="store_true", help="no progress bars (the one-line [reproduce] messages stay)")
+    p.add_argument("--no-samples", action="store_true",
+                   help="keep no conversations beside the evaluation records (only to save disk)")
     p.set_defaults(func=cmd_reproduce)
 
     p = hat.add_parser("ab", help="online A/B analogue: LiveStream-v0 hosted by A vs B, mid-stream harness patch")

@@ -13,11 +13,12 @@ from typing import Any
 
 import livesim
 from livesim.agents.base import AgentUnavailable
-from livesim.cli import grader, harness, hat, hat_eval, models, run, scenarios
+from livesim.cli import grader, harness, hat, hat_eval, hat_regrade, models, run, scenarios
 from livesim.cli.common import INTERRUPTED, BadInput, DefaultsHelpFormatter
 from livesim.models.extras import training_missing
 
-COMMANDS = (run, harness, scenarios, models, grader, hat, hat_eval)  # hat before hat_eval: it creates the `hat` group
+# hat before hat_eval and hat_regrade: it creates the `hat` group
+COMMANDS = (run, harness, scenarios, models, grader, hat, hat_eval, hat_regrade)
 
 
 SIGPIPE_EXIT = 141  # what a shell reports for a process ended by SIGPIPE
@@ -47,6 +48,7 @@ NESTED_EXAMPLES = {
     "hat reproduce": "livesim hat reproduce --preset tiny --ci",
     "hat ab": "livesim hat ab --a memorizer --b oracle --seeds 0-2",
     "hat edit": "livesim hat edit --agent oracle --limit 16",
+    "hat regrade": "livesim hat regrade results/tiny-untrained --row random --set weight.brevity=0",
 }
 
 

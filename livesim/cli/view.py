@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.table import Table
 
+from livesim.cli.view_samples import add_results_args, cmd_view_results, is_results
 from livesim.render.terminal import visible
 from livesim.render.transcript import clock, conversations, markdown
 from livesim.runs.live import play
@@ -132,6 +133,8 @@ def cmd_view(args: argparse.Namespace, open_record: Any) -> int:
     """`open_record(path)` gives (record, edited lines) or the one-line reason a file is refused."""
     if args.request is not None and args.request < 0:
         return _fail(f"--request must be >= 0, got {args.request}")
+    if is_results(args.file):  # suite evaluations: their stored conversations
+        return cmd_view_results(args)
     folder = Path(args.file)
     if folder.is_dir():
         rows = _listing(folder, open_record)
@@ -164,10 +167,12 @@ def cmd_view(args: argparse.Namespace, open_record: Any) -> int:
 def add_view_args(p: argparse.ArgumentParser) -> None:
     """The options of `view` beyond the dashboard's."""
     p.add_argument("--request", type=int, default=None, metavar="N",
-                   help="show the whole conversation of request N; with a folder: view the N-th record listed")
+                   help="show the whole conversation of request N; with a folder: view the N-th record listed; "
+                        "with suite results: request N of --row and --suite")
     p.add_argument("--transcript", action="store_true",
                    help="print the conversations as Markdown (every request, or --request N) instead of the dashboard")
     p.add_argument("-o", "--out", default=None, metavar="FILE",
                    help="with --transcript: write it to FILE (never over the record; an existing FILE needs --force)")
     p.add_argument("--force", action="store_true", help="let -o replace an existing file")
     p.add_argument("--system", action="store_true", help="include the system prompt in the conversations")
+    add_results_args(p)

@@ -169,7 +169,9 @@ def test_writer_produces_table_json_and_charts(scripted, tiny_result, tmp_path):
     mem = results["rows"][1]
     assert mem["t1_to_t2"]["avg"]["mean"] == -1.0 and mem["vs_base"]["T1"]["avg"]["n"] == 4
     table = written["table"].read_text()
-    assert "| fixed-SFT | 100.0 | 100.0 | 100.0 | 0.0 | 0.0 | 0.0 | -100.0 [-100.0, -100.0]" in table
+    # memorizer: T1 Acc, Eff, AVG, pass, answered; T2 Acc, Eff, AVG, pass; the paired drop
+    assert ("| fixed-SFT | 100.0 | 100.0 | 100.0 | 100.0 | 100.0 | 0.0 | 0.0 | 0.0 | 0.0 | -100.0 [-100.0, -100.0]"
+            in table)
     assert "| HAT | missing: not trained |" in table and "livesim hat reproduce --preset tiny" in table
     assert mem["t1_to"]["T2-tools"]["avg"]["mean"] == -1.0 and mem["t1_to"]["T2-prompt"]["avg"]["mean"] == 0.0
     # where the memorizer's drop comes from: renamed tools, not the prompt's forms (T2-stress renames too)
@@ -396,6 +398,25 @@ def test_reproduce_untrained_writes_ab_and_edit_tables(monkeypatch, tmp_path):
     table = written["table"].read_text()
     assert "## Online A/B analogue" in table and "## Harness-edit test" in table
     assert "| memorizer | 4 | 100.0 |" in table  # its edit row: n, AVG before
+
+
+def test_reproduce_untrained_rows_are_a_subset_kept_with_their_conversations(monkeypatch, tmp_path):
+    from livesim.hat import reproduce as R
+    from livesim.hat.samples import read_samples, samples_path
+
+    monkeypatch.setenv("LIVESIM_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(R, "CI_PRESET", R.EvalPreset(("T1", "T4"), 3, 8, 3, 1, 30.0, 3))
+    written = R.reproduce("tiny", ci=True, untrained=True, out_root=tmp_path, rows=["null", "random"],
+                          harness_edit=False)
+    results = json.loads(written["json"].read_text())
+    assert [r["row"] for r in results["rows"]] == ["null", "random"] and "ab" not in results  # no memorizer: no A/B
+    assert "--rows null,random" in results["command"]
+    for r in results["rows"]:
+        for s in r["suites"].values():
+            record = written["json"].parent / "evals" / f"{s['cache_key']}.json"
+            assert s["samples"] and len(read_samples(samples_path(record))) == s["n"] == 3
+    with pytest.raises(ValueError, match="with --untrained the rows are"):
+        R.reproduce("tiny", ci=True, untrained=True, out_root=tmp_path, rows=["HAT"])
 
 
 def test_row_wall_times_are_the_rows_own_chain_as_trained():

@@ -189,3 +189,77 @@ def test_summary_only_rewrites_the_summary_from_a_copied_run(gpu_run, tmp_path, 
     with pytest.raises(SystemExit):
         gpu_run.main(["--summary-only", "--out", str(tmp_path / "empty")])
     assert "--summary-only needs --out with a run's results/ folder" in capsys.readouterr().err
+
+
+def _run_with_records(root, n_records=6, samples_bytes=30_000):
+    """A run folder as `hat reproduce` leaves it: a table, records and (incompressible) samples beside them."""
+    from livesim.hat.samples import write_samples
+
+    res = root / "results" / "smollm2-135m-gpu"
+    (res / "evals").mkdir(parents=True)
+    rows = []
+    rng = __import__("random").Random(0)
+    for i in range(n_records):
+        key = f"k{i:023d}"
+        qa_rows = [{"id": f"T1/{j:04d}", "accuracy": float(j % 2), "effectiveness": float(j % 3 > 0),
+                    "fallback": j % 4 == 0, "parse_errors": j % 5} for j in range(10)]
+        (res / "evals" / f"{key}.json").write_text(json.dumps({"suite": "T1", "rows": qa_rows}))
+        write_samples(res / "evals" / f"{key}.samples.jsonl.gz",
+                      [{"id": r["id"], "noise": "".join(rng.choice("abcdefghij0123456789") for _ in
+                                                         range(samples_bytes // 10))} for r in qa_rows])
+        row = _row(f"r{i}", 0.5, 0.4, 0.2)
+        row["suites"]["T1"]["cache_key"] = key
+        rows.append(row)
+    (res / "results.json").write_text(json.dumps({"preset": "smollm2-135m-gpu", "baseline": "base", "rows": rows}))
+    (res / "table.md").write_text("old table\n")
+    return res
+
+
+@pytest.mark.parametrize(("max_files", "max_bytes", "n_records"), [(8, 16 << 20, 6), (3, 70_000, 9), (2, 60_000, 9)])
+def test_packs_hold_the_run_within_their_limits_and_summary_only_rebuilds_the_table(gpu_run, tmp_path, max_files,
+                                                                                    max_bytes, n_records):
+    run = tmp_path / "run"
+    _run_with_records(run, n_records)
+    packs, left = gpu_run.pack_results(run, max_files, max_bytes)
+    assert 1 <= len(packs) <= max_files and all(p.stat().st_size <= max_bytes for p in packs)
+    assert (run / "packs" / "left-out.txt").read_text().splitlines() == left
+    copied = tmp_path / "copied"
+    (copied / "packs").mkdir(parents=True)
+    for p in packs:
+        (copied / "packs" / p.name).write_bytes(p.read_bytes())
+    assert gpu_run.main(["--summary-only", "--out", str(copied)]) == 0
+    back = sorted(str(f.relative_to(copied)) for f in (copied / "results").rglob("*") if f.is_file())
+    everything = sorted(str(f.relative_to(run)) for f in (run / "results").rglob("*") if f.is_file())
+    assert sorted(back + left) == everything  # what did not fit is named, nothing else is lost
+    for f in back:
+        if not f.endswith(("results.json", "table.md")):
+            assert (copied / f).read_bytes() == (run / f).read_bytes()
+    table = (copied / "results" / "smollm2-135m-gpu" / "table.md").read_text()
+    assert "## Outcomes per request (percent)" in table
+    kept = {r["row"] for r in json.loads((copied / "results.json").read_text())["rows"]
+            if r["suites"]["T1"].get("samples")}
+    assert kept == {f"r{i}" for i in range(n_records)
+                    if f"results/smollm2-135m-gpu/evals/k{i:023d}.samples.jsonl.gz" in back}
+
+
+def test_a_pack_that_escapes_its_folder_is_refused(gpu_run, tmp_path, capsys):
+    import io
+    import tarfile
+
+    (tmp_path / "packs").mkdir()
+    with tarfile.open(tmp_path / "packs" / "results-0.tar", "w") as tar:
+        data = b"x"
+        info = tarfile.TarInfo("../evil.txt")
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    with pytest.raises(SystemExit):
+        gpu_run.main(["--summary-only", "--out", str(tmp_path)])
+    assert "not a file under results/" in capsys.readouterr().err and not (tmp_path.parent / "evil.txt").exists()
+
+
+def test_no_samples_reaches_every_reproduce_part(gpu_run, tmp_path, monkeypatch):
+    seen = []
+    monkeypatch.setattr(gpu_run, "run_part", lambda name, limit, cmd, out: seen.append((name, cmd)) or
+                        {"part": name, "status": "ok", "wall_s": 0.0, "limit_s": limit})
+    assert gpu_run.main(["--ci", "--out", str(tmp_path), "--only", "reproduce", "--no-samples"]) == 0
+    assert seen and all(cmd[-1] == "--no-samples" for name, cmd in seen if name.startswith("reproduce:"))
