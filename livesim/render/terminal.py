@@ -15,6 +15,7 @@ import re
 __all__ = ["visible"]
 
 _TAG = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")  # what Rich's markup parser reads as a tag, with the backslashes before
+_ESCAPED_OPEN = re.compile(r"(\\+)\[")  # outside a tag Rich reads backslash-bracket as a bracket: one more backslash
 _KEEP = frozenset("\n\t\u200c\u200d")  # line breaks and tabs lay text out; the joiners build emoji and scripts
 
 
@@ -31,5 +32,20 @@ def visible(text: object, *, markup: bool = False) -> str:
     if not s.isprintable():
         s = "".join(map(_char, s))
     if markup:  # as `rich.markup.escape`, less its doubling of a final backslash (this is a whole string, shown as is)
-        s = _TAG.sub(lambda m: f"{m.group(1)}{m.group(1)}\\{m.group(2)}", s)
+        s = _markup_escaped(s)
     return s
+
+
+def _markup_escaped(s: str) -> str:
+    """`s` such that Rich's markup parser gives back `s` to the letter: a tag's backslashes doubled and the tag
+    escaped; a bracket after backslashes outside a tag given one more (Rich turns backslash-bracket into a bracket).
+    """
+    def plain(t: str) -> str:
+        return _ESCAPED_OPEN.sub(lambda e: e.group(1) + "\\[", t)
+
+    out, pos = [], 0
+    for m in _TAG.finditer(s):
+        out += [plain(s[pos:m.start()]), f"{m.group(1)}{m.group(1)}\\{m.group(2)}"]
+        pos = m.end()
+    out.append(plain(s[pos:]))
+    return "".join(out)
