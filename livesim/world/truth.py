@@ -98,10 +98,10 @@ def merge_truths(truths: list[Truth]) -> Truth:
     # A contradiction check needs one unambiguous question: with several, effectiveness still checks each.
     states = {t.stock_state for t in truths if t.stock_state}
     sizes = {t.size for t in truths if t.size}
-    return Truth(intents=intents, asks=asks, phrasings=phrasings, targets=targets, facts=facts, tool_groups=groups, skills=skills, calls=calls,
-                 say=say, stock_state=states.pop() if len(states) == 1 and sum(bool(t.stock_state) for t in truths)
-                 == 1 else None,
-                 size=sizes.pop() if len(sizes) == 1 and sum(bool(t.size) for t in truths) == 1 else None)
+    stock_state = states.pop() if len(states) == 1 and sum(bool(t.stock_state) for t in truths) == 1 else None
+    size = sizes.pop() if len(sizes) == 1 and sum(bool(t.size) for t in truths) == 1 else None
+    return Truth(intents=intents, asks=asks, phrasings=phrasings, targets=targets, facts=facts, tool_groups=groups,
+                 skills=skills, calls=calls, say=say, stock_state=stock_state, size=size)
 
 
 # intent -> the reply-skill role that answers it
