@@ -167,8 +167,8 @@ def _shipping(r: _Req, g: str) -> list[str]:
 def _fee(r: _Req, g: str) -> list[str]:
     assert r.p is not None
     s = r.p.shipping
-    return _need(_has_num(g, s.fee) or _has_num(g, s.free_over) or (s.fee == 0 and "free" in g.lower()),
-                 "shipping fee or free-shipping threshold")
+    amounts = [x for x in (s.fee, s.free_over) if re.search(rf"(?<![0-9.]){re.escape(_num(x))} yuan", g)]
+    return _need(bool(amounts) or (s.fee == 0 and "free" in g.lower()), "shipping fee or free-shipping threshold")
 
 
 @check("shipping_fee")
