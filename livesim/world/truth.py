@@ -31,6 +31,11 @@ STEER_PHRASES = ("link", "product", "today", "deal", "shop", "stream", "check ou
 APOLOGY_PHRASES = ("sorry", "apolog")
 
 
+TRUTH_VERSION = 2
+"""Bumped when what a request's ground truth holds changes for the same seed (2: the facts and gold reply follow
+what the comment's phrasing asks); data a privileged teacher wrote from the truth keys on it."""
+
+
 class Fact(BaseModel):
     """One thing a correct reply must state (checked in the reply's free text)."""
 
