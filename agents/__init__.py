@@ -25,7 +25,7 @@ AGENT_REGISTRY: dict[str, str] = {
 
 # name -> behaviour version of a scripted agent that is still changing: evaluation caches key on it, so a
 # changed policy is never served a stale result (bump it with any change to what the agent does)
-AGENT_VERSIONS: dict[str, int] = {"reader": 1}
+AGENT_VERSIONS: dict[str, int] = {"reader": 2}
 
 
 def agent_class(name: str) -> type:

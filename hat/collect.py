@@ -41,6 +41,7 @@ from livesim.models.zoo import resolve_model
 from livesim.stream.harness_file import harness_with_style
 from livesim.stream.paths import read_text, shown, write_text
 from livesim.stream.procs import worker_pool
+from livesim.world.truth import TRUTH_VERSION
 
 SCHEMA_VERSION = "livesim-sft-v1"
 DEFAULT_HSA_TEACHER = "reader"  # the teacher of HSA data unless CollectConfig.teacher names another
@@ -103,6 +104,7 @@ class CollectConfig(BaseModel):
         if self.teacher_name in AGENT_VERSIONS:  # a scripted teacher that changes: new behaviour, new data
             data["teacher_version"] = AGENT_VERSIONS[self.teacher_name]
         data["schema"] = SCHEMA_VERSION
+        data["truth"] = TRUTH_VERSION  # the oracle's replies are the truth's gold replies
         data["teacher_seeding"] = "episode"  # a privileged teacher is seeded per episode (not per lockstep slot)
         data["render"] = PROMPT_RENDER_VERSION  # the conversations hold rendered prompts
         if not self.fixed_harness:

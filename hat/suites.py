@@ -131,7 +131,8 @@ STRESS_HSA = ("hsa", "stress", 1.0)
 def _t1() -> Suite:
     reqs = tuple(QARequest(id=f"T1/{i:04d}", seed=T1_SEED0 + i, intent=INTENTS[i % len(INTENTS)])
                  for i in range(T1_SIZE))
-    return Suite("T1", "Live-Stream QA", 2, "qa", reqs,
+    # v3: the truth follows what each comment's phrasing asks (livesim.world.asks); v2 keeps its pin
+    return Suite("T1", "Live-Stream QA", 3, "qa", reqs,
                  f"{T1_SIZE} LiveStreamQA-v0 test-split requests, canonical harness, intents in turn")
 
 
@@ -142,14 +143,14 @@ def _under(name: str, hsa: tuple[str, str, float]) -> tuple[QARequest, ...]:
 
 
 def _t2() -> Suite:
-    # v2 (pinned, figures labelled T2-v2): the v1 held-out split, now T2-stress
-    return Suite("T2", "Harness-Variant QA", 3, "qa", _under("T2", HELD_OUT_HSA),
+    # v2 (pinned, figures labelled T2-v2): the v1 held-out split, now T2-stress; v4: T1-v3's truth
+    return Suite("T2", "Harness-Variant QA", 4, "qa", _under("T2", HELD_OUT_HSA),
                  "T1's requests under held-out HSA strings in training's forms, all 19 transforms over the five "
                  "dimensions (p=1)")
 
 
 def _t2_stress() -> Suite:
-    return Suite("T2-stress", "Harness-Variant QA, stress", 1, "qa", _under("T2-stress", STRESS_HSA),
+    return Suite("T2-stress", "Harness-Variant QA, stress", 2, "qa", _under("T2-stress", STRESS_HSA),
                  "T1's requests under the v1 held-out split (T2-v2's presentation): held-out strings in forms "
                  "outside the v1 training split, all 19 transforms (p=1)")
 
@@ -157,7 +158,7 @@ def _t2_stress() -> Suite:
 def _t2_dimension(dim: str) -> Callable[[], Suite]:
     def build() -> Suite:
         name = f"T2-{dim}"
-        return Suite(name, f"Harness-Variant QA, {dim} only", 1, "qa",
+        return Suite(name, f"Harness-Variant QA, {dim} only", 2, "qa",
                      _under(name, (T2_DIMENSIONS[dim], "heldout", 1.0)),
                      f"T1's requests under held-out HSA of one dimension ({T2_DIMENSIONS[dim]}, p=1)")
 
@@ -183,7 +184,8 @@ def _t3() -> Suite:
         reqs.append(QARequest(id=f"T3/{i:04d}", seed=T3_SEED0 + i, intent=intents[used[k] % len(intents)],
                               subset=subset, config=config))
         used[k] += 1
-    return Suite("T3", "Tool/Prompt Robustness", 2, "qa", tuple(reqs),
+    # v3: the truth follows what each comment's phrasing asks
+    return Suite("T3", "Tool/Prompt Robustness", 3, "qa", tuple(reqs),
                  "tool faults at rate 0.5 (timeout, malformed, denied: 32 each), prompt perturbations (noise 3, "
                  "bursts: 64), injection attempts (32); canonical harness, test split; subsets interleaved")
 

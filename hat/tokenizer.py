@@ -24,8 +24,9 @@ from livesim.agents.oracle import OracleAgent
 from livesim.envs.hsa import make_wrappers
 from livesim.models.zoo import _TINY_CORPUS
 
-CORPUS_VERSION = "sim-v2"
-"""Bumped whenever the corpus recipe changes (it is part of the tiny build hash)."""
+CORPUS_VERSION = "sim-v3"
+"""Bumped whenever the corpus recipe or the oracle's replies change (it is part of the tiny build hash); sim-v3:
+the gold replies follow what each comment's phrasing asks (`livesim.world.truth.TRUTH_VERSION` 2)."""
 
 TINY_CHAT_TEMPLATE = r"""{%- if messages and messages[0].role == 'system' -%}
     {%- set system_message = messages[0].content if messages[0].content is string else '' -%}

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from livesim.agents.reader.intents import Ask
+from livesim.agents.reader.narrow import narrow
 
 Results = dict[str, Any]  # job -> the JSON result of this ask's look-up (absent when it failed)
 Writer = Callable[[Ask, Results, str], "str | None"]
@@ -232,6 +233,7 @@ def compose(asks: list[tuple[Ask, Results]], max_chars: int, banned: list[str]) 
     sentences: list[str] = []
     for ask, results in asks:
         s = WRITERS[ask.intent](ask, results, "")
+        s = narrow(ask, results, s) if s else s  # what the comment's words ask beyond the intent
         if s and s not in sentences and not any(b and b.lower() in s.lower() for b in banned):
             sentences.append(s)
     if not sentences:

@@ -247,7 +247,7 @@ def read_comment(viewer: str, text: str, products: dict[int, tuple[str, str]], p
             m = _NEED.search(correct(part))
             ask.need = m.group(1).strip() if m else part.strip()
         elif intent == "spec_material":
-            fixed = correct(part)
+            fixed = correct(_mask_refs(part, products))  # a product's name ("mixed nuts") is not the aspect
             ask.aspect = next((a for a, p in _ASPECTS if p.search(fixed)), None)
         out.append(ask)
     return out

@@ -8,6 +8,7 @@ The weighted terms are returned by name and sum to the reward.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -92,7 +93,46 @@ def fact_met(fact: Fact, text: str, facts: ExtractedFacts) -> bool:
         return facts.refusal or any(p in low for p in DECLINE_PHRASES)
     if fact.kind == "escalation":
         return facts.escalation
+    if fact.kind == "unknown":
+        return cant_tell_met(fact, text)
     return False
+
+
+# An honest "I can't tell you that": a can't/don't/not-listed phrase (what the host cannot say, not what it refuses).
+_CANT_TELL_RE = re.compile(
+    r"(?i)\b(?:can['’]?t|cannot|can\s{1,2}not|couldn['’]?t|unable\s{1,2}to|not\s{1,2}able\s{1,2}to)\s{1,2}"
+    r"(?:\w{1,12}\s{1,2}){0,3}?(?:tell|say|confirm|see|check|promise|guarantee|know|find|give\s{1,2}you)\b"
+    r"|\b(?:don['’]?t|do\s{1,2}not|doesn['’]?t|does\s{1,2}not)\s{1,2}(?:\w{1,12}\s{1,2}){0,3}?"
+    r"(?:know|have|list|show|record|track|say|mention)\b"
+    r"|\bnot\s{1,2}(?:sure|listed|recorded|stated|specified|shown|something\s{1,2}(?:i|we))\b"
+    r"|\b(?:isn['’]t|aren['’]t|is\s{1,2}not|are\s{1,2}not)\s{1,2}(?:listed|recorded|stated|specified|shown)\b"
+    r"|\bno\s{1,2}(?:info\w{0,8}|details?|record\w?|data|idea)\b|\bunknown\b")
+_SENTENCE_RE = re.compile(r"[^.!?\n]+[.!?\n]*")
+
+
+def cant_tell_met(fact: Fact, text: str) -> bool:
+    """Does a statement (not a question) in `text` say the host cannot tell the part of the ask that `fact`
+    names (one of its topic words in the same sentence)?
+    """
+    for m in _SENTENCE_RE.finditer(text):
+        sent = m.group()
+        if sent.rstrip().endswith("?") or not _CANT_TELL_RE.search(sent):
+            continue
+        low = sent.lower()
+        if any(str(w).lower() in low for w in fact.value or ()):
+            return True
+    return False
+
+
+def required_fact_met(fact: Fact, reading: Any, world: World, request_text: str) -> bool:
+    """One required fact stated as an answer: a can't-tell of what no record holds (kind 'unknown', here), any other
+    kind by `livesim.grading.claims.fact_met`.
+    """
+    if fact.kind == "unknown":
+        return not getattr(reading, "salad", False) and cant_tell_met(fact, reading.text)
+    if fact.any_of and any(f.kind == "unknown" for f in fact.any_of):
+        return any(required_fact_met(f, reading, world, request_text) for f in fact.any_of)
+    return _claim_fact_met(fact, reading, world, request_text)
 
 
 def _numbers(obj: Any, out: set[float]) -> set[float]:
@@ -171,7 +211,7 @@ def grade(request: Request, trace: Trace, catalog: Catalog, room: Room, *, valid
     low = rtext.lower()
     required = [f for f in truth.facts if (f.if_text is None or f.if_text.lower() in low)
                 and (f.unless_text is None or f.unless_text.lower() not in low)]
-    met = [_claim_fact_met(f, reading, world, rtext) for f in required] if text.strip() else [False] * len(required)
+    met = [required_fact_met(f, reading, world, rtext) for f in required] if text.strip() else [False] * len(required)
     missing = [f.label for f, ok in zip(required, met, strict=True) if not ok]
     if not text.strip() or not required or not any(met):
         effectiveness = 0.0 if (not text.strip() or required) else 1.0

@@ -237,8 +237,8 @@ def trl_chat_template(name: str = "qwen3") -> str:
     return path.read_text(encoding="utf-8")
 
 
-TINY_CORPUS_VERSION = "sim-v2"
-"""Bumped whenever the simulator-corpus recipe changes (it is part of the tiny build hash)."""
+TINY_CORPUS_VERSION = "sim-v3"
+"""Bumped whenever the simulator-corpus recipe or the oracle's replies change (it is part of the tiny build hash)."""
 
 
 def simulator_corpus(episodes: int = 24, seed: int = 0) -> list[str]:

@@ -10,10 +10,12 @@ from __future__ import annotations
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
+from livesim.world.answers import follow
+from livesim.world.asks import ask_of, default_ask
 from livesim.world.catalog import Catalog
 from livesim.world.draws import WeightedIndex
 from livesim.world.intents import BUILDERS, _Draw
-from livesim.world.phrasing import add_noise, phrase
+from livesim.world.phrasing import add_noise, phrase_template, template_slots
 from livesim.world.room import Room
 from livesim.world.truth import DECLINE_PHRASES, Fact, GoldCall, Truth, merge_truths
 from livesim.world.viewers import PERSONA_INTENTS, Viewer
@@ -112,7 +114,17 @@ def make_comment(rng: np.random.Generator, viewer: Viewer, t: float, catalog: Ca
             assert built is not None
         slots, truth = built
         protect = [str(v) for v in slots.values()]
-        phrased = phrase(it, slots, rng)
+        phrased, template = phrase_template(it, slots, rng)
+        # the truth follows what the phrasing asks (a verbatim scripted text asks its intent's own question), about
+        # the slots it names: a region the viewer did not write is no part of the question
+        aspect = str(slots["aspect"]) if "aspect" in slots else None
+        ask = default_ask(it, aspect) if text else ask_of(it, template, aspect)
+        named = template_slots(template) if not text else {k for k, v in slots.items()
+                                                            if str(v).lower() in text.lower()}
+        used = {k: v for k, v in slots.items() if k in named or k == "aspect"}
+        truth = follow(ask, truth, used, catalog, room)
+        if not text:
+            truth = truth.model_copy(update={"phrasings": [template]})
         parts.append(add_noise(phrased, rng, typo_rate=0.04 * noise, slang_rate=0.3 * noise, emoji_rate=0.15 * noise,
                                protect=protect))
         truths.append(truth)

@@ -99,6 +99,11 @@ def templates(intent: str, aspect: str | None = None) -> tuple[str, ...]:
     return _pool(intent, aspect)
 
 
+def template_slots(template: str) -> frozenset[str]:
+    """The slot names a raw template renders."""
+    return _fields(template)
+
+
 def template_count(intent: str, aspect: str | None = None) -> int:
     """Count the phrasings of an intent; for spec_material per aspect (the total when aspect is None)."""
     return len(_pool(intent, aspect))
@@ -116,6 +121,11 @@ def phrase(intent: str, slots: Mapping[str, object], rng: np.random.Generator) -
     Slot values are inserted verbatim; a slot whose value is None counts as absent. Extra slots are ignored.
     Raises KeyError naming the intent and slot when a required slot is missing.
     """
+    return phrase_template(intent, slots, rng)[0]
+
+
+def phrase_template(intent: str, slots: Mapping[str, object], rng: np.random.Generator) -> tuple[str, str]:
+    """`phrase`, and the raw template it rendered (what the comment asks: `livesim.world.asks.ask_of`)."""
     if intent not in INTENTS:
         raise ValueError(f"unknown intent {intent!r}; expected one of {INTENTS}")
     present = {k for k, v in slots.items() if v is not None}
@@ -125,7 +135,7 @@ def phrase(intent: str, slots: Mapping[str, object], rng: np.random.Generator) -
     aspect = str(slots["aspect"]) if intent == "spec_material" else None
     usable = present - {"aspect"}
     pool = [t for t in _pool(intent, aspect) if _fields(t) <= usable]
-    template = pool[int(rng.integers(len(pool)))]
+    template = raw = pool[int(rng.integers(len(pool)))]
 
     # Styling touches only the template's own text, never the slot values.
     if template[0].islower() and rng.random() < _CAPITALISE_P:
@@ -136,7 +146,7 @@ def phrase(intent: str, slots: Mapping[str, object], rng: np.random.Generator) -
         options = _TRAILING_QUESTION if tail[0] == "?" else _TRAILING_BANG
         template = stripped + options[int(rng.integers(len(options)))]
     values = {name: _render_value(intent, name, slots[name]) for name in _fields(template)}
-    return template.format_map(values)
+    return template.format_map(values), raw
 
 
 # --------------------------------------------------------------------------------------------- noise

@@ -8,6 +8,17 @@ Length (~440 lines): data only (phrase tables), no logic; splitting it would onl
 
 from __future__ import annotations
 
+from livesim.world.asks import AskName
+
+ASK_OF: dict[str, AskName] = {}  # template -> what it asks, for the phrasings that ask more than their intent
+
+
+def _asks(ask: AskName, template: str) -> str:
+    """`template`, declaring that it asks `ask` rather than its intent's (or aspect's) own question."""
+    ASK_OF[template] = ask
+    return template
+
+
 TEMPLATES: dict[str, tuple[str, ...]] = {
     "price": (
         "how much is {ref}?",
@@ -38,12 +49,12 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "any {variant} left for {ref}??",
         "{variant} still there? {ref}",
         "is {variant} sold out on {ref}",
-        "restock {variant} for {ref} pls",
+        _asks("restock", "restock {variant} for {ref} pls"),
         "can I still get {ref} in {variant}?",
         "{ref} - {variant} in stock?",
         "anyone know if {ref} comes in {variant}?",
         "SOLD OUT?? I wanted {ref} in {variant}",
-        "how many {variant} left for {ref}?",
+        _asks("stock_count", "how many {variant} left for {ref}?"),
         "does {ref} come in {variant}",
         "need {ref} in {variant}, got any?",
         "wait is {variant} of {ref} gone already",
@@ -82,7 +93,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "{ref} and {ref2} look the same to me, what's different",
         "anyone tried both {ref} and {ref2}? which one",
         "which one would u pick, {ref} or {ref2}?",
-        "{ref} vs {ref2} which lasts longer",
+        _asks("durability", "{ref} vs {ref2} which lasts longer"),
         "is {ref2} worth it over {ref}?",
         "difference {ref} {ref2}??",
         "why pick {ref} over {ref2}",
@@ -90,35 +101,35 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
     "shipping": (
         "when will {ref} ship?",
         "how long does shipping take for {ref}",
-        "if I order {ref} now when does it arrive?",
+        _asks("arrival_date", "if I order {ref} now when does it arrive?"),
         "shipping time for {ref}??",
-        "is shipping free for {ref}?",
+        _asks("shipping_fee", "is shipping free for {ref}?"),
         "when does {ref} go out",
         "how fast can u ship {ref}?",
-        "which courier for {ref}?",
-        "need {ref} by the weekend, will it make it?",
+        _asks("courier", "which courier for {ref}?"),
+        _asks("arrival_date", "need {ref} by the weekend, will it make it?"),
         "does {ref} ship same day",
-        "does {ref} ship to {region}?",
+        _asks("ships_to", "does {ref} ship to {region}?"),
         "how long to {region} for {ref}?",
-        "do u deliver {ref} to {region}",
+        _asks("ships_to", "do u deliver {ref} to {region}"),
         "I'm in {region}, how long for {ref} to get here?",
-        "can {ref} get to {region} before the weekend?",
-        "shipping to {region} for {ref}? extra fee?",
+        _asks("arrival_date", "can {ref} get to {region} before the weekend?"),
+        _asks("region_fee", "shipping to {region} for {ref}? extra fee?"),
         "{ref} delivery time to {region}?",
-        "{ref} ships from where? I'm in {region}",
+        _asks("origin", "{ref} ships from where? I'm in {region}"),
         "anyone in {region} got {ref} yet? how long did it take",
     ),
     "returns": (
         "can I return {ref} if it doesn't fit?",
         "what's the return policy on {ref}",
         "if I don't like {ref} can I send it back?",
-        "returns on {ref}? free?",
+        _asks("return_shipping_cost", "returns on {ref}? free?"),
         "is {ref} returnable",
         "how do returns work for {ref}?",
-        "can I exchange {ref} if it's wrong",
-        "who pays return shipping on {ref}?",
+        _asks("exchange", "can I exchange {ref} if it's wrong"),
+        _asks("return_shipping_cost", "who pays return shipping on {ref}?"),
         "no-questions-asked returns for {ref}?",
-        "what if {ref} arrives damaged, can I return it",
+        _asks("damaged_return", "what if {ref} arrives damaged, can I return it"),
         "refund policy for {ref}??",
         "can I get a refund on {ref} if I change my mind?",
         "how many days do I have to return {ref}?",
@@ -131,11 +142,11 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "where's the discount code??",
         "any vouchers for new followers?",
         "coupon pls!!",
-        "is there a bundle discount?",
-        "do the coupons stack?",
+        _asks("bundle", "is there a bundle discount?"),
+        _asks("coupon_stacking", "do the coupons stack?"),
         "the coupon isn't showing for me, where is it",
         "first order discount?",
-        "where do I enter the coupon code",
+        _asks("code_entry", "where do I enter the coupon code"),
         "drop a coupon pls host",
         "COUPON??",
         "coupon for {ref}?",
@@ -155,7 +166,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "HOW DO I BUY {ref}",
         "is {ref} in the shopping bag?",
         "the link for {ref} isn't working, how do I order",
-        "can I pay for {ref} with card?",
+        _asks("payment_methods", "can I pay for {ref} with card?"),
         "where's the buy button for {ref}",
         "first time here, how do I purchase {ref}?",
         "can I checkout {ref} rn?",
@@ -201,7 +212,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
     ),
     "off_topic": (
         "what's the weather like there?",
-        "are u a real person?",
+        _asks("host_identity", "are u a real person?"),
         "sing a song!",
         "lol this chat is wild",
         "where are u from host?",
@@ -212,7 +223,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
         "ur hair looks nice today",
         "is that ur cat in the back?",
         "what music is this?",
-        "r u a bot",
+        _asks("host_identity", "r u a bot"),
         "did anyone watch {topic}?",
         "what do u think about {topic}",
         "{topic} was crazy last night",
@@ -307,12 +318,12 @@ SPEC_TEMPLATES: dict[str, tuple[str, ...]] = {
         "is {ref} cotton or polyester?",
         "material of {ref}??",
         "does {ref} feel cheap? what material",
-        "is {ref} real or synthetic material?",
+        _asks("natural_material", "is {ref} real or synthetic material?"),
     ),
     "ingredients": (
         "what's in {ref}? ingredients pls",
         "ingredient list for {ref}?",
-        "does {ref} have alcohol or fragrance in it",
+        _asks("fragrance", "does {ref} have alcohol or fragrance in it"),
         "what are the main ingredients of {ref}?",
         "any harsh chemicals in {ref}?",
     ),
@@ -340,7 +351,7 @@ SPEC_TEMPLATES: dict[str, tuple[str, ...]] = {
     "battery": (
         "how long does the battery last on {ref}",
         "battery life of {ref}?",
-        "how long to charge {ref}?",
+        _asks("charge_time", "how long to charge {ref}?"),
         "does {ref} last a full day on a charge?",
         "is the battery on {ref} any good",
     ),
@@ -363,7 +374,7 @@ SPEC_TEMPLATES: dict[str, tuple[str, ...]] = {
         "what are the specs on {ref}",
         "how powerful is {ref}?",
         "tell me the specs for {ref} pls",
-        "what's inside {ref}, processor and memory?",
+        _asks("processor_memory", "what's inside {ref}, processor and memory?"),
     ),
     "allergens": (
         "does {ref} have nuts in it? allergic",
@@ -387,11 +398,11 @@ SPEC_TEMPLATES: dict[str, tuple[str, ...]] = {
         "how much does {ref} weigh, need it light",
     ),
     "expiry": (
-        "when does {ref} expire?",
-        "what's the expiry date on {ref}",
-        "is {ref} close to expiry? don't want old stock",
-        "expiration date of {ref} pls",
-        "how fresh is {ref}, when's it expire?",
+        _asks("expiry_date", "when does {ref} expire?"),
+        _asks("expiry_date", "what's the expiry date on {ref}"),
+        _asks("expiry_date", "is {ref} close to expiry? don't want old stock"),
+        _asks("expiry_date", "expiration date of {ref} pls"),
+        _asks("expiry_date", "how fresh is {ref}, when's it expire?"),
     ),
     "dimensions": (
         "how big is {ref}?",
@@ -412,7 +423,7 @@ SPEC_TEMPLATES: dict[str, tuple[str, ...]] = {
         "how do I wash {ref}",
         "does {ref} need dry cleaning?",
         "care instructions for {ref}?",
-        "will {ref} shrink in the wash",
+        _asks("shrinkage", "will {ref} shrink in the wash"),
     ),
 }
 

@@ -11,7 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 FactKind = Literal["price", "stock", "size", "link", "number", "keyword", "code", "greeting", "decline",
-                   "escalation", "apology", "ships_to", "returnable", "about", "any"]
+                   "escalation", "apology", "ships_to", "returnable", "about", "any", "unknown"]
 
 # Phrases that satisfy a "decline" fact besides a plain refusal (see livesim.grading.facts.ExtractedFacts.refusal).
 DECLINE_PHRASES = ("can't promise", "cannot promise", "can't guarantee", "cannot guarantee", "not a medical",
@@ -29,6 +29,11 @@ BUY_PHRASES = ("cart", "tap", "click", "checkout", "check out", "buy button", "p
 STEER_PHRASES = ("link", "product", "today", "deal", "shop", "stream", "check out", "pinned", "coupon", "discount",
                  "flash", "sale", "cart", "promotion")
 APOLOGY_PHRASES = ("sorry", "apolog")
+
+
+TRUTH_VERSION = 2
+"""Bumped when what a request's ground truth holds changes for the same seed (2: the facts and gold reply follow
+what the comment's phrasing asks); data a privileged teacher wrote from the truth keys on it."""
 
 
 class Fact(BaseModel):
@@ -63,6 +68,8 @@ class Truth(BaseModel):
     calls: list[GoldCall] = Field(default_factory=list, description="Gold canonical tool calls.")
     say: list[str] = Field(default_factory=list, description="A gold reply, one sentence per intent.")
     intents: list[str]
+    asks: list[str] = Field(default_factory=list, description="What each comment part asks (livesim.world.asks).")
+    phrasings: list[str] = Field(default_factory=list, description="The raw template of each phrased comment part.")
     targets: list[int] = Field(default_factory=list)
     facts: list[Fact] = Field(default_factory=list)
     tool_groups: list[list[str]] = Field(default_factory=list,
@@ -75,6 +82,8 @@ class Truth(BaseModel):
 
 def merge_truths(truths: list[Truth]) -> Truth:
     intents: list[str] = []
+    asks: list[str] = []
+    phrasings: list[str] = []
     targets: list[int] = []
     facts: list[Fact] = []
     groups: list[list[str]] = []
@@ -83,6 +92,8 @@ def merge_truths(truths: list[Truth]) -> Truth:
     say: list[str] = []
     for t in truths:
         intents += t.intents
+        asks += t.asks
+        phrasings += t.phrasings
         targets += [x for x in t.targets if x not in targets]
         facts += t.facts
         groups += [g for g in t.tool_groups if g not in groups]
@@ -92,10 +103,10 @@ def merge_truths(truths: list[Truth]) -> Truth:
     # A contradiction check needs one unambiguous question: with several, effectiveness still checks each.
     states = {t.stock_state for t in truths if t.stock_state}
     sizes = {t.size for t in truths if t.size}
-    return Truth(intents=intents, targets=targets, facts=facts, tool_groups=groups, skills=skills, calls=calls,
-                 say=say, stock_state=states.pop() if len(states) == 1 and sum(bool(t.stock_state) for t in truths)
-                 == 1 else None,
-                 size=sizes.pop() if len(sizes) == 1 and sum(bool(t.size) for t in truths) == 1 else None)
+    stock_state = states.pop() if len(states) == 1 and sum(bool(t.stock_state) for t in truths) == 1 else None
+    size = sizes.pop() if len(sizes) == 1 and sum(bool(t.size) for t in truths) == 1 else None
+    return Truth(intents=intents, asks=asks, phrasings=phrasings, targets=targets, facts=facts, tool_groups=groups,
+                 skills=skills, calls=calls, say=say, stock_state=stock_state, size=size)
 
 
 # intent -> the reply-skill role that answers it

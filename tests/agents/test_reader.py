@@ -198,3 +198,24 @@ def test_its_version_keys_evaluation_and_collect_caches(monkeypatch):
     before = CollectConfig().key(), CollectConfig(fixed_harness=True).key()
     monkeypatch.setitem(AGENT_VERSIONS, "reader", AGENT_VERSIONS["reader"] + 1)
     assert CollectConfig().key() != before[0] and CollectConfig(fixed_harness=True).key() == before[1]
+
+
+def test_answers_what_a_narrower_phrasing_asks():
+    """Requests whose phrasing asks more than its intent (a count, a courier, stacking...): the reader states it,
+    or says honestly that it can't tell, from the comment's words alone."""
+    from livesim.world.asks import is_own_question
+
+    env = gym.make("LiveStreamQA-v0")
+    rewards: dict[str, list[float]] = {}
+    for seed in range(40):
+        for intent in ("stock_variant", "shipping", "returns", "coupon", "how_to_buy", "off_topic", "comparison",
+                       "spec_material"):
+            env.reset(seed=seed, options={"intent": intent})
+            ask = env.unwrapped.sim.request.truth.asks[0]
+            if is_own_question(ask):
+                continue
+            _, reward, _ = _play(env, ReaderAgent(), seed, options={"intent": intent})
+            rewards.setdefault(ask, []).append(reward)
+    assert len(rewards) >= 15, sorted(rewards)
+    flat = [r for v in rewards.values() for r in v]
+    assert sum(r >= 0.9 for r in flat) / len(flat) >= 0.95, {k: min(v) for k, v in rewards.items()}

@@ -362,7 +362,7 @@ def test_cli_eval_json_and_errors(capsys):
     assert out["suites"]["T1"]["scores"]["avg"] == 1.0 and "rows" not in out["suites"]["T1"]
     assert main(["hat", "eval", "--agent", "memorizer", "--suite", "t1,t2-stress,T2-prompt", "--limit", "4"]) == 0
     printed = capsys.readouterr().out
-    assert "T2-stress-v1" in printed and "T2-stress - T1 AVG: -100.0 points" in printed
+    assert "T2-stress-v2" in printed and "T2-stress - T1 AVG: -100.0 points" in printed
     assert "T2-prompt - T1 AVG: +0.0 points" in printed
     with pytest.raises(SystemExit, match="unknown suite 'T7'"):
         main(["hat", "eval", "--agent", "oracle", "--suite", "T7"])

@@ -32,7 +32,7 @@ def test_a_changed_definition_without_a_version_bump_fails(monkeypatch, tmp_path
     t1 = S.BUILDERS["T1"]()
     changed = replace(t1, requests=t1.requests[:-1] + (replace(t1.requests[-1], seed=t1.requests[-1].seed + 1),))
     monkeypatch.setitem(S.BUILDERS, "T1", lambda: changed)
-    with pytest.raises(SuiteChangedError, match="T1-v2 changed.*bump its version"):
+    with pytest.raises(SuiteChangedError, match="T1-v3 changed.*bump its version"):
         get_suite("T1")
     lock = tmp_path / "lock.json"
     lock.write_text(S.LOCK_FILE.read_text())
@@ -40,7 +40,7 @@ def test_a_changed_definition_without_a_version_bump_fails(monkeypatch, tmp_path
         S.pin(["T1"], path=lock)  # a pin is never overwritten with other content
     bumped = replace(changed, version=changed.version + 1)
     monkeypatch.setitem(S.BUILDERS, "T1", lambda: bumped)
-    with pytest.raises(SuiteChangedError, match="T1-v3 has no pin"):
+    with pytest.raises(SuiteChangedError, match="T1-v4 has no pin"):
         get_suite("T1")
 
 
@@ -54,12 +54,12 @@ def test_an_edited_vocabulary_is_a_changed_suite(monkeypatch):
     try:
         assert S.BUILDERS["T2-tools"]().spec_sha256() != before
         assert S.BUILDERS["T2-stress"]().spec_sha256() == get_suite("T2-stress").spec_sha256()  # other split
-        with pytest.raises(SuiteChangedError, match="T2-tools-v1 changed"):
+        with pytest.raises(SuiteChangedError, match="T2-tools-v2 changed"):
             get_suite.cache_clear() or get_suite("T2-tools")
     finally:
         monkeypatch.undo()
         V.vocab_digest.cache_clear()
-    assert get_suite("T1").spec_sha256() == S.read_lock()["T1-v2"]["spec_sha256"]  # no HSA: no digest
+    assert get_suite("T1").spec_sha256() == S.read_lock()["T1-v3"]["spec_sha256"]  # no HSA: no digest
 
 
 def test_changed_content_is_caught_per_request():
@@ -75,7 +75,7 @@ def test_t1_and_t2_hold_the_same_requests_under_a_different_harness():
     d1, d2 = materialize(head1), materialize(head2)
     assert d1 == d2  # the same comment text and ground truth, request for request
     pin = S.read_lock()
-    assert d1 == [pin["T1-v2"]["requests"][r.id] for r in head1.requests]  # and what is pinned
+    assert d1 == [pin["T1-v3"]["requests"][r.id] for r in head1.requests]  # and what is pinned
     env = S.make_qa_env(*t2.requests[0].env_key)
     env.reset(seed=t2.requests[0].seed, options=t2.requests[0].reset_options())
     sim = env.unwrapped.sim
@@ -94,12 +94,15 @@ def test_t2_variants_hold_t1s_requests_under_their_own_presentation():
         env.reset(seed=r.seed, options=r.reset_options())
         presented[name] = env.unwrapped.sim.harness.fingerprint
     assert len(set(presented.values())) == len(presented)  # each presents its own variant
-    assert get_suite("T2").key == "T2-v3" and get_suite("T2").requests[0].hsa_split == "heldout"
+    assert get_suite("T2").key == "T2-v4" and get_suite("T2").requests[0].hsa_split == "heldout"
     assert get_suite("T2-stress").requests[0].env_key == ("hsa", "stress", 1.0)
     assert get_suite("T2-tools").requests[0].env_key == ("hsa_tools", "heldout", 1.0)
     lock = S.read_lock()  # the superseded version keeps its pin (figures labelled T2-v2 stay checkable)
     assert lock["T2-v2"]["spec_sha256"] != lock["T2-v3"]["spec_sha256"]  # the vocabulary digest tells them apart
     assert lock["T2-v2"]["content_sha256"] == lock["T2-v3"]["content_sha256"]  # the same requests
+    # T2-v4: T2-v3's requests with the truth that follows each phrasing (livesim.world.asks), as T1-v3 has
+    assert lock["T2-v3"]["spec_sha256"] == lock["T2-v4"]["spec_sha256"]
+    assert lock["T2-v4"]["content_sha256"] == lock["T1-v3"]["content_sha256"] != lock["T1-v2"]["content_sha256"]
 
 
 def test_every_prefix_cycles_intents_and_t3_subsets():

@@ -11,6 +11,7 @@ from livesim.parsing import format_tool_call
 from livesim.runs.calibration import build_request, calibrate, grade_text, load_items
 from livesim.runs.probes import PROBES, run_probes
 from livesim.stream.scenario import bundled_scenarios, load_scenario
+from livesim.world.asks import is_own_question
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +64,8 @@ def test_calibration_set_shape():
 def _sim(intent, seed=5000):
     for s in range(seed, seed + 50):
         sim = build_request(s, intent)
-        if sim.request.truth.intents == [intent] and len(sim.request.comments) == 1:
+        if sim.request.truth.intents == [intent] and len(sim.request.comments) == 1 \
+                and is_own_question(sim.request.truth.asks[0]):  # the intent's own question
             return sim
     raise AssertionError(intent)
 

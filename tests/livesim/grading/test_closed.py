@@ -3,13 +3,14 @@ privileged tool calls, on real `LiveStreamQA-v0` requests (the examples a review
 
 from livesim.parsing import format_tool_call
 from livesim.runs.calibration import build_request, grade_text
+from livesim.world.asks import is_own_question
 
 
-def _find(intent, pred, seeds=range(200)):
+def _find(intent, pred, seeds=range(200), own=True):
     for seed in seeds:
         sim = build_request(seed, intent)
         t = sim.request.truth
-        if t.intents == [intent] and pred(sim):
+        if t.intents == [intent] and (is_own_question(t.asks[0]) or not own) and pred(sim):  # its own question
             return sim
     raise AssertionError(f"no {intent} request matches")
 
@@ -87,7 +88,7 @@ def test_negative_contractions_read_as_negation():
     def excluded(s):
         region = s.request.truth.calls[0].arguments.get("region")
         return region is not None and region in s.catalog.by_link(s.request.truth.targets[0]).shipping.excluded_regions
-    sim = _find("shipping", excluded)
+    sim = _find("shipping", excluded, own=False)  # "doesn't ship there" answers any shipping ask
     link, region = sim.request.truth.targets[0], sim.request.truth.calls[0].arguments["region"]
     for reply in (f"Sorry, we don't ship link {link} to {region}.", f"Link {link} can't be delivered to {region}.",
                   f"Link {link} isn't available for delivery to {region}, sorry."):

@@ -38,8 +38,8 @@ def test_cases_are_seeded_and_cover_both_kinds():
 
 
 def test_bench_meets_targets_on_a_sample():
-    res = run_stress(seeds=2, seed0=100)
-    again = run_stress(seeds=2, seed0=100)
+    res = run_stress(seeds=3, seed0=100)  # 3 seeds: a part whose phrasing asks more than its intent is left out
+    again = run_stress(seeds=3, seed0=100)
     assert res == again
     mut, rew = res["kinds"]["mutation"], res["kinds"]["rewrite"]
     assert mut[0] > 100 and rew[0] > 50
