@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from livesim.grading.acts import Act, act_errors, speech_acts
 from livesim.grading.closed import closed_world_errors, returns_denied
 from livesim.grading.facts import extract_facts
 from livesim.grading.facts.extract import _negated, _scan_numbers, numbers_in, stock_and_sizes
@@ -30,6 +31,7 @@ from livesim.grading.facts.patterns import (
     replace_ignoring_case,
 )
 from livesim.grading.facts.prefilter import Prefiltered
+from livesim.grading.normalise import normalise
 from livesim.grading.topics import unverified_topic_errors
 from livesim.world.catalog import REGIONS, Catalog, Product
 from livesim.world.room import Room
@@ -339,6 +341,7 @@ class Reading:
     _sent_facts: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
     _stock: list[tuple[str, int | None]] | None = None
     other_variants: list[tuple[str, int | None, str]] = field(default_factory=list)  # (state, link, variant)
+    acts: tuple[Act, ...] = ()  # one speech act per clause (`livesim.grading.acts`)
 
     def sentence_facts(self, i: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(stock claims, sizes) of sentence i as `extract_facts` reads them (computed once; the grader reads no
@@ -435,15 +438,18 @@ class World:
 
     def __init__(self, catalog: Catalog, room: Room, request_text: str, targets: list[int],
                  lookup_nums: set[float], lookup_strs: set[str], viewer_names: list[str],
-                 escalated: bool = False, asked_variants: dict[int, str] | None = None) -> None:
+                 escalated: bool = False, asked_variants: dict[int, str] | None = None,
+                 done: frozenset[str] = frozenset(), intents: tuple[str, ...] = ()) -> None:
         self.catalog, self.room = catalog, room
         self.request_text = request_text
         self.targets = targets
         self.lookup_nums, self.lookup_strs = lookup_nums, lookup_strs
         self.escalated = escalated
+        self.done = done  # keys of the tools that ran successfully (what an action report may claim)
+        self.intents = intents
         self.asked_variants = asked_variants or {}  # link -> the variant the viewer asked about (stock questions)
         self.viewer_names = [n for n in viewer_names if n]
-        self.request_nums = set(numbers_in(request_text))
+        self.request_nums = set(numbers_in(normalise(request_text)))
         self.request_trigrams = trigrams(" ".join(line.split("] ", 1)[-1] for line in request_text.splitlines()))
         self.by_link = {p.link: p for p in catalog.products}
         self.coupon_codes = {c.code.upper() for c in room.coupons}
@@ -630,7 +636,7 @@ def _spans(text: str, rx: re.Pattern[str]) -> list[tuple[int, int]]:
 
 
 def read_reply(reply: str, world: World) -> Reading:
-    text = _mask(words_to_digits(reply), world)
+    text = _mask(words_to_digits(normalise(reply)), world)
     sentences = _spans(text, _SENT_RE)
     sent_of = bytearray(len(text) + 1)
     question = []
@@ -762,7 +768,8 @@ def read_reply(reply: str, world: World) -> Reading:
     for n in nums:
         if n.sentence < len(echo) and echo[n.sentence]:
             n.asserted = False
-    return Reading(text, sentences, cuts, mentions, nums, refusals, question, salad, facts, echo, default)
+    return Reading(text, sentences, cuts, mentions, nums, refusals, question, salad, facts, echo, default,
+                   acts=speech_acts(text, sentences, cuts, question))
 
 
 # ------------------------------------------------------------------------------------------- accuracy
@@ -844,6 +851,7 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
     errors += other_variant_errors(r, world)
     if not errors:  # the general rule, for wordings no pattern above names
         errors += unverified_topic_errors(r, world, _REGION_RE)
+    errors += act_errors(r.acts, text, intents=world.intents, done=world.done)
     if must_decline and _COMPLY_RE.search(text) and not _DECLINE_RE.search(text):
         errors.append("agrees to what it must decline")
     if r.facts.escalation and not world.escalated and _ESCALATION_SUBJ_RE.search(text):
