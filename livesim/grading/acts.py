@@ -112,10 +112,10 @@ _ACTIONS: tuple[tuple[str, Prefiltered], ...] = (
     ("cart", _rx(_DONE + r"(?:added|put|placed|dropped|thrown|popped|stuck|loaded)\s{1,2}(?:\w{1,12}\s{1,2}){0,4}?"
                  r"(?:in|into|to|in\s{1,2}to)\s{1,2}(?:your|the|ur)\s{1,2}(?:shopping\s{1,2})?(?:cart|bag|basket)\b"
                  r"|" + _PASSIVE + r"(?:added|put|placed)\s{1,2}(?:in|into|to)\s{1,2}(?:your|the)\s{1,2}(?:cart|bag|"
-                 r"basket)\b|\b(?:it['’]?s|it\s{1,2}is|they['’]?re)\s{1,2}(?:now\s{1,2}|already\s{1,2})?in\s{1,2}your\s"
-                 r"{1,2}(?:cart|bag|basket)\b")),
-    ("reserve", _rx(_DONE + r"(?:reserved|held|saved|set\s{1,2}aside|put\s{1,2}aside|kept|locked|earmarked|booked|"
-                    r"secured)\s{1,2}(?:\w{1,12}\s{1,2}){0,3}?(?:for\s{1,2}you|aside|on\s{1,2}hold|in)\b"
+                 r"basket)\b|(?:\b(?:is|are)|['’]s|['’]re)\s{1,2}(?:now\s{1,2}|already\s{1,2}|sitting\s{1,2}|waiting\s{1,2})?"
+                 r"in\s{1,2}your\s{1,2}(?:shopping\s{1,2})?(?:cart|bag|basket)\b")),
+    ("reserve", _rx(_DONE + r"(?:reserved|held|saved|kept|locked|earmarked|booked|secured|set|put)\s{1,2}"
+                    r"(?:\w{1,12}\s{1,2}){0,3}?(?:for\s{1,2}you|aside|on\s{1,2}hold|by\s{1,2}for|in)\b"
                     r"|" + _PASSIVE + r"(?:reserved|on\s{1,2}hold|held|set\s{1,2}aside|put\s{1,2}aside|locked\s{1,2}in|"
                     r"booked|secured)\b")),
     ("note", _rx(_DONE + r"(?:noted|saved|recorded|updated|changed|corrected|registered|logged|fixed|taken\s{1,2}"
@@ -209,6 +209,23 @@ def speech_acts(text: str, sentences: Sequence[tuple[int, int]], cuts: Sequence[
             if clause.strip(" ,;:—–()-\t"):
                 out.append(classify(clause, text, lo, question[i] if i < len(question) else False))
     return tuple(out)
+
+
+def verified(acts: Sequence[Act], done: frozenset[str]) -> list[tuple[int, int]]:
+    """Spans of the action reports that a successful tool call (`done`: their keys) did."""
+    return [(a.start, a.end) for a in acts if a.kind == "action" and ACTION_TOOLS.get(a.detail) in done]
+
+
+_OFFER_BEFORE = _rx(r"\b(?:can|could|happy\s{1,2}to|glad\s{1,2}to|want\s{1,2}me\s{1,2}to|like\s{1,2}me\s{1,2}to|"
+                    r"if\s{1,2}(?:you|needed|necessary|it)|let\s{1,2}me\s{1,2}know)\b")
+
+
+def offered(acts: Sequence[Act], text: str, pos: int) -> bool:
+    """Is the word at `pos` inside a clause that offers ("I can escalate this if you need") rather than states?"""
+    for a in acts:
+        if a.start <= pos < a.end:
+            return a.kind == "question" or _OFFER_BEFORE.search(text[a.start:a.end]) is not None
+    return False
 
 
 def act_errors(acts: Sequence[Act], text: str, *, intents: Sequence[str], done: frozenset[str]) -> list[str]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from livesim.grading.acts import Act, act_errors, speech_acts
+from livesim.grading.acts import ACTION_TOOLS, Act, act_errors, offered, speech_acts
 from livesim.grading.closed import closed_world_errors, returns_denied
 from livesim.grading.facts import extract_facts
 from livesim.grading.facts.extract import _negated, _scan_numbers, numbers_in, stock_and_sizes
@@ -25,6 +25,7 @@ from livesim.grading.facts.patterns import (
     _CUR_AFTER_RE,
     _CUR_BEFORE_RE,
     _LINK_RE,
+    _ESCALATION_RE,
     _REFUSAL_RE,
     _UNIT_RE,
     _UNITS,
@@ -279,13 +280,16 @@ _STOCK_EXTRA_RE = _rx(r"(?P<sold_out>\b(?:all\s{1,2})?gone\b|\bnone\s{1,2}left\b
                       r"|\bstill\s{1,2}available\b)")
 _SIZE_WORDS = {"extra small": "XS", "extra-small": "XS", "small": "S", "medium": "M", "large": "L", "extra large": "XL",
                "extra-large": "XL"}
-_SIZE_WORD_RE = _rx(r"\b(?:a|an|go|take|get|size|be|is|the|in|wear|pick|try)\s{1,2}(?P<w>extra[\s-]small|"
+_SIZE_WORD_RE = _rx(r"\b(?:a|an|go|take|get|size|be|is|the|in|wear|pick|try|say|recommend|suggest|choose|order|grab|"
+                    r"with|for|want|need)\s{1,2}(?P<w>extra[\s-]small|"
                     r"extra[\s-]large|small|medium|large)\b")
 _SIZE_BARE_RE = re.compile(r"(?<![A-Za-z0-9/])(?P<w>XXS|XXL|XXXL|XS|XL|S|M|L)(?![A-Za-z0-9/])(?=\s{0,2}(?:[!.,]|$|"
-                           r"is\s|should|will|fits|would|for\s{1,2}(?:you|u|him|her)\b|on\s{1,2}(?:link|#)))")
+                           r"is\s|should|will|fits|would|for\s{1,2}(?:you|u|him|her|sure)\b|on\s{1,2}(?:link|#)|definitely|"
+                           r"all\s{1,2}the\s{1,2}way|then\b))")
 _SIZE_LEAD_RE = re.compile(r"(?i)^\W{0,3}(?P<w>extra[\s-]small|extra[\s-]large|small|medium|large)\s{1,2}(?=for\s{1,"
                            r"2}(?:you|u)|"
-                           r"would|should|fits|is\s{1,2}(?:best|right|your)|on\s{1,2}(?:link|#))")
+                           r"would|should|fits|is\s{1,2}(?:best|right|your)|on\s{1,2}(?:link|#)|for\s{1,2}sure|definitely|"
+                           r"all\s{1,2}the\s{1,2}way)")
 _FUNCTION_WORDS = frozenset(
     "is are am was were be it its it's you your you're we we're our i i'm i'd i'll me my the a an this that these "
     "those to of in on for with at from by will would and but so there here has have do does let's yes no".split())
@@ -692,7 +696,8 @@ def read_reply(reply: str, world: World) -> Reading:
             continue
         um = _UNIT_RE.match(text, e)
         uend = um.end() if um else e
-        money = bool(_CUR_AFTER_RE.match(text, e)) or bool(_CUR_BEFORE_RE.search(text[max(0, s - 24):s]))
+        money = bool(_CUR_AFTER_RE.match(text, e)) or bool(_CUR_BEFORE_RE.search(text[max(0, s - 24):s])) or (
+            e - s > 3 and text[e - 3] == "." and unit is None)  # "129.00": two decimals are money
         if money:
             cm = _CUR_AFTER_RE.match(text, e)
             uend = cm.end() if cm else uend
@@ -854,7 +859,8 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
     errors += act_errors(r.acts, text, intents=world.intents, done=world.done)
     if must_decline and _COMPLY_RE.search(text) and not _DECLINE_RE.search(text):
         errors.append("agrees to what it must decline")
-    if r.facts.escalation and not world.escalated and _ESCALATION_SUBJ_RE.search(text):
+    if r.facts.escalation and not world.escalated and _ESCALATION_SUBJ_RE.search(text) and not all(
+            offered(r.acts, text, m.start()) for m in _ESCALATION_RE.finditer(text)):
         errors.append("promises a follow-up from the team but opened no ticket")
     for c in r.facts.coupon_codes:
         if c.upper() not in valid_codes and c not in world.lookup_strs and c.upper() not in {"THE", "ticket"}:
@@ -1095,6 +1101,17 @@ def _polar_stock(r: Reading, request_text: str) -> str | None:
 _SIZE_NEG_RE = re.compile(r"(?i)\b(?:not|never|avoid|skip|instead\s{1,2}of|rather\s{1,2}than)\b|n['’]t\b")
 
 
+_SZ = r"(?:XXXL|XXL|XXS|XS|XL|[23]XL|S|M|L|(?i:extra[\s-](?:small|large)|small|medium|large))"
+_REJECTED_SIZE_RE = re.compile(
+    r"(?i:\b(?:rather\s{1,2}than|instead\s{1,2}of|not|than|over|vs\.?|versus|skip|avoid|except|but\s{1,2}not|"
+    r"(?:wouldn['’]?t|don['’]?t|do\s{1,2}not|never|not)\s{1,2}(?:go\s{1,2}(?:with|for)|take|get|pick|choose|"
+    r"recommend|suggest|size\s{1,2}(?:up|down)\s{1,2}to))\s{1,2}(?:(?:a|an|the|size)\s{1,2})?)(?<![A-Za-z])"
+    + _SZ + r"(?![A-Za-z])"
+    r"|(?<![A-Za-z])" + _SZ + r"(?![A-Za-z])(?=\s{1,2}(?i:(?:would|might|could|will|may)\s{1,2}(?:probably\s{1,2})?"
+    r"be|is|runs|feels|['’]s)\s{1,2}(?:\w{1,10}\s{1,2})?(?:too|a\s{1,2}bit|way|kind\s{1,2}of|slightly)\s{1,2}"
+    r"(?:big|small|baggy|tight|loose|large|long|short|snug|roomy)\b)")
+
+
 def _sizes(r: Reading, skip_echo: bool = False, subject: int | None = None, world: World | None = None,
            advice_only: bool = False) -> list[str]:
     """Sizes the reply names per asserted sentence; with `advice_only`, only sizes advised (no negation, no stock
@@ -1102,9 +1119,10 @@ def _sizes(r: Reading, skip_echo: bool = False, subject: int | None = None, worl
     """
     out: list[str] = []
     for i, (s, e) in enumerate(r.sentences):
-        sent = r.text[s:e]
+        raw = r.text[s:e]
         if r.question[i] or (skip_echo and r.echo[i]):
             continue
+        sent = _REJECTED_SIZE_RE.sub(" ", raw)  # "M rather than L", "not XXL", "L would be too big": not advice
         if advice_only:
             first = _SIZE_TOKEN_RE.search(sent) or _SIZE_NAME_RE.search(sent)
             if r.sentence_facts(i)[0] or _SIZE_NEG_RE.search(sent, 0, first.start() if first else len(sent)):
@@ -1113,7 +1131,7 @@ def _sizes(r: Reading, skip_echo: bool = False, subject: int | None = None, worl
             if world is not None and who is not None and who > 0 and who != subject and (
                     subject is not None or who not in world.targets):
                 continue
-        found = list(r.sentence_facts(i)[1])
+        found = list(r.sentence_facts(i)[1] if sent == raw else stock_and_sizes(sent)[1])
         if re.search(r"(?<![A-Za-z])(?:XXS|XS|S|M|L|XL|XXL)\s?/\s?(?:XS|S|M|L|XL|XXL)\s?/", sent):
             continue  # a list of every size is not advice
         for m in _SIZE_WORD_RE.finditer(sent):
@@ -1253,6 +1271,9 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
             return False
         return True
     if fact.kind == "escalation":  # a statement that someone will follow up, not the bare word "escalate"
+        if any(a.kind == "action" and a.detail == "escalate" for a in r.acts) \
+                and ACTION_TOOLS["escalate"] in world.done:
+            return True  # a report of the escalation the trace holds
         return (r.facts.escalation and _ESCALATION_SUBJ_RE.search(text) is not None) or any(
             not _negated(text, m.start()) for m in _ESCALATION_MORE_RE.finditer(text))
     if fact.kind == "about":  # a true price or attribute value stated of this link

@@ -42,7 +42,7 @@ _IDIOMS: tuple[tuple[Prefiltered, str], ...] = (
 _DIGITS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine".split())}
 _TENS = {w: 10 * (i + 2) for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())}
 # "one twenty-nine", "two fifty", "three ninety-nine": hundreds then a two-digit tail, as prices are said
-_SPOKEN_RE = _rx(r"(?<!\bat\s)\b(?P<h>one|two|three|four|five|six|seven|eight|nine)\s{1,2}(?P<t>twenty|thirty|forty|"
+_SPOKEN_RE = _rx(r"\b(?P<h>one|two|three|four|five|six|seven|eight|nine)\s{1,2}(?P<t>twenty|thirty|forty|"
                  r"fifty|sixty|seventy|eighty|ninety)(?:[\s-](?P<u>one|two|three|four|five|six|seven|eight|nine))?\b"
                  r"(?!\s{0,2}(?:am|pm|a\.m|p\.m|o['’]clock)\b)")
 _KILO_RE = _rx(r"(?<![\w.])(?P<n>[0-9]{1,4}(?:\.[0-9]{1,3})?)\s?k\b")
@@ -60,8 +60,13 @@ _DURATIONS: tuple[tuple[Prefiltered, str], ...] = (
 _HALF = {"year": "6 months", "day": "12 hours"}
 
 
+_CURRENCY_AFTER = re.compile(r"(?i)\s{0,2}(?:yuan|kuai|bucks?|rmb|dollars?|元|块)\b")
+
+
 def _spoken(m: re.Match[str]) -> str:
-    return str(100 * _DIGITS[m["h"].lower()] + _TENS[m["t"].lower()] + (_DIGITS[m["u"].lower()] if m["u"] else 0))
+    """'one twenty-nine' is how a price is said: the figure, in yuan unless a currency word follows."""
+    v = 100 * _DIGITS[m["h"].lower()] + _TENS[m["t"].lower()] + (_DIGITS[m["u"].lower()] if m["u"] else 0)
+    return str(v) if _CURRENCY_AFTER.match(m.string, m.end()) else f"{v} yuan"
 
 
 def _duration(rep: str) -> Callable[[re.Match[str]], str]:
