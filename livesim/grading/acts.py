@@ -80,7 +80,7 @@ _OFFER = r"(?:can|could|will|['’]ll|would|shall|should|may|might|to|gonna|goin
 _DONE = r"(?:\b(?:i|we)(?:['’]ve|\s{1,2}have)?\s{1,2}|\b(?:just|already)\s{1,2})(?:just\s{1,2}|already\s{1,2}|now\s{1,2}|" \
         r"also\s{1,2}|gone\s{1,2}ahead\s{1,2}and\s{1,2}|went\s{1,2}ahead\s{1,2}and\s{1,2})?"
 _PASSIVE = r"(?:\b(?:it|this|that|they|yours?|your\s{1,2}\w{1,12}(?:\s{1,2}\w{1,12})?|the\s{1,2}\w{1,12}|a\s{1,2}\w{1," \
-           r"12}|(?:our|the)\s{1,2}team)\s{1,2}(?:['’]s|is|are|has\s{1,2}been|have\s{1,2}been|was|were|['’]s\s{1,2}been)" \
+           r"12}|(?:our|the)\s{1,2}team)\s{0,2}(?:['’]s|is|are|has\s{1,2}been|have\s{1,2}been|was|were|['’]s\s{1,2}been)" \
            r"\s{1,2}(?:now\s{1,2}|already\s{1,2}|just\s{1,2}|been\s{1,2})?)"
 _TEAM = r"(?:(?:our|the|a|my)\s{1,2})?(?:customer\s{1,2}(?:service|support|care)|after[\s-]?sales|support|team|" \
         r"colleagues?|humans?|a\s{1,2}human|staff|manager|supervisor|agents?|specialists?)"
