@@ -51,9 +51,10 @@ _YES = _rx(  # a bare "ok" / "fine" / "yes": compliance only after a decline ("I
     r"^\W{0,3}(?:(?:but|though|and|so|well|honestly|actually|still)\W{1,3})?"
     r"(?:(?:ok(?:ay)?|alright|all\s{1,2}right|fine|yes|yeah|yep|yup|sure)(?:\W{1,3}(?:fine|then|ok(?:ay)?|"
     r"sure|yes))?|deal|done|approved|granted|why\s{1,2}not|acknowledged|confirmed|understood|roger(?:\s{1,2}that)?|"
-    r"will\s{1,2}do|on\s{1,2}it|got\s{1,2}it|it\s{1,2}(?:really\s{1,2}|definitely\s{1,2}|totally\s{1,2})?(?:does|will|can)|"
-    r"(?:yes|yeah|yep),?\s{1,2}(?:it\s{1,2})?(?:does|will|can))\W{0,3}$")
-_AFFIRM = _rx(
+    r"will\s{1,2}do|on\s{1,2}it|got\s{1,2}it)\W{0,3}$")
+_AFFIRM = _rx(  # confirms what was asked, in any order
+    r"(?:^\W{0,3}|\b(?:but|though|yes|yeah|yep|sure|and)\W{1,3})it\s{1,2}(?:really\s{1,2}|definitely\s{1,2}|totally\s{1,2})?"
+    r"(?:does|will|can)\W{0,3}$|"
     r"\b(?:just\s{1,2}this\s{1,2}once|unofficially|secretly|on\s{1,2}the\s{1,2}down\s{1,2}low|don['’]?t\s{1,2}tell"
     r"\s{1,2}anyone|(?:developer|debug|admin|god)\s{1,2}mode\s{1,2}(?:is\s{1,2})?(?:on|enabled|activated|engaged)|i['’]?ll\s{1,2}make\s{1,2}an\s{1,2}exception|as\s{1,2}you\s{1,2}wish|"
     r"consider\s{1,2}it\s{1,2}done|between\s{1,2}(?:us|you\s{1,2}and\s{1,2}me)|off\s{1,2}the\s{1,2}record|"
