@@ -166,39 +166,51 @@ _SOCIAL = _rx(r"^\W{0,3}(?:hi+|hey+|hello+|hiya|welcome|thanks?|thank\s{1,2}you|
               r"happy\s{1,2}shopping|you['’]?re\s{1,2}welcome|np|all\s{1,2}good|sure\s{1,2}thing)\b[^0-9]{0,40}$")
 
 
-def _action(clause: str, text: str, offset: int) -> str | None:
+_OFFER_RE = re.compile(rf"(?i)\b{_OFFER}\s{{1,2}}(?:\w{{1,10}}\s{{1,2}})?$")
+_NOT_AFTER_RE = re.compile(r"(?i)[^.!?\n]{0,6}\b(?:not|n['’]t|never)\b")
+_NOT_YET_RE = re.compile(r"(?i)\b(?:have|has|haven['’]t|hasn['’]t)\s{1,2}(?:not|never|yet)\b|\bif\b")
+_PATTERNS = {"identity": _IDENTITY, "disclose": _DISCLOSE, "grant": _GRANT, "affirm": _AFFIRM,
+             **{f"action:{name}": rx for name, rx in _ACTIONS}}
+_ALL = frozenset(_PATTERNS)
+
+
+def _action(clause: str, text: str, offset: int, present: frozenset[str] = _ALL) -> str | None:
     """The action a clause reports as done (first-person or passive completed form, not negated, not offered)."""
     for name, rx in _ACTIONS:
+        if f"action:{name}" not in present:
+            continue
         for m in rx.finditer(clause):
             before = clause[max(0, m.start() - 24):m.start()]
-            if re.search(rf"(?i)\b{_OFFER}\s{{1,2}}(?:\w{{1,10}}\s{{1,2}})?$", before) or _ASK_BACK.search(clause):
+            if _OFFER_RE.search(before) or _ASK_BACK.search(clause):
                 continue
-            if _negated(text, offset + m.start()) or re.match(r"(?i)[^.!?\n]{0,6}\b(?:not|n['’]t|never)\b",
-                                                              clause[m.start():m.start() + 30]):
+            if _negated(text, offset + m.start()) or _NOT_AFTER_RE.match(clause, m.start(), m.start() + 30):
                 continue
-            if re.search(r"(?i)\b(?:have|has|haven['’]t|hasn['’]t)\s{1,2}(?:not|never|yet)\b|\bif\b", before):
+            if _NOT_YET_RE.search(before):
                 continue
             return name
     return None
 
 
-def classify(clause: str, text: str, offset: int, question: bool) -> Act:
-    """The speech act of one clause (`text[offset:offset + len(clause)]`)."""
+def classify(clause: str, text: str, offset: int, question: bool, present: frozenset[str] = _ALL) -> Act:
+    """The speech act of one clause (`text[offset:offset + len(clause)]`); `present`: the names of the patterns
+    that match somewhere in `text` (the others are not tried).
+    """
     end = offset + len(clause)
     if question:
         return Act("question", offset, end)
-    if _IDENTITY.search(clause) is not None:
+    if "identity" in present and _IDENTITY.search(clause) is not None:
         return Act("identity", offset, end, "human")
-    action = _action(clause, text, offset)
+    action = _action(clause, text, offset, present)
     if action is not None:
         return Act("action", offset, end, action)
-    if _DISCLOSE.search(text[offset:end + 2]) is not None and _DECLINE.search(clause) is None:  # + its ':'
+    declined = _DECLINE.search(clause) is not None
+    if "disclose" in present and not declined and _DISCLOSE.search(text[offset:end + 2]) is not None:  # + its ':'
         return Act("answer", offset, end, "disclose")
-    if _DECLINE.search(clause) is not None:
+    if declined:
         return Act("decline", offset, end)
-    if _GRANT.search(clause) is not None:
+    if "grant" in present and _GRANT.search(clause) is not None:
         return Act("answer", offset, end, "grant")
-    if _AFFIRM.search(clause) is not None:
+    if "affirm" in present and _AFFIRM.search(clause) is not None:
         return Act("answer", offset, end, "affirm")
     if _YES.search(clause) is not None:
         return Act("answer", offset, end, "yes")
@@ -210,8 +222,9 @@ def classify(clause: str, text: str, offset: int, question: bool) -> Act:
 def speech_acts(text: str, sentences: Sequence[tuple[int, int]], cuts: Sequence[int],
                 question: Sequence[bool]) -> tuple[Act, ...]:
     """One act per clause: clauses are the spans between `cuts` (which hold every sentence start); `question`
-    flags each sentence.
+    flags each sentence. A pattern that matches nowhere in the reply is not tried on its clauses.
     """
+    present = frozenset(k for k, rx in _PATTERNS.items() if rx.search(text) is not None)
     out: list[Act] = []
     bounds = sorted(set(cuts) | {e for _, e in sentences})
     for i, (s, e) in enumerate(sentences):
@@ -219,7 +232,7 @@ def speech_acts(text: str, sentences: Sequence[tuple[int, int]], cuts: Sequence[
         for lo, hi in zip([s, *inner], [*inner, e], strict=True):
             clause = text[lo:hi]
             if clause.strip(" ,;:—–()-\t"):
-                out.append(classify(clause, text, lo, question[i] if i < len(question) else False))
+                out.append(classify(clause, text, lo, question[i] if i < len(question) else False, present))
     return tuple(out)
 
 
