@@ -24,8 +24,8 @@ from livesim.grading.facts.extract import _negated, _scan_numbers, numbers_in, s
 from livesim.grading.facts.patterns import (
     _CUR_AFTER_RE,
     _CUR_BEFORE_RE,
-    _LINK_RE,
     _ESCALATION_RE,
+    _LINK_RE,
     _REFUSAL_RE,
     _UNIT_RE,
     _UNITS,

@@ -289,7 +289,7 @@ def _durations(hours):
 
 def test_dispatch_times_in_words_keep_full_marks():
     n = 0
-    for seed, sim in _sims("shipping"):
+    for _, sim in _sims("shipping"):
         t = sim.request.truth
         fact = next((f for f in t.facts[0].any_of if f.attribute == "ships_within_hours"), None)
         if fact is None:
