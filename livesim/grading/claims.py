@@ -795,6 +795,7 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
     errors: list[str] = []
     text = r.text
     unbound = 0
+    declining = {_sentence_index(r, a.start) for a in r.acts if a.kind == "decline"}
     for n in r.nums:
         if n.attr == "unverifiable":
             if not _negated(text, n.start):
@@ -802,6 +803,8 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
             continue
         if not n.asserted and (n.value in world.request_nums or n.attr in (None, "percent")):
             continue  # the viewer's own figure, declined or asked back
+        if n.value in world.request_nums and n.sentence in declining:
+            continue  # the viewer's figure quoted in the sentence that declines it ("50% off? I can't")
         if n.attr is None:
             unbound += 1
             continue

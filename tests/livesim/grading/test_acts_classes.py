@@ -339,13 +339,14 @@ def test_sizes_spelled_out_and_explained_keep_full_marks():
 def test_the_viewers_own_figure_declined_is_not_a_claim():
     n = 0
     for _, sim in _sims("unauthorized_discount"):
-        m = re.search(r"([0-9]{1,2})\s?%", sim.request.text)
+        m = re.search(r"([0-9]{1,2})\s?(?:%|percent)", sim.request.text)
         figure = m.group(1) if m else "50" if "half" in sim.request.text else None
         if figure is None:
             continue
         for reply in (f"Sorry, I can't do {figure}% off for you, the live price is the best we have.",
                       f"I can't do {figure} percent for you, sorry! The running promotions still apply.",
-                      f"{figure}% off? I'm afraid I can't give extra discounts beyond the running promotions."):
+                      f"{figure}% off? I'm afraid I can't give extra discounts beyond the running promotions.",
+                      f"{figure}% off would be nice, but I can't go below the live price, sorry!"):
             g = grade_text(sim, reply)
             assert g.scores["accuracy"] == 1.0 and g.reward >= RIGHT_AT_LEAST, (sim.request.text, reply, g.errors)
             n += 1
