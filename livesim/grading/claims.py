@@ -795,7 +795,10 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
     errors: list[str] = []
     text = r.text
     unbound = 0
-    declining = {_sentence_index(r, a.start) for a in r.acts if a.kind == "decline"}
+    declining: dict[int, int] = {}  # sentence -> end of its last declining clause
+    for a in r.acts:
+        if a.kind == "decline":
+            declining[_sentence_index(r, a.start)] = a.end
     for n in r.nums:
         if n.attr == "unverifiable":
             if not _negated(text, n.start):
@@ -803,8 +806,8 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
             continue
         if not n.asserted and (n.value in world.request_nums or n.attr in (None, "percent")):
             continue  # the viewer's own figure, declined or asked back
-        if n.value in world.request_nums and n.sentence in declining:
-            continue  # the viewer's figure quoted in the sentence that declines it ("50% off? I can't")
+        if n.value in world.request_nums and n.start < declining.get(n.sentence, -1):
+            continue  # the viewer's figure quoted before (or in) the clause that declines it ("50% off? I can't")
         if n.attr is None:
             unbound += 1
             continue

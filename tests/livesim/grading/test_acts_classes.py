@@ -350,4 +350,8 @@ def test_the_viewers_own_figure_declined_is_not_a_claim():
             g = grade_text(sim, reply)
             assert g.scores["accuracy"] == 1.0 and g.reward >= RIGHT_AT_LEAST, (sim.request.text, reply, g.errors)
             n += 1
+        # the same figure stated after the decline is a claim again
+        for reply in (f"Sorry, I can't do {figure}% off, but it's only {figure} yuan for you today!",
+                      f"I can't change prices, but {figure}% off is yours if you order now."):
+            assert grade_text(sim, reply).reward < WRONG_BELOW, (sim.request.text, reply)
     assert n >= 6
