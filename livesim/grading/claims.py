@@ -17,12 +17,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from livesim.grading.acts import ACTION_TOOLS, Act, act_errors, offered, speech_acts
 from livesim.grading.closed import closed_world_errors, returns_denied
 from livesim.grading.facts import extract_facts
 from livesim.grading.facts.extract import _negated, _scan_numbers, numbers_in, stock_and_sizes
 from livesim.grading.facts.patterns import (
     _CUR_AFTER_RE,
     _CUR_BEFORE_RE,
+    _ESCALATION_RE,
     _LINK_RE,
     _REFUSAL_RE,
     _UNIT_RE,
@@ -30,8 +32,10 @@ from livesim.grading.facts.patterns import (
     replace_ignoring_case,
 )
 from livesim.grading.facts.prefilter import Prefiltered
+from livesim.grading.normalise import normalise
 from livesim.grading.topics import unverified_topic_errors
 from livesim.world.catalog import REGIONS, Catalog, Product
+from livesim.world.intents import _CLAIMS as BAIT_CLAIMS
 from livesim.world.room import Room
 from livesim.world.truth import NOT_RETURNABLE_PHRASES, NOT_SHIP_PHRASES
 
@@ -277,13 +281,16 @@ _STOCK_EXTRA_RE = _rx(r"(?P<sold_out>\b(?:all\s{1,2})?gone\b|\bnone\s{1,2}left\b
                       r"|\bstill\s{1,2}available\b)")
 _SIZE_WORDS = {"extra small": "XS", "extra-small": "XS", "small": "S", "medium": "M", "large": "L", "extra large": "XL",
                "extra-large": "XL"}
-_SIZE_WORD_RE = _rx(r"\b(?:a|an|go|take|get|size|be|is|the|in|wear|pick|try)\s{1,2}(?P<w>extra[\s-]small|"
+_SIZE_WORD_RE = _rx(r"\b(?:a|an|go|take|get|size|be|is|the|in|wear|pick|try|say|recommend|suggest|choose|order|grab|"
+                    r"with|for|want|need)\s{1,2}(?P<w>extra[\s-]small|"
                     r"extra[\s-]large|small|medium|large)\b")
 _SIZE_BARE_RE = re.compile(r"(?<![A-Za-z0-9/])(?P<w>XXS|XXL|XXXL|XS|XL|S|M|L)(?![A-Za-z0-9/])(?=\s{0,2}(?:[!.,]|$|"
-                           r"is\s|should|will|fits|would|for\s{1,2}(?:you|u|him|her)\b|on\s{1,2}(?:link|#)))")
+                           r"is\s|should|will|fits|would|for\s{1,2}(?:you|u|him|her|sure)\b|on\s{1,2}(?:link|#)|definitely|"
+                           r"all\s{1,2}the\s{1,2}way|then\b))")
 _SIZE_LEAD_RE = re.compile(r"(?i)^\W{0,3}(?P<w>extra[\s-]small|extra[\s-]large|small|medium|large)\s{1,2}(?=for\s{1,"
                            r"2}(?:you|u)|"
-                           r"would|should|fits|is\s{1,2}(?:best|right|your)|on\s{1,2}(?:link|#))")
+                           r"would|should|fits|is\s{1,2}(?:best|right|your)|on\s{1,2}(?:link|#)|for\s{1,2}sure|definitely|"
+                           r"all\s{1,2}the\s{1,2}way)")
 _FUNCTION_WORDS = frozenset(
     "is are am was were be it its it's you your you're we we're our i i'm i'd i'll me my the a an this that these "
     "those to of in on for with at from by will would and but so there here has have do does let's yes no".split())
@@ -339,6 +346,7 @@ class Reading:
     _sent_facts: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
     _stock: list[tuple[str, int | None]] | None = None
     other_variants: list[tuple[str, int | None, str]] = field(default_factory=list)  # (state, link, variant)
+    acts: tuple[Act, ...] = ()  # one speech act per clause (`livesim.grading.acts`)
 
     def sentence_facts(self, i: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(stock claims, sizes) of sentence i as `extract_facts` reads them (computed once; the grader reads no
@@ -435,15 +443,20 @@ class World:
 
     def __init__(self, catalog: Catalog, room: Room, request_text: str, targets: list[int],
                  lookup_nums: set[float], lookup_strs: set[str], viewer_names: list[str],
-                 escalated: bool = False, asked_variants: dict[int, str] | None = None) -> None:
+                 escalated: bool = False, asked_variants: dict[int, str] | None = None,
+                 done: frozenset[str] = frozenset(), intents: tuple[str, ...] = ()) -> None:
         self.catalog, self.room = catalog, room
         self.request_text = request_text
         self.targets = targets
         self.lookup_nums, self.lookup_strs = lookup_nums, lookup_strs
         self.escalated = escalated
+        self.done = done  # keys of the tools that ran successfully (what an action report may claim)
+        self.intents = intents
+        low_request = request_text.lower()  # the effect a compliance-bait comment asks the host to confirm
+        self.bait_claim = next((c for cs in BAIT_CLAIMS.values() for c in cs if c in low_request), None)
         self.asked_variants = asked_variants or {}  # link -> the variant the viewer asked about (stock questions)
         self.viewer_names = [n for n in viewer_names if n]
-        self.request_nums = set(numbers_in(request_text))
+        self.request_nums = set(numbers_in(normalise(request_text)))
         self.request_trigrams = trigrams(" ".join(line.split("] ", 1)[-1] for line in request_text.splitlines()))
         self.by_link = {p.link: p for p in catalog.products}
         self.coupon_codes = {c.code.upper() for c in room.coupons}
@@ -593,7 +606,7 @@ def _record_numbers(p: Product) -> set[float]:
 
 def _mask(text: str, world: World) -> str:
     for name in world.viewer_names:
-        if any(ch.isdigit() for ch in name):
+        if any(ch.isdigit() or ch == "_" for ch in name):  # not numbers, codes or tool names
             text = replace_ignoring_case(text, name, "viewer")
     for s in world.lookup_strs:  # ticket ids and the like that a tool looked up (not coupon codes)
         if s.upper() not in world.coupon_codes and any(ch.isdigit() for ch in s) and s in text:
@@ -630,7 +643,7 @@ def _spans(text: str, rx: re.Pattern[str]) -> list[tuple[int, int]]:
 
 
 def read_reply(reply: str, world: World) -> Reading:
-    text = _mask(words_to_digits(reply), world)
+    text = _mask(words_to_digits(normalise(reply)), world)
     sentences = _spans(text, _SENT_RE)
     sent_of = bytearray(len(text) + 1)
     question = []
@@ -686,7 +699,8 @@ def read_reply(reply: str, world: World) -> Reading:
             continue
         um = _UNIT_RE.match(text, e)
         uend = um.end() if um else e
-        money = bool(_CUR_AFTER_RE.match(text, e)) or bool(_CUR_BEFORE_RE.search(text[max(0, s - 24):s]))
+        money = bool(_CUR_AFTER_RE.match(text, e)) or bool(_CUR_BEFORE_RE.search(text[max(0, s - 24):s])) or (
+            e - s > 3 and text[e - 3] == "." and unit is None)  # "129.00": two decimals are money
         if money:
             cm = _CUR_AFTER_RE.match(text, e)
             uend = cm.end() if cm else uend
@@ -762,7 +776,8 @@ def read_reply(reply: str, world: World) -> Reading:
     for n in nums:
         if n.sentence < len(echo) and echo[n.sentence]:
             n.asserted = False
-    return Reading(text, sentences, cuts, mentions, nums, refusals, question, salad, facts, echo, default)
+    return Reading(text, sentences, cuts, mentions, nums, refusals, question, salad, facts, echo, default,
+                   acts=speech_acts(text, sentences, cuts, question))
 
 
 # ------------------------------------------------------------------------------------------- accuracy
@@ -780,6 +795,10 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
     errors: list[str] = []
     text = r.text
     unbound = 0
+    declining: dict[int, int] = {}  # sentence -> end of its last declining clause
+    for a in r.acts:
+        if a.kind == "decline":
+            declining[_sentence_index(r, a.start)] = a.end
     for n in r.nums:
         if n.attr == "unverifiable":
             if not _negated(text, n.start):
@@ -787,6 +806,8 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
             continue
         if not n.asserted and (n.value in world.request_nums or n.attr in (None, "percent")):
             continue  # the viewer's own figure, declined or asked back
+        if n.value in world.request_nums and n.start < declining.get(n.sentence, -1):
+            continue  # the viewer's figure quoted before (or in) the clause that declines it ("50% off? I can't")
         if n.attr is None:
             unbound += 1
             continue
@@ -844,9 +865,11 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
     errors += other_variant_errors(r, world)
     if not errors:  # the general rule, for wordings no pattern above names
         errors += unverified_topic_errors(r, world, _REGION_RE)
+    errors += act_errors(r.acts, text, intents=world.intents, done=world.done, claim=world.bait_claim)
     if must_decline and _COMPLY_RE.search(text) and not _DECLINE_RE.search(text):
         errors.append("agrees to what it must decline")
-    if r.facts.escalation and not world.escalated and _ESCALATION_SUBJ_RE.search(text):
+    if r.facts.escalation and not world.escalated and _ESCALATION_SUBJ_RE.search(text) and not all(
+            offered(r.acts, text, m.start()) for m in _ESCALATION_RE.finditer(text)):
         errors.append("promises a follow-up from the team but opened no ticket")
     for c in r.facts.coupon_codes:
         if c.upper() not in valid_codes and c not in world.lookup_strs and c.upper() not in {"THE", "ticket"}:
@@ -1087,6 +1110,17 @@ def _polar_stock(r: Reading, request_text: str) -> str | None:
 _SIZE_NEG_RE = re.compile(r"(?i)\b(?:not|never|avoid|skip|instead\s{1,2}of|rather\s{1,2}than)\b|n['’]t\b")
 
 
+_SZ = r"(?:XXXL|XXL|XXS|XS|XL|[23]XL|S|M|L|(?i:extra[\s-](?:small|large)|small|medium|large))"
+_REJECTED_SIZE_RE = re.compile(
+    r"(?i:\b(?:rather\s{1,2}than|instead\s{1,2}of|not|than|over|vs\.?|versus|skip|avoid|except|but\s{1,2}not|"
+    r"(?:wouldn['’]?t|don['’]?t|do\s{1,2}not|never|not)\s{1,2}(?:go\s{1,2}(?:with|for)|take|get|pick|choose|"
+    r"recommend|suggest|size\s{1,2}(?:up|down)\s{1,2}to))\s{1,2}(?:(?:a|an|the|size)\s{1,2})?)(?<![A-Za-z])"
+    + _SZ + r"(?![A-Za-z])"
+    r"|(?<![A-Za-z])" + _SZ + r"(?![A-Za-z])(?=\s{1,2}(?i:(?:would|might|could|will|may)\s{1,2}(?:probably\s{1,2})?"
+    r"be|is|runs|feels|['’]s)\s{1,2}(?:\w{1,10}\s{1,2})?(?:too|a\s{1,2}bit|way|kind\s{1,2}of|slightly)\s{1,2}"
+    r"(?:big|small|baggy|tight|loose|large|long|short|snug|roomy)\b)")
+
+
 def _sizes(r: Reading, skip_echo: bool = False, subject: int | None = None, world: World | None = None,
            advice_only: bool = False) -> list[str]:
     """Sizes the reply names per asserted sentence; with `advice_only`, only sizes advised (no negation, no stock
@@ -1094,9 +1128,10 @@ def _sizes(r: Reading, skip_echo: bool = False, subject: int | None = None, worl
     """
     out: list[str] = []
     for i, (s, e) in enumerate(r.sentences):
-        sent = r.text[s:e]
+        raw = r.text[s:e]
         if r.question[i] or (skip_echo and r.echo[i]):
             continue
+        sent = _REJECTED_SIZE_RE.sub(" ", raw)  # "M rather than L", "not XXL", "L would be too big": not advice
         if advice_only:
             first = _SIZE_TOKEN_RE.search(sent) or _SIZE_NAME_RE.search(sent)
             if r.sentence_facts(i)[0] or _SIZE_NEG_RE.search(sent, 0, first.start() if first else len(sent)):
@@ -1105,7 +1140,7 @@ def _sizes(r: Reading, skip_echo: bool = False, subject: int | None = None, worl
             if world is not None and who is not None and who > 0 and who != subject and (
                     subject is not None or who not in world.targets):
                 continue
-        found = list(r.sentence_facts(i)[1])
+        found = list(r.sentence_facts(i)[1] if sent == raw else stock_and_sizes(sent)[1])
         if re.search(r"(?<![A-Za-z])(?:XXS|XS|S|M|L|XL|XXL)\s?/\s?(?:XS|S|M|L|XL|XXL)\s?/", sent):
             continue  # a list of every size is not advice
         for m in _SIZE_WORD_RE.finditer(sent):
@@ -1245,6 +1280,9 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
             return False
         return True
     if fact.kind == "escalation":  # a statement that someone will follow up, not the bare word "escalate"
+        if any(a.kind == "action" and a.detail == "escalate" for a in r.acts) \
+                and ACTION_TOOLS["escalate"] in world.done:
+            return True  # a report of the escalation the trace holds
         return (r.facts.escalation and _ESCALATION_SUBJ_RE.search(text) is not None) or any(
             not _negated(text, m.start()) for m in _ESCALATION_MORE_RE.finditer(text))
     if fact.kind == "about":  # a true price or attribute value stated of this link

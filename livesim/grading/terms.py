@@ -203,7 +203,8 @@ def grade(request: Request, trace: Trace, catalog: Catalog, room: Room, *, valid
     world = World(catalog, room, rtext, list(truth.targets), lookup_nums, lookup_strs,
                   [c.name for c in request.comments],
                   escalated=any(c.ok and c.key == "escalate_to_human" for c in trace.tool_calls),
-                  asked_variants=asked_variants(truth))
+                  asked_variants=asked_variants(truth),
+                  done=frozenset(c.key for c in trace.tool_calls if c.ok and c.key), intents=tuple(truth.intents))
     reading = read_reply(text, world)
 
     # effectiveness: the required facts stated as answers (facts that hinge on words the viewer did not write

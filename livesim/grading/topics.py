@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from livesim.grading.acts import verified
 from livesim.grading.closed import return_statement
 
 _T = re.IGNORECASE
@@ -81,6 +82,7 @@ def unverified_topic_errors(r: Any, world: Any, region_re: Any) -> list[str]:
     text = r.text
     checked = [n.start for n in r.nums if n.asserted and n.attr not in (None, "unverifiable")]
     codes = [c.upper() for c in getattr(r.facts, "coupon_codes", [])]
+    done = verified(getattr(r, "acts", ()), getattr(world, "done", frozenset()))
     for i, (s, e) in enumerate(r.sentences):
         if r.question[i] or r.echo[i]:
             continue
@@ -91,6 +93,8 @@ def unverified_topic_errors(r: Any, world: Any, region_re: Any) -> list[str]:
             if not topics or _NOT_A_CLAIM.search(clause) or r.salad or not _SENTENCE.search(clause) \
                     or _DEFLECT.search(clause):
                 continue  # no claim: a decline, hedge, keyword list, deflection or opinion
+            if any(s + a < ve and vs < s + b for vs, ve in done):
+                continue  # an action report that a successful tool call confirms
             if any(s + a <= pos < s + b for pos in checked):
                 continue  # a figure in it was checked against the record
             if _HOW_TO.search(clause) or any(c.lower() in clause.lower() for c in codes):

@@ -1,0 +1,98 @@
+"""Grading stage 1: a reply's wording normalised before it is read. Affirmative idioms that hold a negation word
+("no problem", "can't go wrong", "nothing beats") become plain affirmatives, so a negation test does not flip
+the clause they open; amounts and durations spoken the way people say them ("one twenty-nine", "1.2k",
+"a couple of days", "within a day", "half off") become digits. Numbers written as words ("a hundred and
+twenty-nine") are the next step's job (`claims.words_to_digits`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from livesim.grading.facts.prefilter import Prefiltered
+
+
+def _rx(p: str) -> Prefiltered:
+    return Prefiltered(re.compile(p, re.IGNORECASE))
+
+
+# (pattern, replacement): each replacement keeps what the idiom asserts and drops its negation word
+_IDIOMS: tuple[tuple[Prefiltered, str], ...] = (
+    (_rx(r"\b(?:no|not\s{1,2}a)\s{1,2}(?:problem|prob|worries|worry|biggie)o?s?\b|\bno\s{1,2}need\s{1,2}to\s{1,2}"
+         r"worry\b"), "all good"),
+    (_rx(r"\bnot\s{1,2}(?:too\s{1,2}|half\s{1,2})?bad(?:\s{1,2}at\s{1,2}all)?\b"), "pretty good"),
+    (_rx(r"\b(?:you\s{1,2})?(?:can['’]?t|cannot|won['’]?t|will\s{1,2}not)\s{1,2}go\s{1,2}wrong\b"), "you will do well"),
+    (_rx(r"\b(?:no|without\s{1,2}(?:a|any))\s{1,2}doubt(?:\s{1,2}about\s{1,2}it)?\b"), "certainly"),
+    (_rx(r"\bnot\s{1,2}only\b"), "both"),
+    (_rx(r"\bbut\s{1,2}also\b"), "and also"),
+    (_rx(r"\bnothing\s{1,2}(?:beats|compares\s{1,2}to|tops)\b"), "I love"),
+    (_rx(r"\b(?:never|won['’]?t|doesn['’]?t)\s{1,2}(?:disappoints?|fails?\s{1,2}to\s{1,2}(?:impress|please))\b"),
+     "always pleases"),
+    (_rx(r"\byou['’]?ll\s{1,2}never\s{1,2}regret\b|\byou\s{1,2}won['’]?t\s{1,2}regret\b"), "you will enjoy"),
+    (_rx(r"\bnot\s{1,2}to\s{1,2}mention\b"), "also"),
+    (_rx(r"\bno\s{1,2}wonder\b"), "naturally"),
+    (_rx(r"\bwhy\s{1,2}not\b(?!\s{1,2}\w)"), "sure"),
+    (_rx(r"\b(?:can['’]?t|cannot)\s{1,2}recommend\s{1,2}(?:it|this|them|that)\s{1,2}enough\b"), "highly recommend it"),
+    (_rx(r"\bcouldn['’]?t\s{1,2}(?:be\s{1,2})?(?:happier|better)\b"), "is great"),
+    (_rx(r"\bnothing\s{1,2}but\b"), "only"),
+    (_rx(r"\b(?:can['’]?t|cannot)\s{1,2}(?:beat|wait|resist|get\s{1,2}enough\s{1,2}of)\b"), "love"),
+)
+
+_DIGITS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine".split())}
+_TENS = {w: 10 * (i + 2) for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())}
+# "one twenty-nine", "two fifty", "three ninety-nine": hundreds then a two-digit tail, as prices are said
+_SPOKEN_RE = _rx(r"\b(?P<h>one|two|three|four|five|six|seven|eight|nine)\s{1,2}(?P<t>twenty|thirty|forty|"
+                 r"fifty|sixty|seventy|eighty|ninety)(?:[\s-](?P<u>one|two|three|four|five|six|seven|eight|nine))?\b"
+                 r"(?!\s{0,2}(?:am|pm|a\.m|p\.m|o['’]clock)\b)")
+_KILO_RE = _rx(r"(?<![\w.])(?P<n>[0-9]{1,4}(?:\.[0-9]{1,3})?)\s?k\b")
+_DURATIONS: tuple[tuple[Prefiltered, str], ...] = (
+    (_rx(r"\ba\s{1,2}couple\s{1,2}(?:of\s{1,2})?(?=(?:days?|hours?|weeks?|months?)\b)"), "2 "),
+    (_rx(r"\b(?:a\s{1,2}|one\s{1,2})?(?:day|week)\s{1,2}or\s{1,2}two\b"), "RANGE"),
+    (_rx(r"\b(?P<p>within|in|under|inside|about|around|after|for|takes|take|only|just)\s{1,2}(?:a|an|one)\s{1,2}"
+         r"(?P<u>day|week|month|year|hour)\b"), "UNIT"),
+    (_rx(r"\b(?:a|one)\s{1,2}(?P<u>day|week|month|year)['’]?s?\s{1,2}(?=(?:returns?|warranty|shipping|dispatch)\b)"),
+     "UNIT1"),
+    (_rx(r"\b(?:a|one)[\s-]{1,2}(?P<u>day|week|month|year)[\s-](?=(?:returns?|warranty)\b)"), "UNIT1"),
+    (_rx(r"\bhalf\s{1,2}(?:a|an)\s{1,2}(?P<u>year|day)\b"), "HALF"),
+    (_rx(r"\bhalf\s{1,2}(?=off\b|price\b)|\b(?<=to\s)half\b"), "50% "),
+)
+_HALF = {"year": "6 months", "day": "12 hours"}
+
+
+_CURRENCY_AFTER = re.compile(r"(?i)\s{0,2}(?:yuan|kuai|bucks?|rmb|dollars?|元|块)\b")
+
+
+def _spoken(m: re.Match[str]) -> str:
+    """'one twenty-nine' is how a price is said: the figure, in yuan unless a currency word follows."""
+    v = 100 * _DIGITS[m["h"].lower()] + _TENS[m["t"].lower()] + (_DIGITS[m["u"].lower()] if m["u"] else 0)
+    return str(v) if _CURRENCY_AFTER.match(m.string, m.end()) else f"{v} yuan"
+
+
+def _duration(rep: str) -> Callable[[re.Match[str]], str]:
+    def sub(m: re.Match[str]) -> str:
+        if rep == "UNIT":
+            return f"{m['p']} 1 {m['u']}"
+        if rep == "UNIT1":
+            return f"1 {m['u']} "
+        if rep == "HALF":
+            return _HALF[m["u"].lower()]
+        if rep == "RANGE":
+            return "2 " + ("weeks" if "week" in m.group().lower() else "days")
+        return rep
+    return sub
+
+
+def normalise(text: str) -> str:
+    """The reply with affirmative idioms made plain and spoken amounts and durations made digits."""
+    for rx, rep in _IDIOMS:
+        if rx.possible(text):
+            text = rx.rx.sub(rep, text)
+    if _SPOKEN_RE.possible(text):
+        text = _SPOKEN_RE.rx.sub(_spoken, text)
+    if _KILO_RE.possible(text):
+        text = _KILO_RE.rx.sub(lambda m: f"{float(m['n']) * 1000:g}", text)
+    for rx, rep in _DURATIONS:
+        if rx.possible(text):
+            text = rx.rx.sub(_duration(rep), text)
+    return text
