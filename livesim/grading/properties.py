@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from livesim.grading.facts.prefilter import Prefiltered
 from livesim.grading.property_lexicon import CLOSED_LISTS, COURIERS, LEXICON
 from livesim.world.catalog import REGIONS, Product
 
@@ -39,20 +40,27 @@ def _index() -> dict[str, list[tuple[tuple[str, ...], _Entry]]]:
 
 
 _INDEX = _index()
+_FIRST = frozenset(_INDEX)
 
 # ------------------------------------------------------------------ clause cues
 _CUT = re.compile(r"(?i)[,;:—–()]|\s-\s|\b(?:but|however|though|although|while|whereas|unlike|so|because)\b")
 _NEG = re.compile(r"(?i)\b(?:not|no|never|without|zero|nor|neither|none|lacks?|isn['’]?t|"
                   r"aren['’]?t|doesn['’]?t|don['’]?t|won['’]?t|can['’]?t|cannot|contains\s{1,2}no)\b|n['’]t\b")
-_NOT_NEG = re.compile(r"(?i)(?:\bnot|n['’]t)\s{1,2}(?:only|just|merely)\b|\b(?:no\s{1,2}(?:doubt|wonder|matter|worries|problem)|"
-                      r"without\s{1,2}(?:a\s{1,2})?doubt)\b")
+_NOT_NEG = re.compile(r"(?i)(?:\bnot|n['’]t)\s{1,2}(?:only|just|merely)\b|"
+                      r"\b(?:no\s{1,2}(?:doubt|wonder|matter|worries|problem)|"
+                      r"without\s{1,2}(?:a\s{1,2})?doubt|(?:isn['’]?t|ain['’]?t)\s{1,2}(?:it|that)\s{1,2}(?:great|nice|"
+                      r"amazing|awesome|cool|lovely))\b")
 # what the viewer asked or wants, a check offered, a doubt, a condition: not a claim about the product
 _HEDGE = re.compile(
     r"(?i)\b(?:if|whether|check\w{0,3}|verify|let\s{1,2}me|not\s{1,2}sure|unsure|might|may|maybe|perhaps|possibly|"
-    r"probably|think|believe|guess|know|mention\w{0,4}|specif\w{1,7}|ask\w{0,3}|wonder\w{0,3}|question|"
+    r"mention\w{0,4}|specif\w{1,7}|ask\w{0,3}|wonder\w{0,3}|question|"
     r"(?:you|u|i|we)\s{1,2}(?:need|want|prefer)\w{0,2}|(?:need|want)\w{0,2}\s{1,2}(?:it|something|one|a|an)|"
     r"looking|hope|wish|instead|other\s{1,2}(?:shops?|brands?|stores?)|elsewhere|"
     r"(?:can['’]?t|cannot|to)\s{1,2}confirm|confirm\s{1,2}(?:whether|if))\b|\?")
+# a question that states what it asks about ("did you know it's waterproof?")
+_RHETORICAL = re.compile(r"(?i)\bdid\s{1,2}(?:you|u)\s{1,2}know\b|\b(?:isn['’]?t|ain['’]?t)\s{1,2}(?:it|that)\s{1,2}"
+                         r"(?:great|nice|amazing|awesome|cool|lovely)\b|\bwho\s{1,2}doesn['’]?t\s{1,2}love\b|"
+                         r"\bhow\s{1,2}(?:great|cool|nice|amazing|awesome)\s{1,2}is\s{1,2}(?:it|that)\b")
 _ALLERGY = re.compile(r"(?i)\ballerg\w{0,4}|\bintoleran\w{1,4}")
 _SUBJ_ALL = re.compile(r"(?i)\b(?:every|each|all)\s{1,2}(?:of\s{1,2})?(?:the\s{1,2}|our\s{1,2}|these\s{1,2})?"
                        r"(?:links?|products?|items?|things?|orders?)\b|\beverything\b|\ball\s{1,2}of\s{1,2}(?:them|"
@@ -60,14 +68,15 @@ _SUBJ_ALL = re.compile(r"(?i)\b(?:every|each|all)\s{1,2}(?:of\s{1,2})?(?:the\s{1
 # "everything" speaks of every product only as a subject ("everything here is vegan", not "everything you need")
 _ALL_MEANT = re.compile(r"(?i)(?!everything\b)|everything\s{1,2}(?:(?:here|we\s{1,2}sell|in\s{1,2}the\s{1,2}\w{1,10}|"
                         r"on\s{1,2}(?:the\s{1,2})?\w{1,10})\s{1,2})?(?:is|are|['’]s)\b")
-_ORDERS_ALL = re.compile(r"(?i)\b(?:every|each|any|all)\s{1,2}(?:of\s{1,2}(?:our|the)\s{1,2})?(?:orders?|parcels?|"
-                         r"packages?|links?|products?|items?)\b|\beverything\b")
-_VARIANT_Q = re.compile(
+_ORDERS_ALL = Prefiltered(re.compile(r"(?i)\b(?:every|each|any|all)\s{1,2}(?:of\s{1,2}(?:our|the)\s{1,2})?"
+                                     r"(?:orders?|parcels?|"
+                         r"packages?|links?|products?|items?)\b|\beverything\b"))
+_VARIANT_Q = Prefiltered(re.compile(
     r"(?i)\b(?:every|each|any|all(?:\s{1,2}(?:the|of\s{1,2}the|its|our))?|both(?:\s{1,2}the)?|whichever)\s{1,2}"
     r"(?P<dim>sizes?|colou?rs?|variants?|options?|versions?|flavou?rs?|styles?|models?|packs?)\b"
     r"|\b(?:all|both)\s{1,2}of\s{1,2}them\b|\b(?:are|is)\s{1,2}(?:all|both)\b|\bboth\s{1,2}(?:in[\s-]stock|"
     r"available|sold|out|left|gone)\b|\bthey['’]re\s{1,2}(?:all|both)\b|\bthey\s{1,2}(?:are\s{1,2})?"
-    r"(?:all|both)\b")
+    r"(?:all|both)\b"))
 _IN_STOCK = re.compile(r"(?i)\b(?:in[\s-]stock|available|left|remaining|still\s{1,2}(?:there|have|got)|ready\s{1,2}"
                        r"to\s{1,2}(?:ship|go)|can\s{1,2}be\s{1,2}ordered)\b")
 _SOLD_OUT = re.compile(r"(?i)\b(?:sold[\s-]out|out\s{1,2}of\s{1,2}stock|gone|unavailable)\b")
@@ -76,22 +85,23 @@ _NOT_EVERY = re.compile(r"(?i)\bnot\s{1,2}(?:every|all|each|both)\b|\b(?:except|
 _NONE_OF = re.compile(r"(?i)\bnone\s{1,2}of\b|\bno\s{1,2}(?:size|colou?r|variant|option)s?\s{1,2}(?:is|are)\b")
 
 # ------------------------------------------------------------------ service properties
-_DISPATCH = re.compile(
+_DISPATCH = Prefiltered(re.compile(
     r"(?i)\bsame[\s-]day\s{1,2}(?:dispatch|shipping|delivery|shipment)\b|\b(?:ships?|shipped|dispatch(?:ed|es)?|sends?|"
     r"sent|goes\s{1,2}out|go\s{1,2}out|posts?|posted)\s{1,2}(?:out\s{1,2})?(?:it\s{1,2}|them\s{1,2})?(?:today|tonight|"
     r"tomorrow|immediately|instantly|right\s{1,2}away|straight\s{1,2}away|at\s{1,2}once|asap|the\s{1,2}same\s{1,2}day|"
     r"same\s{1,2}day|within\s{1,2}(?:the|an|1)\s{1,2}hour|within\s{1,2}(?:a\s{1,2}few\s{1,2})?hours|in\s{1,2}(?:an|1)"
     r"\s{1,2}hour|overnight)\b|\b(?:express|expedited|priority|next[\s-]day|overnight)\s{1,2}(?:shipping|dispatch|"
-    r"delivery|post|courier)\b|\bexpress\s{1,2}(?:mail|parcel)\b")
+    r"delivery|post|courier)\b|\bexpress\s{1,2}(?:mail|parcel)\b"))
 _DELAY = re.compile(r"(?i)\b(?:extra|more|additional|longer|delay\w{0,3}|slower|late)\b")
 _NO_DELAY = re.compile(r"(?i)\bno\s{1,2}(?:extra|additional)\s{1,2}(?:time|days?|delay|wait)\b|\bno\s{1,2}delays?\b|"
                        r"\bwithout\s{1,2}(?:any\s{1,2})?delay|\b(?:same|normal|usual|standard)\s{1,2}(?:speed|time|"
                        r"timing|delivery\s{1,2}time)\b|\bjust\s{1,2}as\s{1,2}(?:fast|quick)\b")
-_REGION_RE = re.compile(r"(?i)\b(" + "|".join(re.escape(r) for r in sorted(REGIONS, key=len, reverse=True)) + r")\b")
+_REGION_RE = Prefiltered(re.compile(r"(?i)\b(" + "|".join(re.escape(r) for r in sorted(REGIONS, key=len, reverse=True))
+                                     + r")\b"))
 _REGION_NAME = {r.lower(): r for r in REGIONS}
 _DAYS_RE = re.compile(r"(?i)\b([0-9]{1,2})\s{0,2}(?:-|to|~)?\s{0,2}(?:[0-9]{1,2}\s{1,2})?(?:extra\s{1,2}|more\s{1,2}|"
                       r"additional\s{1,2}|business\s{1,2}|working\s{1,2})?days?\b")
-_USAGE = re.compile(
+_USAGE = Prefiltered(re.compile(
     r"(?i)\b(?:lasts?|will\s{1,2}last|last\s{1,2}you|lasting)\s{1,2}(?:you\s{1,2})?(?:for\s{1,2})?(?:about\s{1,2}|around"
     r"\s{1,2}|roughly\s{1,2}|up\s{1,2}to\s{1,2}|over\s{1,2}|at\s{1,2}least\s{1,2})?(?:[0-9]{1,4}|a|an|one|two|three|"
     r"several|many|a\s{1,2}few|a\s{1,2}couple\s{1,2}of|the\s{1,2}whole|all|a\s{1,2}full)\s{1,2}(?:\w{1,10}\s{1,2})?"
@@ -100,7 +110,7 @@ _USAGE = re.compile(
     r"three|several)\s{1,2}(?:\w{1,10}\s{1,2})?(?:uses|washes|applications|servings|cups|sessions|days?\s{1,2}of\s{1,2}"
     r"use|weeks?\s{1,2}of\s{1,2}use|months?\s{1,2}of\s{1,2}use)\b|\b(?:with|of)\s{1,2}(?:daily|regular|everyday)\s{1,2}"
     r"use\b|\b[0-9]{1,4}\s{1,2}(?:uses|washes|applications|servings)\b|\b(?:one|a|each)\s{1,2}(?:bottle|jar|tube|pack|"
-    r"bag|box|tin|pot)\s{1,2}(?:\w{1,10}\s{1,2}){0,2}?(?:lasts?|is\s{1,2}enough|will\s{1,2}last)\b")
+    r"bag|box|tin|pot)\s{1,2}(?:\w{1,10}\s{1,2}){0,2}?(?:lasts?|is\s{1,2}enough|will\s{1,2}last)\b"))
 _A_DAY = re.compile(r"(?i)\b(?:all|a|one|full|whole|the\s{1,2}whole|a\s{1,2}full)\s{1,2}day\b")
 _DURATION = re.compile(r"(?i)\b([0-9]{1,4}|a|an|one)\s{1,2}(days?|weeks?|months?|years?)\b")
 _RECORD_TIME = re.compile(r"(?i)\b(?:battery|charge|charging|playback|runtime|run\s{1,2}time|play\s{1,2}time|shelf|"
@@ -136,13 +146,18 @@ class _Scan:
     def __init__(self, text: str, masked: list[tuple[int, int]]) -> None:
         self.text = text
         low = text.lower()
-        self.toks: list[tuple[str, int, int]] = [(m.group(), m.start(), m.end()) for m in _TOK_RE.finditer(low)
-                                                 if not any(a <= m.start() < b for a, b in masked)]
+        self.toks: list[tuple[str, int, int]] = []
+        if _FIRST.isdisjoint(_TOK_RE.findall(low)):
+            return  # no phrase of the lexicon can start anywhere (most replies)
+        self.toks = [(m.group(), m.start(), m.end()) for m in _TOK_RE.finditer(low)
+                     if not masked or not any(a <= m.start() < b for a, b in masked)]
 
     def matches(self, lo: int, hi: int) -> list[tuple[int, int, int, int, _Entry]]:
         """(first token, end token, start char, end char, entry) of every lexicon phrase between lo and hi."""
         toks = self.toks
-        out = []
+        out: list[tuple[int, int, int, int, _Entry]] = []
+        if not toks:
+            return out
         i = next((k for k, t in enumerate(toks) if t[1] >= lo), len(toks))
         while i < len(toks) and toks[i][1] < hi:
             for phrase, entry in _INDEX.get(toks[i][0], ()):
@@ -167,21 +182,21 @@ def _clause(sent: str, pos: int) -> tuple[int, int]:
 
 def _denied(before: str) -> bool:
     window = before[-36:]
-    m = None
-    for m in _NEG.finditer(window):
-        pass
-    return m is not None and not _NOT_NEG.search(window)
+    return _NEG.search(window) is not None and not _NOT_NEG.search(window)
+
+
+_FREE_THINGS = frozenset("shipping delivery gift gifts returns return sample samples postage size sizes".split())
 
 
 def _free_label(text: str, toks: list[tuple[str, int, int]], i: int, j: int) -> bool:
     """'paraben-free', 'free of parabens', 'free from nuts'."""
     if j < len(toks) and toks[j][0] == "free" and toks[j][1] - toks[j - 1][2] <= 1:
-        return True
+        return j + 1 >= len(toks) or toks[j + 1][0] not in _FREE_THINGS  # not "cotton, free shipping"
     return i >= 2 and toks[i - 2][0] == "free" and toks[i - 1][0] in ("of", "from")
 
 
 def _verdict(kind: str, forms: tuple[str, ...], p: Product, rec: str, free: bool, denied: bool) -> str:
-    """ok / unsupported / false for one product."""
+    """The verdict for one product: "ok", "unsupported" or "false"."""
     held = _holds(forms, rec)
     if free and not denied:  # a free-from label: true when the record says so or its closed list lacks it
         if held:
@@ -233,9 +248,9 @@ def property_errors(r: Any, world: Any, subject_at: Any) -> list[str]:
         return recs[p.link]
 
     for si, (s, e) in enumerate(r.sentences):
-        if r.question[si] or r.echo[si]:
-            continue
         sent = text[s:e]
+        if (r.question[si] and not _RHETORICAL.search(sent)) or r.echo[si]:
+            continue
         for i, j, cs, ce, (kind, canonical, forms) in scan.matches(s, e):
             a, b = _clause(sent, cs - s)
             clause = sent[a:b]
@@ -278,11 +293,11 @@ def property_errors(r: Any, world: Any, subject_at: Any) -> list[str]:
 
 def _variant_quantifier_errors(r: Any, world: Any, sent: str, s: int, e: int, subject_at: Any) -> list[str]:
     """'every size is in stock', 'all of them are sold out': true of every variant it covers."""
-    from livesim.grading.claims import _named_variants  # the variant reader accuracy already uses
-
     q = _VARIANT_Q.search(sent)
     if q is None or _NOT_EVERY.search(sent) or _HEDGE.search(sent):
         return []
+    from livesim.grading.claims import _named_variants  # the variant reader accuracy already uses (claims imports us)
+
     instock, soldout = _IN_STOCK.search(sent, q.start()), _SOLD_OUT.search(sent, q.start())
     state = instock or soldout
     if state is None:
@@ -313,6 +328,8 @@ def _variant_quantifier_errors(r: Any, world: Any, sent: str, s: int, e: int, su
 def _service_errors(r: Any, world: Any, sent: str, s: int, e: int, subject_at: Any) -> list[str]:
     """Dispatch speeds, region delays, every-order dispatch times and usage durations no record holds."""
     out: list[str] = []
+    if not (_DISPATCH.search(sent) or _REGION_RE.search(sent) or _ORDERS_ALL.search(sent) or _USAGE.search(sent)):
+        return out
     products, _ = _products_in(r, world, s, e, 0, e - s, subject_at)
     for m in _DISPATCH.finditer(sent):
         a, b = _clause(sent, m.start())

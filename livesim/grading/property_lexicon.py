@@ -81,7 +81,8 @@ marble
 cork
 solid gold, gold plated, 18k gold, 14k gold, rose gold plated
 sterling silver, solid silver, silver plated
-natural fibre, natural fiber, natural fabric, natural material, natural materials : cotton, linen, wool, silk, cashmere, hemp
+natural fibre, natural fiber : cotton, linen, wool, silk, cashmere, hemp
+natural fabric, natural material, natural materials : cotton, linen, wool, silk, cashmere, hemp
 synthetic, synthetic fabric, synthetic fibre, synthetic fiber : polyester, nylon, spandex, polypropylene, acrylic
 """,
     # --- beauty ingredients and other substances
@@ -172,7 +173,8 @@ sulphites, sulfites
 """,
     # --- functional features
     "feature": """
-waterproof, water proof, water resistant, water repellent, splash proof, splashproof, ipx4, ipx5, ipx6, ipx7, ipx8, ip65, ip67, ip68, rainproof
+waterproof, water proof, water resistant, water repellent, splash proof, splashproof, rainproof : waterproof
+ipx4, ipx5, ipx6, ipx7, ipx8, ip65, ip67, ip68 : waterproof
 sweatproof, sweat proof, sweat resistant
 dustproof, dust proof
 shockproof, shock proof, drop proof, shock resistant
@@ -328,8 +330,10 @@ linux, chromeos, chromebook, chrome os
 samsung, xiaomi, oppo, vivo, pixel : android
 playstation, ps5, ps4, xbox, nintendo switch
 smart tv, smart tvs
-all phones, any phone, every phone, all smartphones, any smartphone, both ios and android, iphone and android : ios+android
-all devices, any device, every device, universal, cross platform, all systems, every system, any system : ios+android+windows+macos
+all phones, any phone, every phone, all smartphones, any smartphone : ios+android
+both ios and android, iphone and android : ios+android
+all devices, any device, every device, universal, cross platform : ios+android+windows+macos
+all systems, every system, any system : ios+android+windows+macos
 """,
     # --- flavours and storage (food records)
     "flavour": """
@@ -361,7 +365,9 @@ freeze, freezer, frozen
 """,
     # --- origin (no record holds where anything is made or sourced)
     "origin": """
-made in china, made in japan, made in korea, made in italy, made in france, made in germany, made in the usa, made in usa, made in the uk, made in vietnam, made in thailand, made in taiwan, made in europe
+made in china, made in japan, made in korea, made in italy, made in france, made in germany : made in
+made in the usa, made in usa, made in the uk, made in vietnam, made in thailand, made in taiwan : made in
+made in europe : made in
 imported, imported from
 italian leather, italian made, japanese made, german made, swiss made, korean made, french made
 locally sourced, locally made, local farms, single origin, single estate
@@ -373,8 +379,8 @@ _ORIGIN_ADJ = ("new zealand", "australian", "mongolian", "belgian", "swiss", "co
                "japanese", "korean", "italian", "french", "german", "scandinavian", "turkish", "peruvian", "egyptian",
                "chinese", "american", "british", "spanish", "vietnamese", "thai", "indian", "yunnan")
 _ORIGIN_NOUN = ("cotton", "leather", "wool", "cashmere", "silk", "linen", "denim", "coffee", "beans", "chocolate",
-                "cocoa", "honey", "matcha", "tea", "ceramic", "ceramics", "porcelain", "craftsmanship", "design", "brand",
-                "quality", "made", "beef", "mango", "mangoes", "nuts", "skincare", "formula", "bamboo", "wood",
+                "cocoa", "honey", "matcha", "tea", "ceramic", "ceramics", "porcelain", "craftsmanship", "design",
+                "brand", "quality", "made", "beef", "mango", "mangoes", "nuts", "skincare", "formula", "bamboo", "wood",
                 "import", "imports", "factory")
 _RAW["origin"] += "".join(", ".join(f"{a} {n}" for n in _ORIGIN_NOUN) + "\n" for a in _ORIGIN_ADJ)
 

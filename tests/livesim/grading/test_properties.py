@@ -142,7 +142,7 @@ def test_hedged_asked_or_denied_absent_properties_keep_accuracy():
         # words another check reads on its own (urgency, health claims) are left to that check's tests
         absent = [(k, x) for k, x in _absent(p, ("feature", "certification"), rng, 8)
                   if not any(w in x for w in ("quick", "dermatolog", "clinical", "hypoallergenic", "safe", "toxic"))]
-        for (kind, x), tpl in zip(absent, _HEDGED, strict=False):
+        for (_kind, x), tpl in zip(absent, _HEDGED, strict=False):
             reply = f"{_gold(sim)} {tpl.format(x=x)}"
             acc, g = _acc(sim, reply)
             assert acc == 1.0, (reply, g.errors)
@@ -317,3 +317,60 @@ def test_lexicon_covers_the_catalogue_vocabulary():
                     if word not in surfaces and word not in forms and key not in ("flavour",):
                         missing.add((key, word))
     assert not missing, sorted(missing)
+
+
+def test_hypernyms_and_name_words_of_the_record_are_held():
+    """'plastic' of polypropylene, 'metal' of aluminium, 'wooden' of bamboo, 'nuts' of the mixed nuts."""
+    n = 0
+    for sim in _sims("spec_material", range(120)):
+        p = _target(sim)
+        words = {"polypropylene": "plastic", "aluminium": "metal", "bamboo": "wooden", "ceramic": "ceramic"}
+        m = str(p.attributes.get("material", "")).split("% ")[-1]
+        if m in words:
+            for tpl in ("It's {x}.", "Link {n} is {x}, sturdy too."):
+                acc, g = _acc(sim, f"{_gold(sim)} {tpl.format(x=words[m], n=p.link)}")
+                assert acc == 1.0, (m, g.errors)
+                n += 1
+    assert n >= 4
+
+
+@pytest.mark.parametrize("tpl", ("We have {x} in today's lineup!", "Today everything is {x}."))
+def test_a_property_of_the_shop_must_hold_of_some_or_every_product(tpl):
+    """Unscoped ('we've got cotton pieces'): some product must hold it; 'everything is' : every product."""
+    seen = {0.0: 0, 1.0: 0}
+    for sim in _sims("greeting", range(40)):
+        mats = [str(p.attributes.get("material", "")) + " " + p.short_name for p in sim.catalog.products]
+        for x in ("cotton", "wool", "linen", "polyester"):
+            holds = [x in m for m in mats]
+            expected = 1.0 if (all(holds) if "everything" in tpl else any(holds)) else 0.0
+            acc, g = _acc(sim, f"{_gold(sim)} {tpl.format(x=x)}")
+            assert acc == expected, (mats, x, g.errors)
+            seen[expected] += 1
+    assert seen[0.0] >= 20 and (seen[1.0] >= 5 or "everything" in tpl)
+
+
+def test_allergy_talk_and_exceptions_are_not_claims_about_every_variant():
+    n = 0
+    for sim in _sims("spec_material", range(120)):
+        p = _target(sim)
+        if p.category == "food":
+            acc, g = _acc(sim, f"{_gold(sim)} If you have a nut allergy, please check the label first.")
+            assert acc == 1.0, g.errors
+            n += 1
+        sold = [s for s in p.skus if s.stock == 0]
+        if p.category == "apparel" and len(sold) == 1 and sold[0].size:
+            acc, g = _acc(sim, f"{_gold(sim)} Every size is in stock except {sold[0].size} in {sold[0].colour}.")
+            assert acc == 1.0, g.errors
+            n += 1
+    assert n >= 8
+
+
+@pytest.mark.parametrize("tpl", ("Did you know it's {x}?", "I believe it's {x}.", "As far as I know it is {x}.",
+                                 "Isn't it great that it's {x}?"))
+def test_softened_and_rhetorical_assertions_still_assert(tpl):
+    rng = np.random.default_rng(11)
+    for sim in _sims("spec_material", range(20)):
+        p = _target(sim)
+        for _kind, x in _absent(p, ("certification",), rng, 2):
+            acc, g = _acc(sim, f"{_gold(sim)} {tpl.format(x=x)}")
+            assert acc == 0.0, (tpl, x)
