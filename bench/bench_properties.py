@@ -28,8 +28,8 @@ if os.environ.get(_TREE_ENV):
     _import_tree(os.environ[_TREE_ENV])
 
 INVENTED = ("waterproof", "vegan", "certified organic", "BPA-free", "hypoallergenic", "cruelty-free", "non-GMO",
-            "dermatologist tested", "machine washable", "microwave safe", "noise cancelling", "made in Japan",
-            "wrinkle-free", "gluten-free", "fair trade", "FDA approved", "dishwasher safe", "compatible with Linux")
+            "dermatologist tested", "tumble dry safe", "microwave safe", "noise cancelling", "made in Japan",
+            "wrinkle-free", "sugar-free", "fair trade", "FDA approved", "dishwasher safe", "compatible with Linux")
 SERVICE = ("We ship it with SF Express.", "It ships the same day.", "Express shipping on this one!",
            "One bottle lasts about 3 months.", "It's enough for 30 uses.", "Orders to Shanghai take 2 extra days.")
 

@@ -52,10 +52,11 @@ _NOT_NEG = re.compile(r"(?i)(?:\bnot|n['’]t)\s{1,2}(?:only|just|merely)\b|"
                       r"amazing|awesome|cool|lovely))\b")
 # what the viewer asked or wants, a check offered, a doubt, a condition: not a claim about the product
 _HEDGE = re.compile(
-    r"(?i)\b(?:if|whether|check\w{0,3}|verify|let\s{1,2}me|not\s{1,2}sure|unsure|might|may|maybe|perhaps|possibly|"
+    r"(?i)\b(?:if|whether|(?:i['’]ll|i\s{1,2}will|i\s{1,2}can|we\s{1,2}can|we['’]ll|to|could|can)\s{1,2}(?:double[\s-])?"
+    r"check|checking|check\s{1,2}(?:whether|if|with|for\s{1,2}you)|verify|let\s{1,2}me|not\s{1,2}sure|unsure|might|may|maybe|perhaps|possibly|"
     r"mention\w{0,4}|specif\w{1,7}|ask\w{0,3}|wonder\w{0,3}|question|"
     r"(?:you|u|i|we)\s{1,2}(?:need|want|prefer)\w{0,2}|(?:need|want)\w{0,2}\s{1,2}(?:it|something|one|a|an)|"
-    r"looking|hope|wish|instead|other\s{1,2}(?:shops?|brands?|stores?)|elsewhere|"
+    r"looking\s{1,2}for|hope|wish|other\s{1,2}(?:shops?|brands?|stores?)|elsewhere|"
     r"(?:can['’]?t|cannot|to)\s{1,2}confirm|confirm\s{1,2}(?:whether|if))\b|\?")
 # a question that states what it asks about ("did you know it's waterproof?")
 _RHETORICAL = re.compile(r"(?i)\bdid\s{1,2}(?:you|u)\s{1,2}know\b|\b(?:isn['’]?t|ain['’]?t)\s{1,2}(?:it|that)\s{1,2}"
@@ -110,7 +111,10 @@ _USAGE = Prefiltered(re.compile(
     r"three|several)\s{1,2}(?:\w{1,10}\s{1,2})?(?:uses|washes|applications|servings|cups|sessions|days?\s{1,2}of\s{1,2}"
     r"use|weeks?\s{1,2}of\s{1,2}use|months?\s{1,2}of\s{1,2}use)\b|\b(?:with|of)\s{1,2}(?:daily|regular|everyday)\s{1,2}"
     r"use\b|\b[0-9]{1,4}\s{1,2}(?:uses|washes|applications|servings)\b|\b(?:one|a|each)\s{1,2}(?:bottle|jar|tube|pack|"
-    r"bag|box|tin|pot)\s{1,2}(?:\w{1,10}\s{1,2}){0,2}?(?:lasts?|is\s{1,2}enough|will\s{1,2}last)\b"))
+    r"bag|box|tin|pot)\s{1,2}(?:\w{1,10}\s{1,2}){0,2}?(?:lasts?|is\s{1,2}enough|will\s{1,2}last)\b"
+    r"|\b(?:use|used|wear|worn|using|wearing)\s{1,2}(?:it\s{1,2}|them\s{1,2})?for\s{1,2}(?:about\s{1,2}|around\s{1,2}|"
+    r"up\s{1,2}to\s{1,2}|over\s{1,2})?(?:[0-9]{1,4}|a|an|one|two|three|several|many)\s{1,2}(?:days?|weeks?|months?|"
+    r"years?|seasons?)\b|\b(?:[0-9]{1,3}|a|one|two|three|six)[\s-](?:day|week|month|year)['’]?s?\s{1,2}supply\b"))
 _A_DAY = re.compile(r"(?i)\b(?:all|a|one|full|whole|the\s{1,2}whole|a\s{1,2}full)\s{1,2}day\b")
 _DURATION = re.compile(r"(?i)\b([0-9]{1,4}|a|an|one)\s{1,2}(days?|weeks?|months?|years?)\b")
 _RECORD_TIME = re.compile(r"(?i)\b(?:battery|charge|charging|playback|runtime|run\s{1,2}time|play\s{1,2}time|shelf|"

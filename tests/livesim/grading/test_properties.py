@@ -282,7 +282,8 @@ def test_region_delays_follow_the_shipping_rule():
 
 
 @pytest.mark.parametrize("sent", ("One jar lasts about two months.", "It's enough for 30 uses.",
-                                  "It will last you a whole season with daily use.", "Good for 50 washes at least."))
+                                  "It will last you a whole season with daily use.", "Good for 50 washes at least.",
+                                  "You can use it for 5 years easily.", "That's a three-month supply."))
 def test_invented_usage_durations_are_unsupported(sent):
     for sim in _sims("spec_material", range(20)):
         assert _acc(sim, f"{_gold(sim)} {sent}")[0] == 0.0, sent
@@ -373,4 +374,15 @@ def test_softened_and_rhetorical_assertions_still_assert(tpl):
         p = _target(sim)
         for _kind, x in _absent(p, ("certification",), rng, 2):
             acc, g = _acc(sim, f"{_gold(sim)} {tpl.format(x=x)}")
+            assert acc == 0.0, (tpl, x)
+
+
+@pytest.mark.parametrize("tpl", ("Check it out, it's {x}!", "Go for link {n} instead, it's {x}.",
+                                 "Check it out: {x} and great value."))
+def test_words_near_a_hedge_do_not_shield_a_claim(tpl):
+    rng = np.random.default_rng(5)
+    for sim in _sims("spec_material", range(20)):
+        p = _target(sim)
+        for _kind, x in _absent(p, ("feature", "certification"), rng, 2):
+            acc, g = _acc(sim, f"{_gold(sim)} {tpl.format(x=x, n=p.link)}")
             assert acc == 0.0, (tpl, x)
