@@ -7,6 +7,7 @@ delay or usage duration (wrong). Labels come from how the sentence was built, ne
 
     python bench/bench_properties.py                      # this tree
     python bench/bench_properties.py --ref /tmp/before    # also the checkout at PATH, same replies
+    python bench/bench_properties.py --cost               # the stage's own grading cost per request
 """
 
 from __future__ import annotations
@@ -82,11 +83,41 @@ def run(seeds: range) -> dict[str, Any]:
             "wrong_paid_0.5": counts["wrong_bad"]}
 
 
+def stage_cost(n: int = 240, repeats: int = 5) -> dict[str, float]:
+    """Thread CPU ms per request of grading the gold replies of `n` requests (every intent in turn), with the
+    property stage and with it stubbed out, interleaved, best of `repeats`."""
+    import time
+
+    import livesim.grading.claims as claims
+    from livesim.runs.calibration import build_request, grade_text
+    from livesim.world.intents import BUILDERS
+
+    intents = list(BUILDERS)
+    items = [(sim, " ".join(sim.request.truth.say))
+             for sim in (build_request(1000 + i, intents[i % len(intents)]) for i in range(n))]
+    stage, best = claims.property_errors, {True: float("inf"), False: float("inf")}
+    try:
+        for _ in range(repeats):
+            for on in (False, True):
+                claims.property_errors = stage if on else (lambda *a, **k: [])  # type: ignore[assignment]
+                t = time.thread_time()
+                for sim, reply in items:
+                    grade_text(sim, reply)
+                best[on] = min(best[on], (time.thread_time() - t) / len(items) * 1000)
+    finally:
+        claims.property_errors = stage
+    return {"grade_ms": best[True], "without_stage_ms": best[False], "stage_ms": best[True] - best[False]}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=200)
     ap.add_argument("--ref", metavar="PATH", help="also grade the same replies with the checkout at PATH")
+    ap.add_argument("--cost", action="store_true", help="instead: the property stage's CPU ms per request")
     args = ap.parse_args()
+    if args.cost:
+        print(json.dumps({k: round(v, 3) for k, v in stage_cost().items()}))
+        return 0
     if args.seeds < 1:
         print(f"error: --seeds must be >= 1, got {args.seeds}", file=sys.stderr)
         return 2
