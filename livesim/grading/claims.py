@@ -33,6 +33,7 @@ from livesim.grading.facts.patterns import (
 )
 from livesim.grading.facts.prefilter import Prefiltered
 from livesim.grading.normalise import normalise
+from livesim.grading.properties import property_errors
 from livesim.grading.topics import unverified_topic_errors
 from livesim.world.catalog import REGIONS, Catalog, Product
 from livesim.world.intents import _CLAIMS as BAIT_CLAIMS
@@ -305,13 +306,8 @@ _GENERIC_WORDS = frozenset(
     "unable decline sorry apologise apologize escalate quality better vs difference cheap cheaper".split())
 _ASCII_DIGIT_RE = re.compile(r"[0-9]")
 _CODE_TOKEN_RE = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Z0-9]{2,15}(?![A-Za-z0-9])")
-_MATERIALS = frozenset(
-    "cotton linen silk cashmere wool leather polyester nylon spandex modal fleece denim velvet satin bamboo "
-    "ceramic glass aluminium aluminum steel gold silver titanium plastic polypropylene porcelain marble wood "
-    "oak".split())
 _COLOURS = frozenset("black white navy beige grey gray olive pink brown red blue green yellow purple orange gold "
                      "silver cream khaki burgundy".split())
-_MATERIAL_CUE = _rx(r"\b(?:made\s{1,2}(?:of|from)|material|fabric|is|it['’]s|pure|[0-9]{1,3}\s?%)\b")
 _COLOUR_CUE = _rx(r"\b(?:comes?\s{1,2}in|available\s{1,2}in|colou?rs?|in\s{1,2}(?:a\s{1,2})?(?=\w{1,10}\b))")
 
 
@@ -861,6 +857,7 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
     errors += [f"promise: {p}" for p in r.facts.promises]
     errors += _false_statements(r, world, stock_state, size)
     errors += [e for e in closed_world_errors(r, world, _subject_at) if e not in errors]
+    errors += [e for e in property_errors(r, world, _subject_at) if e not in errors]
     _stock_states(r, world)
     errors += other_variant_errors(r, world)
     if not errors:  # the general rule, for wordings no pattern above names
@@ -949,7 +946,7 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
                 errors.append(f"false: link {p.link} is returnable")
             elif yes_m and not no and not _negated(sent, yes_m.start()) and not p.after_sales.returnable:
                 errors.append(f"false: link {p.link} is not returnable")
-        # materials and colours stated of the subject
+        # colours stated of the subject (materials and other properties: livesim.grading.properties)
         low = sent.lower()
         words = _AZ_RE.findall(low) if subj is not None or len(products) == 1 else []
         for p in products if words else []:
@@ -958,9 +955,6 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
                 blob = blobs[p.link] = (json.dumps(p.attributes) + " " + " ".join(s.variant for s in p.skus) + " "
                                         + " ".join(q.name for q in world.catalog.products)).lower()
             for w in words:
-                if w in _MATERIALS and w not in blob and _MATERIAL_CUE.search(low) and not _negated(low, low.find(w)):
-                    errors.append(f"false: link {p.link} is not {w}")
-                    break
                 if w in _COLOURS and w not in blob and _COLOUR_CUE.search(low) and not _negated(low, low.find(w)):
                     errors.append(f"false: link {p.link} does not come in {w}")
                     break

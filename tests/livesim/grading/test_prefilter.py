@@ -8,6 +8,7 @@ import pytest
 
 import livesim.grading.claims as claims
 import livesim.grading.facts.patterns as patterns
+import livesim.grading.properties as properties
 from livesim.grading.facts.prefilter import Prefiltered, literals
 
 
@@ -41,7 +42,7 @@ def test_non_ascii_text_is_always_scanned_under_ignorecase():
 
 def _grader_patterns() -> list[tuple[str, Prefiltered]]:
     found: list[tuple[str, Prefiltered]] = []
-    for mod in (claims, patterns):
+    for mod in (claims, patterns, properties):
         for name, obj in vars(mod).items():
             items = obj if isinstance(obj, tuple) else (obj,)
             for i, item in enumerate(items):

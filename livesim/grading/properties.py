@@ -1,0 +1,409 @@
+"""Product properties against a closed world: every clause that asserts a property of a product (a material,
+ingredient, allergen, feature, certification, care rule, compatibility, origin, flavour; see
+`property_lexicon`) is checked against that product's record. A property the record does not hold is
+unsupported; a denied property it holds is false; a quantifier ("every size", "all of them", "each link",
+"every order") is checked over every variant or product it covers. Couriers, invented dispatch speeds, region
+delays and usage durations are service properties no record holds unless it says so.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from livesim.grading.facts.prefilter import Prefiltered
+from livesim.grading.property_lexicon import CLOSED_LISTS, COURIERS, LEXICON
+from livesim.world.catalog import REGIONS, Product
+
+# ------------------------------------------------------------------ the lexicon as a token index
+_Entry = tuple[str, str, tuple[str, ...]]  # kind, canonical, record forms
+_TOK_RE = re.compile(r"[a-z0-9]+(?:&[a-z0-9]+)?")
+
+
+def _toks(s: str) -> tuple[str, ...]:
+    return tuple(_TOK_RE.findall(s.lower()))
+
+
+def _index() -> dict[str, list[tuple[tuple[str, ...], _Entry]]]:
+    idx: dict[str, list[tuple[tuple[str, ...], _Entry]]] = {}
+    for kind, rows in LEXICON.items():
+        for surfaces, canonical, forms in rows:
+            for s in surfaces:
+                t = _toks(s)
+                idx.setdefault(t[0], []).append((t, (kind, canonical, forms)))
+    for c in COURIERS:
+        t = _toks(c)
+        idx.setdefault(t[0], []).append((t, ("courier", c, ())))
+    for phrases in idx.values():
+        phrases.sort(key=lambda x: -len(x[0]))  # longest first
+    return idx
+
+
+_INDEX = _index()
+_FIRST = frozenset(_INDEX)
+
+# ------------------------------------------------------------------ clause cues
+_CUT = re.compile(r"(?i)[,;:—–()]|\s-\s|\b(?:but|however|though|although|while|whereas|unlike|so|because)\b")
+_NEG = re.compile(r"(?i)\b(?:not|no|never|without|zero|nor|neither|none|lacks?|isn['’]?t|"
+                  r"aren['’]?t|doesn['’]?t|don['’]?t|won['’]?t|can['’]?t|cannot|contains\s{1,2}no)\b|n['’]t\b")
+_NOT_NEG = re.compile(r"(?i)(?:\bnot|n['’]t)\s{1,2}(?:only|just|merely)\b|"
+                      r"\b(?:no\s{1,2}(?:doubt|wonder|matter|worries|problem)|"
+                      r"without\s{1,2}(?:a\s{1,2})?doubt|(?:isn['’]?t|ain['’]?t)\s{1,2}(?:it|that)\s{1,2}(?:great|nice|"
+                      r"amazing|awesome|cool|lovely))\b")
+# what the viewer asked or wants, a check offered, a doubt, a condition: not a claim about the product
+_HEDGE = re.compile(
+    r"(?i)\b(?:if|whether|(?:i['’]ll|i\s{1,2}will|i\s{1,2}can|we\s{1,2}can|we['’]ll|to|could|can)\s{1,2}(?:double[\s-])?"
+    r"check|checking|check\s{1,2}(?:whether|if|with|for\s{1,2}you)|verify|let\s{1,2}me|not\s{1,2}sure|unsure|might|may|maybe|perhaps|possibly|"
+    r"mention\w{0,4}|specif\w{1,7}|ask\w{0,3}|wonder\w{0,3}|question|"
+    r"(?:you|u|i|we)\s{1,2}(?:need|want|prefer)\w{0,2}|(?:need|want)\w{0,2}\s{1,2}(?:it|something|one|a|an)|"
+    r"looking\s{1,2}for|hope|wish|other\s{1,2}(?:shops?|brands?|stores?)|elsewhere|"
+    r"(?:can['’]?t|cannot|to)\s{1,2}confirm|confirm\s{1,2}(?:whether|if))\b|\?")
+# a question that states what it asks about ("did you know it's waterproof?")
+_RHETORICAL = re.compile(r"(?i)\bdid\s{1,2}(?:you|u)\s{1,2}know\b|\b(?:isn['’]?t|ain['’]?t)\s{1,2}(?:it|that)\s{1,2}"
+                         r"(?:great|nice|amazing|awesome|cool|lovely)\b|\bwho\s{1,2}doesn['’]?t\s{1,2}love\b|"
+                         r"\bhow\s{1,2}(?:great|cool|nice|amazing|awesome)\s{1,2}is\s{1,2}(?:it|that)\b")
+_ALLERGY = re.compile(r"(?i)\ballerg\w{0,4}|\bintoleran\w{1,4}")
+_SUBJ_ALL = re.compile(r"(?i)\b(?:every|each|all)\s{1,2}(?:of\s{1,2})?(?:the\s{1,2}|our\s{1,2}|these\s{1,2})?"
+                       r"(?:links?|products?|items?|things?|orders?)\b|\beverything\b|\ball\s{1,2}of\s{1,2}(?:them|"
+                       r"these|those)\b|\b(?:both|they['’]re\s{1,2}all|they\s{1,2}are\s{1,2}all|they\s{1,2}all)\b")
+# "everything" speaks of every product only as a subject ("everything here is vegan", not "everything you need")
+_ALL_MEANT = re.compile(r"(?i)(?!everything\b)|everything\s{1,2}(?:(?:here|we\s{1,2}sell|in\s{1,2}the\s{1,2}\w{1,10}|"
+                        r"on\s{1,2}(?:the\s{1,2})?\w{1,10})\s{1,2})?(?:is|are|['’]s)\b")
+_ORDERS_ALL = Prefiltered(re.compile(r"(?i)\b(?:every|each|any|all)\s{1,2}(?:of\s{1,2}(?:our|the)\s{1,2})?"
+                                     r"(?:orders?|parcels?|"
+                         r"packages?|links?|products?|items?)\b|\beverything\b"))
+_VARIANT_Q = Prefiltered(re.compile(
+    r"(?i)\b(?:every|each|any|all(?:\s{1,2}(?:the|of\s{1,2}the|its|our))?|both(?:\s{1,2}the)?|whichever)\s{1,2}"
+    r"(?P<dim>sizes?|colou?rs?|variants?|options?|versions?|flavou?rs?|styles?|models?|packs?)\b"
+    r"|\b(?:all|both)\s{1,2}of\s{1,2}them\b|\b(?:are|is)\s{1,2}(?:all|both)\b|\bboth\s{1,2}(?:in[\s-]stock|"
+    r"available|sold|out|left|gone)\b|\bthey['’]re\s{1,2}(?:all|both)\b|\bthey\s{1,2}(?:are\s{1,2})?"
+    r"(?:all|both)\b"))
+_IN_STOCK = re.compile(r"(?i)\b(?:in[\s-]stock|available|left|remaining|still\s{1,2}(?:there|have|got)|ready\s{1,2}"
+                       r"to\s{1,2}(?:ship|go)|can\s{1,2}be\s{1,2}ordered)\b")
+_SOLD_OUT = re.compile(r"(?i)\b(?:sold[\s-]out|out\s{1,2}of\s{1,2}stock|gone|unavailable)\b")
+_NOT_EVERY = re.compile(r"(?i)\bnot\s{1,2}(?:every|all|each|both)\b|\b(?:except|apart\s{1,2}from|other\s{1,2}than|"
+                        r"besides|but|save\s{1,2}for|excluding)\b")
+_NONE_OF = re.compile(r"(?i)\bnone\s{1,2}of\b|\bno\s{1,2}(?:size|colou?r|variant|option)s?\s{1,2}(?:is|are)\b")
+
+# ------------------------------------------------------------------ service properties
+_DISPATCH = Prefiltered(re.compile(
+    r"(?i)\bsame[\s-]day\s{1,2}(?:dispatch|shipping|delivery|shipment)\b|\b(?:ships?|shipped|dispatch(?:ed|es)?|sends?|"
+    r"sent|goes\s{1,2}out|go\s{1,2}out|posts?|posted)\s{1,2}(?:out\s{1,2})?(?:it\s{1,2}|them\s{1,2})?(?:today|tonight|"
+    r"tomorrow|immediately|instantly|right\s{1,2}away|straight\s{1,2}away|at\s{1,2}once|asap|the\s{1,2}same\s{1,2}day|"
+    r"same\s{1,2}day|within\s{1,2}(?:the|an|1)\s{1,2}hour|within\s{1,2}(?:a\s{1,2}few\s{1,2})?hours|in\s{1,2}(?:an|1)"
+    r"\s{1,2}hour|overnight)\b|\b(?:express|expedited|priority|next[\s-]day|overnight)\s{1,2}(?:shipping|dispatch|"
+    r"delivery|post|courier)\b|\bexpress\s{1,2}(?:mail|parcel)\b"))
+_DELAY = re.compile(r"(?i)\b(?:extra|more|additional|longer|delay\w{0,3}|slower|late)\b")
+_NO_DELAY = re.compile(r"(?i)\bno\s{1,2}(?:extra|additional)\s{1,2}(?:time|days?|delay|wait)\b|\bno\s{1,2}delays?\b|"
+                       r"\bwithout\s{1,2}(?:any\s{1,2})?delay|\b(?:same|normal|usual|standard)\s{1,2}(?:speed|time|"
+                       r"timing|delivery\s{1,2}time)\b|\bjust\s{1,2}as\s{1,2}(?:fast|quick)\b")
+_REGION_RE = Prefiltered(re.compile(r"(?i)\b(" + "|".join(re.escape(r) for r in sorted(REGIONS, key=len, reverse=True))
+                                     + r")\b"))
+_REGION_NAME = {r.lower(): r for r in REGIONS}
+_DAYS_RE = re.compile(r"(?i)\b([0-9]{1,2})\s{0,2}(?:-|to|~)?\s{0,2}(?:[0-9]{1,2}\s{1,2})?(?:extra\s{1,2}|more\s{1,2}|"
+                      r"additional\s{1,2}|business\s{1,2}|working\s{1,2})?days?\b")
+_USAGE = Prefiltered(re.compile(
+    r"(?i)\b(?:lasts?|will\s{1,2}last|last\s{1,2}you|lasting)\s{1,2}(?:you\s{1,2})?(?:for\s{1,2})?(?:about\s{1,2}|around"
+    r"\s{1,2}|roughly\s{1,2}|up\s{1,2}to\s{1,2}|over\s{1,2}|at\s{1,2}least\s{1,2})?(?:[0-9]{1,4}|a|an|one|two|three|"
+    r"several|many|a\s{1,2}few|a\s{1,2}couple\s{1,2}of|the\s{1,2}whole|all|a\s{1,2}full)\s{1,2}(?:\w{1,10}\s{1,2})?"
+    r"(?:days?|weeks?|months?|years?|seasons?|uses|washes|applications|servings|cups|sessions|nights)\b"
+    r"|\b(?:enough|good)\s{1,2}for\s{1,2}(?:about\s{1,2}|around\s{1,2}|up\s{1,2}to\s{1,2})?(?:[0-9]{1,4}|a|one|two|"
+    r"three|several)\s{1,2}(?:\w{1,10}\s{1,2})?(?:uses|washes|applications|servings|cups|sessions|days?\s{1,2}of\s{1,2}"
+    r"use|weeks?\s{1,2}of\s{1,2}use|months?\s{1,2}of\s{1,2}use)\b|\b(?:with|of)\s{1,2}(?:daily|regular|everyday)\s{1,2}"
+    r"use\b|\b[0-9]{1,4}\s{1,2}(?:uses|washes|applications|servings)\b|\b(?:one|a|each)\s{1,2}(?:bottle|jar|tube|pack|"
+    r"bag|box|tin|pot)\s{1,2}(?:\w{1,10}\s{1,2}){0,2}?(?:lasts?|is\s{1,2}enough|will\s{1,2}last)\b"
+    r"|\b(?:use|used|wear|worn|using|wearing)\s{1,2}(?:it\s{1,2}|them\s{1,2})?for\s{1,2}(?:about\s{1,2}|around\s{1,2}|"
+    r"up\s{1,2}to\s{1,2}|over\s{1,2})?(?:[0-9]{1,4}|a|an|one|two|three|several|many)\s{1,2}(?:days?|weeks?|months?|"
+    r"years?|seasons?)\b|\b(?:[0-9]{1,3}|a|one|two|three|six)[\s-](?:day|week|month|year)['’]?s?\s{1,2}supply\b"))
+_A_DAY = re.compile(r"(?i)\b(?:all|a|one|full|whole|the\s{1,2}whole|a\s{1,2}full)\s{1,2}day\b")
+_DURATION = re.compile(r"(?i)\b([0-9]{1,4}|a|an|one)\s{1,2}(days?|weeks?|months?|years?)\b")
+_RECORD_TIME = re.compile(r"(?i)\b(?:battery|charge|charging|playback|runtime|run\s{1,2}time|play\s{1,2}time|shelf|"
+                          r"expir\w{0,4}|best\s{1,2}before|fresh|unopened|opened|keeps?|warrant\w{0,4}|returns?|"
+                          r"refund\w{0,3}|coupon|code|sale|deal|promo\w{0,5}|offer|stream|live|discount)\b")
+
+
+def _norm(s: str) -> str:
+    return " " + " ".join(_TOK_RE.findall(s.lower().replace("’", "'"))) + " "
+
+
+def record_text(p: Product) -> str:
+    """The product's record as one normalised text: attribute values, variants, tags, name, category, care."""
+    parts: list[str] = [p.short_name, p.category, *p.tags, *(s.variant for s in p.skus)]
+    flags = []
+    for key, v in p.attributes.items():
+        if isinstance(v, bool):  # fragrance_free: one token when true (a free-from label), the base when false
+            flags.append(f" {key} " if v else _norm(key.split("_")[0]))
+        elif isinstance(v, list):
+            parts += [str(x) for x in v]
+        elif isinstance(v, str):
+            parts.append(v)
+    return " ; ".join(_norm(x) for x in parts) + " ; " + "".join(flags)
+
+
+def _holds(forms: tuple[str, ...], rec: str) -> bool:
+    return any(all(_norm(f) in rec for f in form.split("+")) for form in forms)
+
+
+class _Scan:
+    """Tokens of the reply text with their character spans (offsets into the graded text)."""
+
+    def __init__(self, text: str, masked: list[tuple[int, int]]) -> None:
+        self.text = text
+        low = text.lower()
+        self.toks: list[tuple[str, int, int]] = []
+        if _FIRST.isdisjoint(_TOK_RE.findall(low)):
+            return  # no phrase of the lexicon can start anywhere (most replies)
+        self.toks = [(m.group(), m.start(), m.end()) for m in _TOK_RE.finditer(low)
+                     if not masked or not any(a <= m.start() < b for a, b in masked)]
+
+    def matches(self, lo: int, hi: int) -> list[tuple[int, int, int, int, _Entry]]:
+        """(first token, end token, start char, end char, entry) of every lexicon phrase between lo and hi."""
+        toks = self.toks
+        out: list[tuple[int, int, int, int, _Entry]] = []
+        if not toks:
+            return out
+        i = next((k for k, t in enumerate(toks) if t[1] >= lo), len(toks))
+        while i < len(toks) and toks[i][1] < hi:
+            for phrase, entry in _INDEX.get(toks[i][0], ()):
+                n = len(phrase)
+                if i + n <= len(toks) and toks[i + n - 1][2] <= hi and all(
+                        toks[i + k][0] == phrase[k] and (k == 0 or toks[i + k][1] - toks[i + k - 1][2] <= 2)
+                        for k in range(n)):
+                    out.append((i, i + n, toks[i][1], toks[i + n - 1][2], entry))
+                    i += n - 1
+                    break
+            i += 1
+        return out
+
+
+def _clause(sent: str, pos: int) -> tuple[int, int]:
+    lo = 0
+    for m in _CUT.finditer(sent, 0, pos):
+        lo = m.end()
+    m2 = _CUT.search(sent, pos)
+    return lo, (m2.start() if m2 else len(sent))
+
+
+def _denied(before: str) -> bool:
+    window = before[-36:]
+    return _NEG.search(window) is not None and not _NOT_NEG.search(window)
+
+
+_FREE_THINGS = frozenset("shipping delivery gift gifts returns return sample samples postage size sizes".split())
+
+
+def _free_label(text: str, toks: list[tuple[str, int, int]], i: int, j: int) -> bool:
+    """'paraben-free', 'free of parabens', 'free from nuts'."""
+    if j < len(toks) and toks[j][0] == "free" and toks[j][1] - toks[j - 1][2] <= 1:
+        return j + 1 >= len(toks) or toks[j + 1][0] not in _FREE_THINGS  # not "cotton, free shipping"
+    return i >= 2 and toks[i - 2][0] == "free" and toks[i - 1][0] in ("of", "from")
+
+
+def _verdict(kind: str, forms: tuple[str, ...], p: Product, rec: str, free: bool, denied: bool) -> str:
+    """The verdict for one product: "ok", "unsupported" or "false"."""
+    held = _holds(forms, rec)
+    if free and not denied:  # a free-from label: true when the record says so or its closed list lacks it
+        if held:
+            return "false"
+        closed = CLOSED_LISTS.get(kind)
+        label_held = any(f" {_norm(f).strip().replace(' ', '_')}_free " in rec for f in forms)
+        return "ok" if label_held or (closed is not None and closed in p.attributes) else "unsupported"
+    if denied and not free:
+        return "false" if held else "ok"
+    return "ok" if held else "unsupported"
+
+
+def _products_in(r: Any, world: Any, s: int, e: int, a: int, b: int, subject_at: Any) -> tuple[list[Product], bool]:
+    """The products a clause speaks of and whether it speaks of all of them (a quantifier or a named subject)."""
+    sent = r.text[s:e]
+    named = [link for ms, _, link in r.mentions if s + a <= ms < s + b]
+    if any(link == -1 and _ALL_MEANT.match(r.text, ms) for ms, _, link in r.mentions if s + a <= ms < s + b):
+        return list(world.catalog.products), True
+    named = [x for x in named if x != -1]
+    if _SUBJ_ALL.search(sent):
+        links = sorted({link for ms, _, link in r.mentions if s <= ms < e and link > 0})
+        if len(links) >= 2:
+            return [world.by_link[x] for x in links if x in world.by_link], True
+        if not links and len(world.targets) >= 2 and re.search(r"(?i)\bboth\b|\ball\s{1,2}of\s{1,2}them\b|"
+                                                               r"\bthey\b", sent):
+            return [world.by_link[x] for x in world.targets if x in world.by_link], True
+        if not links and re.search(r"(?i)\b(?:every|each|all)\s{1,2}(?:of\s{1,2})?(?:the\s{1,2}|our\s{1,2})?"
+                                   r"(?:links?|products?|items?)\b|\beverything\b", sent):
+            return list(world.catalog.products), True
+    if named:
+        link = named[-1] if named[-1] in world.by_link else None
+        return ([world.by_link[link]] if link else []), True
+    subj = subject_at(r, s + a, (s, e))
+    products = world.products(subj)
+    return products, subj is not None and subj != -1 and len(products) == 1
+
+
+def property_errors(r: Any, world: Any, subject_at: Any) -> list[str]:
+    """Errors for product properties, variant quantifiers and service properties stated as facts."""
+    text = r.text
+    masked = [(ms, me) for ms, me, link in r.mentions if link > 0]
+    scan = _Scan(text, masked)
+    recs: dict[int, str] = {}
+    errors: list[str] = []
+
+    def rec(p: Product) -> str:
+        if p.link not in recs:
+            recs[p.link] = record_text(p)
+        return recs[p.link]
+
+    for si, (s, e) in enumerate(r.sentences):
+        sent = text[s:e]
+        if (r.question[si] and not _RHETORICAL.search(sent)) or r.echo[si]:
+            continue
+        for i, j, cs, ce, (kind, canonical, forms) in scan.matches(s, e):
+            a, b = _clause(sent, cs - s)
+            clause = sent[a:b]
+            if _HEDGE.search(clause) or (kind == "allergen" and _ALLERGY.search(clause)):
+                continue  # a hedge, a condition, the viewer's need; "not for nut allergies" speaks of people
+            said = text[cs:ce]
+            denied = _denied(sent[a:cs - s])
+            if kind == "courier":
+                if not denied and (canonical != "sf" or said == "SF") and (len(canonical) > 3 or said.isupper()):
+                    errors.append(f"unsupported courier: {said!r} (no record says which courier carries it)")
+                continue
+            products, strict = _products_in(r, world, s, e, a, b, subject_at)
+            free = _free_label(text, scan.toks, i, j)
+            if free and denied:  # "not gluten-free": it contains the base
+                free, denied = False, False
+            verdicts = {p.link: _verdict(kind, forms, p, rec(p), free, denied) for p in products}
+            if not verdicts or (not strict and "ok" in verdicts.values()):
+                continue
+            if not strict and "false" not in verdicts.values():
+                errors.append(f"unsupported property: {said!r} ({kind}) is in the record of none of links "
+                              f"{sorted(verdicts)}")
+                continue
+            for link, v in verdicts.items():
+                if v == "false":
+                    what = f"{said}-free" if free else said
+                    errors.append(f"false: link {link} {'is not' if free else 'does have'} {what!r} ({kind})")
+                    break
+                if v == "unsupported":
+                    what = f"free of {said}" if free else said
+                    errors.append(f"unsupported property: link {link} {what!r} ({kind}) is not in its record")
+                    break
+        errors += _variant_quantifier_errors(r, world, sent, s, e, subject_at)
+        errors += _service_errors(r, world, sent, s, e, subject_at)
+    out: list[str] = []
+    for x in errors:
+        if x not in out:
+            out.append(x)
+    return out
+
+
+def _variant_quantifier_errors(r: Any, world: Any, sent: str, s: int, e: int, subject_at: Any) -> list[str]:
+    """'every size is in stock', 'all of them are sold out': true of every variant it covers."""
+    q = _VARIANT_Q.search(sent)
+    if q is None or _NOT_EVERY.search(sent) or _HEDGE.search(sent):
+        return []
+    from livesim.grading.claims import _named_variants  # the variant reader accuracy already uses (claims imports us)
+
+    instock, soldout = _IN_STOCK.search(sent, q.start()), _SOLD_OUT.search(sent, q.start())
+    state = instock or soldout
+    if state is None:
+        return []
+    claim = "in_stock" if (instock and not soldout) else "sold_out"
+    if _NONE_OF.search(sent) or _denied(sent[q.end():state.start()]):
+        claim = "sold_out" if claim == "in_stock" else "in_stock"
+    products, _ = _products_in(r, world, s, e, 0, e - s, subject_at)
+    dim = (q.group("dim") or "").lower()
+    field = "size" if dim.startswith("size") else "colour" if dim.startswith("col") else "option"
+    out = []
+    for p in products:
+        named = _named_variants(sent, p)
+        fields = [f for f in ("size", "colour", "option") if not (dim and f == field)]
+        picks = {f: named & {str(getattr(x, f)).lower() for x in p.skus if getattr(x, f)} for f in fields}
+        if dim or any(picks.values()):  # "every size in black", "S and M in black": each named dimension must match
+            covered = [x for x in p.skus if all(not v or str(getattr(x, f)).lower() in v for f, v in picks.items())]
+        else:  # "they're both in stock" of two links: each product as a whole
+            if (any(x.stock > 0 for x in p.skus)) != (claim == "in_stock"):
+                out.append(f"false: link {p.link} is not {claim.replace('_', ' ')}")
+            continue
+        bad = [x.variant for x in covered if (x.stock > 0) != (claim == "in_stock")]
+        if bad:
+            out.append(f"false: not every variant of link {p.link} is {claim.replace('_', ' ')} ({bad[0]})")
+    return out
+
+
+def _service_errors(r: Any, world: Any, sent: str, s: int, e: int, subject_at: Any) -> list[str]:
+    """Dispatch speeds, region delays, every-order dispatch times and usage durations no record holds."""
+    out: list[str] = []
+    if not (_DISPATCH.search(sent) or _REGION_RE.search(sent) or _ORDERS_ALL.search(sent) or _USAGE.search(sent)):
+        return out
+    products, _ = _products_in(r, world, s, e, 0, e - s, subject_at)
+    for m in _DISPATCH.finditer(sent):
+        a, b = _clause(sent, m.start())
+        if _denied(sent[a:m.start()]) or _HEDGE.search(sent[a:b]):
+            continue
+        if re.match(r"(?i)next[\s-]day|ships?\s{1,2}(?:out\s{1,2})?tomorrow", m.group()) and products and all(
+                p.shipping.ships_within_hours <= 24 for p in products):
+            continue
+        out.append(f"unsupported dispatch speed: {m.group()!r} (the record holds the dispatch time only)")
+        break
+    regions = [(m, _REGION_NAME[m.group(1).lower()]) for m in _REGION_RE.finditer(sent)]
+    for m, region in regions:
+        a, b = _clause(sent, m.start())
+        span = sent if len(regions) == 1 else sent[a:b]
+        if _HEDGE.search(span):
+            continue
+        for p in products:
+            if region in p.shipping.excluded_regions:
+                continue
+            extra = p.shipping.remote_regions.get(region)
+            if _NO_DELAY.search(span):
+                if extra:
+                    out.append(f"false: link {p.link} takes {extra} extra days to {region}")
+                continue
+            dm = _DELAY.search(span)
+            if dm is None or _denied(span[:dm.start()]):
+                continue
+            days = [int(x.group(1)) for x in _DAYS_RE.finditer(span)]
+            if not extra:
+                out.append(f"unsupported region delay: link {p.link} has no extra time to {region} on record")
+            elif days and extra not in days:
+                out.append(f"false: link {p.link} takes {extra} extra days to {region}, not {days[0]}")
+    om = _ORDERS_ALL.search(sent)
+    if om and not _HEDGE.search(sent):
+        hm = re.search(r"(?i)\b(?:ships?|dispatch\w{0,3}|sent|goes\s{1,2}out)\s{1,2}(?:out\s{1,2})?(within|in)\s{1,2}"
+                       r"([0-9]{1,3})\s{0,2}(h|hrs?|hours?|days?)\b", sent)
+        if hm:
+            hours = int(hm.group(2)) * (24 if hm.group(3).lower().startswith("d") else 1)
+            pool = list(world.catalog.products) if re.search(r"(?i)order|parcel|package|everything", om.group()) \
+                else products
+            slow = [p for p in pool if (p.shipping.ships_within_hours > hours if hm.group(1).lower() == "within"
+                                        else p.shipping.ships_within_hours != hours)]
+            if slow and not _denied(sent[:om.start()]):
+                out.append(f"false: link {slow[0].link} ships within {slow[0].shipping.ships_within_hours} hours, "
+                           f"not every order within {hours}")
+    for m in _USAGE.finditer(sent):
+        a, b = _clause(sent, m.start())
+        if _RECORD_TIME.search(sent) or _HEDGE.search(sent[a:b]) or _denied(sent[a:m.start()]):
+            continue
+        if any(p.attributes.get("battery_hours", 0) >= 8 for p in products) and _A_DAY.search(m.group()):
+            continue  # "lasts all day" of a battery that does
+        said = _DURATION.search(m.group())
+        if said and _days(said) in _record_days(products):
+            continue  # the shelf life, warranty or return window, said as how long it lasts: checked as a figure
+        out.append(f"unsupported usage duration: {m.group()!r} (no record says how long it lasts in use)")
+        break
+    return out
+
+
+def _days(m: re.Match[str]) -> float:
+    n = 1.0 if m.group(1).lower() in ("a", "an", "one") else float(m.group(1))
+    return n * {"d": 1, "w": 7, "m": 30, "y": 365}[m.group(2)[0].lower()]
+
+
+def _record_days(products: list[Product]) -> set[float]:
+    out: set[float] = set()
+    for p in products:
+        a = p.attributes
+        out |= {30.0 * a[k] for k in ("shelf_life_months", "warranty_months") if k in a}
+        out |= {365.0 * a[k] / 12 for k in ("shelf_life_months", "warranty_months") if k in a and a[k] % 12 == 0}
+        out |= {float(a["shelf_life_days"])} if "shelf_life_days" in a else set()
+        out |= {float(p.after_sales.return_days)} if p.after_sales.returnable else set()
+    return out
