@@ -15,6 +15,7 @@ import pytest
 
 from livesim.parsing import format_tool_call
 from livesim.runs.calibration import build_request, grade_text
+from livesim.world.asks import is_own_question
 from livesim.world.intents import _CLAIMS
 
 SEEDS = range(100, 112)  # seeds no other grader test uses
@@ -22,11 +23,13 @@ WRONG_BELOW, RIGHT_AT_LEAST = 0.5, 0.9
 
 
 def _sims(intent):
-    """(seed, sim) of single-comment requests of `intent` whose gold reply earns full marks."""
+    """(seed, sim) of single-comment requests of `intent` that ask the intent's own question (the replies below
+    answer it) and whose gold reply earns full marks."""
     for seed in SEEDS:
         sim = build_request(seed, intent)
         t = sim.request.truth
-        if t.intents != [intent] or grade_text(sim, " ".join(t.say)).reward < 1.0 - 1e-9:
+        if t.intents != [intent] or not is_own_question(t.asks[0]) \
+                or grade_text(sim, " ".join(t.say)).reward < 1.0 - 1e-9:
             continue
         yield seed, sim
 
