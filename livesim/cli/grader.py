@@ -105,7 +105,7 @@ def cmd_attack(args: argparse.Namespace) -> int:
     from livesim.runs.attack import run_attack
 
     try:
-        res = run_attack(args.budget, args.intent, args.seed, args.requests, args.workers, progress=not args.json)
+        res = run_attack(args.budget, args.intent, args.seed, args.requests, args.workers, progress=True)
     except ValueError as e:
         return _fail(str(e))
     print(json.dumps(res, indent=1, ensure_ascii=False) if args.json else attack_markdown(res))

@@ -102,7 +102,7 @@ class Pool:
 
     def __post_init__(self) -> None:
         seen: dict[str, int] = {}
-        keep = []
+        keep: list[Fragment] = []
         for f in self.fragments:  # one fragment per text; a "false" build of a text wins over any other
             if f.text in seen:
                 j = seen[f.text]
@@ -226,8 +226,8 @@ class _Builder:
                       [(f"The {name} is {_g(x)} {unit}".rstrip(), {}) for x in wrong], stmt, v)
         elif isinstance(v, list) and v and all(isinstance(x, (int, float)) for x in v):
             dims = " x ".join(_g(x) for x in v)
-            wrong = " x ".join(_g(x + 5) for x in v)
-            self.fact(f"It measures {dims} cm", [(f"It measures {wrong} cm", {})], stmt, *v)
+            bigger = " x ".join(_g(x + 5) for x in v)
+            self.fact(f"It measures {dims} cm", [(f"It measures {bigger} cm", {})], stmt, *v)
         elif isinstance(v, list):
             vals = [str(x) for x in v]
             vocab = _VOCAB.get(key, _COLOURS if key == "colours" else ())
@@ -252,7 +252,7 @@ class _Builder:
             if key == "material":
                 self.add(f"It's not {bare}", "false", "denied")
                 self.add(f"It's 100% {bare}" if not val.startswith("100%") else f"It's only {bare} blend",
-                         "false" if not val.startswith("100%") else "neutral", "false_fact")
+                         "false", "false_fact")
 
     def stock(self, p: Product) -> None:
         L = p.link
@@ -380,8 +380,9 @@ class _Builder:
                     self.add(f"For {tag}, try link {p.link}", "true", "fact",
                              {"kind": "link", "subject": p.link, "value": p.link})
         others = [p for p in sim.catalog.products if p.link not in truth.targets][:2]
-        for q in others:
-            self.add(f"Tap link {q.link} in the cart and check out", "false" if targets else "neutral", "false_fact")
+        for q in others:  # buying another product is the wrong answer only where the viewer asked what to buy
+            if self.asked_intents & {"how_to_buy", "recommendation"}:
+                self.add(f"Tap link {q.link} in the cart and check out", "false", "false_fact")
             tag = next((t for t in (truth.targets and targets[0].tags or []) if t in self.text and t not in q.tags),
                        None)
             if tag:

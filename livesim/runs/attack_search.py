@@ -198,8 +198,10 @@ class Search:
             return None
         for _ in range(10):
             i, j = int(self.rng.integers(len(a.genes) + 1)), int(self.rng.integers(len(b.genes) + 1))
-            seen: set[int] = set()
-            genes = tuple(g for g in a.genes[:i] + b.genes[j:] if not (g[0] in seen or seen.add(g[0])))
+            first: dict[int, Gene] = {}  # one gene per fragment: the first one
+            for g in a.genes[:i] + b.genes[j:]:
+                first.setdefault(g[0], g)
+            genes = tuple(first.values())
             child = Candidate(a.request, genes, a.joiner if self.rng.random() < 0.5 else b.joiner)
             if genes and self.ok(child):
                 return child
