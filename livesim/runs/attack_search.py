@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from livesim.runs.attack_fragments import HEDGES, Pool, label_of
+from livesim.runs.attack_fragments import Pool, label_of
+from livesim.runs.attack_lexicon import HEDGES
 
 Gene = tuple[int, int]  # (fragment index in the pool, operator index; 0 = as built)
 Reward = Callable[[int, str], float]  # (request index, reply text) -> the env's reward

@@ -34,7 +34,7 @@ def requests(env):
     return {intent: [r for seed in (3, 4) for r in requests_for(env, intent, 1, seed)] for intent in INTENTS}
 
 
-@pytest.mark.parametrize("module", ["attack.py", "attack_fragments.py", "attack_search.py"])
+@pytest.mark.parametrize("module", ["attack.py", "attack_fragments.py", "attack_lexicon.py", "attack_search.py"])
 def test_bench_does_not_read_the_grader(module):
     """The search sees only the env's reward; labels come from the truth and records, never the grader."""
     tree = ast.parse((ROOT / "livesim" / "runs" / module).read_text())
