@@ -187,11 +187,11 @@ def markdown(res: dict[str, Any]) -> str:
              f"{res['wrong_paid']}/{len(res['intents'])}; with a right reply under {RIGHT_KEPT}: "
              f"{res['right_zeroed']}/{len(res['intents'])}.", "",
              "| intent | best wrong reply | reward | queries to find | wrong >= 0.5 | worst right reply | reward "
-             "| right < 0.9 |",
-             "|---|---|---:|---:|---:|---|---:|---:|"]
+             "| queries to find | right < 0.9 |",
+             "|---|---|---:|---:|---:|---|---:|---:|---:|"]
     for name, r in res["intents"].items():
         w, k = r["wrong"], r["right"]
         lines.append(f"| {name} | {_cell(w['reply'])} | {_num(w['reward'])} | {w['queries_to_find']} "
                      f"| {w['beyond_target']}/{w['queries']} | {_cell(k['reply'])} | {_num(k['reward'])} "
-                     f"| {k['beyond_target']}/{k['queries']} |")
+                     f"| {k['queries_to_find']} | {k['beyond_target']}/{k['queries']} |")
     return "\n".join(lines)
