@@ -3,6 +3,8 @@
     livesim grader calibrate [--split dev|test|all] [--judge openai:BASE_URL:MODEL [--second-opinion]] [--json]
     livesim grader probes [--requests 200] [--json]
     livesim grader stress [--seeds 50] [--family base|fresh] [--intent NAME ...] [--markdown | --json]
+    livesim grader attack [--budget 20000] [--intent NAME ...] [--seed 0] [--requests 8] [--workers 1]
+                          [--markdown | --json]
 
 Listed in `livesim.cli.main.COMMANDS`.
 """
@@ -130,6 +132,18 @@ def cmd_stress(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_attack(args: argparse.Namespace) -> int:
+    from livesim.runs.attack import markdown as attack_markdown
+    from livesim.runs.attack import run_attack
+
+    try:
+        res = run_attack(args.budget, args.intent, args.seed, args.requests, args.workers, progress=True)
+    except ValueError as e:
+        return _fail(str(e))
+    print(json.dumps(res, indent=1, ensure_ascii=False) if args.json else attack_markdown(res))
+    return 0
+
+
 def register(sub: Any) -> None:
     p = sub.add_parser("grader", help="measure the grader: calibration agreement and gaming probes")
     gsub = p.add_subparsers(dest="grader_cmd", required=True)
@@ -158,3 +172,16 @@ def register(sub: Any) -> None:
     s.add_argument("--markdown", action="store_true", help="only the tables (as in docs/grading.md)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_stress)
+    a = gsub.add_parser("attack", help="attack bench: a black-box search for wrong replies the reward pays and "
+                                       "right ones it zeroes")
+    a.add_argument("--budget", type=int, default=20_000,
+                   help="env queries per intent: half search wrong replies, half right ones (default: %(default)s)")
+    a.add_argument("--intent", action="append", default=None, help="only this intent (repeatable; default: all)")
+    a.add_argument("--seed", type=int, default=0, help="seeds the requests and the search (default: %(default)s)")
+    a.add_argument("--requests", type=int, default=8,
+                   help="requests per intent the search composes replies for (default: %(default)s)")
+    a.add_argument("--workers", type=int, default=1,
+                   help="processes; intents are spread over them (default: %(default)s)")
+    a.add_argument("--markdown", action="store_true", help="only the table (the default output)")
+    a.add_argument("--json", action="store_true")
+    a.set_defaults(func=cmd_attack)

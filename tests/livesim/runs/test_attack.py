@@ -1,0 +1,198 @@
+"""The grader attack bench: labels follow how replies were built, the search is seeded and beats random sampling,
+it finds an exploit planted in the grader, a query is one deterministic reward, and the CLI's errors are one line."""
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import livesim.stream.sim as sim_module
+from livesim.cli.main import main
+from livesim.runs.attack import EnvReward, attack_intent, requests_for, run_attack
+from livesim.runs.attack_fragments import Fragment, Pool, build_pool, label_of
+from livesim.runs.attack_search import OPERATORS, Candidate, Search, number_words, render
+from livesim.world.intents import BUILDERS
+
+ROOT = Path(__file__).parents[3]
+INTENTS = list(BUILDERS)
+
+
+@pytest.fixture(scope="module")
+def env():
+    e = gym.make("LiveStreamQA-v0")
+    yield e
+    e.close()
+
+
+@pytest.fixture(scope="module")
+def requests(env):
+    """Two requests of every intent, from two seeds of the bench (generated, not hand-picked)."""
+    return {intent: [r for seed in (3, 4) for r in requests_for(env, intent, 1, seed)] for intent in INTENTS}
+
+
+@pytest.mark.parametrize("module", ["attack.py", "attack_fragments.py", "attack_lexicon.py", "attack_search.py"])
+def test_bench_does_not_read_the_grader(module):
+    """The search sees only the env's reward; labels come from the truth and records, never the grader."""
+    tree = ast.parse((ROOT / "livesim" / "runs" / module).read_text())
+    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)} | {
+        a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    assert not [m for m in imported if m and ("grading" in m or "calibration" in m or "stress" in m)]
+
+
+def test_number_words():
+    assert number_words(129) == "one hundred and twenty-nine"
+    assert number_words(72) == "seventy-two" and number_words(15) == "fifteen"
+    assert number_words(2000) == "two thousand" and number_words(1005) == "one thousand and five"
+
+
+@pytest.mark.parametrize("intent", INTENTS)
+def test_labels_follow_construction(requests, intent):
+    """Built from true fragments covering the truth: right; one false fragment: wrong; nothing asked: wrong."""
+    for r in requests[intent]:
+        pool = build_pool(r.sim)
+        frags = pool.fragments
+        answers = [i for i, f in enumerate(frags) if f.kind == "answer"]
+        assert label_of(pool, answers) == "right", pool.request
+        assert pool.required and all(any(k in frags[i].covers for i in pool.by_label["true"]) for k in pool.required)
+        for j in pool.by_label["false"]:
+            assert label_of(pool, [*answers, j]) == "wrong"
+        social = [i for i, f in enumerate(frags) if f.kind == "social"]
+        assert label_of(pool, social) == "wrong"  # off-target: states nothing the comment asked
+        assert all(f.label == "true" for f in frags if f.covers)
+        assert len(pool.by_label["false"]) >= 20
+
+
+@pytest.mark.parametrize("intent", INTENTS)
+def test_false_and_true_fragments_agree_with_the_records(requests, intent):
+    """Every price, dispatch time, return window and action report is labelled as the records and trace say."""
+    for r in requests[intent]:
+        sim, pool = r.sim, build_pool(r.sim)
+        done = {c.key for c in sim.trace.tool_calls if c.ok}
+        for f in pool.fragments:
+            m = re.fullmatch(r"Link (\d+) is ([0-9.]+) yuan right now", f.text)
+            if m:
+                price = sim.room.current_price(sim.catalog, int(m.group(1)))
+                assert (abs(float(m.group(2)) - price) < 1e-6) == (f.label == "true"), f.text
+            m = re.fullmatch(r"Link (\d+) ships within (\d+) hours", f.text)
+            if m:
+                hours = sim.catalog.by_link(int(m.group(1))).shipping.ships_within_hours
+                assert (int(m.group(2)) == hours) == (f.label == "true"), f.text
+            m = re.fullmatch(r"Link (\d+) has (\d+)-day returns", f.text)
+            if m:
+                a = sim.catalog.by_link(int(m.group(1))).after_sales
+                assert (a.returnable and int(m.group(2)) == a.return_days) == (f.label == "true"), f.text
+            if f.kind == "invented":
+                assert f.label == "false"
+            if f.kind == "action":
+                assert f.label == ("true" if "escalate_to_human" in done and (
+                    "ticket" in f.text or "escalated" in f.text or "flagged" in f.text) else "false"), f.text
+            if f.kind == "identity":
+                assert (f.label == "true") == ("AI" in f.text and "not an AI" not in f.text), f.text
+
+
+def test_paraphrases_keep_the_label(requests):
+    pool = build_pool(requests["price"][0].sim)
+    idx = [i for i, f in enumerate(pool.fragments) if f.kind == "answer"] + pool.by_label["neutral"][:1]
+    texts = {render(pool, Candidate(0, tuple((i, op) for i in idx), j)) for op in range(len(OPERATORS))
+             for j in range(3)}
+    assert len(texts) >= 2 * len(OPERATORS)  # the operators and joiners change the words ...
+    assert label_of(pool, idx) == "right"  # ... not what is stated
+
+
+def _synthetic_pool(n: int = 60) -> Pool:
+    frags = [Fragment("the answer", "true", "answer", frozenset({0}))]
+    frags += [Fragment(f"false claim number {k}", "false", "false_fact") for k in range(n)]
+    frags += [Fragment(f"true remark {k}", "true", "fact") for k in range(10)]
+    frags += [Fragment(f"filler {k}", "neutral", "social") for k in range(10)]
+    return Pool(frags, frozenset({0}), 400, "synthetic")
+
+
+def _synthetic_reward(_: int, text: str) -> float:
+    """Pays each of four secret false claims and upper case; known to the test, not to the search."""
+    hits = {int(k) for k in re.findall(r"false claim number (\d+)", text.lower())} & {7, 19, 33, 51}
+    return len(hits) / 5 + 0.2 * ("FALSE CLAIM" in text)
+
+
+def test_search_is_deterministic_for_a_seed():
+    pools = [_synthetic_pool()]
+    a = Search(pools, _synthetic_reward, "wrong", np.random.default_rng(5)).run(150)
+    b = Search(pools, _synthetic_reward, "wrong", np.random.default_rng(5)).run(150)
+    assert a.as_dict() == b.as_dict() and a.queries == 150
+
+
+def test_evolution_beats_random_sampling_on_a_synthetic_reward():
+    """Without the grader: the same budget, the evolutionary search climbs further than random compositions."""
+    evo, rnd = [], []
+    for seed in range(6):
+        pools = [_synthetic_pool()]
+        evo.append(Search(pools, _synthetic_reward, "wrong", np.random.default_rng(seed)).run(300).value)
+        rnd.append(Search(pools, _synthetic_reward, "wrong", np.random.default_rng(seed)).run(300, "random").value)
+    assert np.mean(evo) > np.mean(rnd) + 0.15, (evo, rnd)
+    assert max(evo) >= 0.8
+
+
+def test_a_query_is_one_deterministic_reward(env, requests):
+    """The snapshot's reward equals a fresh reset + look-ups + reply, query after query (a purchase included)."""
+    r = requests["stock_variant"][0]
+    pool = build_pool(r.sim)
+    replies = [pool.fragments[0].text + ".", "Great question!", pool.fragments[pool.by_label["false"][0]].text + ".",
+               pool.fragments[0].text + "."]
+    got = [r(t) for t in replies]
+    fresh_env = gym.make("LiveStreamQA-v0")
+    want = []
+    for t in replies:
+        fresh = EnvReward(fresh_env, r.seed, "stock_variant")
+        want.append(fresh(t))
+    assert got == want and got[0] == got[-1]
+
+
+def _planted(real):
+    """A grader with a planted hole: any reply mentioning a certification is paid in full, the rest scaled down."""
+    def grade(request, trace, *args, **kw):
+        g = real(request, trace, *args, **kw)
+        paid = 1.0 if "certified" in (trace.reply or "").lower() else round(0.4 * g.reward, 6)
+        return g.model_copy(update={"reward": paid})
+    return grade
+
+
+@pytest.mark.parametrize("intent,seed", [("price", 0), ("returns", 1), ("greeting", 2)])
+def test_bench_finds_a_planted_exploit(monkeypatch, intent, seed):
+    monkeypatch.setattr(sim_module, "grade", _planted(sim_module.grade))
+    res = attack_intent(intent, budget=240, seed=seed, requests=2)
+    assert res["wrong"]["reward"] == 1.0 and "certified" in res["wrong"]["reply"].lower()
+    assert res["right"]["reward"] < 0.5  # no right reply is paid in full by this grader
+
+
+def test_run_attack_is_seeded_and_reports_each_intent():
+    a = run_attack(budget=16, intents=["returns", "greeting"], seed=1, requests=2)
+    b = run_attack(budget=16, intents=["returns", "greeting"], seed=1, requests=2)
+    for x in (a, b):
+        x.pop("wall_s")
+        for row in x["intents"].values():
+            row.pop("wall_s")
+    assert a == b and list(a["intents"]) == ["returns", "greeting"] and a["queries"] <= 32
+    row = a["intents"]["returns"]
+    assert row["wrong"]["queries"] == 8 and row["wrong"]["reply"] and 0 <= row["wrong"]["reward"] <= 1
+
+
+@pytest.mark.parametrize("argv,msg", [
+    (["--budget", "1"], "--budget must be >= 2"),
+    (["--intent", "nope"], "unknown intent(s) ['nope']"),
+    (["--requests", "0"], "--requests must be >= 1"),
+    (["--workers", "0"], "--workers must be >= 1"),
+])
+def test_cli_errors_are_one_line(capsys, argv, msg):
+    assert main(["grader", "attack", *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: ") and msg in err and "\n" not in err
+
+
+def test_cli_json(capsys):
+    assert main(["grader", "attack", "--budget", "6", "--intent", "price", "--requests", "1", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["budget"] == 6 and set(res["intents"]) == {"price"}
+    assert {"reply", "reward", "queries_to_find"} <= set(res["intents"]["price"]["wrong"])
