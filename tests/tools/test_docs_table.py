@@ -35,8 +35,8 @@ def test_the_excerpt_replaces_only_what_is_between_the_markers(tmp_path):
     # the outcome rates are n/a where the results hold no per-request rows, and no row here has samples
     assert ("| HAT | 87.5 | 12.5 | 50.0 | n/a | n/a | n/a | n/a | 0.0 | n/a | -50.0 [-60.0, -40.0] | not measured | "
             "not measured |  | carried (records) | no samples |") in text
-    assert ("| base | 0.0 | 0.0 | 0.0 | n/a | n/a | n/a | n/a | not measured | n/a | n/a | 25.0 | 50.0 |  | measured here "
-            "| no samples |") in text
+    assert ("| base | 0.0 | 0.0 | 0.0 | n/a | n/a | n/a | n/a | not measured | n/a | n/a | 25.0 | 50.0 |  "
+            "| measured here | no samples |") in text
     assert "| fixed-RL | not measured: its stage is not in the stage cache |" in text
 
 
