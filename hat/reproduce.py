@@ -231,7 +231,8 @@ def carried_rows(previous: Path, records: Path, planned: dict[str, str]) -> dict
             key = (summary or {}).get("cache_key")
             if key and (records / f"{key}.json").is_file():
                 found = json.loads(read_text(records / f"{key}.json", MAX_PROMPT_FILE_BYTES))
-                suites[suite] = {**found, "cache_key": key}
+                kept = samples_path(records / f"{key}.json")  # its conversations, where the record has them
+                suites[suite] = {**found, "cache_key": key, **({"samples_file": str(kept)} if kept.is_file() else {})}
         if suites:
             out[name] = RowResult(name, {"agent": row.get("agent", name), "suites": suites},
                                   note=f"read from the evaluation records of stage {train['stage_key']}",

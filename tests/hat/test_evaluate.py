@@ -199,7 +199,7 @@ def test_tables_are_written_without_matplotlib(scripted, tmp_path, monkeypatch, 
     assert not list((tmp_path / "out").glob("*.png")) and "charts not drawn" in capsys.readouterr().err
     run_dir = tmp_path / "run"
     run_dir.mkdir()
-    result = _types.SimpleNamespace(run_dir=run_dir, base_model_dir=tmp_path, stats={}, wall_s={}, dev={})
+    result = _types.SimpleNamespace(run_dir=run_dir, base_model_dir=tmp_path, stats={}, wall_s={}, made_s={}, dev={})
     cfg = train_mod.TrainConfig.from_preset("tiny", ci=True).model_copy(update={"stages": ()})
     report = train_mod.write_report(result, cfg).read_text()
     assert "curves not drawn: matplotlib is not installed" in report and not (run_dir / "curves.png").exists()
