@@ -128,13 +128,17 @@ def forbidden_claims(ctx: HookContext, params: dict[str, Any]) -> str | None:
     return None
 
 
+_HANDLE = re.compile(r"^\[([^\]\n]{1,64})\]", re.MULTILINE)  # the name before each comment of `Request.text`
+
+
 @check("no_unauthorised_promises", "reply")
 def no_unauthorised_promises(ctx: HookContext, params: dict[str, Any]) -> str | None:
     """No personal discounts, refunds or gifts, and no coupon codes the strategy does not allow."""
     facts = extract_facts(ctx.reply)
     if facts.promises:
         return f"it promises something the host may not grant ({facts.promises[0]!r})"
-    bad = [c for c in facts.coupon_codes if c.upper() not in ctx.valid_codes]
+    handles = {h.upper() for h in _HANDLE.findall(ctx.comments)}  # a viewer's name in capitals is not a code
+    bad = [c for c in facts.coupon_codes if c.upper() not in ctx.valid_codes and c.upper() not in handles]
     if bad:
         return f"it names a coupon code that cannot be issued ({bad[0]})"
     return None
