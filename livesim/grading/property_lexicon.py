@@ -153,6 +153,21 @@ pfas, pfoa
 pvc
 sugar, added sugar, cane sugar
 palm oil
+vitamin d, vitamin d3, high in vitamin d, rich in vitamin d : vitamin d
+vitamin b12, b12 : vitamin b12
+vitamin k
+omega 3, omega 3s, omega three, fish oil : omega 3
+probiotics, probiotic, live cultures : probiotics
+prebiotics, prebiotic
+electrolytes
+antioxidants, antioxidant, rich in antioxidants, high in antioxidants : antioxidants
+iron, rich in iron, high in iron : iron
+calcium, rich in calcium, high in calcium : calcium
+magnesium
+potassium
+zinc
+fibre, fiber, high fibre, high fiber, rich in fibre, rich in fiber : fibre
+superfood, superfoods
 """,
     # --- food allergens (the catalogue's food records list them: a closed list)
     "allergen": """
@@ -212,6 +227,8 @@ quick dry, quick drying, fast drying
 thermal, insulated, thermal insulation : thermal, insulated, down jacket
 windproof, wind proof, windbreaker
 wrinkle free, wrinkle resistant, crease resistant, non iron, no iron
+fully assembled, pre assembled, preassembled, comes assembled, arrives assembled : assembled
+no assembly required, no assembly needed, tool free assembly : assembled
 anti pilling, pill resistant
 stretchy, four way stretch, 4 way stretch, stretch fabric : stretchy, spandex
 reversible
@@ -272,7 +289,10 @@ biodegradable
 compostable
 recyclable, recycled
 handmade, hand made, handcrafted, hand crafted
-award winning
+award winning, won an award, won awards, won an industry award, won a design award : award winning
+prize winning, multi award winning : award winning
+eco certified, eco label, eco labelled, eco labeled, green certified : eco certified
+carbon neutral, climate neutral, net zero : carbon neutral
 patented
 lab tested, third party tested
 child safe, kid safe, baby safe, safe for babies, safe for kids, pet safe
