@@ -13,8 +13,6 @@ import io
 import pickle
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_context
 from typing import Any
 
 import gymnasium as gym
@@ -23,6 +21,7 @@ import numpy as np
 from livesim.parsing import format_tool_call
 from livesim.runs.attack_fragments import Pool, build_pool
 from livesim.runs.attack_search import RIGHT_KEPT, WRONG_PAID, Search
+from livesim.stream.procs import worker_pool
 from livesim.world.intents import BUILDERS
 
 ENV_ID = "LiveStreamQA-v0"
@@ -152,7 +151,7 @@ def run_attack(budget: int = 20_000, intents: list[str] | None = None, seed: int
             if progress:
                 _progress(rows[name])
     else:
-        with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as ex:
+        with worker_pool(workers, "grader attack worker") as ex:  # the workers die with this process
             futures = {name: ex.submit(attack_intent, name, budget, seed, requests) for name in names}
             for name in names:
                 rows[name] = futures[name].result()
