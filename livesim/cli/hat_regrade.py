@@ -23,6 +23,7 @@ def render(row: str, r: Regraded, table: list[dict[str, Any]]) -> str:
     """One (row, suite) as Markdown: metric | stored | regraded | regraded - stored [95% CI]."""
     n = len(r.old) + len(r.not_replayed)
     lines = [f"### {row} · {r.suite}: {len(r.old)} of {n} request(s) replayed, {len(r.changed)} changed", "",
+             *([r.note, ""] if r.note else []),
              "| metric | stored | regraded | regraded - stored [95% CI] |", "|---|---|---|---|"]
     for t in table:
         scale, digits = (1, 3) if t["metric"] == "reward" else (100, 1)
@@ -71,7 +72,7 @@ def cmd_regrade(args: argparse.Namespace) -> int:
             table = r.table(args.n_boot)
             parts.append(render(s.row, r, table))
             out_json.append({"row": s.row, "suite": s.suite, "regraded": True, "table": table,
-                             "not_replayed": r.not_replayed, "changed": r.changed})
+                             "not_replayed": r.not_replayed, "changed": r.changed, "note": r.note})
     text = "\n".join(parts)
     if args.out:
         try:

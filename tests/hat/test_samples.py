@@ -178,3 +178,24 @@ def test_open_results_reads_an_eval_out_file_and_refuses_others(tmp_path):
     for bad in (tmp_path / "other.json", tmp_path / "missing.json", tmp_path):
         with pytest.raises(PathProblem):
             open_results(bad)
+
+
+@pytest.mark.parametrize("suite", ["T1", "T2"])
+def test_a_re_pinned_suite_replays_the_same_requests_against_todays_truth(suite):
+    """A stored result of an earlier pin of the suite (same seeds, other ground truth) is replayed where each
+    request's comments are the stored ones, with a note that says so; a request whose comments differ is reported,
+    not graded."""
+    result = _eval("oracle", {"error_rate": 0.3, "seed": 1}, suite)
+    old = {**result, "key": result["key"].rsplit("-v", 1)[0] + "-v1"}
+    samples = json.loads(json.dumps(result["samples"]))
+    samples[2]["request"] = "[someone] a comment this suite never held"
+    again = regrade_suite(old, samples)
+    assert "is now " + result["key"] in again.note
+    assert dict(again.not_replayed) == {samples[2]["id"]: "the request is not the stored one (its comments differ)"}
+    assert len(again.new) == LIMIT - 1 and again.changed == []  # today's truth is the one they were graded on
+
+
+def test_a_re_pinned_t4_is_not_replayed():
+    result = _eval("random", {"seed": 0}, "T4")
+    again = regrade_suite({**result, "key": "T4-v0"}, result["samples"])
+    assert again.new == [] and all("is now" in why for _, why in again.not_replayed)
