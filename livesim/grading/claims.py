@@ -309,6 +309,10 @@ _CODE_TOKEN_RE = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Z0-9]{2,15}(?![A-Za-z0-9])
 _COLOURS = frozenset("black white navy beige grey gray olive pink brown red blue green yellow purple orange gold "
                      "silver cream khaki burgundy".split())
 _COLOUR_CUE = _rx(r"\b(?:comes?\s{1,2}in|available\s{1,2}in|colou?rs?|in\s{1,2}(?:a\s{1,2})?(?=\w{1,10}\b))")
+# a colour denied of a product: "doesn't come in brown", "never came in beige", "there's no pink option"
+_NO_COLOUR_RE = _rx(r"\b(?:(?:does|do|did)\s{0,2}(?:n['’]?t|\s{1,2}not)|won['’]?t|never)\s{1,2}(?:comes?|came)\s{1,2}in"
+                    r"\s{1,2}(?:a\s{1,2})?(?P<c>[a-z]{3,12})\b"
+                    r"|\bno\s{1,2}(?P<c2>[a-z]{3,12})\s{1,2}(?:option|colou?r|version|one)s?\b")
 
 
 # ------------------------------------------------------------------------------------------- the reading
@@ -957,6 +961,12 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
             for w in words:
                 if w in _COLOURS and w not in blob and _COLOUR_CUE.search(low) and not _negated(low, low.find(w)):
                     errors.append(f"false: link {p.link} does not come in {w}")
+                    break
+            own = (json.dumps(p.attributes) + " " + " ".join(s.variant for s in p.skus)).lower()
+            for m in _NO_COLOUR_RE.finditer(low):
+                c = m.group("c") or m.group("c2")
+                if c in _COLOURS and re.search(rf"\b{c}\b", own):
+                    errors.append(f"false: link {p.link} comes in {c}")
                     break
     # stock states
     states = _stock_states(r, world)
