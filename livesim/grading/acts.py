@@ -170,6 +170,7 @@ _SOCIAL = _rx(r"^\W{0,3}(?:hi+|hey+|hello+|hiya|welcome|thanks?|thank\s{1,2}you|
 _OFFER_RE = re.compile(rf"(?i)\b{_OFFER}\s{{1,2}}(?:\w{{1,10}}\s{{1,2}})?$")
 _NOT_AFTER_RE = re.compile(r"(?i)[^.!?\n]{0,6}\b(?:not|n['’]t|never)\b")
 _NOT_YET_RE = re.compile(r"(?i)\b(?:have|has|haven['’]t|hasn['’]t)\s{1,2}(?:not|never|yet)\b|\bif\b")
+_IMPERATIVE_RE = re.compile(r"(?i)just\s{1,2}(?:put|set|cut|pop|drop)\b")  # at a clause start: "just put it..."
 _PATTERNS = {"identity": _IDENTITY, "disclose": _DISCLOSE, "grant": _GRANT, "affirm": _AFFIRM,
              **{f"action:{name}": rx for name, rx in _ACTIONS}}
 _ALL = frozenset(_PATTERNS)
@@ -188,6 +189,8 @@ def _action(clause: str, text: str, offset: int, present: frozenset[str] = _ALL)
                 continue
             if _NOT_YET_RE.search(before):
                 continue
+            if _IMPERATIVE_RE.match(clause, m.start()) and not clause[:m.start()].strip(" -–—,;:!*\"'"):
+                continue  # "Just put the code in at checkout": an instruction (the verb is its own past form)
             return name
     return None
 

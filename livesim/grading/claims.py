@@ -35,6 +35,7 @@ from livesim.grading.facts.prefilter import Prefiltered
 from livesim.grading.normalise import normalise
 from livesim.grading.properties import property_errors
 from livesim.grading.topics import unverified_topic_errors
+from livesim.world.answers import CODE_ENTRY_PHRASES
 from livesim.world.catalog import REGIONS, Catalog, Product
 from livesim.world.intents import _CLAIMS as BAIT_CLAIMS
 from livesim.world.room import Room
@@ -309,6 +310,10 @@ _CODE_TOKEN_RE = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Z0-9]{2,15}(?![A-Za-z0-9])
 _COLOURS = frozenset("black white navy beige grey gray olive pink brown red blue green yellow purple orange gold "
                      "silver cream khaki burgundy".split())
 _COLOUR_CUE = _rx(r"\b(?:comes?\s{1,2}in|available\s{1,2}in|colou?rs?|in\s{1,2}(?:a\s{1,2})?(?=\w{1,10}\b))")
+_CODE_PLACE_RE = _rx(r"(?i)\b(?:enter|paste|type|put|apply|redeem|drop|add)\s{1,2}"
+                     r"(?:(?:the|your|this|that|my|a)\s{1,2})?(?:code|coupon(?:\s{1,2}code)?)\s{1,2}(?:[A-Z0-9]{4,16}\s{1,2})?(?:in|into|at|on|under|via)"
+                     r"\s{1,2}(?:(?:the|your)\s{1,2})?(?P<place>[a-z]{2,16}(?:\s{1,2}[a-z]{2,16})?)")
+_CODE_PLACES = (*CODE_ENTRY_PHRASES, "cart", "order", "pay", "basket")
 # a colour denied of a product: "doesn't come in brown", "never came in beige", "there's no pink option"
 _NO_COLOUR_RE = _rx(r"\b(?:(?:does|do|did)\s{0,2}(?:n['’]?t|\s{1,2}not)|won['’]?t|never)\s{1,2}(?:comes?|came)\s{1,2}in"
                     r"\s{1,2}(?:a\s{1,2})?(?P<c>[a-z]{3,12})\b"
@@ -921,6 +926,10 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
         if gm and not _negated(sent, gm.start()) and not any(
                 g.link in [p.link for p in products] for g in world.room.gifts):
             errors.append("false: a free gift that no promotion gives")
+        # where a coupon code goes: the checkout (the order's own steps), nowhere else ("in the chat box")
+        em = _CODE_PLACE_RE.search(sent)
+        if em and not _negated(sent, em.start()) and not any(x in em.group("place").lower() for x in _CODE_PLACES):
+            errors.append(f"false: a code is entered at checkout, not {em.group('place').strip()}")
         # regions
         for rm in _REGION_RE.finditer(sent):
             region, k = _REGION_NAME[rm.group().lower()], rm.start()

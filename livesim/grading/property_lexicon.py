@@ -227,6 +227,7 @@ quick dry, quick drying, fast drying
 thermal, insulated, thermal insulation : thermal, insulated, down jacket
 windproof, wind proof, windbreaker
 wrinkle free, wrinkle resistant, crease resistant, non iron, no iron
+fire retardant, flame retardant, fireproof, fire proof, fire resistant, flame resistant : fire retardant
 fully assembled, pre assembled, preassembled, comes assembled, arrives assembled : assembled
 no assembly required, no assembly needed, tool free assembly : assembled
 anti pilling, pill resistant
