@@ -971,12 +971,11 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
                 if w in _COLOURS and w not in blob and _COLOUR_CUE.search(low) and not _negated(low, low.find(w)):
                     errors.append(f"false: link {p.link} does not come in {w}")
                     break
-            own = (json.dumps(p.attributes) + " " + " ".join(s.variant for s in p.skus)).lower()
-            for m in _NO_COLOUR_RE.finditer(low):
-                c = m.group("c") or m.group("c2")
-                if c in _COLOURS and re.search(rf"\b{c}\b", own):
-                    errors.append(f"false: link {p.link} comes in {c}")
-                    break
+            denied = [c for m in _NO_COLOUR_RE.finditer(low) if (c := m.group("c") or m.group("c2")) in _COLOURS]
+            own = (json.dumps(p.attributes) + " " + " ".join(s.variant for s in p.skus)).lower() if denied else ""
+            held = next((c for c in denied if re.search(rf"\b{c}\b", own)), None)  # only built when a colour is denied
+            if held is not None:
+                errors.append(f"false: link {p.link} comes in {held}")
     # stock states
     states = _stock_states(r, world)
     said = {st for st, _ in states}
