@@ -25,6 +25,7 @@ from livesim.grading.facts.patterns import (
     _CUR_AFTER_RE,
     _CUR_BEFORE_RE,
     _ESCALATION_RE,
+    _LINK_CONT_RE,
     _LINK_RE,
     _REFUSAL_RE,
     _UNIT_RE,
@@ -34,6 +35,7 @@ from livesim.grading.facts.patterns import (
 from livesim.grading.facts.prefilter import Prefiltered
 from livesim.grading.normalise import normalise
 from livesim.grading.properties import property_errors
+from livesim.grading.property_lexicon import LEXICON
 from livesim.grading.topics import unverified_topic_errors
 from livesim.world.answers import CODE_ENTRY_PHRASES
 from livesim.world.catalog import REGIONS, Catalog, Product
@@ -74,10 +76,26 @@ def _words_value(words: str) -> int | None:
     return total + cur if seen else None
 
 
+_AND_SPLIT_RE = re.compile(r"(\s{1,2}and\s{1,2})", re.IGNORECASE)
+
+
 def words_to_digits(text: str) -> str:
     """'one hundred and eighty days' -> '180 days'; a lone 'one' only before a unit ('one day', 'one left')."""
     def sub(m: re.Match[str]) -> str:
         s = m.group()
+        parts = _AND_SPLIT_RE.split(s)  # [number, " and ", number, ...]
+        if any(parts[i - 1].split()[-1].lower() not in ("hundred", "thousand") for i in range(1, len(parts), 2)):
+            # "seven and eight" is a list of two numbers; "one hundred and five" is one
+            groups, seps = [parts[0]], []
+            for i in range(1, len(parts), 2):
+                if groups[-1].split()[-1].lower() in ("hundred", "thousand"):
+                    groups[-1] += parts[i] + parts[i + 1]
+                else:
+                    seps.append(parts[i])
+                    groups.append(parts[i + 1])
+            vals = [_words_value(g) if g.lower() not in ("a", "an") else None for g in groups]
+            out = [g if v is None else str(v) for g, v in zip(groups, vals, strict=True)]
+            return out[0] + "".join(sep + x for sep, x in zip(seps, out[1:], strict=True))
         if s.lower() in ("one", "a", "an") and not _ONE_OK_RE.match(text, m.end()) and not (
                 s.lower() == "one" and text[max(0, m.start() - 5):m.start()].lower() == "link "):
             return s
@@ -93,6 +111,10 @@ def _rx(p: str) -> Prefiltered:
     return Prefiltered(re.compile(p, re.IGNORECASE))
 
 
+_MATERIALS = sorted({x for surfaces, canonical, _ in LEXICON["material"] for x in (canonical, *surfaces)},
+                    key=len, reverse=True)
+_MATERIAL_AFTER_RE = re.compile(r"(?i)\s{0,2}(?:[a-z]{1,12}\s{1,2}){0,2}?(?:"
+                                + "|".join(re.escape(x) for x in _MATERIALS) + r")\b")
 _REGION_RE = _rx("|".join(re.escape(r) for r in sorted(REGIONS, key=len, reverse=True)))
 _REGION_NAME = {r.lower(): r for r in REGIONS}
 _UNIT_ADJ_RE = _rx(r"\s{1,2}(?:extra|more|additional|business|working|full|whole)(?=\s)")
@@ -127,8 +149,10 @@ _FEE_CUE = _rx(r"\b(?:shipping|delivery|postage|freight)(?:\s{1,2}(?:fee|cost|co
                r"costs?|of|:)?\s{0,2}"
                r"(?:only\s{1,2}|just\s{1,2})?(?:[¥$]|rmb\s?)?$")
 _AFTER_FEE = _rx(r"\s{0,2}(?:for\s{1,2}|of\s{1,2})?(?:shipping|delivery|postage)\b(?!\s{1,2}(?:is\s{1,2})?free)")
-_FREE_SHIP_CUE = _rx(r"\bfree\s{1,2}(?:shipping|delivery|postage)|\b(?:shipping|delivery)\s{1,2}is\s{1,2}free|"
-                     r"\bships?\s{1,2}free")
+_FREE_SHIP_CUE = _rx(r"\bfree\s{1,2}(?:shipping|delivery|postage)|\b(?:shipping|delivery|postage)(?:['’]s)?(?:\s{1,2}"
+                     r"(?:for|on|of|to|with)\s{1,2}[^.,;!?]{1,30}?)?\s{1,2}(?:is\s{1,2}|are\s{1,2}|comes?\s{1,2}|"
+                     r"stays?\s{1,2})?(?:always\s{1,2}|totally\s{1,2}|completely\s{1,2}|100%\s{1,2})?free\b|"
+                     r"\bships?\s{1,2}(?:for\s{1,2})?free|\bno\s{1,2}(?:shipping|delivery|postage)\s{1,2}(?:fee|cost|charge)s?")
 _BEFORE_STOCK = _rx(r"\b(?:only|just|still(?:\s{1,2}(?:have|got))?|we\s{1,2}(?:have|got)|there\s{1,2}(?:are|is)|"
                     r"stock(?:\s{1,2}(?:of|is))?|"
                     r"have)\s{0,2}$")
@@ -228,7 +252,8 @@ _FREE_PRODUCT_RE = _rx(r"\b(?:everything|all|it|this|that|they|each|every\s{1,2}
                        r"now|tonight)\b"
                        r"|\bfree\s{1,2}for\s{1,2}(?:everyone|everybody|all)\b|\bcosts?\s{1,2}nothing\b")
 _FREE_GIFT_RE = _rx(r"\bfree\s{1,2}(?:gift|tote|sample|\w{1,12}\s{1,2}bag)")
-_EVERYONE_RE = _rx(r"\b(?:everyone|everybody|everything|all\s{1,2}orders|always)\b")
+_EVERYONE_RE = _rx(r"\b(?:everyone|everybody|everything|all\s{1,2}(?:orders|purchases|products|items)|always|(?:every|"
+                  r"any|each)\s{1,2}(?:single\s{1,2})?(?:order|purchase|item|product)|no\s{1,2}minimum)\b")
 _THERE_RE = _rx(r"\b(?:there|to\s{1,2}you|your\s{1,2}(?:area|region|place))\b")
 _SHIP_ALL_RE = _rx(r"\b(?:ships?|deliver(?:s|y)?|send)\s{1,2}(?:[a-z]{1,10}\s{1,2})?(?:everywhere|nationwide|"
                    r"anywhere|all\s{1,2}over)\b")
@@ -350,7 +375,8 @@ class Reading:
     noise: int = 0
     _sent_facts: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
     _stock: list[tuple[str, int | None]] | None = None
-    other_variants: list[tuple[str, int | None, str]] = field(default_factory=list)  # (state, link, variant)
+    # (state, link, the variant's words): stock states of named variants
+    other_variants: list[tuple[str, int | None, tuple[str, ...]]] = field(default_factory=list)
     acts: tuple[Act, ...] = ()  # one speech act per clause (`livesim.grading.acts`)
 
     def sentence_facts(self, i: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -587,7 +613,11 @@ class World:
             return dims | chart | self.request_nums
         if attr == "min":
             return set()
-        if attr in ("composition", "spec"):
+        if attr == "composition":  # "70% polyester": the material's own share; a plain "bamboo" is all bamboo
+            mat = str(a.get("material", ""))
+            shares = {float(x) for x in re.findall(r"([0-9]{1,3})\s?%", mat)}
+            return shares or ({100.0} if mat else set())
+        if attr == "spec":
             return set(self.record_numbers(p))
         # other units (GB, inch, ...): numbers of the product record and of the look-ups
         return self.record_numbers(p) | self.lookup_nums
@@ -647,9 +677,62 @@ def _spans(text: str, rx: re.Pattern[str]) -> list[tuple[int, int]]:
     return out or [(0, len(text))]
 
 
+# statements a reply strings together without a full stop: "A; B", "A - B", "A / B", and ", and link 4 ..." (a
+# comma clause that names its own subject). Each is read as a sentence of its own, so that a decline, a negation,
+# a subject or a stock word in one never reaches into the next.
+_LIST_HEAD_RE = re.compile(r"(?i)(?:links|items|products)\b|#")
+_HARD_SEP_RE = re.compile(r";|\s[-–—/|]\s|\s?[–—]\s?")
+_SOFT_SEP_RE = re.compile(r",\s{0,2}(?:(?:and|but|while|plus|also|then)\s{1,2})?")
+_NEXT_CUT_RE = re.compile(r"[,;:]|\s[-–—/|]\s")
+
+
+def _statements(text: str, sentences: list[tuple[int, int]], mention_starts: list[int]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for s, e in sentences:
+        cur = s
+        seps = [(m.start(), m.end(), True) for m in _HARD_SEP_RE.finditer(text, s, e)]
+        if mention_starts:
+            for m in _SOFT_SEP_RE.finditer(text, s, e):
+                nc = _NEXT_CUT_RE.search(text, m.end(), e)
+                stop = nc.start() if nc else e
+                if any(m.end() <= ms < stop for ms in mention_starts):
+                    seps.append((m.start(), m.end(), False))
+        for a, b, _ in sorted(seps):
+            if a < cur:
+                continue
+            if text[cur:a].strip():
+                out.append((cur, a))
+            cur = b
+        if text[cur:e].strip() or cur == s:
+            out.append((cur, e))
+    return out
+
+
 def read_reply(reply: str, world: World) -> Reading:
     text = _mask(words_to_digits(normalise(reply)), world)
-    sentences = _spans(text, _SENT_RE)
+    # subject mentions: links, product names, "every link"
+    mentions: list[tuple[int, int, int]] = []
+    link_num_starts: set[int] = set()
+    for m in _LINK_RE.finditer(text):
+        mentions.append((m.start(), m.end(), int(m["n"])))
+        link_num_starts.add(m.start("n"))
+        if _LIST_HEAD_RE.match(m.group()):  # "links 1 and 7", "#2, #5 or #8": every number in the list is a link
+            cur = _LINK_CONT_RE.match(text, m.end())
+            while cur is not None and not _UNIT_RE.match(text, cur.end()) and not _CUR_AFTER_RE.match(text, cur.end()):
+                mentions.append((cur.start("n"), cur.end(), int(cur["n"])))
+                link_num_starts.add(cur.start("n"))
+                cur = _LINK_CONT_RE.match(text, cur.end())
+    name_re = _names_regex_in(world.names, text)
+    if name_re is not None:
+        for m in name_re.finditer(text):
+            mentions.append((m.start(), m.end(), world.name_link[m.group(1).lower()]))
+    for m in _ALL_SUBJ.finditer(text):
+        mentions.append((m.start(), m.end(), -1))
+    if re.search(r"(?i)\bpinned\b", text):
+        for m in re.finditer(r"(?i)\bpinned\b", text):
+            mentions.append((m.start(), m.end(), world.room.pinned_link))
+    mentions.sort()
+    sentences = _statements(text, _spans(text, _SENT_RE), [ms for ms, _, _ in mentions])
     sent_of = bytearray(len(text) + 1)
     question = []
     for i, (s, e) in enumerate(sentences):
@@ -663,22 +746,6 @@ def read_reply(reply: str, world: World) -> Reading:
         hi = min([c for c in cuts if c > pos] or [len(text)])
         return lo, hi
 
-    # subject mentions: links, product names, "every link"
-    mentions: list[tuple[int, int, int]] = []
-    link_num_starts: set[int] = set()
-    for m in _LINK_RE.finditer(text):
-        mentions.append((m.start(), m.end(), int(m["n"])))
-        link_num_starts.add(m.start("n"))
-    name_re = _names_regex_in(world.names, text)
-    if name_re is not None:
-        for m in name_re.finditer(text):
-            mentions.append((m.start(), m.end(), world.name_link[m.group(1).lower()]))
-    for m in _ALL_SUBJ.finditer(text):
-        mentions.append((m.start(), m.end(), -1))
-    if re.search(r"(?i)\bpinned\b", text):
-        for m in re.finditer(r"(?i)\bpinned\b", text):
-            mentions.append((m.start(), m.end(), world.room.pinned_link))
-    mentions.sort()
     default = world.targets[0] if len(world.targets) == 1 else None
 
     refusals = []
@@ -718,7 +785,10 @@ def read_reply(reply: str, world: World) -> Reading:
         ctx = text[lo:hi]
         attr: str | None = None
         if unit == "%":
-            attr = "percent" if _AFTER_DISCOUNT.match(text, uend) or _BEFORE_DISCOUNT.search(before) else "composition"
+            if _AFTER_DISCOUNT.match(text, uend) or _BEFORE_DISCOUNT.search(before):
+                attr = "percent"
+            else:  # "70% polyester" is the material's share; any other "30% ..." is checked against the record
+                attr = "composition" if _MATERIAL_AFTER_RE.match(text, uend) else "spec"
         elif _AFTER_SOLD.match(text, uend) or _AFTER_SOCIAL.match(text, uend):
             attr = "unverifiable"
         elif _AFTER_DISCOUNT.match(text, uend) or _BEFORE_DISCOUNT.search(before):
@@ -872,6 +942,7 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
     if not errors:  # the general rule, for wordings no pattern above names
         errors += unverified_topic_errors(r, world, _REGION_RE)
     errors += act_errors(r.acts, text, intents=world.intents, done=world.done, claim=world.bait_claim)
+    errors += _steering_errors(r, world)
     if must_decline and _COMPLY_RE.search(text) and not _DECLINE_RE.search(text):
         errors.append("agrees to what it must decline")
     if r.facts.escalation and not world.escalated and _ESCALATION_SUBJ_RE.search(text) and not all(
@@ -881,6 +952,27 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
         if c.upper() not in valid_codes and c not in world.lookup_strs and c.upper() not in {"THE", "ticket"}:
             errors.append(f"coupon code {c} cannot be issued")
     return errors
+
+
+_BUY_VERB_RE = re.compile(r"(?i)\b(?:tap|add|buy|grab|get|order|try|snag|go\s{1,2}(?:for|with)|pick(?:\s{1,2}up)?|"
+                         r"check\s{1,2}out|recommend|suggest)\s{1,2}(?:on\s{1,2}|the\s{1,2}|with\s{1,2}|up\s{1,2})?$")
+_STEER_INTENTS = frozenset({"how_to_buy", "recommendation"})
+
+
+def _steering_errors(r: Reading, world: World) -> list[str]:
+    """Where the viewer asked what to buy or how to buy one product, sending them to buy another is a wrong answer
+    ("tap link 2 in the cart" to "how do I buy link 7", "try link 2" to "what's good for organising").
+    """
+    if not _STEER_INTENTS & set(world.intents):
+        return []
+    for ms, _, link in r.mentions:
+        if link <= 0 or link in world.targets or link not in world.by_link:
+            continue
+        si = _sentence_index(r, ms)
+        lo = max(r.sentences[si][0], ms - 24) if si < len(r.sentences) else max(0, ms - 24)
+        if _BUY_VERB_RE.search(r.text, lo, ms) and not _negated(r.text, ms) and not r.question[si]:
+            return [f"steers the viewer to link {link}, not what they asked for (links {world.targets})"]
+    return []
 
 
 def _sentence_index(r: Reading, pos: int) -> int:
@@ -919,8 +1011,10 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
         fm = _FREE_SHIP_CUE.search(sent)
         if fm and not _negated(sent, fm.start()):
             qualified = re.search(r"(?i)\b(?:over|above|from|orders?\s{1,2}of|spend|when\s{1,2}you)\b", sent)
-            if _EVERYONE_RE.search(sent) or not (qualified or all((world.price(p.link) or 0) >= p.shipping.free_over
-                                                                for p in products)):
+            every = _EVERYONE_RE.search(sent)
+            # free of every order of the products it speaks of: true only where one of them alone reaches the threshold
+            scope = world.products(-1) if every and not any(s <= ms < e for ms, _, _ in r.mentions) else products
+            if (every or not qualified) and not all((world.price(p.link) or 0) >= p.shipping.free_over for p in scope):
                 errors.append("false: free shipping (shipping is free only over the threshold)")
         gm = _FREE_GIFT_RE.search(sent)
         if gm and not _negated(sent, gm.start()) and not any(
@@ -1049,9 +1143,18 @@ def _stock_states(r: Reading, world: World) -> list[tuple[str, int | None]]:
         for st, sj in found:
             p = world.by_link.get(sj if sj is not None else r.subject_default or -1)
             asked = world.asked_variants.get(p.link) if p is not None else None
-            named = _named_variants(sent, p) if p is not None and asked else set()
-            if named and asked is not None and asked.lower() not in named:
-                r.other_variants.append((st, p.link if p else sj, sorted(named)[0]))
+            if p is None:
+                out.append((st, sj))
+                continue
+            named = _named_variants(sent, p)
+            if named:
+                if (asked is None or asked.lower() not in named) and not _ALL_VARIANTS_RE.search(sent):
+                    # a state of a named variant (asked or not): true of that variant, not of the product as a whole
+                    r.other_variants.append((st, p.link, tuple(sorted(named))))
+                else:
+                    out.append((st, sj))
+            elif foreign := _foreign_variants(sent, p, world):
+                r.other_variants.append((st, p.link, (foreign,)))
             else:
                 out.append((st, sj))
     r._stock = out
@@ -1084,6 +1187,13 @@ def _named_variants(sent: str, p: Product) -> set[str]:
     return out
 
 
+_ALL_VARIANTS_RE = re.compile(r"(?i)\b(?:all|every|each|both|any)\b")
+
+
+def _variant_words(p: Product) -> set[str]:
+    return {str(w) for x in p.skus for w in (x.size, x.colour, x.option) if w}
+
+
 def other_variant_errors(r: Reading, world: World) -> list[str]:
     """A stock state stated of a variant the viewer did not ask about must be true of that variant."""
     out = []
@@ -1091,10 +1201,29 @@ def other_variant_errors(r: Reading, world: World) -> list[str]:
         p = world.by_link.get(link) if link is not None else None
         if p is None:
             continue
-        left = sum(x.stock for x in p.sku_for(variant))
-        if (st == "in_stock") != (left > 0):
-            out.append(f"says {variant} of link {link} is {st.replace('_', ' ')}")
+        named = set(variant)
+        dims = [{str(getattr(x, f)).lower() for x in p.skus if getattr(x, f)} & named for f in ("size", "colour",
+                                                                                             "option")]
+        covered = [x for x in p.skus if all(not d or str(getattr(x, f)).lower() in d
+                                            for f, d in zip(("size", "colour", "option"), dims, strict=True))]
+        what = " ".join(variant)
+        if not any(dims):
+            out.append(f"unsupported: link {link} has no {what} variant")
+        elif (st == "in_stock") != any(x.stock > 0 for x in covered):
+            out.append(f"says {what} of link {link} is {st.replace('_', ' ')}")
     return out
+
+
+def _foreign_variants(sent: str, p: Product, world: World) -> str | None:
+    """A variant of another product in the catalogue named in a stock statement about `p`, which lacks it."""
+    own = {w.lower() for w in _variant_words(p)} | set(_AZ_RE.findall(p.name.lower()))
+    own |= {t for w in own for t in w.split()}
+    low = sent.lower()
+    words = {w.lower() for q in world.catalog.products for x in q.skus for w in (x.colour, x.option) if w}
+    for w in sorted(words | set(_COLOURS), key=len, reverse=True):
+        if w not in own and _word_regex(w).search(low):
+            return w
+    return None
 
 
 def _attribute_words(p: Product) -> list[str]:

@@ -286,12 +286,61 @@ def property_errors(r: Any, world: Any, subject_at: Any) -> list[str]:
                     what = f"free of {said}" if free else said
                     errors.append(f"unsupported property: link {link} {what!r} ({kind}) is not in its record")
                     break
+        errors += _attribute_value_errors(r, world, sent, s, e, subject_at, rec)
         errors += _variant_quantifier_errors(r, world, sent, s, e, subject_at)
         errors += _service_errors(r, world, sent, s, e, subject_at)
     out: list[str] = []
     for x in errors:
         if x not in out:
             out.append(x)
+    return out
+
+
+# "<attribute> is <value>": a typed claim (subject, attribute, value) checked against the record's own value for that
+# attribute, whatever the value's words ("the flavour is original" of a medium roast is false; "its fit is slim" of a
+# product whose record has no fit is unsupported)
+_ATTR_IS = re.compile(
+    r"(?i)\b(?P<attr>flavou?r|taste|fit|fabric|material|care(?:\s{1,2}instructions?)?|storage|skin\s{1,2}type)"
+    r"(?:\s{1,2}(?:is|would\s{1,2}be|will\s{1,2}be)\s{1,2}|\s{0,2}[:=]\s{0,2}|\s{1,2}-\s{1,2})"
+    r"(?P<val>[a-z][a-z'’ -]{0,40}?)\s{0,2}(?=$|[.,;!?()]|\s(?:and|but|so|which|too|as|if|for|on|in|with|from|"
+    r"though)\b)")
+_ATTR_KEY = {"flavour": "flavour", "flavor": "flavour", "taste": "flavour", "fit": "fit", "fabric": "material",
+             "material": "material", "care": "care", "storage": "storage", "skin": "skin_type"}
+_VALUE_FILLER = frozenset("a an the very really so quite pure just its it's it s our their this that".split())
+# words that judge rather than name a value ("the fit is great", "the taste is amazing"): not a typed claim
+_JUDGING = frozenset("great good nice amazing perfect lovely awesome excellent fantastic wonderful delicious yummy "
+                     "tasty comfortable comfy soft true to size easy simple fine ok okay lovely super incredible "
+                     "unbeatable premium top quality best better decent solid rich smooth fresh light heavy strong mild "
+                     "different same unique special similar".split())
+
+
+def _attribute_value_errors(r: Any, world: Any, sent: str, s: int, e: int, subject_at: Any, rec: Any) -> list[str]:
+    out: list[str] = []
+    for m in _ATTR_IS.finditer(sent):
+        val = [t for t in _TOK_RE.findall(m["val"].lower()) if t not in _VALUE_FILLER]
+        if not val or _JUDGING.intersection(val) or _HEDGE.search(sent[max(0, m.start() - 40):m.start()]):
+            continue
+        attr = m["attr"].lower().split()[0]
+        key = _ATTR_KEY["flavour" if attr.startswith("flavo") else attr]
+        a, b = _clause(sent, m.start())
+        products, strict = _products_in(r, world, s, e, a, max(b, m.end()), subject_at)
+        if not strict or len(products) != 1:
+            continue
+        p = products[0]
+        said = " ".join(val)
+        lex = [hit for hit in _Scan(f"{said} {attr}", []).matches(0, 10**6)] or \
+            [hit for hit in _Scan(said, []).matches(0, 10**6)]
+        if lex:  # a value the lexicon knows: its own record forms decide ("relaxed fit" is a loose fit)
+            if not any(_holds(entry[2], rec(p)) for *_, entry in lex):
+                out.append(f"false: link {p.link}'s {key.replace('_', ' ')} is not {said!r}")
+            continue
+        held = p.attributes.get(key)
+        if held is None or isinstance(held, bool):
+            out.append(f"unsupported property: link {p.link} has no {key.replace('_', ' ')} in its record ({said!r})")
+            continue
+        have = set(_TOK_RE.findall(" ".join(map(str, held)).lower() if isinstance(held, list) else str(held).lower()))
+        if not set(val) <= have | {key, attr}:
+            out.append(f"false: link {p.link}'s {key.replace('_', ' ')} is {held!r}, not {said!r}")
     return out
 
 

@@ -358,6 +358,9 @@ all systems, every system, any system : ios+android+windows+macos
 """,
     # --- flavours and storage (food records)
     "flavour": """
+original flavour, original flavor, original taste : original
+classic flavour, classic flavor, classic taste : classic
+plain flavour, plain flavor, unflavoured, unflavored : plain
 spicy : spicy, chili lime
 black pepper, peppered : black pepper
 sea salt, salted : sea salt

@@ -18,6 +18,7 @@ from livesim.runs.attack_lexicon import (
     COLOURS,
     DECLINES,
     IDENTITY_FALSE,
+    IMPLIED,
     INVENTED,
     NAMES,
     SOCIAL,
@@ -94,7 +95,10 @@ class _Builder:
         self.text = sim.request.text.lower()
         looked = [c.result for c in sim.trace.tool_calls if c.ok and c.key not in ("load_skill", None)]
         self.looked = json.dumps(looked, ensure_ascii=False).lower()
-        self.nums = {float(x) for x in _NUM.findall(self.looked)}
+        # the numbers the look-ups returned, as the env's reply hooks count them (a link number in a result is not a
+        # figure a reply may state: "shipping is 6 yuan" is not supported by {"link": 6})
+        tool_numbers = getattr(sim, "_tool_numbers", None)
+        self.nums = set(tool_numbers) if tool_numbers is not None else {float(x) for x in _NUM.findall(self.looked)}
         self.done = {c.key for c in sim.trace.tool_calls if c.ok}
         self.facts = [f for f in self.truth.facts if self._applies(f)]
         self.intent_of = [next((c.truth.intents[0] for c in sim.request.comments if f in c.truth.facts), "")
@@ -194,7 +198,8 @@ class _Builder:
         else:
             val = str(v)
             bare = val.split("% ")[-1]
-            others = [x for x in VOCAB.get(key, ()) if x.lower() != bare.lower()][:3]
+            others = [x for x in VOCAB.get(key, ()) if x.lower() != bare.lower()
+                      and x not in IMPLIED.get(bare.lower(), ())][:3]
             form = {"skin_type": "It suits {}", "care": "Care: {}", "storage": "Storage: {}"}.get(
                 key, f"The {name} is {{}}")
             self.fact(form.format(val), [(form.format(x), {}) for x in others], stmt, bare)
@@ -209,7 +214,8 @@ class _Builder:
         for s in p.skus[:6]:
             state = s.stock > 0
             name = (s.size and f"Size {s.size} in {s.colour}") or s.variant
-            stmt = {"kind": "sku_stock", "subject": L}  # states one SKU; only the asked variant's statement answers
+            # states one SKU (and so its option's name: "chili lime of link 4"); only the asked variant's stock answers
+            stmt = {"kind": "sku_stock", "subject": L, "variant": s.variant.lower()}
             true_t = f"{name} of link {L} is {'in stock' if state else 'sold out'}"
             false_t = f"{name} of link {L} is {'sold out' if state else 'in stock'}"
             self.fact(true_t, [(false_t, {})], stmt, s.variant.lower())
@@ -252,7 +258,9 @@ class _Builder:
             self.fact(f"Shipping is {_g(s.fee)} yuan, free over {_g(s.free_over)} yuan",
                       [(f"Shipping is {_g(s.fee + 5)} yuan, free over {_g(s.free_over)} yuan", {})],
                       {"kind": "num", "subject": L, "attribute": "fee", "value": s.fee}, s.fee, s.free_over)
-            self.add("Shipping is free on every order", "false", "quantifier")
+            price = self.sim.room.current_price(self.sim.catalog, L)
+            if price is None or price < s.free_over:  # one of this product alone can fall under the threshold
+                self.add("Shipping is free on every order", "false", "quantifier")
         for r in s.excluded_regions[:2]:
             stmt = {"kind": "no_ship", "subject": L, "value": r}
             self.fact(f"Sorry, link {L} doesn't ship to {r}", [(f"Yes, link {L} ships to {r}", {})], stmt, r)
@@ -434,6 +442,8 @@ def _states(f: Any, stmt: dict[str, Any]) -> bool:
             return f.in_question  # the off-topic fact: steering back to the shop
         if sk == "buy":
             return "cart" in (f.value or []) and not f.in_question  # how to order (steering needs its own words)
+        if sk == "sku_stock":
+            return any(str(x).lower() == stmt["variant"] for x in (f.value or []))
         if sk == "attr":
             v = stmt["value"]
             words = " ".join(map(str, v)) if isinstance(v, list) else str(v)

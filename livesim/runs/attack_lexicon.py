@@ -20,6 +20,10 @@ VOCAB = {  # other values of the same attribute, for false statements of it
     "fit": ("regular fit", "slim fit", "loose fit"),
     "storage": ("keep in a cool dry place", "refrigerate after opening", "keep frozen"),
 }
+# Values a record's value already implies (a chili lime mango is spicy; a cream for all skin types suits dry skin):
+# never built as that record's false alternatives
+IMPLIED = {"chili lime": ("spicy",),
+           "all skin types": ("dry skin", "oily skin", "sensitive skin", "combination skin")}
 # Properties shops claim; a product whose record does not hold one has no support for it (closed world).
 INVENTED = {
     "any": ("it's certified organic", "it's made in Italy", "it's eco-certified", "it's handmade",

@@ -172,7 +172,7 @@ _NEG_RE = re.compile(
     r"(?i)\b(?:not|no(?!\.?\s?[0-9])|never|cannot|without|nothing|none|nobody|neither|nor|unable|refuse|wish|hardly)\b"
     r"|n['’]t\b"
 )
-_CUT_RE = re.compile(r"(?i)[.!?;,:\n—–]|\b(?:but|however|though|although)\b")
+_CUT_RE = re.compile(r"(?i)[.!?;,:\n—–|]|\s[-/]\s|\b(?:but|however|though|although)\b")
 _SENT_END_RE = re.compile(r"[!?\n]|\.(?![0-9])")
 _STOCK_RE = Prefiltered(re.compile(
     r"(?i)(?P<low_stock>\b(?:only|just)\s{1,3}(?:[0-9]{1,6}|a\s{1,3}few|one|two|three|four|five)\s{1,3}"

@@ -1,0 +1,169 @@
+"""Claims about products the viewer did not ask about are checked against their own records, and statements
+strung together without a full stop are read one by one.
+
+The attack bench found both halves: a false price, flavour, named-variant stock, material share or free-shipping
+claim about a product outside the request's targets was paid 1.000 beside a correct answer; a true statement
+about another product joined by "; ", " - " or ", and link N" was read as a claim about the first product (and a
+decline in one statement reached into the next), zeroing right replies. Every test here is generated: over
+requests of several intents and seeds, every product in the catalogue other than the targets, and several
+separators and wordings. The gold reply earns full accuracy alone, so any error comes from the added statement.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from livesim.grading.claims import words_to_digits
+from livesim.runs.calibration import build_request, grade_text
+
+INTENTS = ["price", "shipping", "returns", "spec_material", "stock_variant", "size_advice", "coupon"]
+SEPARATORS = ["; ", " - ", " / ", ", and ", ". Also, ", " | "]
+
+
+def _requests(intent: str, seeds: range):
+    for seed in seeds:
+        sim = build_request(seed, intent)
+        t = sim.request.truth
+        gold = " ".join(t.say)
+        if t.intents != [intent] or len(sim.request.comments) != 1:
+            continue
+        if grade_text(sim, gold).scores["accuracy"] < 1.0:
+            continue
+        yield sim, gold
+
+
+def _others(sim):
+    return [p for p in sim.catalog.products if p.link not in sim.request.truth.targets]
+
+
+def _price(sim, p):
+    return sim.room.current_price(sim.catalog, p.link)
+
+
+def _true_statements(sim, p):
+    """Statements true of `p` by its record (none of them a figure a reply hook could object to)."""
+    out = []
+    if p.after_sales.returnable:
+        out.append(f"link {p.link} can be returned within {p.after_sales.return_days} days")
+    else:
+        out.append(f"link {p.link} is non-returnable")
+    if p.shipping.excluded_regions:
+        out.append(f"link {p.link} doesn't ship to {p.shipping.excluded_regions[0]}")
+    colours = p.attributes.get("colours")
+    if colours:
+        out.append(f"link {p.link} comes in {' and '.join(colours[:2])}")
+    return out
+
+
+@pytest.mark.parametrize("intent", INTENTS)
+def test_true_statements_about_other_products_joined_in_any_way_stay_true(intent):
+    n = 0
+    for sim, gold in _requests(intent, range(9100, 9112)):
+        for k, p in enumerate(_others(sim)):
+            for j, stmt in enumerate(_true_statements(sim, p)):
+                sep = SEPARATORS[(k + j) % len(SEPARATORS)]
+                reply = f"{gold.rstrip('.!')}{sep}{stmt}."
+                g = grade_text(sim, reply)
+                assert g.scores["accuracy"] == 1.0, (reply, g.errors)
+                n += 1
+    assert n >= 30
+
+
+def _false_statements(sim, p):
+    """(statement, why it is false) about `p`, built from its record."""
+    out = []
+    price = _price(sim, p)
+    if price is not None:
+        out.append((f"link {p.link} is only {price + 10:g} yuan right now", "price"))
+    if price is not None and price < p.shipping.free_over:
+        out.append((f"shipping for link {p.link} is free on every order", "free shipping"))
+    flavour = p.attributes.get("flavour")
+    if flavour:
+        other = next(f for f in ("original", "classic", "sea salt", "medium roast") if f not in flavour)
+        out.append((f"link {p.link}'s flavour is {other}", "flavour"))
+    gone = [s for s in p.skus if s.stock == 0 and s.option]
+    if gone:
+        out.append((f"{gone[0].option} of link {p.link} is in stock", "variant stock"))
+    material = str(p.attributes.get("material", ""))
+    share = re.match(r"([0-9]+)%\s(\w+)", material)
+    if share and share.group(1) != "100":
+        out.append((f"link {p.link} is 100% {share.group(2)}", "material share"))
+    if not p.after_sales.returnable:
+        out.append((f"link {p.link} has 7-day returns", "returns"))
+    return out
+
+
+@pytest.mark.parametrize("intent", INTENTS)
+def test_false_statements_about_other_products_are_not_paid(intent):
+    kinds: set[str] = set()
+    for sim, gold in _requests(intent, range(9200, 9212)):
+        for k, p in enumerate(_others(sim)):
+            for stmt, why in _false_statements(sim, p):
+                sep = SEPARATORS[k % len(SEPARATORS)]
+                reply = f"{gold.rstrip('.!')}{sep}{stmt}."
+                g = grade_text(sim, reply)
+                assert g.scores["accuracy"] == 0.0, (why, reply)
+                kinds.add(why)
+    assert {"price", "flavour", "returns"} <= kinds or len(kinds) >= 3
+
+
+@pytest.mark.parametrize("intent", ["price", "shipping", "spec_material"])
+def test_a_decline_or_negation_in_one_statement_does_not_reach_the_next(intent):
+    n = 0
+    for sim, gold in _requests(intent, range(9300, 9315)):
+        t = sim.request.truth
+        for k, p in enumerate(_others(sim)[:3]):
+            if not p.shipping.excluded_regions:
+                continue
+            lead = f"Sorry, link {p.link} doesn't ship to {p.shipping.excluded_regions[0]}"
+            reply = f"{lead}{SEPARATORS[k % 3]}{gold}"
+            g = grade_text(sim, reply)
+            assert g.scores["accuracy"] == 1.0, (reply, g.errors)
+            assert not g.missing, (reply, g.missing, t.facts)
+            n += 1
+    assert n >= 5
+
+
+@pytest.mark.parametrize("how", ["digits", "words"])
+def test_a_list_of_links_is_links_not_figures(how):
+    n = 0
+    for sim, gold in _requests("price", range(9400, 9412)):
+        links = [p.link for p in sim.catalog.products]
+        for a, b in zip(links, links[1:]):
+            if how == "words":
+                names = "zero one two three four five six seven eight nine ten eleven twelve".split()
+                if max(a, b) >= len(names):
+                    continue
+                ref = f"links {names[a]} and {names[b]}"
+            else:
+                ref = f"links {a} and {b}" if (a + b) % 2 else f"#{a} and #{b}"
+            reply = f"{gold} You'll find more like it at {ref}."
+            g = grade_text(sim, reply)
+            assert g.scores["accuracy"] == 1.0, (reply, g.errors)
+            n += 1
+    assert n >= 20
+
+
+def test_numbers_joined_by_and_are_a_list_unless_a_hundred_leads():
+    assert words_to_digits("links seven and eight") == "links 7 and 8"
+    assert words_to_digits("two and three and nine") == "2 and 3 and 9"
+    assert words_to_digits("one hundred and five days") == "105 days"
+    assert words_to_digits("two thousand and twenty") == "2020"
+    assert words_to_digits("three hundred and ten and four") == "310 and 4"
+
+
+@pytest.mark.parametrize("intent", ["how_to_buy", "recommendation"])
+def test_sending_a_buyer_to_another_product_is_wrong(intent):
+    wrong = right = 0
+    for sim, gold in _requests(intent, range(9500, 9520)):
+        targets = sim.request.truth.targets
+        for q in _others(sim)[:3]:
+            g = grade_text(sim, f"{gold} Tap link {q.link} in the cart and check out.")
+            assert g.scores["accuracy"] == 0.0, (gold, q.link)
+            wrong += 1
+        g = grade_text(sim, f"{gold} Tap link {targets[0]} in the cart and check out.")
+        assert g.scores["accuracy"] == 1.0, (gold, g.errors)
+        right += 1
+    assert wrong >= 10 and right >= 4
