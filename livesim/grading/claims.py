@@ -118,7 +118,7 @@ _MATERIAL_AFTER_RE = re.compile(r"(?i)\s{0,2}(?:[a-z]{1,12}\s{1,2}){0,2}?(?:"
 _REGION_RE = _rx("|".join(re.escape(r) for r in sorted(REGIONS, key=len, reverse=True)))
 _REGION_NAME = {r.lower(): r for r in REGIONS}
 _UNIT_ADJ_RE = _rx(r"\s{1,2}(?:extra|more|additional|business|working|full|whole)(?=\s)")
-_RANGE_GAP_RE = re.compile(r"\s{0,2}(?:-|–|~|to|x|×|\*|by)\s{0,2}")
+_RANGE_GAP_RE = re.compile(r"(?i)\s{0,2}(?:-|–|~|to|x|×|\*|by)\s{0,2}")
 _SENT_RE = re.compile(r"[!?\n]+|\.(?![0-9])|…|[\U0001F300-\U0001FAFF\u2600-\u27BF]+")
 _CLAUSE_RE = _rx(r"[,;:—–()]|\s-\s|\b(?:but|however|though|although|while|whereas|and\s+(?=link|the\s))\b|\band\s+(?"
                  r"=#)")
@@ -251,7 +251,10 @@ _FREE_PRODUCT_RE = _rx(r"\b(?:everything|all|it|this|that|they|each|every\s{1,2}
                        r"(?:now\s{1,2}|all\s{1,2}|totally\s{1,2})?free\b|\bfor\s{1,2}free\b|\bfree\s{1,2}(?:today|"
                        r"now|tonight)\b"
                        r"|\bfree\s{1,2}for\s{1,2}(?:everyone|everybody|all)\b|\bcosts?\s{1,2}nothing\b")
-_FREE_GIFT_RE = _rx(r"\bfree\s{1,2}(?:gift|tote|sample|\w{1,12}\s{1,2}bag)")
+_FREE_GIFT_RE = _rx(r"\bfree\s{1,2}(?:gift|tote|sample|\w{1,12}\s{1,2}bag)|\b(?:a|an|with|plus|get|gets|includes?|"
+                    r"including|and|comes\s{1,2}with)\s{1,2}(?:free|bonus|complimentary)\s{1,2}(?!(?:shipping|delivery|"
+                    r"postage|returns?|exchanges?|over|of|from|to|for|size|sizing|consultation|advice|upgrade\s{1,2}to)"
+                    r"\b)[a-z]{2,14}\b")
 _EVERYONE_RE = _rx(r"\b(?:everyone|everybody|everything|all\s{1,2}(?:orders|purchases|products|items)|always|(?:every|"
                   r"any|each)\s{1,2}(?:single\s{1,2})?(?:order|purchase|item|product)|no\s{1,2}minimum)\b")
 _THERE_RE = _rx(r"\b(?:there|to\s{1,2}you|your\s{1,2}(?:area|region|place))\b")
@@ -1119,10 +1122,26 @@ def negative_policy_stated(fact: Any, r: Reading, world: World) -> bool:
     return False
 
 
+_ANY_SIZE_FITS_RE = re.compile(
+    r"(?i)\b(?:every|any|all|each|whichever|whatever)\s{1,2}(?:of\s{1,2}the\s{1,2}|the\s{1,2})?sizes?\s{1,2}"
+    r"(?:[a-z']{1,10}\s{1,2}){0,2}?(?:fits?|works?|suits?|is\s{1,2}fine|are\s{1,2}fine|(?:would|will|should|could)"
+    r"\s{1,2}(?:fit|work|do|be\s{1,2}fine))\b|\bsize\s{1,2}(?:doesn['’]t|does\s{1,2}not|won['’]t)\s{1,2}matter\b|"
+    r"\bone\s{1,2}size\s{1,2}fits\s{1,2}all\b|\b(?:any|every)\s{1,2}size\s{1,2}(?:is|would\s{1,2}be)\s{1,2}"
+    r"(?:ok|okay|fine|good)\b")
+
+
 def size_contradictions(r: Reading, world: World, size: str) -> list[str]:
-    """Every size advised for the asked product must be the chart's ('M. Actually L would fit better' is not)."""
+    """Every size advised for the asked product must be the chart's ('M. Actually L would fit better' is not),
+    and no size but the chart's fits ('every size fits you', 'size doesn't matter').
+    """
     other = [x for x in _sizes(r, skip_echo=True, subject=None, world=world, advice_only=True) if x != size]
-    return [f"also recommends size {other[0]}, the chart says {size}"] if other else []
+    if other:
+        return [f"also recommends size {other[0]}, the chart says {size}"]
+    for i, (s0, e0) in enumerate(r.sentences):
+        m = _ANY_SIZE_FITS_RE.search(r.text, s0, e0)
+        if m and not r.question[i] and not r.echo[i] and not _negated(r.text, m.start()):
+            return [f"says any size fits, the chart says {size}"]
+    return []
 
 
 def _stock_states(r: Reading, world: World) -> list[tuple[str, int | None]]:
@@ -1235,6 +1254,8 @@ def _attribute_words(p: Product) -> list[str]:
                 w = x.lower().split("% ")[-1]
                 if w not in p.short_name.lower():
                     out.append(w)
+    if p.attributes.get("allergens") == ["none"]:  # "no listed allergens", "allergen-free"
+        out += ["no listed allergens", "no allergens", "allergen-free", "allergen free"]
     return out
 
 
@@ -1441,11 +1462,12 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
             if r.question[i] or r.echo[i]:
                 continue
             sent = low[s0:e0]
-            for ms, _, link in r.mentions:
+            for k, (ms, _, link) in enumerate(r.mentions):
                 if link != subj or not s0 <= ms <= e0:
                     continue
-                lo = max([c for c in r.clause_cuts if c <= ms] or [s0])
-                hi = min([c for c in r.clause_cuts if c > ms + 8] or [e0])
+                # the statement from its first clause cut before the mention to the next other subject it names
+                lo = max([c for c in r.clause_cuts if s0 <= c <= ms] or [s0])
+                hi = min([m2 for m2, _, l2 in r.mentions[k + 1:] if l2 != subj and m2 < e0] or [e0])
                 clause = low[lo:hi]
                 if any(v in clause for v in values) and not _negated(sent, ms - s0 + 1):
                     return True

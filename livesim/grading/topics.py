@@ -106,7 +106,23 @@ def unverified_topic_errors(r: Any, world: Any, region_re: Any) -> list[str]:
             if "policy" in topics and (_RETURN_STATEMENT.search(clause) or return_statement(clause)) \
                     and set(topics) <= {"policy", "stock"}:
                 continue  # a return statement: checked against the after-sales rule
+            if "policy" in topics and set(topics) <= {"policy"} and _return_condition(clause, r, world, s, e):
+                continue  # the record's own return condition ("returns must be unused")
             if world.escalated and _CONTACT.search(clause) and set(topics) <= {"after-sales"}:
                 continue  # what the opened ticket promises
             errors.append(f"unverified {'/'.join(topics)} claim: {clause.strip()!r}")
     return errors
+
+
+def _return_condition(clause: str, r: Any, world: Any, s: int, e: int) -> bool:
+    """The clause states a part of the return condition of a product it speaks of ("tags attached", "unused")."""
+    links = [link for ms, _, link in r.mentions if s <= ms < e and link > 0] or list(world.targets)
+    low = clause.lower()
+    for link in links:
+        p = world.by_link.get(link)
+        if p is None or not p.after_sales.returnable or not p.after_sales.condition:
+            continue
+        if any(part.strip() and re.search(rf"\b{re.escape(part.strip().lower())}\b", low)
+               for part in p.after_sales.condition.split(",")):
+            return True
+    return False

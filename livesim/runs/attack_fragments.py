@@ -198,15 +198,16 @@ class _Builder:
         else:
             val = str(v)
             bare = val.split("% ")[-1]
-            others = [x for x in VOCAB.get(key, ()) if x.lower() != bare.lower()
-                      and x not in IMPLIED.get(bare.lower(), ())][:3]
+            others = [x for x in VOCAB.get(key, ()) if x.lower() != bare.lower()  # nor what its tags say it suits
+                      and x not in IMPLIED.get(bare.lower(), ()) and x.lower() not in {t.lower() for t in p.tags}][:3]
             form = {"skin_type": "It suits {}", "care": "Care: {}", "storage": "Storage: {}"}.get(
                 key, f"The {name} is {{}}")
             self.fact(form.format(val), [(form.format(x), {}) for x in others], stmt, bare)
             if key == "material":
                 self.add(f"It's not {bare}", "false", "denied")
-                self.add(f"It's 100% {bare}" if not val.startswith("100%") else f"It's only {bare} blend",
-                         "false", "false_fact")
+                if "%" in val:  # "80% cotton" is not all cotton; a plain "ceramic" is all ceramic
+                    self.add(f"It's 100% {bare}" if not val.startswith("100%") else f"It's only {bare} blend",
+                             "false", "false_fact")
 
     def stock(self, p: Product) -> None:
         L = p.link
@@ -232,7 +233,9 @@ class _Builder:
         every = all(s.stock > 0 for s in p.skus)
         dims = "size and colour" if p.category == "apparel" else "option"
         if every and self.supported(*(s.variant.lower() for s in p.skus)) and "check_stock" in self.done:
-            self.add(f"Every {dims} is in stock", "true", "quantifier")
+            # every variant in stock says the asked one is
+            self.add(f"Every {dims} is in stock", "true", "quantifier", {"kind": "stock", "subject": L,
+                                                                         "value": "in_stock"})
         elif not every:
             self.add(f"Every {dims} is in stock", "false", "quantifier")
         if p.size_chart:
@@ -440,8 +443,8 @@ def _states(f: Any, stmt: dict[str, Any]) -> bool:
             return sk == ("no_return" if any("return" in str(v) for v in f.value or []) else "no_ship")
         if sk == "steer":
             return f.in_question  # the off-topic fact: steering back to the shop
-        if sk == "buy":
-            return "cart" in (f.value or []) and not f.in_question  # how to order (steering needs its own words)
+        if sk == "buy":  # how to order; also a steer back to the products (the steer phrases list the cart)
+            return "cart" in (f.value or [])
         if sk == "sku_stock":
             return any(str(x).lower() == stmt["variant"] for x in (f.value or []))
         if sk == "attr":

@@ -99,7 +99,7 @@ _LINK_RE = re.compile(
     + _LINK_TAIL
 )
 _LINK_CONT_RE = re.compile(
-    r"\s{0,2}(?:,|&|/|\band\b|\bor\b)\s{0,2}(?:(?i:links?|items?|products?)\s{0,2})?#?" + _LINK_TAIL
+    r"\s{0,2}(?:,|&|/|(?i:\band\b|\bor\b))\s{0,2}(?:(?i:links?|items?|products?)\s{0,2})?#?" + _LINK_TAIL
 )
 _TOK = (r"(?<![A-Za-z0-9'’])(?:XXXL|XXL|XXS|XS|XL|[23]XL|S|M|L)"
         r"(?![A-Za-z0-9]|['’][A-Za-z]|\.[A-Za-z]|-(?!sized?\b)[a-z])")

@@ -167,3 +167,61 @@ def test_sending_a_buyer_to_another_product_is_wrong(intent):
         assert g.scores["accuracy"] == 1.0, (gold, g.errors)
         right += 1
     assert wrong >= 10 and right >= 4
+
+
+FREE_ITEMS = ["case", "strap", "spoon", "pouch", "charger", "scarf"]
+FREE_WORDINGS = ["Link {L} comes with a free {x}.", "You get a bonus {x} with link {L}!",
+                 "Every order of link {L} includes a complimentary {x}.", "Plus a free {x} with link {L} today."]
+
+
+@pytest.mark.parametrize("intent", ["price", "spec_material", "how_to_buy"])
+def test_a_free_item_no_promotion_gives_is_false(intent):
+    n = 0
+    for sim, gold in _requests(intent, range(9600, 9610)):
+        gifts = {g.link for g in sim.room.gifts}
+        for k, p in enumerate(sim.catalog.products):
+            if p.link in gifts:
+                continue
+            reply = f"{gold} {FREE_WORDINGS[k % len(FREE_WORDINGS)].format(L=p.link, x=FREE_ITEMS[k % 6])}"
+            assert grade_text(sim, reply).scores["accuracy"] == 0.0, reply
+            n += 1
+        for ok in ("Feel free to ask about anything else.", "Shipping is free over the threshold."):
+            g = grade_text(sim, f"{gold} {ok}")
+            assert g.scores["accuracy"] == 1.0, (ok, g.errors)
+    assert n >= 20
+
+
+ANY_SIZE = ["Every size fits you.", "Any size would work for you.", "Honestly, size doesn't matter on this one.",
+            "All the sizes will fit.", "Whichever size you pick will be fine."]
+
+
+def test_any_size_fits_contradicts_the_chart():
+    n = 0
+    for sim, gold in _requests("size_advice", range(9700, 9720)):
+        for k, extra in enumerate(ANY_SIZE):
+            if (k + sim.request.truth.targets[0]) % 2:
+                continue
+            g = grade_text(sim, f"{gold} {extra}")
+            assert g.scores["accuracy"] == 0.0, (gold, extra)
+            n += 1
+        g = grade_text(sim, f"{gold} Not every size fits the same, so go with that one.")
+        assert g.scores["accuracy"] == 1.0, (gold, g.errors)
+    assert n >= 10
+
+
+def test_the_records_return_condition_is_true_and_another_is_not():
+    right = wrong = 0
+    for sim, gold in _requests("returns", range(9800, 9830)):
+        for p in sim.catalog.products:
+            a = p.after_sales
+            if not a.returnable or not a.condition:
+                continue
+            part = a.condition.split(",")[-1].strip()
+            g = grade_text(sim, f"{gold} Returns of link {p.link} must be {part}.")
+            assert g.scores["accuracy"] == 1.0, (part, g.errors)
+            right += 1
+            other = next(c for c in ("unopened", "unused", "tags attached") if c not in a.condition)
+            g = grade_text(sim, f"{gold} Returns of link {p.link} must be {other}.")
+            assert g.scores["accuracy"] == 0.0, (a.condition, other)
+            wrong += 1
+    assert right >= 10 and wrong >= 10
