@@ -23,6 +23,7 @@ from livesim.grading.facts import extract_facts
 from livesim.grading.facts.extract import _negated, _scan_numbers, numbers_in, stock_and_sizes
 from livesim.grading.facts.patterns import (
     _CUR_AFTER_RE,
+    _CUT_RE,
     _CUR_BEFORE_RE,
     _ESCALATION_RE,
     _LINK_CONT_RE,
@@ -34,7 +35,7 @@ from livesim.grading.facts.patterns import (
 )
 from livesim.grading.facts.prefilter import Prefiltered
 from livesim.grading.normalise import normalise
-from livesim.grading.properties import property_errors
+from livesim.grading.properties import property_errors, true_attribute_stated
 from livesim.grading.property_lexicon import LEXICON
 from livesim.grading.topics import unverified_topic_errors
 from livesim.world.answers import CODE_ENTRY_PHRASES
@@ -162,6 +163,7 @@ _SHIP_CUE = _rx(r"\b(?:ship|ships|shipped|shipping|dispatch\w*|sends?|sent|goes\
                 r"out\s{1,2}within|courier|"
                 r"send\s{1,2}out)\b")
 _RETURN_CUE = _rx(r"\b(?:returns?|returned|returnable|refunds?|exchange|send\s{1,2}(?:[\w#]{1,12}\s{1,2}){1,3}back)\b")
+_EXCEPTION_CUE = _rx(r"\b(?:photo\w{0,3}|picture|damag\w{0,3}|broken|refund\w{0,3})\b")
 _BATTERY_CUE = _rx(r"\b(?:battery|lasts?|playback|runtime|run\s{1,2}time|play\s{1,2}time|on\s{1,2}a\s{1,2}charge)\b")
 _EXTRA_CUE = _rx(r"\b(?:extra|more|additional|remote|plus)\b")
 _SHELF_CUE = _rx(r"\b(?:shelf|expir\w*|best\s{1,2}before|fresh|keeps?|good\s{1,2}for)\b")
@@ -490,7 +492,9 @@ class World:
         self.bait_claim = next((c for cs in BAIT_CLAIMS.values() for c in cs if c in low_request), None)
         self.asked_variants = asked_variants or {}  # link -> the variant the viewer asked about (stock questions)
         self.viewer_names = [n for n in viewer_names if n]
-        self.request_nums = set(numbers_in(normalise(request_text)))
+        # the viewers' own figures: not their handles ("[jerry6]") nor the links they name ("link 7")
+        bodies = " \n".join(line.split("] ", 1)[-1] for line in request_text.splitlines())
+        self.request_nums = set(numbers_in(_LINK_RE.sub(" link ", normalise(bodies))))
         self.request_trigrams = trigrams(" ".join(line.split("] ", 1)[-1] for line in request_text.splitlines()))
         self.by_link = {p.link: p for p in catalog.products}
         self.coupon_codes = {c.code.upper() for c in room.coupons}
@@ -582,7 +586,8 @@ class World:
         if attr == "h":
             cands = {"ship": {ship_h}, "battery": {float(a["battery_hours"])} if "battery_hours" in a else set(),
                      "contact": contact, "exc": exc_nums}
-            return self._by_cue(text, cands, {"ship": _SHIP_CUE, "battery": _BATTERY_CUE, "contact": _CONTACT_CUE})
+            return self._by_cue(text, cands, {"ship": _SHIP_CUE, "battery": _BATTERY_CUE, "contact": _CONTACT_CUE,
+                                              "exc": _EXCEPTION_CUE})
         if attr == "day":
             cands = {"return": {float(p.after_sales.return_days)} if p.after_sales.returnable else set(),
                      "extra": {float(v) for v in p.shipping.remote_regions.values()},
@@ -592,12 +597,11 @@ class World:
                 return set()  # an arrival time is not in any record
             return self._by_cue(text, cands, {"return": _RETURN_CUE, "extra": _EXTRA_CUE, "shelf": _SHELF_CUE,
                                               "ship": _SHIP_CUE, "contact": _CONTACT_CUE})
-        months = {float(x) for x in (a.get("warranty_months"), a.get("shelf_life_months"),
-                                     p.after_sales.warranty_months or None) if x}
-        if attr == "month":
-            return months
-        if attr == "year":
-            return {m / 12 for m in months}
+        if attr in ("month", "year"):  # a warranty or a shelf life, by its cue word (either where none is said)
+            cands = {"warranty": {float(x) for x in (a.get("warranty_months"), p.after_sales.warranty_months) if x},
+                     "shelf": {float(a["shelf_life_months"])} if a.get("shelf_life_months") else set()}
+            months = self._by_cue(text, cands, {"warranty": _WARRANTY_CUE, "shelf": _SHELF_CUE})
+            return months if attr == "month" else {m / 12 for m in months}
         if attr == "week":
             return {d / 7 for d in self.values("day", p, "")}
         if attr == "ml":
@@ -1020,9 +1024,14 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
             if (every or not qualified) and not all((world.price(p.link) or 0) >= p.shipping.free_over for p in scope):
                 errors.append("false: free shipping (shipping is free only over the threshold)")
         gm = _FREE_GIFT_RE.search(sent)
-        if gm and not _negated(sent, gm.start()) and not any(
-                g.link in [p.link for p in products] for g in world.room.gifts):
-            errors.append("false: a free gift that no promotion gives")
+        if gm and not _negated(sent, gm.start()):
+            given = [g.gift.lower() for g in world.room.gifts if g.link in [p.link for p in products]]
+            item = gm.group().split()[-1].lower()
+            if not given:
+                errors.append("false: a free gift that no promotion gives")
+            elif item not in ("gift", "gifts", "present") and not any(re.search(rf"\b{re.escape(item)}", g)
+                                                                      for g in given):
+                errors.append(f"false: the free gift is {given[0]}, not a {item}")
         # where a coupon code goes: the checkout (the order's own steps), nowhere else ("in the chat box")
         em = _CODE_PLACE_RE.search(sent)
         if em and not _negated(sent, em.start()) and not any(x in em.group("place").lower() for x in _CODE_PLACES):
@@ -1030,9 +1039,10 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
         # regions
         for rm in _REGION_RE.finditer(sent):
             region, k = _REGION_NAME[rm.group().lower()], rm.start()
-            neg = (_NOT_SHIP_RE.search(sent[:k + len(region)]) is not None
+            cut = max((m.end() for m in _CUT_RE.finditer(sent, 0, k)), default=0)  # this region's own clause
+            neg = (_NOT_SHIP_RE.search(sent, cut, k + len(region)) is not None
                    or _region_negated_after(sent, k + len(region)))
-            yes = _SHIP_YES_RE.search(sent) is not None
+            yes = _SHIP_YES_RE.search(sent, cut) is not None
             for p in products:
                 excluded = region in p.shipping.excluded_regions
                 if neg and not excluded and "extra" not in sent.lower():
@@ -1058,6 +1068,13 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
                 errors.append(f"false: link {p.link} is not returnable")
         # colours stated of the subject (materials and other properties: livesim.grading.properties)
         low = sent.lower()
+        bm = _BLEND_RE.search(low)
+        if bm and not _negated(low, bm.start()):  # "only a cotton blend" of what is all cotton
+            for p in products:
+                mat = str(p.attributes.get("material", "")).lower()
+                if mat and ("%" not in mat or mat.startswith("100%")) and mat.split("% ")[-1] in low:
+                    errors.append(f"false: link {p.link} is all {mat.split('% ')[-1]}, not a blend")
+                    break
         words = _AZ_RE.findall(low) if subj is not None or len(products) == 1 else []
         for p in products if words else []:
             blob = blobs.get(p.link)
@@ -1348,6 +1365,13 @@ _ESCALATION_SUBJ_RE = _rx(r"\b(?:i|we|i['’]ve|i['’]ll|has|have|been|will|tea
                           r"they)\b")
 
 
+_BLEND_RE = re.compile(r"\b(?:blend|blended|mix|mixed\s{1,2}(?:fabric|fibre|fiber|material))\b")
+_WEAK_STEER = frozenset({"today", "stream"})
+_STEER_NOUN_RE = re.compile(r"['’]?s?\s{1,2}(?:[a-z]{1,12}\s{1,2})?(?:deals?|products?|offers?|picks?|items?|sales?|"
+                            r"promotions?|links?|specials?|line-?up|finds|goodies|steals)\b")
+_EXTRA_DAYS_RE = re.compile(r"(?i)[0-9.]+\s{0,2}(?:extra|more|additional|further)\b")
+
+
 def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
     """Is one required fact stated as an answer (asserted, about the right subject, not a keyword salad)?"""
     if fact.any_of:
@@ -1378,6 +1402,8 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
             if not ok_attr:
                 continue
             val = n.value
+            if fact.attribute == "ships_within_hours" and _EXTRA_DAYS_RE.match(text, n.start):
+                continue  # "3 extra days" to a remote region is a delay, not the dispatch time
             if fact.attribute == "ships_within_hours" and n.attr == "day":
                 val *= 24
             if fact.attribute == "return_days" and n.attr == "week":
@@ -1417,6 +1443,8 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
             for m in re.finditer(re.escape(str(k).lower()), low):
                 if fact.kind == "apology" or negative_answer:
                     return True
+                if fact.in_question and k in _WEAK_STEER and not _STEER_NOUN_RE.match(low, m.end()):
+                    continue  # "chat today", "welcome to the stream": not a steer back to the products
                 si = _sentence_index(r, m.start())
                 if subj is not None and si < len(r.sentences):
                     who = _subject_at(r, m.start(), r.sentences[si])
@@ -1469,7 +1497,8 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
                 lo = max([c for c in r.clause_cuts if s0 <= c <= ms] or [s0])
                 hi = min([m2 for m2, _, l2 in r.mentions[k + 1:] if l2 != subj and m2 < e0] or [e0])
                 clause = low[lo:hi]
-                if any(v in clause for v in values) and not _negated(sent, ms - s0 + 1):
+                if (any(v in clause for v in values) or true_attribute_stated(clause, p)) \
+                        and not _negated(sent, ms - s0 + 1):
                     return True
         return False
     if fact.kind == "ships_to":
@@ -1477,10 +1506,12 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
             sent = text[s0:e0]
             if r.question[i] or r.echo[i]:
                 continue
-            if ((_word_regex(str(fact.value)).search(sent) or _word_regex("there").search(sent))
-                    and _SHIP_YES_RE.search(sent)
-                    and not _NOT_SHIP_RE.search(sent)):
-                return True
+            for m in (*_word_regex(str(fact.value)).finditer(sent), *_word_regex("there").finditer(sent)):
+                cut = max((c.end() for c in _CUT_RE.finditer(sent, 0, m.start())), default=0)
+                nxt = _CUT_RE.search(sent, m.end())
+                end = nxt.start() if nxt else len(sent)
+                if _SHIP_YES_RE.search(sent, cut, end) and not _NOT_SHIP_RE.search(sent, cut, end):
+                    return True  # "yes, it ships to Beijing", in its own clause
         return bool(_YES_RE.search(text)) and not _NOT_SHIP_RE.search(text)
     if fact.kind == "returnable":
         p = world.by_link.get(subj) if subj else None

@@ -344,6 +344,22 @@ def _attribute_value_errors(r: Any, world: Any, sent: str, s: int, e: int, subje
     return out
 
 
+def true_attribute_stated(text: str, p: Product) -> bool:
+    """An '<attribute> is <value>' in `text` whose value is the record's ("its material is ceramic" of a ceramic mug
+    set: a true fact about it, though the value is also a word of its name).
+    """
+    for m in _ATTR_IS.finditer(text):
+        val = [t for t in _TOK_RE.findall(m["val"].lower()) if t not in _VALUE_FILLER]
+        attr = m["attr"].lower().split()[0]
+        held = p.attributes.get(_ATTR_KEY["flavour" if attr.startswith("flavo") else attr])
+        if not val or held is None or isinstance(held, bool):
+            continue
+        have = set(_TOK_RE.findall(" ".join(map(str, held)).lower() if isinstance(held, list) else str(held).lower()))
+        if set(val) <= have:
+            return True
+    return False
+
+
 def _variant_quantifier_errors(r: Any, world: Any, sent: str, s: int, e: int, subject_at: Any) -> list[str]:
     """'every size is in stock', 'all of them are sold out': true of every variant it covers."""
     q = _VARIANT_Q.search(sent)

@@ -217,6 +217,9 @@ class _Builder:
             name = (s.size and f"Size {s.size} in {s.colour}") or s.variant
             # states one SKU (and so its option's name: "chili lime of link 4"); only the asked variant's stock answers
             stmt = {"kind": "sku_stock", "subject": L, "variant": s.variant.lower()}
+            if asked is not None and p.sku_for(asked) == [s]:  # the asked variant's own SKU: it answers
+                stmt = {"kind": "stock", "subject": L, "value": "in_stock" if state else "sold_out",
+                        "variant": asked}
             true_t = f"{name} of link {L} is {'in stock' if state else 'sold out'}"
             false_t = f"{name} of link {L} is {'sold out' if state else 'in stock'}"
             self.fact(true_t, [(false_t, {})], stmt, s.variant.lower())

@@ -225,3 +225,131 @@ def test_the_records_return_condition_is_true_and_another_is_not():
             assert g.scores["accuracy"] == 0.0, (a.condition, other)
             wrong += 1
     assert right >= 10 and wrong >= 10
+
+
+def test_a_free_item_other_than_the_promotions_gift_is_false():
+    n = 0
+    for intent in ("price", "coupon", "spec_material"):
+        for sim, gold in _requests(intent, range(9900, 9930)):
+            for g in sim.room.gifts:
+                item = g.gift.lower().split()[-1]  # "a free tote bag" -> "bag"
+                ok = grade_text(sim, f"{gold} Link {g.link} comes with {g.gift}.")
+                assert ok.scores["accuracy"] == 1.0, (g.gift, ok.errors)
+                other = next(x for x in FREE_ITEMS if x != item)
+                bad = grade_text(sim, f"{gold} Link {g.link} comes with a free {other}.")
+                assert bad.scores["accuracy"] == 0.0, (g.gift, other)
+                n += 1
+    assert n >= 5
+
+
+def test_a_remote_regions_extra_days_do_not_answer_the_dispatch_time():
+    n = 0
+    for sim, gold in _requests("shipping", range(10000, 10040)):
+        t = sim.request.truth
+        p = sim.catalog.by_link(t.targets[0])
+        if "region" in sim.request.text.lower() or any(r.lower() in sim.request.text.lower()
+                                                       for r in p.shipping.remote_regions):
+            continue
+        for region, days in p.shipping.remote_regions.items():
+            if days * 24 != p.shipping.ships_within_hours:
+                continue
+            g = grade_text(sim, f"Link {p.link} ships to {region} with {days} extra days.")
+            assert g.scores["effectiveness"] < 1.0, (sim.request.text, region, days)
+            n += 1
+    assert n >= 1
+
+
+@pytest.mark.parametrize("lead", ["Sorry, link {L} doesn't ship to {X}, and yes, it ships to {R}.",
+                                  "Link {L} can't go to {X}, but it does ship to {R}.",
+                                  "No delivery to {X} - link {L} ships to {R} fine."])
+def test_a_region_refused_in_one_clause_does_not_refuse_the_next(lead):
+    n = 0
+    for sim, gold in _requests("shipping", range(10100, 10130)):
+        p = sim.catalog.by_link(sim.request.truth.targets[0])
+        if not p.shipping.excluded_regions:
+            continue
+        ok = next(r for r in ("Shanghai", "Beijing", "Zhejiang") if r not in p.shipping.excluded_regions)
+        reply = f"{gold} " + lead.format(L=p.link, X=p.shipping.excluded_regions[0], R=ok)
+        g = grade_text(sim, reply)
+        assert g.scores["accuracy"] == 1.0, (reply, g.errors)
+        n += 1
+    assert n >= 5
+
+
+def test_an_attribute_stated_as_a_value_of_its_name_is_a_true_fact_about_it():
+    n = 0
+    for sim, gold in _requests("comparison", range(10200, 10240)):
+        links = sim.request.truth.targets
+        parts = []
+        for L in links:
+            p = sim.catalog.by_link(L)
+            key = next((k for k in ("material", "flavour", "care", "storage") if k in p.attributes), None)
+            if key is None:
+                break
+            parts.append(f"Link {L}'s {key} is {str(p.attributes[key]).split('% ')[-1]}")
+        if len(parts) != len(links):
+            continue
+        g = grade_text(sim, ". ".join(parts) + ".")
+        about = [m for m in g.missing if "true attribute" in m]  # (a narrower ask may need more)
+        assert g.scores["accuracy"] == 1.0 and not about, (parts, g.errors, g.missing)
+        n += 1
+    assert n >= 5
+
+
+@pytest.mark.parametrize("filler", ["Love the energy in chat today!", "Welcome to the stream!",
+                                    "Thanks for joining the stream today."])
+def test_chat_filler_is_not_a_steer_back_to_the_products(filler):
+    n = 0
+    for sim, gold in _requests("off_topic", range(10300, 10320)):
+        assert grade_text(sim, filler).scores["effectiveness"] == 0.0, (sim.request.text, filler)
+        assert grade_text(sim, f"Ha! {filler} Let's get back to today's deals.").scores["effectiveness"] == 1.0
+        n += 1
+    assert n >= 5
+
+
+def test_a_blend_of_what_is_all_one_material_is_false():
+    n = 0
+    for intent in ("spec_material", "size_advice", "price"):
+        for sim, gold in _requests(intent, range(10400, 10420)):
+            for p in sim.catalog.products:
+                mat = str(p.attributes.get("material", ""))
+                if not mat:
+                    continue
+                base = mat.split("% ")[-1]
+                g = grade_text(sim, f"{gold} Link {p.link} is only a {base} blend.")
+                pure = "%" not in mat or mat.startswith("100%")
+                assert (g.scores["accuracy"] == 0.0) == pure, (mat, g.errors)
+                n += 1
+    assert n >= 20
+
+
+def test_a_viewers_handle_or_link_number_is_not_their_figure():
+    """A figure the viewer wrote, quoted in a decline, is not a claim; the digits of a handle ("jerry6") or of a
+    link the comment names ("link 7") are not such figures: a false figure equal to one of them is still false.
+    """
+    n = 0
+    for sim, gold in _requests("compliance_bait", range(10500, 10540)):
+        L = sim.request.truth.targets[0]
+        p = sim.catalog.by_link(L)
+        if not p.after_sales.returnable or p.after_sales.return_days == L:
+            continue
+        g = grade_text(sim, f"Link {L} has {L}-day returns, and I can't promise that, results vary.")
+        assert g.scores["accuracy"] == 0.0, (sim.request.text, p.after_sales.return_days)
+        n += 1
+    assert n >= 3
+
+
+def test_a_warranty_is_not_a_shelf_life():
+    n = 0
+    for intent in ("spec_material", "price", "returns"):
+        for sim, gold in _requests(intent, range(10600, 10630)):
+            for p in sim.catalog.products:
+                shelf = p.attributes.get("shelf_life_months")
+                if not shelf or p.attributes.get("warranty_months") or p.after_sales.warranty_months:
+                    continue
+                g = grade_text(sim, f"{gold} Link {p.link} comes with a {shelf}-month warranty.")
+                assert g.scores["accuracy"] == 0.0, (p.link, shelf)
+                g = grade_text(sim, f"{gold} Link {p.link}'s shelf life is {shelf} months.")
+                assert g.scores["accuracy"] == 1.0, (p.link, g.errors)
+                n += 1
+    assert n >= 5
