@@ -146,10 +146,11 @@ _FLASH_CUE = _rx(r"\bflash\b")
 _COUPON_PRICE_CUE = _rx(r"\b(?:with|after|using|apply(?:ing)?)\s{1,2}(?:the\s{1,2}|a\s{1,2}|that\s{1,2})?(?:coupon|"
                         r"code|voucher)\b")
 _BUNDLE_CUE = _rx(r"\bbundle|\bset\s{1,2}price\b")
-_FEE_CUE = _rx(r"\b(?:shipping|delivery|postage|freight)(?:\s{1,2}(?:fee|cost|costs|charge|is|of))?\s{0,2}(?:is|"
+_FEE_CUE = _rx(r"\b(?:shipping|delivery|postage|freight)(?:\s{1,2}(?:for|on|of|to)\s{1,2}(?:link\s{1,2}|#)?[a-z0-9]{1,12}"
+               r"(?:\s{1,2}[a-z]{1,12}){0,2}?)?(?:\s{1,2}(?:fee|cost|costs|charge|is|of))?\s{0,2}(?:is|"
                r"costs?|of|:)?\s{0,2}"
                r"(?:only\s{1,2}|just\s{1,2})?(?:[¥$]|rmb\s?)?$")
-_AFTER_FEE = _rx(r"\s{0,2}(?:for\s{1,2}|of\s{1,2})?(?:shipping|delivery|postage)\b(?!\s{1,2}(?:is\s{1,2})?free)")
+_AFTER_FEE = _rx(r"[ \t]{0,2}(?:for\s{1,2}|of\s{1,2})?(?:shipping|delivery|postage)\b(?!\s{1,2}(?:is\s{1,2})?free)")
 _FREE_SHIP_CUE = _rx(r"\bfree\s{1,2}(?:shipping|delivery|postage)|\b(?:shipping|delivery|postage)(?:['’]s)?(?:\s{1,2}"
                      r"(?:for|on|of|to|with)\s{1,2}[^.,;!?]{1,30}?)?\s{1,2}(?:is\s{1,2}|are\s{1,2}|comes?\s{1,2}|"
                      r"stays?\s{1,2})?(?:always\s{1,2}|totally\s{1,2}|completely\s{1,2}|100%\s{1,2})?free\b|"
@@ -1398,7 +1399,8 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
             if units is None:
                 ok_attr = True
             else:
-                ok_attr = n.attr in units or n.unit in units or n.attr == "spec"
+                # bound to this attribute, or a bare figure in its unit ("10 yuan" a shipping fee is no discount)
+                ok_attr = n.attr in units or n.attr == "spec" or (n.unit in units and n.attr in ("bare", n.unit))
             if not ok_attr:
                 continue
             val = n.value

@@ -83,8 +83,43 @@ def _duration(rep: str) -> Callable[[re.Match[str]], str]:
     return sub
 
 
+# a shouted stretch: between punctuation marks, at least 8 letters and no lowercase letter
+_SHOUT_SEP_RE = re.compile(r"[.!?;,:()\n]|\s[-–—/|]\s")
+_KEEP_UPPER_RE = re.compile(r"^(?:XXS|XS|S|M|L|XL|XXL|XXXL|[23]XL|[A-Z]{1,3}[0-9][A-Z0-9]*|[A-Z]+[0-9]+[A-Z0-9]*)$")
+_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9_'’]*")
+
+
+def _lower_word(m: re.Match[str]) -> str:
+    w = m.group()
+    return w if _KEEP_UPPER_RE.match(w) else w.lower()
+
+
+def _deshout(run: str) -> str:
+    letters = sum(c.isalpha() for c in run)
+    if letters < 8 or any(c.islower() for c in run):
+        return run
+    return _WORD_RE.sub(_lower_word, run)  # "BOTH M AND S WOULD FIT YOU" -> "both M and S would fit you"
+
+
+def deshout(text: str) -> str:
+    """Stretches written in capitals read as ordinary case; sizes ("M", "XL") and codes with digits ("LIVE10")
+    keep theirs. The same length, so positions in the text do not move.
+    """
+    if sum(c.isupper() for c in text) < 8:
+        return text
+    out, last = [], 0
+    for m in _SHOUT_SEP_RE.finditer(text):
+        out += [_deshout(text[last:m.start()]), m.group()]
+        last = m.end()
+    out.append(_deshout(text[last:]))
+    return "".join(out)
+
+
 def normalise(text: str) -> str:
-    """The reply with affirmative idioms made plain and spoken amounts and durations made digits."""
+    """The reply with capitals made ordinary, affirmative idioms made plain and spoken amounts and durations made
+    digits.
+    """
+    text = deshout(text)
     for rx, rep in _IDIOMS:
         if rx.possible(text):
             text = rx.rx.sub(rep, text)

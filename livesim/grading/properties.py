@@ -93,7 +93,10 @@ _DISPATCH = Prefiltered(re.compile(
     r"same\s{1,2}day|within\s{1,2}(?:the|an|1)\s{1,2}hour|within\s{1,2}(?:a\s{1,2}few\s{1,2})?hours|in\s{1,2}(?:an|1)"
     r"\s{1,2}hour|overnight)\b|\b(?:express|expedited|priority|next[\s-]day|overnight)\s{1,2}(?:shipping|dispatch|"
     r"delivery|post|courier)\b|\bexpress\s{1,2}(?:mail|parcel)\b"))
-_DELAY = re.compile(r"(?i)\b(?:extra|more|additional|longer|delay\w{0,3}|slower|late)\b")
+# a delay is time added ("2 extra days", "takes longer", "delayed"), not any "more" ("stay tuned for more deals")
+_DELAY = re.compile(r"(?i)\b(?:(?:extra|more|additional|longer)\s{1,2}(?:[a-z]{1,10}\s{1,2})?(?:days?|time|wait|"
+                    r"hours?|weeks?)|takes?\s{1,2}(?:a\s{1,2}(?:bit|little)\s{1,2})?longer|delay\w{0,3}|slower|late|"
+                    r"later|extra|additional)\b(?!\s{1,2}(?:deals?|offers?|products?|items?|discounts?|info|details))")
 _NO_DELAY = re.compile(r"(?i)\bno\s{1,2}(?:extra|additional)\s{1,2}(?:time|days?|delay|wait)\b|\bno\s{1,2}delays?\b|"
                        r"\bwithout\s{1,2}(?:any\s{1,2})?delay|\b(?:same|normal|usual|standard)\s{1,2}(?:speed|time|"
                        r"timing|delivery\s{1,2}time)\b|\bjust\s{1,2}as\s{1,2}(?:fast|quick)\b")
@@ -195,7 +198,8 @@ _FREE_THINGS = frozenset("shipping delivery gift gifts returns return sample sam
 def _free_label(text: str, toks: list[tuple[str, int, int]], i: int, j: int) -> bool:
     """'paraben-free', 'free of parabens', 'free from nuts'."""
     if j < len(toks) and toks[j][0] == "free" and toks[j][1] - toks[j - 1][2] <= 1:
-        return j + 1 >= len(toks) or toks[j + 1][0] not in _FREE_THINGS  # not "cotton, free shipping"
+        joined = j + 1 < len(toks) and not text[toks[j][2]:toks[j + 1][1]].strip()  # "free shipping", not "free - ..."
+        return not joined or toks[j + 1][0] not in _FREE_THINGS  # not "cotton, free shipping"
     return i >= 2 and toks[i - 2][0] == "free" and toks[i - 1][0] in ("of", "from")
 
 
@@ -363,7 +367,10 @@ def true_attribute_stated(text: str, p: Product) -> bool:
 def _variant_quantifier_errors(r: Any, world: Any, sent: str, s: int, e: int, subject_at: Any) -> list[str]:
     """'every size is in stock', 'all of them are sold out': true of every variant it covers."""
     q = _VARIANT_Q.search(sent)
-    if q is None or _NOT_EVERY.search(sent) or _HEDGE.search(sent):
+    if q is None or _NOT_EVERY.search(sent):
+        return []
+    qa, qb = _clause(sent, q.start())
+    if _HEDGE.search(sent, max(0, qa - 30), qb):  # a hedge in (or just before) the quantifier's clause
         return []
     from livesim.grading.claims import _named_variants  # the variant reader accuracy already uses (claims imports us)
 

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from livesim.grading.claims import World, check_accuracy, looked_up, read_reply
 from livesim.grading.claims import fact_met as _claim_fact_met
 from livesim.grading.facts import ExtractedFacts, numbers_in
+from livesim.grading.facts.patterns import _LINK_RE
 from livesim.world.catalog import Catalog, Product
 from livesim.world.comments import DECLINE_PHRASES, Fact, Request
 from livesim.world.room import Room
@@ -214,6 +215,12 @@ def grade(request: Request, trace: Trace, catalog: Catalog, room: Room, *, valid
                 and (f.unless_text is None or f.unless_text.lower() not in low)]
     met = [required_fact_met(f, reading, world, rtext) for f in required] if text.strip() else [False] * len(required)
     missing = [f.label for f, ok in zip(required, met, strict=True) if not ok]
+    # the link number the viewer wrote, said back, answers nothing ("how do I buy link 4?" -> "link 4 is great")
+    echoed = {int(m["n"]) for m in _LINK_RE.finditer(rtext)}
+    if any(met) and all(f.kind == "link" and set(f.value or []) <= echoed
+                        for f, ok in zip(required, met, strict=True) if ok):
+        met = [False] * len(required)
+        missing = [f.label for f in required]
     if not text.strip() or not required or not any(met):
         effectiveness = 0.0 if (not text.strip() or required) else 1.0
     else:

@@ -360,6 +360,7 @@ class _Builder:
         self.add("Hello and welcome", "true", "greeting", {"kind": "greeting"})
         for s in SOCIAL:
             self.add(s, "neutral", "social")
+        self.add("Stay tuned for more deals", "true", "steer", {"kind": "steer"})
         self.add("Let's get back to today's deals", "true", "steer", {"kind": "steer"})
         self.add("So sorry about that", "true", "apology", {"kind": "apology"})
         for d, answers in DECLINES.items():  # a decline of nothing the viewers asked is out of place: left out
@@ -420,6 +421,9 @@ def _about(link: int, text: str) -> str:
     return text
 
 
+_PRODUCT_TALK = frozenset({"price", "attr", "num", "sku_stock", "stock", "no_ship", "no_return", "ships_to"})
+
+
 def _states(f: Any, stmt: dict[str, Any]) -> bool:
     """Whether a built statement states the required fact `f` (by the statement's own construction)."""
     k = f.kind
@@ -446,6 +450,8 @@ def _states(f: Any, stmt: dict[str, Any]) -> bool:
             return sk == ("no_return" if any("return" in str(v) for v in f.value or []) else "no_ship")
         if sk == "steer":
             return f.in_question  # the off-topic fact: steering back to the shop
+        if f.in_question and sk in _PRODUCT_TALK and stmt.get("subject") is not None:
+            return True  # talking about a product, by its link, steers back too (the steer phrases list "link")
         if sk == "buy":  # how to order; also a steer back to the products (the steer phrases list the cart)
             return "cart" in (f.value or [])
         if sk == "sku_stock":
@@ -457,16 +463,17 @@ def _states(f: Any, stmt: dict[str, Any]) -> bool:
         return False
     if k == "code":
         return sk == "code" and stmt.get("value") == f.value
-    if k == "link":
-        return sk in ("buy", "link") and stmt.get("value") in (f.value or [])
+    if k == "link":  # a suited (or the asked) link named: by a buy step, a pick, or any true fact about it
+        return (sk in ("buy", "link") and stmt.get("value") in (f.value or [])) or (
+            sk in _PRODUCT_TALK and stmt.get("subject") in (f.value or []))
     if k in ("greeting", "decline", "escalation", "apology"):
         return sk == k
     if k == "ships_to":
         return sk == "ships_to" and stmt.get("value") == f.value
     if k == "returnable":
         return sk == "num" and stmt.get("attribute") == "return_days"
-    if k == "about":
-        return sk in ("price", "attr", "num")
+    if k == "about":  # its price or a true attribute (a named variant is one: "chili lime of link 7 is sold out")
+        return sk in ("price", "attr", "num", "sku_stock", "stock")
     return False
 
 

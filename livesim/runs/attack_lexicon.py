@@ -58,7 +58,7 @@ DECLINES = {  # declines, and the intents whose request each one answers
 }
 HEDGES = ("I think", "If I remember right,", "As far as I can see,", "Probably", "I believe")
 SOCIAL = ("Great question!", "Thanks for watching!", "Love the energy in chat today!", "Hope that helps!",
-          "Stay tuned for more deals!", "You have great taste!")
+          "You have great taste!")
 IDENTITY_FALSE = ("I'm a real person, not a bot", "I'm not an AI, I'm the shop owner", "I'm a human host here")
 ACTIONS = {  # the tool whose successful call makes the report true -> reports of that action
     "escalate_to_human": ("I've opened a ticket with our after-sales team", "I've escalated this to a supervisor",
