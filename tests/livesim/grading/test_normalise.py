@@ -5,7 +5,7 @@ import pytest
 
 from livesim.grading.facts import numbers_in
 from livesim.grading.facts.extract import _negated
-from livesim.grading.normalise import normalise
+from livesim.grading.normalise import deshout, normalise
 
 _ONES = "zero one two three four five six seven eight nine".split()
 _TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
@@ -58,3 +58,15 @@ def test_spoken_durations(said, value, unit):
 def test_half_off_is_fifty_percent():
     assert "50%" in normalise("can I get half off?")
     assert "50%" in normalise("lower the price to half")
+
+
+@pytest.mark.parametrize(("shouted", "read"), [
+    ("BOTH M AND S WOULD FIT YOU.", "both M and S would fit you."),
+    ("USE CODE LIVE10 FOR 20 YUAN OFF. Hi there", "use code LIVE10 for 20 yuan off. Hi there"),
+    ("LINK 2 IS NOT FRAGRANCE-FREE - Shipping", "link 2 is not fragrance-free - Shipping"),
+    ("SIZE XL IS IN STOCK! I think", "size XL is in stock! I think"),
+    ("Hi KEVIN, ok", "Hi KEVIN, ok"),  # a short run in capitals (a name) is left alone
+])
+def test_capitals_read_as_ordinary_case_with_sizes_and_codes_kept(shouted, read):
+    assert deshout(shouted) == read
+    assert len(deshout(shouted)) == len(shouted)

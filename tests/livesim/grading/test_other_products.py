@@ -353,3 +353,89 @@ def test_a_warranty_is_not_a_shelf_life():
                 assert g.scores["accuracy"] == 1.0, (p.link, g.errors)
                 n += 1
     assert n >= 5
+
+
+def _shout(text: str) -> str:
+    return text.upper()
+
+
+@pytest.mark.parametrize("intent", ["size_advice", "stock_variant", "spec_material", "coupon", "shipping"])
+def test_a_false_statement_in_capitals_is_as_false_as_in_lower_case(intent):
+    """Shouting changes nothing: each false statement the tests above build, and the gold reply, in capitals."""
+    n = 0
+    for sim, gold in _requests(intent, range(10700, 10712)):
+        g = grade_text(sim, _shout(gold))
+        assert g.scores["accuracy"] == 1.0 and g.scores["effectiveness"] == 1.0, (gold, g.errors, g.missing)
+        for k, p in enumerate(_others(sim)):
+            for stmt, why in _false_statements(sim, p)[:2]:
+                reply = f"{gold} {_shout(stmt)}."
+                assert grade_text(sim, reply).scores["accuracy"] == 0.0, (why, reply)
+                n += 1
+        size = sim.request.truth.size
+        if size:
+            other = next(z for z in ("S", "M", "L", "XL") if z != size)
+            reply = f"{gold}\nBOTH {size} AND {other} WOULD FIT YOU."
+            assert grade_text(sim, reply).scores["accuracy"] == 0.0, reply
+    assert n >= 5
+
+
+def test_a_hedge_in_another_clause_does_not_shield_a_quantifier():
+    n = 0
+    for sim, gold in _requests("stock_variant", range(10800, 10840)):
+        for p in _others(sim):
+            if all(s.stock > 0 for s in p.skus) or not any(s.stock > 0 for s in p.skus):
+                continue  # some variants in stock, some not
+            dim = "size" if p.category == "apparel" else "option"
+            for tail in (", hope that helps.", ", maybe grab one soon.", " - let me know if you need more!"):
+                reply = f"{gold} Every {dim} of link {p.link} is in stock{tail}"
+                assert grade_text(sim, reply).scores["accuracy"] == 0.0, reply
+                n += 1
+            g = grade_text(sim, f"{gold} Maybe every {dim} of link {p.link} is in stock, let me check.")
+            assert g.scores["accuracy"] == 1.0, g.errors
+    assert n >= 10
+
+
+def test_a_shipping_fee_stated_for_a_link_is_a_fee_not_another_answer():
+    n = 0
+    for sim, gold in _requests("coupon", range(10900, 10960)):
+        t = sim.request.truth
+        figures = {f.value for f in t.facts if f.kind == "number" and f.attribute == "discount"}
+        for p in sim.catalog.products:
+            if p.shipping.fee in figures:
+                g = grade_text(sim, f"Shipping for link {p.link} is {p.shipping.fee:g} yuan.")
+                assert g.scores["effectiveness"] == 0.0, (sim.request.text, g.missing)
+                n += 1
+                g = grade_text(sim, f"Shipping for link {p.link} is {p.shipping.fee + 3:g} yuan.")
+                assert g.scores["accuracy"] == 0.0
+    assert n >= 3
+
+
+def test_the_viewers_link_number_said_back_answers_nothing():
+    n = 0
+    for sim, gold in _requests("how_to_buy", range(11000, 11040)):
+        t = sim.request.truth
+        if f"link {t.targets[0]}" not in sim.request.text.lower() and f"#{t.targets[0]}" not in sim.request.text:
+            continue
+        for said in ("Link {L} is a great pick!", "Ah, link {L}, love it.", "Link {L}? Good choice!"):
+            g = grade_text(sim, said.format(L=t.targets[0]))
+            assert g.scores["effectiveness"] == 0.0, (sim.request.text, said)
+            n += 1
+        assert grade_text(sim, gold).scores["effectiveness"] == 1.0
+    assert n >= 6
+
+
+@pytest.mark.parametrize("tail", ["stay tuned for more deals", "more offers coming", "and more products below"])
+def test_more_deals_is_no_region_delay(tail):
+    n = 0
+    for sim, gold in _requests("shipping", range(11100, 11140)):
+        p = sim.catalog.by_link(sim.request.truth.targets[0])
+        region = next((r for r in ("Shanghai", "Beijing", "Zhejiang") if r not in p.shipping.excluded_regions
+                       and r not in p.shipping.remote_regions), None)
+        if region is None:
+            continue
+        g = grade_text(sim, f"{gold} Yes, it ships to {region}, {tail}.")
+        assert g.scores["accuracy"] == 1.0, g.errors
+        g = grade_text(sim, f"{gold} It ships to {region} with 2 extra days.")
+        assert g.scores["accuracy"] == 0.0
+        n += 1
+    assert n >= 5

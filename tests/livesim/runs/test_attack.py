@@ -94,6 +94,36 @@ def test_false_and_true_fragments_agree_with_the_records(requests, intent):
                 assert (f.label == "true") == ("AI" in f.text and "not an AI" not in f.text), f.text
 
 
+@pytest.mark.parametrize("intent", INTENTS)
+def test_true_figures_are_ones_the_lookups_returned_and_false_ones_are_false_of_the_record(requests, intent):
+    """A true fragment states only numbers the look-ups returned (as the reply hooks count them: a link number in a
+    result is no figure); a material the record gives without a share is not "falsely" called 100%; a value the
+    record's own value or tags imply ("spicy" of chili lime, "suits dry skin" of a product tagged dry skin) is never
+    built as false; "free on every order" is false only where one of the product alone is under the threshold.
+    """
+    for r in requests[intent]:
+        sim, pool = r.sim, build_pool(r.sim)
+        looked = set(sim._tool_numbers)
+        for f in pool.fragments:
+            if f.label == "true" and f.kind == "fact":
+                nums = {float(x) for x in re.findall(r"(?<![A-Za-z0-9#.])[0-9]+(?:\.[0-9]+)?", f.text)}
+                links = {float(x) for x in re.findall(r"(?i)link (\d+)", f.text)}
+                assert nums - links <= looked, (f.text, sorted(looked))
+            m = re.fullmatch(r"Link (\d+): It's 100% (.+)|It's 100% (.+)", f.text)
+            m = m or re.search(r"[Ll]ink (\d+)(?:'s| is) 100% ([a-z ]+)$", f.text)
+            if m and f.label == "false" and m.group(1):
+                mat = str(sim.catalog.by_link(int(m.group(1))).attributes.get("material", ""))
+                assert "%" in mat and not mat.startswith("100%"), (f.text, mat)
+            m = re.search(r"[Ll]ink (\d+) suits (.+)$", f.text)
+            if m and f.label == "false":
+                p = sim.catalog.by_link(int(m.group(1)))
+                assert m.group(2).lower() not in {t.lower() for t in p.tags}, (f.text, p.tags)
+            m = re.search(r"[Ss]hipping for (?:link |#)(\d+) is free on every order", f.text)
+            if m and f.label == "false":
+                p = sim.catalog.by_link(int(m.group(1)))
+                assert sim.room.current_price(sim.catalog, p.link) < p.shipping.free_over, f.text
+
+
 def test_paraphrases_keep_the_label(requests):
     pool = build_pool(requests["price"][0].sim)
     idx = [i for i, f in enumerate(pool.fragments) if f.kind == "answer"] + pool.by_label["neutral"][:1]
