@@ -903,7 +903,10 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
         if n.subject == -1:
             ok = all(_close(n.value, world.values(attr, p, sent)) for p in products)
         else:
-            ok = any(_close(n.value, world.values(attr, p, sent if attr in ("h", "day", "stock") else ctx))
+            # hours, days and stock read their cue ("battery", "returns", "in black") anywhere in the statement up
+            # to the end of the number's clause, not in a later clause ("..., and our team will contact you")
+            upto = text[r.sentences[n.sentence][0]:hi] if n.sentence < len(r.sentences) else ctx
+            ok = any(_close(n.value, world.values(attr, p, upto if attr in ("h", "day", "stock") else ctx))
                      for p in products)
         if not ok and n.attr == "bare":  # a lone bare number: also fine if a look-up returned it for this subject
             ok = any(_close(n.value, world.record_numbers(p)) for p in products) and n.value in world.lookup_nums
@@ -1367,7 +1370,8 @@ _ESCALATION_SUBJ_RE = _rx(r"\b(?:i|we|i['’]ve|i['’]ll|has|have|been|will|tea
 
 
 _BLEND_RE = re.compile(r"\b(?:blend|blended|mix|mixed\s{1,2}(?:fabric|fibre|fiber|material))\b")
-_WEAK_STEER = frozenset({"today", "stream"})
+_WEAK_STEER = frozenset({"today", "stream", "shop"})
+_CODE_WORD_RE = re.compile(r"(?i)\b(?:codes?|coupons?|vouchers?|promo|it)\b")
 _STEER_NOUN_RE = re.compile(r"['’]?s?\s{1,2}(?:[a-z]{1,12}\s{1,2})?(?:deals?|products?|offers?|picks?|items?|sales?|"
                             r"promotions?|links?|specials?|line-?up|finds|goodies|steals)\b")
 _EXTRA_DAYS_RE = re.compile(r"(?i)[0-9.]+\s{0,2}(?:extra|more|additional|further)\b")
@@ -1439,14 +1443,20 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
         return False
     if fact.kind == "keyword" and fact.negative and negative_policy_stated(fact, r, world):
         return True
+    if fact.kind == "keyword" and fact.in_question and any(
+            link > 0 and _asserted_at(r, ms) for ms, _, link in r.mentions):
+        return True  # talking about a product, by its link or name, steers back to the products
     if fact.kind in ("keyword", "apology"):
         negative_answer = fact.kind == "keyword" and fact.negative
+        code_entry = set(fact.value or []) == set(CODE_ENTRY_PHRASES)
         for k in fact.value:
             for m in re.finditer(re.escape(str(k).lower()), low):
                 if fact.kind == "apology" or negative_answer:
                     return True
                 if fact.in_question and k in _WEAK_STEER and not _STEER_NOUN_RE.match(low, m.end()):
-                    continue  # "chat today", "welcome to the stream": not a steer back to the products
+                    continue  # "chat today", "the shop's AI host": not a steer back to the products
+                if code_entry and not _CODE_WORD_RE.search(low, *r.sentences[_sentence_index(r, m.start())]):
+                    continue  # where a code goes: "tap link 2 in the cart and check out" says nothing of a code
                 si = _sentence_index(r, m.start())
                 if subj is not None and si < len(r.sentences):
                     who = _subject_at(r, m.start(), r.sentences[si])
@@ -1487,6 +1497,11 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
                 attr = "price" if n.attr == "bare" else n.attr
                 if _close(n.value, world.values(attr, p, text)):
                     return True
+        any_left = any(x.stock > 0 for x in p.skus)
+        if any(sj == subj and st == ("in_stock" if any_left else "sold_out") for st, sj in _stock_states(r, world)):
+            return True  # its stock state, stated truly
+        if any(link == subj for _, link, _ in r.other_variants) and not other_variant_errors(r, world):
+            return True  # a named variant's stock, stated truly ("matcha of link 2 is in stock")
         values = _attribute_words(p)
         for i, (s0, e0) in enumerate(r.sentences):
             if r.question[i] or r.echo[i]:

@@ -270,6 +270,12 @@ def _check_sentence(sent: str, products: list[Product], world: Any, coupon_ctx: 
             errors.append(f"unsupported arrival promise: {m.group()} (only dispatch time is recorded)")
     if coupon_ctx:
         coupons = _relevant_coupons(world, sent)
+        term = first(_NO_MIN) or first(_MANY_USES) or first(_ALL_LINKS) or first(_NO_EXPIRY)
+        if term is not None and len(coupons) > 1:  # a term binds to the code named last before it, if any
+            before = [(m.start(), c) for c in coupons
+                      for m in re.finditer(rf"(?i)\b{re.escape(c.code)}\b", sent[:term.start()])]
+            if before:
+                coupons = [max(before, key=lambda x: x[0])[1]]
         if coupons:
             if (m := first(_NO_MIN)) and not any(c.threshold == 0 for c in coupons):
                 errors.append(f"false coupon terms: {m.group()} (minimum spend applies)")

@@ -198,7 +198,8 @@ _FREE_THINGS = frozenset("shipping delivery gift gifts returns return sample sam
 def _free_label(text: str, toks: list[tuple[str, int, int]], i: int, j: int) -> bool:
     """'paraben-free', 'free of parabens', 'free from nuts'."""
     if j < len(toks) and toks[j][0] == "free" and toks[j][1] - toks[j - 1][2] <= 1:
-        joined = j + 1 < len(toks) and not text[toks[j][2]:toks[j + 1][1]].strip()  # "free shipping", not "free - ..."
+        # "free shipping", not "free - shipping ..." nor "free\nShipping ..."
+        joined = j + 1 < len(toks) and text[toks[j][2]:toks[j + 1][1]] in (" ", "  ")
         return not joined or toks[j + 1][0] not in _FREE_THINGS  # not "cotton, free shipping"
     return i >= 2 and toks[i - 2][0] == "free" and toks[i - 1][0] in ("of", "from")
 

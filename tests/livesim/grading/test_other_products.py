@@ -439,3 +439,85 @@ def test_more_deals_is_no_region_delay(tail):
         assert g.scores["accuracy"] == 0.0
         n += 1
     assert n >= 5
+
+
+def test_a_product_named_steers_back_and_the_shop_named_does_not():
+    n = 0
+    for sim, gold in _requests("off_topic", range(11200, 11220)):
+        for p in sim.catalog.products[:3]:
+            price = _price(sim, p)
+            g = grade_text(sim, f"Ha! #{p.link} is {price:g} yuan right now.")
+            assert "steers back to the products" not in g.missing, (sim.request.text, g.missing)
+        for filler in ("I'm the shop's AI host!", "Welcome to the shop!"):
+            assert "steers back to the products" in grade_text(sim, filler).missing, filler
+        n += 1
+    assert n >= 5
+
+
+def test_a_true_stock_statement_is_a_true_fact_about_a_compared_product():
+    n = 0
+    for sim, gold in _requests("comparison", range(11300, 11340)):
+        parts = []
+        for L in sim.request.truth.targets:
+            p = sim.catalog.by_link(L)
+            sku = next((s for s in p.skus if s.option or s.colour), None)
+            if sku is None:
+                break
+            name = sku.option or sku.colour
+            left = sum(s.stock for s in p.skus if name in (s.option, s.colour))
+            parts.append(f"{name} of link {L} is {'in stock' if left else 'sold out'}")
+        if len(parts) != len(sim.request.truth.targets):
+            continue
+        g = grade_text(sim, ". ".join(parts) + ".")
+        assert g.scores["accuracy"] == 1.0, (parts, g.errors)
+        assert not [m for m in g.missing if "true attribute" in m], (parts, g.missing)
+        n += 1
+    assert n >= 5
+
+
+def test_where_a_code_goes_must_speak_of_the_code():
+    n = 0
+    for sim, gold in _requests("coupon", range(11400, 11480)):
+        labels = [f.label for f in sim.request.truth.facts]
+        if "enter the code at checkout" not in labels:
+            continue
+        L = sim.catalog.products[0].link
+        g = grade_text(sim, f"Tap link {L} in the cart and check out!")
+        assert "enter the code at checkout" in g.missing
+        for ok in ("Enter the code at checkout.", "Just put it in at checkout.", "Type the coupon at checkout."):
+            assert "enter the code at checkout" not in grade_text(sim, ok).missing, ok
+        n += 1
+    assert n >= 2
+
+
+def test_a_coupon_term_binds_to_the_code_named_before_it():
+    n = 0
+    for sim, gold in _requests("coupon", range(11500, 11540)):
+        coupons = sim.room.active_coupons()
+        free = [c for c in coupons if c.threshold == 0]
+        minimum = [c for c in coupons if c.threshold > 0]
+        if not free or not minimum:
+            continue
+        a, b = free[0], minimum[0]
+        g = grade_text(sim, f"Use code {a.code} for {a.discount:g} yuan off, or {b.code} for {b.discount:g} yuan off "
+                            f"any order.")
+        assert g.scores["accuracy"] == 0.0, (a, b)
+        g = grade_text(sim, f"Use code {b.code} for {b.discount:g} yuan off, or {a.code} for {a.discount:g} yuan off "
+                            f"any order.")
+        assert "false coupon terms" not in " ".join(g.errors), g.errors
+        n += 1
+    assert n >= 3
+
+
+def test_a_cue_in_a_later_clause_does_not_support_a_figure():
+    n = 0
+    for sim, gold in _requests("complaint", range(11600, 11640)):
+        for p in sim.catalog.products:
+            h = p.attributes.get("battery_hours")
+            if not h or h == 24:
+                continue
+            reply = (f"{gold} And link {p.link}'s battery life is 24 hours, and our after-sales team will contact "
+                     f"you.")
+            assert grade_text(sim, reply).scores["accuracy"] == 0.0, reply
+            n += 1
+    assert n >= 5
