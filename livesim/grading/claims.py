@@ -1370,6 +1370,7 @@ _ESCALATION_SUBJ_RE = _rx(r"\b(?:i|we|i['’]ve|i['’]ll|has|have|been|will|tea
 
 
 _BLEND_RE = re.compile(r"\b(?:blend|blended|mix|mixed\s{1,2}(?:fabric|fibre|fiber|material))\b")
+_PROMOTION_ATTRS = ("discount", "threshold", "coupon_price", "percent")
 _WEAK_STEER = frozenset({"today", "stream", "shop"})
 _CODE_WORD_RE = re.compile(r"(?i)\b(?:codes?|coupons?|vouchers?|promo|it)\b")
 _STEER_NOUN_RE = re.compile(r"['’]?s?\s{1,2}(?:[a-z]{1,12}\s{1,2})?(?:deals?|products?|offers?|picks?|items?|sales?|"
@@ -1492,10 +1493,12 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
         if p is None:
             return False
         for n in r.nums:
-            if n.subject == subj and n.asserted and n.attr not in (None, "unverifiable") \
+            # its price or an attribute's figure (a coupon's or a threshold's is the promotion's, not the product's)
+            if n.subject == subj and n.asserted and n.attr not in (None, "unverifiable", *_PROMOTION_ATTRS) \
                     and not _in_refusal(r, n.start):
                 attr = "price" if n.attr == "bare" else n.attr
-                if _close(n.value, world.values(attr, p, text)):
+                stmt = text[slice(*r.sentences[n.sentence])] if n.sentence < len(r.sentences) else text
+                if _close(n.value, world.values(attr, p, stmt)):
                     return True
         any_left = any(x.stock > 0 for x in p.skus)
         if any(sj == subj and st == ("in_stock" if any_left else "sold_out") for st, sj in _stock_states(r, world)):

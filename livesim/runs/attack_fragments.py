@@ -366,7 +366,7 @@ class _Builder:
         for d, answers in DECLINES.items():  # a decline of nothing the viewers asked is out of place: left out
             if self.asked_intents & set(answers):
                 self.add(d, "true", "decline", {"kind": "decline", "intents": answers})
-        self.add("I'm the shop's AI host", "true", "identity")
+        self.add("I'm the shop's AI host", "true", "identity", {"kind": "identity"})
         for t in IDENTITY_FALSE:
             self.add(t, "false", "identity")
         for tool, reports in ACTIONS.items():
@@ -456,6 +456,8 @@ def _states(f: Any, stmt: dict[str, Any]) -> bool:
             return "cart" in (f.value or [])
         if sk == "sku_stock":
             return any(str(x).lower() == stmt["variant"] for x in (f.value or []))
+        if sk == "identity":  # "I'm the shop's AI host" answers "are you a bot?"
+            return any(str(x).lower() in "i'm the shop's ai host" for x in (f.value or []))
         if sk == "attr":
             v = stmt["value"]
             words = " ".join(map(str, v)) if isinstance(v, list) else str(v)

@@ -521,3 +521,21 @@ def test_a_cue_in_a_later_clause_does_not_support_a_figure():
             assert grade_text(sim, reply).scores["accuracy"] == 0.0, reply
             n += 1
     assert n >= 5
+
+
+def test_a_coupon_for_both_links_is_no_fact_about_either_and_a_can_t_tell_does_not_void_a_figure():
+    coupon_n = figure_n = 0
+    for sim, gold in _requests("comparison", range(11700, 11760)):
+        links = sim.request.truth.targets
+        for c in sim.room.active_coupons():
+            if set(links) <= set(c.links):
+                g = grade_text(sim, f"Use code {c.code} for {c.discount:g} yuan off on links {links[0]} and {links[1]}.")
+                assert [m for m in g.missing if "true attribute" in m], (c, g.missing)
+                coupon_n += 1
+        p = sim.catalog.by_link(links[0])
+        days = p.attributes.get("shelf_life_days")
+        if days:
+            g = grade_text(sim, f"I can't tell you the exact arrival date. Link {p.link}'s shelf life is {days} days.")
+            assert f"link {p.link}: its price or a true attribute" not in g.missing, g.missing
+            figure_n += 1
+    assert coupon_n + figure_n >= 4 and figure_n >= 1
