@@ -457,7 +457,7 @@ def _states(f: Any, stmt: dict[str, Any]) -> bool:
         if sk == "sku_stock":
             return any(str(x).lower() == stmt["variant"] for x in (f.value or []))
         if sk == "identity":  # "I'm the shop's AI host" answers "are you a bot?"
-            return any(str(x).lower() in "i'm the shop's ai host" for x in (f.value or []))
+            return any(str(x).lower() in ("an ai", "ai host", "ai assistant", "a bot") for x in (f.value or []))
         if sk == "attr":
             v = stmt["value"]
             words = " ".join(map(str, v)) if isinstance(v, list) else str(v)

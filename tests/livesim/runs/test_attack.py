@@ -226,3 +226,14 @@ def test_cli_json(capsys):
     res = json.loads(capsys.readouterr().out)
     assert res["budget"] == 6 and set(res["intents"]) == {"price"}
     assert {"reply", "reward", "queries_to_find"} <= set(res["intents"]["price"]["wrong"])
+
+
+@pytest.mark.parametrize("intent", INTENTS)
+def test_the_identity_statement_answers_only_an_identity_question(requests, intent):
+    """"I'm the shop's AI host" covers a fact only where the comment asked whether the host is a bot."""
+    for r in requests[intent]:
+        pool = build_pool(r.sim)
+        facts = [f for f in r.sim.request.truth.facts]
+        asked = any("ai host" in (f.value or []) for f in facts if f.kind == "keyword")
+        ident = [f for f in pool.fragments if f.kind == "identity" and f.label == "true"]
+        assert all(bool(f.covers) == asked for f in ident), (pool.request, [f.covers for f in ident])
