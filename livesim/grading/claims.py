@@ -953,7 +953,6 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
     if not errors:  # the general rule, for wordings no pattern above names
         errors += unverified_topic_errors(r, world, _REGION_RE)
     errors += act_errors(r.acts, text, intents=world.intents, done=world.done, claim=world.bait_claim)
-    errors += _steering_errors(r, world)
     if must_decline and _COMPLY_RE.search(text) and not _DECLINE_RE.search(text):
         errors.append("agrees to what it must decline")
     if r.facts.escalation and not world.escalated and _ESCALATION_SUBJ_RE.search(text) and not all(
@@ -970,9 +969,10 @@ _BUY_VERB_RE = re.compile(r"(?i)\b(?:tap|add|buy|grab|get|order|try|snag|go\s{1,
 _STEER_INTENTS = frozenset({"how_to_buy", "recommendation"})
 
 
-def _steering_errors(r: Reading, world: World) -> list[str]:
-    """Where the viewer asked what to buy or how to buy one product, sending them to buy another is a wrong answer
-    ("tap link 2 in the cart" to "how do I buy link 7", "try link 2" to "what's good for organising").
+def steering_errors(r: Reading, world: World) -> list[str]:
+    """Where the viewer asked what to buy or how to buy one product, sending them to buy another is an off-target
+    answer ("tap link 2 in the cart" to "how do I buy link 7", "try link 2" to "what's good for organising"): it
+    meets no need, whatever else the reply says (effectiveness 0; nothing in it need be false).
     """
     if not _STEER_INTENTS & set(world.intents):
         return []

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from livesim.grading.claims import World, check_accuracy, looked_up, read_reply
+from livesim.grading.claims import World, check_accuracy, looked_up, read_reply, steering_errors
 from livesim.grading.claims import fact_met as _claim_fact_met
 from livesim.grading.facts import ExtractedFacts, numbers_in
 from livesim.grading.facts.patterns import _LINK_RE
@@ -225,6 +225,9 @@ def grade(request: Request, trace: Trace, catalog: Catalog, room: Room, *, valid
         effectiveness = 0.0 if (not text.strip() or required) else 1.0
     else:
         effectiveness = 1.0 if all(met) else 0.0 if about_other_product(reading, truth.targets) else 0.5
+    steered = steering_errors(reading, world) if text.strip() else []
+    if steered:  # sent to buy another product than the one asked for (or suited): off-target
+        effectiveness, missing = 0.0, [*missing, *steered]
 
     # accuracy: every claim true of the attribute and subject it is stated about; no unsupported claim
     must_decline = bool({"compliance_bait", "unauthorized_discount"} & set(truth.intents))  # "sure!" = a claim

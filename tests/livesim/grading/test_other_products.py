@@ -161,10 +161,10 @@ def test_sending_a_buyer_to_another_product_is_wrong(intent):
         targets = sim.request.truth.targets
         for q in _others(sim)[:3]:
             g = grade_text(sim, f"{gold} Tap link {q.link} in the cart and check out.")
-            assert g.scores["accuracy"] == 0.0, (gold, q.link)
+            assert g.scores["effectiveness"] == 0.0 and g.reward == 0.0, (gold, q.link)  # off-target
             wrong += 1
         g = grade_text(sim, f"{gold} Tap link {targets[0]} in the cart and check out.")
-        assert g.scores["accuracy"] == 1.0, (gold, g.errors)
+        assert g.scores["accuracy"] == 1.0 and g.scores["effectiveness"] == 1.0, (gold, g.errors, g.missing)
         right += 1
     assert wrong >= 10 and right >= 4
 
