@@ -347,8 +347,10 @@ _CODE_PLACE_RE = _rx(r"(?i)\b(?:enter|paste|type|put|apply|redeem|drop|add)\s{1,
 _CODE_PLACES = (*CODE_ENTRY_PHRASES, "cart", "order", "pay", "basket")
 # a colour denied of a product: "doesn't come in brown", "never came in beige", "there's no pink option"
 _NO_COLOUR_RE = _rx(r"\b(?:(?:does|do|did)\s{0,2}(?:n['’]?t|\s{1,2}not)|won['’]?t|never)\s{1,2}(?:comes?|came)\s{1,2}in"
-                    r"\s{1,2}(?:a\s{1,2})?(?P<c>[a-z]{3,12})\b"
-                    r"|\bno\s{1,2}(?P<c2>[a-z]{3,12})\s{1,2}(?:option|colou?r|version|one)s?\b")
+                    r"\s{1,2}(?:a\s{1,2})?(?P<c>(?:(?:sky|navy|light|dark|pale|baby|royal|forest|olive)\s{1,2})?"
+                    r"[a-z]{3,12})\b"
+                    r"|\bno\s{1,2}(?P<c2>(?:(?:sky|navy|light|dark|pale|baby|royal|forest|olive)\s{1,2})?[a-z]{3,12})"
+                    r"\s{1,2}(?:option|colou?r|version|one)s?\b")
 
 
 # ------------------------------------------------------------------------------------------- the reading
@@ -1089,7 +1091,8 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
                 if w in _COLOURS and w not in blob and _COLOUR_CUE.search(low) and not _negated(low, low.find(w)):
                     errors.append(f"false: link {p.link} does not come in {w}")
                     break
-            denied = [c for m in _NO_COLOUR_RE.finditer(low) if (c := m.group("c") or m.group("c2")) in _COLOURS]
+            denied = [c for m in _NO_COLOUR_RE.finditer(low)
+                      if (c := " ".join((m.group("c") or m.group("c2")).split())).split()[-1] in _COLOURS]
             own = (json.dumps(p.attributes) + " " + " ".join(s.variant for s in p.skus)).lower() if denied else ""
             held = next((c for c in denied if re.search(rf"\b{c}\b", own)), None)  # only built when a colour is denied
             if held is not None:
@@ -1193,6 +1196,8 @@ def _stock_states(r: Reading, world: World) -> list[tuple[str, int | None]]:
                     r.other_variants.append((st, p.link, tuple(sorted(named))))
                 else:
                     out.append((st, sj))
+                    if len(named) > 1 and not _ALL_VARIANTS_RE.search(sent):  # "XL in white": that SKU, too
+                        r.other_variants.append((st, p.link, tuple(sorted(named))))
             elif foreign := _foreign_variants(sent, p, world):
                 r.other_variants.append((st, p.link, (foreign,)))
             else:
@@ -1370,6 +1375,9 @@ _ESCALATION_SUBJ_RE = _rx(r"\b(?:i|we|i['’]ve|i['’]ll|has|have|been|will|tea
 
 
 _BLEND_RE = re.compile(r"\b(?:blend|blended|mix|mixed\s{1,2}(?:fabric|fibre|fiber|material))\b")
+_NONE_SAID_RE = re.compile(r"(?i)\bnone\b|\bno\s{1,2}(?:listed\s{1,2}|known\s{1,2}|common\s{1,2})?allergens?\b|"
+                           r"\ballergen[\s-]free\b|\bfree\s{1,2}(?:of|from)\s{1,2}(?:all\s{1,2}|any\s{1,2})?allergens\b|"
+                           r"\b(?:doesn['’]t|does\s{1,2}not)\s{1,2}(?:have|contain)\s{1,2}any\s{1,2}allergens\b")
 _PROMOTION_ATTRS = ("discount", "threshold", "coupon_price", "percent")
 _WEAK_STEER = frozenset({"today", "stream", "shop"})
 _CODE_WORD_RE = re.compile(r"(?i)\b(?:codes?|coupons?|vouchers?|promo|it)\b")
@@ -1447,6 +1455,11 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
     if fact.kind == "keyword" and fact.in_question and any(
             link > 0 and _asserted_at(r, ms) for ms, _, link in r.mentions):
         return True  # talking about a product, by its link or name, steers back to the products
+    if fact.kind == "keyword" and [str(v).lower() for v in fact.value or []] == ["none"] and any(
+            not r.question[i] and not r.echo[i] and _NONE_SAID_RE.search(text, s0, e0)
+            and (subj is None or _subject_at(r, s0, (s0, e0)) in (None, subj))
+            for i, (s0, e0) in enumerate(r.sentences)):
+        return True  # "no listed allergens", "allergen-free": the record's "none" in words
     if fact.kind in ("keyword", "apology"):
         negative_answer = fact.kind == "keyword" and fact.negative
         code_entry = set(fact.value or []) == set(CODE_ENTRY_PHRASES)

@@ -94,10 +94,23 @@ def _lower_word(m: re.Match[str]) -> str:
     return w if _KEEP_UPPER_RE.match(w) else w.lower()
 
 
+# three or more words in capitals in a row ("..., and BOTH XL AND S WOULD FIT YOU")
+_CAPS_WORDS_RE = re.compile(r"\b[A-Z][A-Z0-9'’_-]*(?:\s{1,3}[A-Z][A-Z0-9'’_-]*){2,}\b")
+
+
+def _lower_caps(m: re.Match[str]) -> str:
+    words = m.group()
+    if sum(c.isalpha() for c in words) < 8:
+        return words
+    return _WORD_RE.sub(_lower_word, words)
+
+
 def _deshout(run: str) -> str:
     letters = sum(c.isalpha() for c in run)
-    if letters < 8 or any(c.islower() for c in run):
+    if letters < 8:
         return run
+    if any(c.islower() for c in run):
+        return _CAPS_WORDS_RE.sub(_lower_caps, run)
     return _WORD_RE.sub(_lower_word, run)  # "BOTH M AND S WOULD FIT YOU" -> "both M and S would fit you"
 
 

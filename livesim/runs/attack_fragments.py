@@ -211,13 +211,16 @@ class _Builder:
 
     def stock(self, p: Product) -> None:
         L = p.link
-        asked = next((c.arguments.get("variant") for c in self.truth.calls if c.key == "check_stock"), None)
+        asked = next((c.arguments.get("variant") for c in self.truth.calls  # the variant asked of this link
+                      if c.key == "check_stock" and c.arguments.get("link") == L), None)
         for s in p.skus[:6]:
             state = s.stock > 0
             name = (s.size and f"Size {s.size} in {s.colour}") or s.variant
             # states one SKU (and so its option's name: "chili lime of link 4"); only the asked variant's stock answers
             stmt = {"kind": "sku_stock", "subject": L, "variant": s.variant.lower()}
-            if asked is not None and p.sku_for(asked) == [s]:  # the asked variant's own SKU: it answers
+            # the asked variant's own SKU answers; so does any SKU of it in stock ("XL in white is in stock": white is
+            # not gone)
+            if asked is not None and (p.sku_for(asked) == [s] or (state and s in p.sku_for(asked))):
                 stmt = {"kind": "stock", "subject": L, "value": "in_stock" if state else "sold_out",
                         "variant": asked}
             true_t = f"{name} of link {L} is {'in stock' if state else 'sold out'}"

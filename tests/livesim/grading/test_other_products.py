@@ -539,3 +539,47 @@ def test_a_coupon_for_both_links_is_no_fact_about_either_and_a_can_t_tell_does_n
             assert f"link {p.link}: its price or a true attribute" not in g.missing, g.missing
             figure_n += 1
     assert coupon_n + figure_n >= 4 and figure_n >= 1
+
+
+def test_a_colour_of_two_words_denied_is_as_false_as_one_of_one_word():
+    n = 0
+    for intent in ("price", "spec_material", "shipping"):
+        for sim, gold in _requests(intent, range(11800, 11830)):
+            for p in sim.catalog.products:
+                held = [c for c in p.attributes.get("colours", []) if " " in c]
+                for c in held:
+                    for tpl in ("Link {L} doesn't come in {C}.", "There's no {C} option for link {L}."):
+                        g = grade_text(sim, f"{gold} {tpl.format(L=p.link, C=c)}")
+                        assert g.scores["accuracy"] == 0.0, (c, tpl)
+                        n += 1
+    assert n >= 4
+
+
+def test_a_size_in_the_asked_colour_is_checked_as_that_sku():
+    n = 0
+    for sim, gold in _requests("stock_variant", range(11900, 11990)):
+        t = sim.request.truth
+        asked = next((c.arguments.get("variant") for c in t.calls if c.key == "check_stock"), None)
+        p = sim.catalog.by_link(t.targets[0])
+        if not asked or p.category != "apparel" or t.stock_state != "in_stock":
+            continue
+        for s in p.sku_for(asked):
+            if s.size and s.stock == 0:
+                g = grade_text(sim, f"Size {s.size} in {s.colour} of link {p.link} is in stock.")
+                assert g.scores["accuracy"] == 0.0, (s.variant, g.errors)
+                n += 1
+    assert n >= 1
+
+
+@pytest.mark.parametrize("said", ["It has no listed allergens.", "It's allergen-free.", "No allergens at all."])
+def test_no_allergens_said_in_words_answers_an_allergen_question(said):
+    n = 0
+    for seed in range(12000, 12400):
+        sim = build_request(seed, "spec_material")
+        labels = [f.label for f in sim.request.truth.facts]
+        if "allergens: one of ['none']" not in labels or len(sim.request.comments) != 1:
+            continue
+        g = grade_text(sim, said)
+        assert "allergens: one of ['none']" not in g.missing, (sim.request.text, g.missing)
+        n += 1
+    assert n >= 1
