@@ -504,6 +504,7 @@ class World:
         self.names = tuple(sorted({p.short_name for p in catalog.products}, key=len, reverse=True))
         self.name_link = {p.short_name.lower(): p.link for p in catalog.products}
         self._price: dict[int, float] = {}
+        self._vocab: list[str] | None = None
         self._record: dict[int, set[float]] = {}
 
     def record_numbers(self, p: Product) -> set[float]:
@@ -524,6 +525,13 @@ class World:
                 return None
             self._price[link] = v
         return self._price[link]
+
+    def variant_vocab(self) -> list[str]:
+        """Every colour and option any product of the catalogue comes in, and the common colours, longest first."""
+        if self._vocab is None:
+            words = {w.lower() for q in self.catalog.products for x in q.skus for w in (x.colour, x.option) if w}
+            self._vocab = sorted(words | set(_COLOURS), key=len, reverse=True)
+        return self._vocab
 
     def products(self, subject: int | None) -> list[Product]:
         if subject == -1:
@@ -690,6 +698,9 @@ def _spans(text: str, rx: re.Pattern[str]) -> list[tuple[int, int]]:
 # statements a reply strings together without a full stop: "A; B", "A - B", "A / B", and ", and link 4 ..." (a
 # comma clause that names its own subject). Each is read as a sentence of its own, so that a decline, a negation,
 # a subject or a stock word in one never reaches into the next.
+_FRONTED_RE = re.compile(r"(?i)\s{0,3}(?:within|for|in|at|on|by|after|before|from|to|with|without|under|over|about|"
+                         r"around|at\s{1,2}just|for\s{1,2}only|only|just|starting|from\s{1,2}today|today|tonight|"
+                         r"right\s{1,2}now|if|when|once|as\s{1,2}for|compared\s{1,2}to)\b")
 _LIST_HEAD_RE = re.compile(r"(?i)(?:links|items|products)\b|#")
 _HARD_SEP_RE = re.compile(r";|\s[-–—/|]\s|\s?[–—]\s?")
 _SOFT_SEP_RE = re.compile(r",\s{0,2}(?:(?:and|but|while|plus|also|then)\s{1,2})?")
@@ -707,9 +718,12 @@ def _statements(text: str, sentences: list[tuple[int, int]], mention_starts: lis
                 stop = nc.start() if nc else e
                 if any(m.end() <= ms < stop for ms in mention_starts):
                     seps.append((m.start(), m.end(), False))
-        for a, b, _ in sorted(seps):
+        for a, b, hard in sorted(seps):
             if a < cur:
                 continue
+            if not hard and not any(cur <= ms < a for ms in mention_starts) and (
+                    _FRONTED_RE.match(text, cur) or len(text[cur:a].split()) <= 4):
+                continue  # "Within 48 hours, link 3 ships out": a fronted phrase of the clause that names the link
             if text[cur:a].strip():
                 out.append((cur, a))
             cur = b
@@ -1264,9 +1278,9 @@ def _foreign_variants(sent: str, p: Product, world: World) -> str | None:
     own = {w.lower() for w in _variant_words(p)} | set(_AZ_RE.findall(p.name.lower()))
     own |= {t for w in own for t in w.split()}
     low = sent.lower()
-    words = {w.lower() for q in world.catalog.products for x in q.skus for w in (x.colour, x.option) if w}
-    for w in sorted(words | set(_COLOURS), key=len, reverse=True):
-        if w not in own and _word_regex(w).search(low):
+    vocab = world.variant_vocab()
+    for w in vocab:
+        if w not in own and w in low and _word_regex(w).search(low):
             return w
     return None
 

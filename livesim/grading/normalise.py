@@ -87,6 +87,7 @@ def _duration(rep: str) -> Callable[[re.Match[str]], str]:
 _SHOUT_SEP_RE = re.compile(r"[.!?;,:()\n]|\s[-–—/|]\s")
 _KEEP_UPPER_RE = re.compile(r"^(?:XXS|XS|S|M|L|XL|XXL|XXXL|[23]XL|[A-Z]{1,3}[0-9][A-Z0-9]*|[A-Z]+[0-9]+[A-Z0-9]*)$")
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9_'’]*")
+_TWO_CAPS_RE = re.compile(r"[A-Z][A-Z]")
 
 
 def _lower_word(m: re.Match[str]) -> str:
@@ -118,7 +119,7 @@ def deshout(text: str) -> str:
     """Stretches written in capitals read as ordinary case; sizes ("M", "XL") and codes with digits ("LIVE10")
     keep theirs. The same length, so positions in the text do not move.
     """
-    if sum(c.isupper() for c in text) < 8:
+    if _TWO_CAPS_RE.search(text) is None:  # no word with two capitals in a row: nothing is shouted
         return text
     out, last = [], 0
     for m in _SHOUT_SEP_RE.finditer(text):

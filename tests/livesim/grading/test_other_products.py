@@ -583,3 +583,20 @@ def test_no_allergens_said_in_words_answers_an_allergen_question(said):
         assert "allergens: one of ['none']" not in g.missing, (sim.request.text, g.missing)
         n += 1
     assert n >= 1
+
+
+@pytest.mark.parametrize("form", ["Within {h} hours, link {L} ships out.", "In {h} hours, link {L} is on its way.",
+                                  "Within {h} hours, #{L} ships."])
+def test_a_fronted_phrase_belongs_to_the_link_its_clause_names(form):
+    """Two comments, two links: the fronted "Within 48 hours" binds to the link its clause names."""
+    n = 0
+    for seed in range(12500, 12700):
+        sim = build_request(seed, "shipping")
+        fact = next((f for f in sim.request.truth.facts if "ships within" in f.label), None)
+        if fact is None or len(sim.request.truth.targets) < 2 or fact.subject is None:
+            continue
+        p = sim.catalog.by_link(fact.subject)
+        g = grade_text(sim, form.format(h=p.shipping.ships_within_hours, L=p.link))
+        assert g.scores["accuracy"] == 1.0 and fact.label not in g.missing, (form, g.errors, g.missing)
+        n += 1
+    assert n >= 3
