@@ -1099,10 +1099,14 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
         for p in products if words else []:
             blob = blobs.get(p.link)
             if blob is None:  # built once per product and reply
-                blob = blobs[p.link] = (json.dumps(p.attributes) + " " + " ".join(s.variant for s in p.skus) + " "
-                                        + " ".join(q.name for q in world.catalog.products)).lower()
+                blob = blobs[p.link] = (json.dumps(p.attributes) + " " + " ".join(s.variant for s in p.skus)).lower()
+            # a colour word inside a product name the sentence uses is part of a name ("the Brown Home board"), not a
+            # colour; a brand elsewhere in the catalogue named White does not make "comes in white" true
+            brands = [" ".join(q.name.lower().split()[:2]) for q in world.catalog.products
+                      if q.name.split()[0].lower() in _COLOURS]  # "brown home", "white action"
             for w in words:
-                if w in _COLOURS and w not in blob and _COLOUR_CUE.search(low) and not _negated(low, low.find(w)):
+                if w in _COLOURS and w not in blob and _COLOUR_CUE.search(low) and not _negated(low, low.find(w)) \
+                        and not any(b.startswith(w + " ") and b in low for b in brands):
                     errors.append(f"false: link {p.link} does not come in {w}")
                     break
             denied = [c for m in _NO_COLOUR_RE.finditer(low)
@@ -1160,6 +1164,9 @@ def negative_policy_stated(fact: Any, r: Reading, world: World) -> bool:
     return False
 
 
+_BOTH_SIZES_RE = re.compile(r"(?i)\b(?:both|either)\s{1,2}(?:size\s{1,2})?(xxs|xs|s|m|l|xl|xxl)\s{1,2}(?:and|or|&)\s{1,2}"
+                            r"(?:size\s{1,2})?(xxs|xs|s|m|l|xl|xxl)\s{1,2}(?:would|will|should|could|can)?\s{0,2}"
+                            r"(?:fits?|work|works|be\s{1,2}fine|do)\b")
 _ANY_SIZE_FITS_RE = re.compile(
     r"(?i)\b(?:every|any|all|each|whichever|whatever)\s{1,2}(?:of\s{1,2}the\s{1,2}|the\s{1,2})?sizes?\s{1,2}"
     r"(?:[a-z']{1,10}\s{1,2}){0,2}?(?:fits?|works?|suits?|is\s{1,2}fine|are\s{1,2}fine|(?:would|will|should|could)"
@@ -1175,6 +1182,10 @@ def size_contradictions(r: Reading, world: World, size: str) -> list[str]:
     other = [x for x in _sizes(r, skip_echo=True, subject=None, world=world, advice_only=True) if x != size]
     if other:
         return [f"also recommends size {other[0]}, the chart says {size}"]
+    for m in _BOTH_SIZES_RE.finditer(r.text):  # "both m and s would fit you", in any case
+        said = {m.group(1).upper(), m.group(2).upper()}
+        if said != {size} and not _negated(r.text, m.start()):
+            return [f"says sizes {' and '.join(sorted(said))} both fit, the chart says {size}"]
     for i, (s0, e0) in enumerate(r.sentences):
         m = _ANY_SIZE_FITS_RE.search(r.text, s0, e0)
         if m and not r.question[i] and not r.echo[i] and not _negated(r.text, m.start()):

@@ -600,3 +600,31 @@ def test_a_fronted_phrase_belongs_to_the_link_its_clause_names(form):
         assert g.scores["accuracy"] == 1.0 and fact.label not in g.missing, (form, g.errors, g.missing)
         n += 1
     assert n >= 3
+
+
+def test_a_brand_named_like_a_colour_does_not_make_that_colour_true():
+    n = 0
+    for intent in ("price", "spec_material", "shipping", "returns"):
+        for sim, gold in _requests(intent, range(12800, 12860)):
+            brands = {q.name.split()[0].lower() for q in sim.catalog.products}
+            for p in sim.catalog.products:
+                own = (str(p.attributes) + " ".join(s.variant for s in p.skus)).lower()
+                for c in sorted(brands & {"white", "brown", "green", "gray", "grey", "black", "gold", "silver"}):
+                    if c in own:
+                        continue
+                    g = grade_text(sim, f"{gold} Link {p.link} comes in {c}.")
+                    assert g.scores["accuracy"] == 0.0, (c, p.name)
+                    n += 1
+    assert n >= 3
+
+
+@pytest.mark.parametrize("case", [str.lower, str.upper, str.title])
+def test_two_sizes_said_to_fit_in_any_case_contradict_the_chart(case):
+    n = 0
+    for sim, gold in _requests("size_advice", range(12900, 12930)):
+        size = sim.request.truth.size
+        other = next(z for z in ("S", "M", "L", "XL") if z != size)
+        g = grade_text(sim, f"{gold} {case(f'both {size} and {other} would fit you.')}")
+        assert g.scores["accuracy"] == 0.0, (gold, case)
+        n += 1
+    assert n >= 5
