@@ -58,6 +58,10 @@ _DURATIONS: tuple[tuple[Prefiltered, str], ...] = (
     (_rx(r"\bhalf\s{1,2}(?=off\b|price\b)|\b(?<=to\s)half\b"), "50% "),
 )
 _HALF = {"year": "6 months", "day": "12 hours"}
+# a word each idiom (each duration) must contain; checked first, so a reply without one skips the list
+_IDIOM_WORDS = re.compile(r"(?i)\b(?:no|not|without|can['’]?t|cannot|won['’]?t|will|doesn['’]?t|never|nothing|you['’]?ll|you|but|"
+                          r"why|couldn['’]?t)\b")
+_DURATION_WORDS = re.compile(r"(?i)\b(?:days?|weeks?|months?|years?|hours?|half)\b")
 
 
 _CURRENCY_AFTER = re.compile(r"(?i)\s{0,2}(?:yuan|kuai|bucks?|rmb|dollars?|元|块)\b")
@@ -134,14 +138,16 @@ def normalise(text: str) -> str:
     digits.
     """
     text = deshout(text)
-    for rx, rep in _IDIOMS:
-        if rx.possible(text):
-            text = rx.rx.sub(rep, text)
+    if _IDIOM_WORDS.search(text):  # every idiom holds one of these words: most replies skip the whole list
+        for rx, rep in _IDIOMS:
+            if rx.possible(text):
+                text = rx.rx.sub(rep, text)
     if _SPOKEN_RE.possible(text):
         text = _SPOKEN_RE.rx.sub(_spoken, text)
     if _KILO_RE.possible(text):
         text = _KILO_RE.rx.sub(lambda m: f"{float(m['n']) * 1000:g}", text)
-    for rx, rep in _DURATIONS:
-        if rx.possible(text):
-            text = rx.rx.sub(_duration(rep), text)
+    if _DURATION_WORDS.search(text):
+        for rx, rep in _DURATIONS:
+            if rx.possible(text):
+                text = rx.rx.sub(_duration(rep), text)
     return text
