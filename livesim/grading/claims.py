@@ -1104,9 +1104,11 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
             # colour; a brand elsewhere in the catalogue named White does not make "comes in white" true
             brands = [" ".join(q.name.lower().split()[:2]) for q in world.catalog.products
                       if q.name.split()[0].lower() in _COLOURS]  # "brown home", "white action"
+            in_names = {t for q in world.catalog.products if q.short_name.lower() in low
+                        for t in q.short_name.lower().split()}  # "(eye cream)": a name's word, not a colour
             for w in words:
                 if w in _COLOURS and w not in blob and _COLOUR_CUE.search(low) and not _negated(low, low.find(w)) \
-                        and not any(b.startswith(w + " ") and b in low for b in brands):
+                        and w not in in_names and not any(b.startswith(w + " ") and b in low for b in brands):
                     errors.append(f"false: link {p.link} does not come in {w}")
                     break
             denied = [c for m in _NO_COLOUR_RE.finditer(low)

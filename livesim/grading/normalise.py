@@ -37,6 +37,9 @@ _IDIOMS: tuple[tuple[Prefiltered, str], ...] = (
     (_rx(r"\bcouldn['’]?t\s{1,2}(?:be\s{1,2})?(?:happier|better)\b"), "is great"),
     (_rx(r"\bnothing\s{1,2}but\b"), "only"),
     (_rx(r"\b(?:can['’]?t|cannot)\s{1,2}(?:beat|wait|resist|get\s{1,2}enough\s{1,2}of)\b"), "love"),
+    # a hedged assertion, not a condition: "if I remember right, X" asserts X
+    (_rx(r"\bif\s{1,2}(?:i\s{1,2}(?:remember|recall)\s{1,2}(?:right|rightly|correctly)|i['’]m\s{1,2}not\s{1,2}"
+         r"mistaken|memory\s{1,2}serves(?:\s{1,2}me)?(?:\s{1,2}right)?)\b"), "I believe"),
 )
 
 _DIGITS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine".split())}
@@ -59,7 +62,7 @@ _DURATIONS: tuple[tuple[Prefiltered, str], ...] = (
 )
 _HALF = {"year": "6 months", "day": "12 hours"}
 # a word each idiom (each duration) must contain; checked first, so a reply without one skips the list
-_IDIOM_WORDS = re.compile(r"(?i)\b(?:no|not|without|can['’]?t|cannot|won['’]?t|will|doesn['’]?t|never|nothing|you['’]?ll|you|but|"
+_IDIOM_WORDS = re.compile(r"(?i)\b(?:if|no|not|without|can['’]?t|cannot|won['’]?t|will|doesn['’]?t|never|nothing|you['’]?ll|you|but|"
                           r"why|couldn['’]?t)\b")
 _DURATION_WORDS = re.compile(r"(?i)\b(?:days?|weeks?|months?|years?|hours?|half)\b")
 

@@ -628,3 +628,35 @@ def test_two_sizes_said_to_fit_in_any_case_contradict_the_chart(case):
         assert g.scores["accuracy"] == 0.0, (gold, case)
         n += 1
     assert n >= 5
+
+
+HEDGES = ["If I remember right,", "If I'm not mistaken,", "I think", "Probably", "If memory serves,"]
+
+
+@pytest.mark.parametrize("hedge", HEDGES)
+def test_a_hedge_does_not_make_a_false_statement_true(hedge):
+    n = 0
+    for intent in ("price", "returns", "complaint"):
+        for sim, gold in _requests(intent, range(13000, 13015)):
+            for p in _others(sim):
+                for stmt, why in _false_statements(sim, p)[:2]:
+                    g = grade_text(sim, f"{gold} {hedge} {stmt}.")
+                    assert g.scores["accuracy"] == 0.0, (why, hedge, stmt)
+                    n += 1
+                if not all(s.stock > 0 for s in p.skus) and any(s.stock > 0 for s in p.skus):
+                    dim = "size and colour" if p.category == "apparel" else "option"
+                    g = grade_text(sim, f"{gold} {hedge} every {dim} of link {p.link} is in stock!")
+                    assert g.scores["accuracy"] == 0.0, (hedge, p.link)
+                    n += 1
+    assert n >= 20
+
+
+def test_a_product_name_in_brackets_is_no_colour_claim():
+    n = 0
+    for sim, gold in _requests("comparison", range(13100, 13160)):
+        parts = [f"link {L} ({sim.catalog.by_link(L).short_name}) is {_price(sim, sim.catalog.by_link(L)):g} yuan"
+                 for L in sim.request.truth.targets]
+        g = grade_text(sim, " and ".join(parts) + ".")
+        assert g.scores["accuracy"] == 1.0, (parts, g.errors)
+        n += 1
+    assert n >= 10
