@@ -1184,9 +1184,9 @@ def size_contradictions(r: Reading, world: World, size: str) -> list[str]:
     other = [x for x in _sizes(r, skip_echo=True, subject=None, world=world, advice_only=True) if x != size]
     if other:
         return [f"also recommends size {other[0]}, the chart says {size}"]
-    for m in _BOTH_SIZES_RE.finditer(r.text):  # "both m and s would fit you", in any case
-        said = {m.group(1).upper(), m.group(2).upper()}
-        if said != {size} and not _negated(r.text, m.start()):
+    for both in _BOTH_SIZES_RE.finditer(r.text):  # "both m and s would fit you", in any case
+        said = {both.group(1).upper(), both.group(2).upper()}
+        if said != {size} and not _negated(r.text, both.start()):
             return [f"says sizes {' and '.join(sorted(said))} both fit, the chart says {size}"]
     for i, (s0, e0) in enumerate(r.sentences):
         m = _ANY_SIZE_FITS_RE.search(r.text, s0, e0)

@@ -34,6 +34,14 @@ def _requests(intent: str, seeds: range):
         yield sim, gold
 
 
+def _each_product(intents, seeds):
+    """(sim, gold, product) for every product of every request of these intents and seeds."""
+    for intent in intents:
+        for sim, gold in _requests(intent, seeds):
+            for p in sim.catalog.products:
+                yield sim, gold, p
+
+
 def _others(sim):
     return [p for p in sim.catalog.products if p.link not in sim.request.truth.targets]
 
@@ -309,17 +317,14 @@ def test_chat_filler_is_not_a_steer_back_to_the_products(filler):
 
 def test_a_blend_of_what_is_all_one_material_is_false():
     n = 0
-    for intent in ("spec_material", "size_advice", "price"):
-        for sim, gold in _requests(intent, range(10400, 10420)):
-            for p in sim.catalog.products:
-                mat = str(p.attributes.get("material", ""))
-                if not mat:
-                    continue
-                base = mat.split("% ")[-1]
-                g = grade_text(sim, f"{gold} Link {p.link} is only a {base} blend.")
-                pure = "%" not in mat or mat.startswith("100%")
-                assert (g.scores["accuracy"] == 0.0) == pure, (mat, g.errors)
-                n += 1
+    for sim, gold, p in _each_product(("spec_material", "size_advice", "price"), range(10400, 10420)):
+        mat = str(p.attributes.get("material", ""))
+        if not mat:
+            continue
+        g = grade_text(sim, f"{gold} Link {p.link} is only a {mat.split('% ')[-1]} blend.")
+        pure = "%" not in mat or mat.startswith("100%")
+        assert (g.scores["accuracy"] == 0.0) == pure, (mat, g.errors)
+        n += 1
     assert n >= 20
 
 
@@ -341,17 +346,15 @@ def test_a_viewers_handle_or_link_number_is_not_their_figure():
 
 def test_a_warranty_is_not_a_shelf_life():
     n = 0
-    for intent in ("spec_material", "price", "returns"):
-        for sim, gold in _requests(intent, range(10600, 10630)):
-            for p in sim.catalog.products:
-                shelf = p.attributes.get("shelf_life_months")
-                if not shelf or p.attributes.get("warranty_months") or p.after_sales.warranty_months:
-                    continue
-                g = grade_text(sim, f"{gold} Link {p.link} comes with a {shelf}-month warranty.")
-                assert g.scores["accuracy"] == 0.0, (p.link, shelf)
-                g = grade_text(sim, f"{gold} Link {p.link}'s shelf life is {shelf} months.")
-                assert g.scores["accuracy"] == 1.0, (p.link, g.errors)
-                n += 1
+    for sim, gold, p in _each_product(("spec_material", "price", "returns"), range(10600, 10630)):
+        shelf = p.attributes.get("shelf_life_months")
+        if not shelf or p.attributes.get("warranty_months") or p.after_sales.warranty_months:
+            continue
+        g = grade_text(sim, f"{gold} Link {p.link} comes with a {shelf}-month warranty.")
+        assert g.scores["accuracy"] == 0.0, (p.link, shelf)
+        g = grade_text(sim, f"{gold} Link {p.link}'s shelf life is {shelf} months.")
+        assert g.scores["accuracy"] == 1.0, (p.link, g.errors)
+        n += 1
     assert n >= 5
 
 
