@@ -1446,6 +1446,9 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
             val = n.value
             if fact.attribute == "ships_within_hours" and _EXTRA_DAYS_RE.match(text, n.start):
                 continue  # "3 extra days" to a remote region is a delay, not the dispatch time
+            if fact.attribute == "ships_within_hours" and n.sentence < len(r.sentences) and (
+                    _BATTERY_CUE.search(stmt := text[slice(*r.sentences[n.sentence])]) and not _SHIP_CUE.search(stmt)):
+                continue  # "its battery life is 48 hours" is no dispatch time
             if fact.attribute == "ships_within_hours" and n.attr == "day":
                 val *= 24
             if fact.attribute == "return_days" and n.attr == "week":

@@ -51,13 +51,29 @@ _NOT_NEG = re.compile(r"(?i)(?:\bnot|n['’]t)\s{1,2}(?:only|just|merely)\b|"
                       r"without\s{1,2}(?:a\s{1,2})?doubt|(?:isn['’]?t|ain['’]?t)\s{1,2}(?:it|that)\s{1,2}(?:great|nice|"
                       r"amazing|awesome|cool|lovely))\b")
 # what the viewer asked or wants, a check offered, a doubt, a condition: not a claim about the product
-_HEDGE = re.compile(
+_HEDGE_RX = re.compile(
     r"(?i)\b(?:if|whether|(?:i['’]ll|i\s{1,2}will|i\s{1,2}can|we\s{1,2}can|we['’]ll|to|could|can)\s{1,2}(?:double[\s-])?"
     r"check|checking|check\s{1,2}(?:whether|if|with|for\s{1,2}you)|verify|let\s{1,2}me|not\s{1,2}sure|unsure|might|may|maybe|perhaps|possibly|"
     r"mention\w{0,4}|specif\w{1,7}|ask\w{0,3}|wonder\w{0,3}|question|"
     r"(?:you|u|i|we)\s{1,2}(?:need|want|prefer)\w{0,2}|(?:need|want)\w{0,2}\s{1,2}(?:it|something|one|a|an)|"
     r"looking\s{1,2}for|hope|wish|other\s{1,2}(?:shops?|brands?|stores?)|elsewhere|"
     r"(?:can['’]?t|cannot|to)\s{1,2}confirm|confirm\s{1,2}(?:whether|if))\b|\?")
+# social openers that hold a hedge word ("Great question, ...") are not hedges of what follows
+_SOCIAL_QUESTION = re.compile(r"(?i)\b(?:great|good|fun|nice|excellent|awesome|interesting|lovely|fair)\s{1,2}"
+                              r"(?:question|q|ask)\b|\bthanks?\s{1,2}(?:you\s{1,2})?for\s{1,2}asking\b")
+
+
+class _Hedges:
+    """`_HEDGE_RX`, not matching inside a social opener (positions kept: the opener is blanked, not cut)."""
+
+    @staticmethod
+    def search(text: str, pos: int = 0, endpos: int | None = None) -> re.Match[str] | None:
+        if _SOCIAL_QUESTION.search(text):
+            text = _SOCIAL_QUESTION.sub(lambda m: " " * len(m.group()), text)
+        return _HEDGE_RX.search(text, pos, len(text) if endpos is None else endpos)
+
+
+_HEDGE = _Hedges()
 # a question that states what it asks about ("did you know it's waterproof?")
 _RHETORICAL = re.compile(r"(?i)\bdid\s{1,2}(?:you|u)\s{1,2}know\b|\b(?:isn['’]?t|ain['’]?t)\s{1,2}(?:it|that)\s{1,2}"
                          r"(?:great|nice|amazing|awesome|cool|lovely)\b|\bwho\s{1,2}doesn['’]?t\s{1,2}love\b|"

@@ -663,3 +663,36 @@ def test_a_product_name_in_brackets_is_no_colour_claim():
         assert g.scores["accuracy"] == 1.0, (parts, g.errors)
         n += 1
     assert n >= 10
+
+
+@pytest.mark.parametrize("opener", ["Great question,", "Good question!", "Thanks for asking,", "Fun question -"])
+def test_a_social_opener_is_no_hedge_of_what_follows(opener):
+    n = 0
+    for sim, gold in _requests("stock_variant", range(13200, 13240)):
+        for p in _others(sim):
+            if all(s.stock > 0 for s in p.skus) or not any(s.stock > 0 for s in p.skus):
+                continue
+            dim = "size and colour" if p.category == "apparel" else "option"
+            g = grade_text(sim, f"{gold} {opener} every {dim} of link {p.link} is in stock.")
+            assert g.scores["accuracy"] == 0.0, (opener, p.link)
+            n += 1
+    assert n >= 5
+
+
+def test_a_battery_life_in_hours_is_no_dispatch_time():
+    n = 0
+    for seed in range(13300, 13500):
+        sim = build_request(seed, "shipping")
+        fact = next((f for f in sim.request.truth.facts if "ships within" in f.label), None)
+        if fact is None or len(sim.request.comments) != 1:
+            continue
+        p = sim.catalog.by_link(fact.subject)
+        hours = p.attributes.get("battery_hours")
+        if hours != p.shipping.ships_within_hours:
+            continue
+        g = grade_text(sim, f"Link {p.link}'s battery life is {hours} hours.")
+        assert fact.label in g.missing, (sim.request.text, g.missing)
+        g = grade_text(sim, f"Link {p.link} ships within {hours} hours.")
+        assert fact.label not in g.missing
+        n += 1
+    assert n >= 1
