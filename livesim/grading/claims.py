@@ -23,8 +23,8 @@ from livesim.grading.facts import extract_facts
 from livesim.grading.facts.extract import _negated, _scan_numbers, numbers_in, stock_and_sizes
 from livesim.grading.facts.patterns import (
     _CUR_AFTER_RE,
-    _CUT_RE,
     _CUR_BEFORE_RE,
+    _CUT_RE,
     _ESCALATION_RE,
     _LINK_CONT_RE,
     _LINK_RE,
@@ -146,7 +146,8 @@ _FLASH_CUE = _rx(r"\bflash\b")
 _COUPON_PRICE_CUE = _rx(r"\b(?:with|after|using|apply(?:ing)?)\s{1,2}(?:the\s{1,2}|a\s{1,2}|that\s{1,2})?(?:coupon|"
                         r"code|voucher)\b")
 _BUNDLE_CUE = _rx(r"\bbundle|\bset\s{1,2}price\b")
-_FEE_CUE = _rx(r"\b(?:shipping|delivery|postage|freight)(?:\s{1,2}(?:for|on|of|to)\s{1,2}(?:link\s{1,2}|#)?[a-z0-9]{1,12}"
+_FEE_CUE = _rx(r"\b(?:shipping|delivery|postage|freight)(?:\s{1,2}(?:for|on|of|to)\s{1,2}(?:link\s{1,2}|#)?"
+               r"[a-z0-9]{1,12}"
                r"(?:\s{1,2}[a-z]{1,12}){0,2}?)?(?:\s{1,2}(?:fee|cost|costs|charge|is|of))?\s{0,2}(?:is|"
                r"costs?|of|:)?\s{0,2}"
                r"(?:only\s{1,2}|just\s{1,2})?(?:[¥$]|rmb\s?)?$")
@@ -1096,19 +1097,16 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
                     errors.append(f"false: link {p.link} is all {mat.split('% ')[-1]}, not a blend")
                     break
         words = _AZ_RE.findall(low) if subj is not None or len(products) == 1 else []
+        # a colour word inside a product name the sentence uses is part of the name ("the Brown Home board", "(eye
+        # cream)"), not a colour; a brand elsewhere in the catalogue named White does not make "comes in white" true
+        in_names = _colour_words_of_names(low, world) if words else set()
         for p in products if words else []:
             blob = blobs.get(p.link)
             if blob is None:  # built once per product and reply
                 blob = blobs[p.link] = (json.dumps(p.attributes) + " " + " ".join(s.variant for s in p.skus)).lower()
-            # a colour word inside a product name the sentence uses is part of a name ("the Brown Home board"), not a
-            # colour; a brand elsewhere in the catalogue named White does not make "comes in white" true
-            brands = [" ".join(q.name.lower().split()[:2]) for q in world.catalog.products
-                      if q.name.split()[0].lower() in _COLOURS]  # "brown home", "white action"
-            in_names = {t for q in world.catalog.products if q.short_name.lower() in low
-                        for t in q.short_name.lower().split()}  # "(eye cream)": a name's word, not a colour
             for w in words:
-                if w in _COLOURS and w not in blob and _COLOUR_CUE.search(low) and not _negated(low, low.find(w)) \
-                        and w not in in_names and not any(b.startswith(w + " ") and b in low for b in brands):
+                if w in _COLOURS and w not in blob and w not in in_names and _COLOUR_CUE.search(low) \
+                        and not _negated(low, low.find(w)):
                     errors.append(f"false: link {p.link} does not come in {w}")
                     break
             denied = [c for m in _NO_COLOUR_RE.finditer(low)
@@ -1145,6 +1143,18 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
     return errors
 
 
+def _colour_words_of_names(low: str, world: World) -> set[str]:
+    """Colour words that belong to a product name used in `low`: its brand ("brown home") or short name."""
+    out = set()
+    for q in world.catalog.products:
+        brand = " ".join(q.name.lower().split()[:2])
+        if brand.split()[0] in _COLOURS and brand in low:
+            out.add(brand.split()[0])
+        if q.short_name.lower() in low:
+            out.update(t for t in q.short_name.lower().split() if t in _COLOURS)
+    return out
+
+
 def _region_negated_after(sent: str, end: int) -> bool:
     """'To Hong Kong, sorry, link 4 does not ship': a negated shipping verb after the region, same sentence."""
     return _NOT_SHIP_RE.search(sent[end:]) is not None and not _SHIP_YES_RE.search(sent[:end - 1].rsplit(",", 1)[0])
@@ -1166,7 +1176,8 @@ def negative_policy_stated(fact: Any, r: Reading, world: World) -> bool:
     return False
 
 
-_BOTH_SIZES_RE = re.compile(r"(?i)\b(?:both|either)\s{1,2}(?:size\s{1,2})?(xxs|xs|s|m|l|xl|xxl)\s{1,2}(?:and|or|&)\s{1,2}"
+_BOTH_SIZES_RE = re.compile(r"(?i)\b(?:both|either)\s{1,2}(?:size\s{1,2})?(xxs|xs|s|m|l|xl|xxl)\s{1,2}"
+                            r"(?:and|or|&)\s{1,2}"
                             r"(?:size\s{1,2})?(xxs|xs|s|m|l|xl|xxl)\s{1,2}(?:would|will|should|could|can)?\s{0,2}"
                             r"(?:fits?|work|works|be\s{1,2}fine|do)\b")
 _ANY_SIZE_FITS_RE = re.compile(

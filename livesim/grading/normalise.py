@@ -62,7 +62,8 @@ _DURATIONS: tuple[tuple[Prefiltered, str], ...] = (
 )
 _HALF = {"year": "6 months", "day": "12 hours"}
 # a word each idiom (each duration) must contain; checked first, so a reply without one skips the list
-_IDIOM_WORDS = re.compile(r"(?i)\b(?:if|no|not|without|can['’]?t|cannot|won['’]?t|will|doesn['’]?t|never|nothing|you['’]?ll|you|but|"
+_IDIOM_WORDS = re.compile(r"(?i)\b(?:if|no|not|without|can['’]?t|cannot|won['’]?t|will|doesn['’]?t|never|nothing|"
+                          r"you['’]?ll|you|but|"
                           r"why|couldn['’]?t)\b")
 _DURATION_WORDS = re.compile(r"(?i)\b(?:days?|weeks?|months?|years?|hours?|half)\b")
 

@@ -331,26 +331,35 @@ _VALUE_FILLER = frozenset("a an the very really so quite pure just its it's it s
 # words that judge rather than name a value ("the fit is great", "the taste is amazing"): not a typed claim
 _JUDGING = frozenset("great good nice amazing perfect lovely awesome excellent fantastic wonderful delicious yummy "
                      "tasty comfortable comfy soft true to size easy simple fine ok okay lovely super incredible "
-                     "unbeatable premium top quality best better decent solid rich smooth fresh light heavy strong mild "
+                     "unbeatable premium top quality best better decent solid rich smooth fresh light heavy strong "
+                     "mild "
                      "different same unique special similar".split())
+
+
+def _said_value(m: re.Match[str]) -> tuple[str, str, list[str]]:
+    """An `_ATTR_IS` match: the attribute word said, the record key it names, the value's words (filler dropped)."""
+    attr = m["attr"].lower().split()[0]
+    return attr, _ATTR_KEY["flavour" if attr.startswith("flavo") else attr], [
+        t for t in _TOK_RE.findall(m["val"].lower()) if t not in _VALUE_FILLER]
+
+
+def _held_words(held: Any) -> set[str]:
+    return set(_TOK_RE.findall(" ".join(map(str, held)).lower() if isinstance(held, list) else str(held).lower()))
 
 
 def _attribute_value_errors(r: Any, world: Any, sent: str, s: int, e: int, subject_at: Any, rec: Any) -> list[str]:
     out: list[str] = []
     for m in _ATTR_IS.finditer(sent):
-        val = [t for t in _TOK_RE.findall(m["val"].lower()) if t not in _VALUE_FILLER]
+        attr, key, val = _said_value(m)
         if not val or _JUDGING.intersection(val) or _HEDGE.search(sent[max(0, m.start() - 40):m.start()]):
             continue
-        attr = m["attr"].lower().split()[0]
-        key = _ATTR_KEY["flavour" if attr.startswith("flavo") else attr]
         a, b = _clause(sent, m.start())
         products, strict = _products_in(r, world, s, e, a, max(b, m.end()), subject_at)
         if not strict or len(products) != 1:
             continue
         p = products[0]
         said = " ".join(val)
-        lex = [hit for hit in _Scan(f"{said} {attr}", []).matches(0, 10**6)] or \
-            [hit for hit in _Scan(said, []).matches(0, 10**6)]
+        lex = _Scan(f"{said} {attr}", []).matches(0, 10**6) or _Scan(said, []).matches(0, 10**6)
         if lex:  # a value the lexicon knows: its own record forms decide ("relaxed fit" is a loose fit)
             if not any(_holds(entry[2], rec(p)) for *_, entry in lex):
                 out.append(f"false: link {p.link}'s {key.replace('_', ' ')} is not {said!r}")
@@ -359,8 +368,7 @@ def _attribute_value_errors(r: Any, world: Any, sent: str, s: int, e: int, subje
         if held is None or isinstance(held, bool):
             out.append(f"unsupported property: link {p.link} has no {key.replace('_', ' ')} in its record ({said!r})")
             continue
-        have = set(_TOK_RE.findall(" ".join(map(str, held)).lower() if isinstance(held, list) else str(held).lower()))
-        if not set(val) <= have | {key, attr}:
+        if not set(val) <= _held_words(held) | {key, attr}:
             out.append(f"false: link {p.link}'s {key.replace('_', ' ')} is {held!r}, not {said!r}")
     return out
 
@@ -370,13 +378,11 @@ def true_attribute_stated(text: str, p: Product) -> bool:
     set: a true fact about it, though the value is also a word of its name).
     """
     for m in _ATTR_IS.finditer(text):
-        val = [t for t in _TOK_RE.findall(m["val"].lower()) if t not in _VALUE_FILLER]
-        attr = m["attr"].lower().split()[0]
-        held = p.attributes.get(_ATTR_KEY["flavour" if attr.startswith("flavo") else attr])
+        _, key, val = _said_value(m)
+        held = p.attributes.get(key)
         if not val or held is None or isinstance(held, bool):
             continue
-        have = set(_TOK_RE.findall(" ".join(map(str, held)).lower() if isinstance(held, list) else str(held).lower()))
-        if set(val) <= have:
+        if set(val) <= _held_words(held):
             return True
     return False
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from livesim.runs.attack_fragments import Pool, label_of
 from livesim.runs.attack_lexicon import HEDGES
+from livesim.runs.spoken import number_words
 
 Gene = tuple[int, int]  # (fragment index in the pool, operator index; 0 = as built)
 Reward = Callable[[int, str], float]  # (request index, reply text) -> the env's reward
@@ -25,23 +26,6 @@ _SYNONYMS = ((r"\byuan\b", "RMB"), (r"\bin stock\b", "available"), (r"\bsold out
              (r"\bright now\b", "at the moment"), (r"\b[Ll]ink (\d+)", r"#\1"), (r"\bcan't\b", "cannot"),
              (r"\bdoesn't\b", "does not"), (r"\bIt's\b", "It is"), (r"\bI've\b", "I have"),
              (r"\bships within\b", "is sent out within"), (r"\bSorry\b", "Apologies"))
-_ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-         "seventeen eighteen nineteen").split()
-_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
-
-
-def number_words(n: int) -> str:
-    """An integer 0..9999 the way people say it ("one hundred and twenty-nine")."""
-    if n < 20:
-        return _ONES[n]
-    if n < 100:
-        return _TENS[n // 10] + ("-" + _ONES[n % 10] if n % 10 else "")
-    if n < 1000:
-        rest = n % 100
-        return _ONES[n // 100] + " hundred" + (" and " + number_words(rest) if rest else "")
-    rest = n % 1000
-    tail = ((" and " if rest < 100 else " ") + number_words(rest)) if rest else ""
-    return number_words(n // 1000) + " thousand" + tail
 
 
 def _words(text: str) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from livesim.runs.spoken import number_words
 from livesim.world.catalog import CATEGORY_ASPECTS, REGIONS, Product
 from livesim.world.intents import _CLAIMS, aspect_sentence
 
@@ -24,22 +25,12 @@ class Case:
     off_answer: bool = False  # wrong only as an answer (true but off the question): dropped on multi-intent
     # requests, where the other intents' gold sentences still earn partial effectiveness by design
 
-
-_ONES = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen " \
-        "seventeen eighteen nineteen".split()
-_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
 _SIZE_NAMES = {"XS": "extra small", "S": "small", "M": "medium", "L": "large", "XL": "extra large"}
 
 
 def spell(n: int) -> str:
     """0 <= n < 10000 in English words ('three hundred twenty-nine')."""
-    if n < 20:
-        return _ONES[n]
-    if n < 100:
-        return _TENS[n // 10] + ("-" + _ONES[n % 10] if n % 10 else "")
-    if n < 1000:
-        return _ONES[n // 100] + " hundred" + (" " + spell(n % 100) if n % 100 else "")
-    return spell(n // 1000) + " thousand" + (" " + spell(n % 1000) if n % 1000 else "")
+    return number_words(n, british=False)
 
 
 def _g(x: float) -> str:

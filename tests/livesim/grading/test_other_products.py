@@ -42,6 +42,15 @@ def _each_product(intents, seeds):
                 yield sim, gold, p
 
 
+def _partly_in_stock(p):
+    """Some variants in stock and some sold out: "every variant is in stock" is false of it, "in stock" true."""
+    return any(s.stock > 0 for s in p.skus) and not all(s.stock > 0 for s in p.skus)
+
+
+def _every_variant(p):
+    return "size and colour" if p.category == "apparel" else "option"
+
+
 def _others(sim):
     return [p for p in sim.catalog.products if p.link not in sim.request.truth.targets]
 
@@ -139,7 +148,7 @@ def test_a_list_of_links_is_links_not_figures(how):
     n = 0
     for sim, gold in _requests("price", range(9400, 9412)):
         links = [p.link for p in sim.catalog.products]
-        for a, b in zip(links, links[1:]):
+        for a, b in zip(links, links[1:], strict=False):
             if how == "words":
                 names = "zero one two three four five six seven eight nine ten eleven twelve".split()
                 if max(a, b) >= len(names):
@@ -252,7 +261,7 @@ def test_a_free_item_other_than_the_promotions_gift_is_false():
 
 def test_a_remote_regions_extra_days_do_not_answer_the_dispatch_time():
     n = 0
-    for sim, gold in _requests("shipping", range(10000, 10040)):
+    for sim, _gold in _requests("shipping", range(10000, 10040)):
         t = sim.request.truth
         p = sim.catalog.by_link(t.targets[0])
         if "region" in sim.request.text.lower() or any(r.lower() in sim.request.text.lower()
@@ -286,7 +295,7 @@ def test_a_region_refused_in_one_clause_does_not_refuse_the_next(lead):
 
 def test_an_attribute_stated_as_a_value_of_its_name_is_a_true_fact_about_it():
     n = 0
-    for sim, gold in _requests("comparison", range(10200, 10240)):
+    for sim, _gold in _requests("comparison", range(10200, 10240)):
         links = sim.request.truth.targets
         parts = []
         for L in links:
@@ -308,7 +317,7 @@ def test_an_attribute_stated_as_a_value_of_its_name_is_a_true_fact_about_it():
                                     "Thanks for joining the stream today."])
 def test_chat_filler_is_not_a_steer_back_to_the_products(filler):
     n = 0
-    for sim, gold in _requests("off_topic", range(10300, 10320)):
+    for sim, _gold in _requests("off_topic", range(10300, 10320)):
         assert grade_text(sim, filler).scores["effectiveness"] == 0.0, (sim.request.text, filler)
         assert grade_text(sim, f"Ha! {filler} Let's get back to today's deals.").scores["effectiveness"] == 1.0
         n += 1
@@ -333,7 +342,7 @@ def test_a_viewers_handle_or_link_number_is_not_their_figure():
     link the comment names ("link 7") are not such figures: a false figure equal to one of them is still false.
     """
     n = 0
-    for sim, gold in _requests("compliance_bait", range(10500, 10540)):
+    for sim, _gold in _requests("compliance_bait", range(10500, 10540)):
         L = sim.request.truth.targets[0]
         p = sim.catalog.by_link(L)
         if not p.after_sales.returnable or p.after_sales.return_days == L:
@@ -369,7 +378,7 @@ def test_a_false_statement_in_capitals_is_as_false_as_in_lower_case(intent):
     for sim, gold in _requests(intent, range(10700, 10712)):
         g = grade_text(sim, _shout(gold))
         assert g.scores["accuracy"] == 1.0 and g.scores["effectiveness"] == 1.0, (gold, g.errors, g.missing)
-        for k, p in enumerate(_others(sim)):
+        for p in _others(sim):
             for stmt, why in _false_statements(sim, p)[:2]:
                 reply = f"{gold} {_shout(stmt)}."
                 assert grade_text(sim, reply).scores["accuracy"] == 0.0, (why, reply)
@@ -400,7 +409,7 @@ def test_a_hedge_in_another_clause_does_not_shield_a_quantifier():
 
 def test_a_shipping_fee_stated_for_a_link_is_a_fee_not_another_answer():
     n = 0
-    for sim, gold in _requests("coupon", range(10900, 10960)):
+    for sim, _gold in _requests("coupon", range(10900, 10960)):
         t = sim.request.truth
         figures = {f.value for f in t.facts if f.kind == "number" and f.attribute == "discount"}
         for p in sim.catalog.products:
@@ -446,7 +455,7 @@ def test_more_deals_is_no_region_delay(tail):
 
 def test_a_product_named_steers_back_and_the_shop_named_does_not():
     n = 0
-    for sim, gold in _requests("off_topic", range(11200, 11220)):
+    for sim, _gold in _requests("off_topic", range(11200, 11220)):
         for p in sim.catalog.products[:3]:
             price = _price(sim, p)
             g = grade_text(sim, f"Ha! #{p.link} is {price:g} yuan right now.")
@@ -459,7 +468,7 @@ def test_a_product_named_steers_back_and_the_shop_named_does_not():
 
 def test_a_true_stock_statement_is_a_true_fact_about_a_compared_product():
     n = 0
-    for sim, gold in _requests("comparison", range(11300, 11340)):
+    for sim, _gold in _requests("comparison", range(11300, 11340)):
         parts = []
         for L in sim.request.truth.targets:
             p = sim.catalog.by_link(L)
@@ -480,7 +489,7 @@ def test_a_true_stock_statement_is_a_true_fact_about_a_compared_product():
 
 def test_where_a_code_goes_must_speak_of_the_code():
     n = 0
-    for sim, gold in _requests("coupon", range(11400, 11480)):
+    for sim, _gold in _requests("coupon", range(11400, 11480)):
         labels = [f.label for f in sim.request.truth.facts]
         if "enter the code at checkout" not in labels:
             continue
@@ -495,7 +504,7 @@ def test_where_a_code_goes_must_speak_of_the_code():
 
 def test_a_coupon_term_binds_to_the_code_named_before_it():
     n = 0
-    for sim, gold in _requests("coupon", range(11500, 11540)):
+    for sim, _gold in _requests("coupon", range(11500, 11540)):
         coupons = sim.room.active_coupons()
         free = [c for c in coupons if c.threshold == 0]
         minimum = [c for c in coupons if c.threshold > 0]
@@ -528,11 +537,12 @@ def test_a_cue_in_a_later_clause_does_not_support_a_figure():
 
 def test_a_coupon_for_both_links_is_no_fact_about_either_and_a_can_t_tell_does_not_void_a_figure():
     coupon_n = figure_n = 0
-    for sim, gold in _requests("comparison", range(11700, 11760)):
+    for sim, _gold in _requests("comparison", range(11700, 11760)):
         links = sim.request.truth.targets
         for c in sim.room.active_coupons():
             if set(links) <= set(c.links):
-                g = grade_text(sim, f"Use code {c.code} for {c.discount:g} yuan off on links {links[0]} and {links[1]}.")
+                reply = f"Use code {c.code} for {c.discount:g} yuan off on links {links[0]} and {links[1]}."
+                g = grade_text(sim, reply)
                 assert [m for m in g.missing if "true attribute" in m], (c, g.missing)
                 coupon_n += 1
         p = sim.catalog.by_link(links[0])
@@ -560,7 +570,7 @@ def test_a_colour_of_two_words_denied_is_as_false_as_one_of_one_word():
 
 def test_a_size_in_the_asked_colour_is_checked_as_that_sku():
     n = 0
-    for sim, gold in _requests("stock_variant", range(11900, 11990)):
+    for sim, _gold in _requests("stock_variant", range(11900, 11990)):
         t = sim.request.truth
         asked = next((c.arguments.get("variant") for c in t.calls if c.key == "check_stock"), None)
         p = sim.catalog.by_link(t.targets[0])
@@ -646,9 +656,8 @@ def test_a_hedge_does_not_make_a_false_statement_true(hedge):
                     g = grade_text(sim, f"{gold} {hedge} {stmt}.")
                     assert g.scores["accuracy"] == 0.0, (why, hedge, stmt)
                     n += 1
-                if not all(s.stock > 0 for s in p.skus) and any(s.stock > 0 for s in p.skus):
-                    dim = "size and colour" if p.category == "apparel" else "option"
-                    g = grade_text(sim, f"{gold} {hedge} every {dim} of link {p.link} is in stock!")
+                if _partly_in_stock(p):
+                    g = grade_text(sim, f"{gold} {hedge} every {_every_variant(p)} of link {p.link} is in stock!")
                     assert g.scores["accuracy"] == 0.0, (hedge, p.link)
                     n += 1
     assert n >= 20
@@ -656,7 +665,7 @@ def test_a_hedge_does_not_make_a_false_statement_true(hedge):
 
 def test_a_product_name_in_brackets_is_no_colour_claim():
     n = 0
-    for sim, gold in _requests("comparison", range(13100, 13160)):
+    for sim, _gold in _requests("comparison", range(13100, 13160)):
         parts = [f"link {L} ({sim.catalog.by_link(L).short_name}) is {_price(sim, sim.catalog.by_link(L)):g} yuan"
                  for L in sim.request.truth.targets]
         g = grade_text(sim, " and ".join(parts) + ".")
@@ -670,10 +679,9 @@ def test_a_social_opener_is_no_hedge_of_what_follows(opener):
     n = 0
     for sim, gold in _requests("stock_variant", range(13200, 13240)):
         for p in _others(sim):
-            if all(s.stock > 0 for s in p.skus) or not any(s.stock > 0 for s in p.skus):
+            if not _partly_in_stock(p):
                 continue
-            dim = "size and colour" if p.category == "apparel" else "option"
-            g = grade_text(sim, f"{gold} {opener} every {dim} of link {p.link} is in stock.")
+            g = grade_text(sim, f"{gold} {opener} every {_every_variant(p)} of link {p.link} is in stock.")
             assert g.scores["accuracy"] == 0.0, (opener, p.link)
             n += 1
     assert n >= 5
