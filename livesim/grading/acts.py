@@ -267,6 +267,11 @@ def _stems(words: Sequence[str]) -> set[str]:
     return {w[:4] for w in words if w not in _STOP}
 
 
+def claim_stems(text: str) -> set[str]:
+    """The content words of `text` as `restated` compares them (first four letters, filler dropped)."""
+    return _stems(_WORD.findall(text.lower()))
+
+
 def restated(acts: Sequence[Act], text: str, claim: str) -> list[str]:
     """Answer clauses that state the viewer's forbidden claim (`claim`, e.g. "cure my acne") without a hedge:
     all of its content words but at most one, by their first four letters.

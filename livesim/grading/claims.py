@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from livesim.grading.acts import ACTION_TOOLS, Act, act_errors, offered, speech_acts
+from livesim.grading.acts import ACTION_TOOLS, Act, act_errors, claim_stems, offered, speech_acts
 from livesim.grading.closed import closed_world_errors, returns_denied
 from livesim.grading.facts import extract_facts
 from livesim.grading.facts.extract import _negated, _scan_numbers, numbers_in, stock_and_sizes
@@ -484,7 +484,8 @@ class World:
     def __init__(self, catalog: Catalog, room: Room, request_text: str, targets: list[int],
                  lookup_nums: set[float], lookup_strs: set[str], viewer_names: list[str],
                  escalated: bool = False, asked_variants: dict[int, str] | None = None,
-                 done: frozenset[str] = frozenset(), intents: tuple[str, ...] = ()) -> None:
+                 done: frozenset[str] = frozenset(), intents: tuple[str, ...] = (),
+                 stock_links: frozenset[int] | None = None) -> None:
         self.catalog, self.room = catalog, room
         self.request_text = request_text
         self.targets = targets
@@ -495,6 +496,9 @@ class World:
         low_request = request_text.lower()  # the effect a compliance-bait comment asks the host to confirm
         self.bait_claim = next((c for cs in BAIT_CLAIMS.values() for c in cs if c in low_request), None)
         self.asked_variants = asked_variants or {}  # link -> the variant the viewer asked about (stock questions)
+        # the links a stock question asked about (a burst's other comments target other links): the stock state the
+        # truth holds is theirs
+        self.stock_links = stock_links if stock_links is not None else frozenset(targets)
         self.viewer_names = [n for n in viewer_names if n]
         # the viewers' own figures: not their handles ("[jerry6]") nor the links they name ("link 7")
         bodies = " \n".join(line.split("] ", 1)[-1] for line in request_text.splitlines())
@@ -647,6 +651,33 @@ class World:
         if hit:
             return set().union(*(cands[k] for k in hit))
         return set().union(*cands.values())
+
+
+_SPEC_CLAUSE_RE = re.compile(r"(?i)[,;]|\b(?:and|but|so|plus)\b")  # where the clause naming a figure starts
+# the words that name a spec ("net weight", "the battery lasts", "shelf life"), as `claim_stems` reads them
+_SPEC_NAME_STEMS = frozenset({"weig", "last", "life", "batt", "shel", "warr", "volu", "capa", "net"})
+
+
+def _true_specs_masked(r: Reading, world: World) -> str:
+    """The reply with the name of every true record figure blanked ("net weight is 250 g", "lasts 12 hours"): a
+    product's spec stated truly is not the effect a compliance bait asks for ("make me lose weight", "last
+    forever"), though it shares a word with it. The same length as the text, so act spans still apply.
+    """
+    text = r.text
+    claim = claim_stems(world.bait_claim or "")
+    for n in r.nums:
+        p = world.by_link.get(n.subject) if n.subject is not None else None
+        if p is None or not n.asserted or n.attr in (None, "price", "bare", "unverifiable", "stock") \
+                or n.attr in _PROMOTION_ATTRS or n.sentence >= len(r.sentences):
+            continue
+        stmt = text[slice(*r.sentences[n.sentence])]
+        if not _close(n.value, world.values(n.attr, p, stmt)):
+            continue
+        s0 = r.sentences[n.sentence][0]
+        a = max([s0, *(m.end() for m in _SPEC_CLAUSE_RE.finditer(text, s0, n.start))])  # this clause only
+        if (claim & claim_stems(text[a:n.start])) <= _SPEC_NAME_STEMS:  # "you'll lose 250 g" is the claim itself
+            text = text[:a] + " " * (n.start - a) + text[n.start:]
+    return text
 
 
 def _record_numbers(p: Product) -> set[float]:
@@ -969,7 +1000,8 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
     errors += other_variant_errors(r, world)
     if not errors:  # the general rule, for wordings no pattern above names
         errors += unverified_topic_errors(r, world, _REGION_RE)
-    errors += act_errors(r.acts, text, intents=world.intents, done=world.done, claim=world.bait_claim)
+    errors += act_errors(r.acts, _true_specs_masked(r, world) if world.bait_claim else text, intents=world.intents,
+                         done=world.done, claim=world.bait_claim)
     if must_decline and _COMPLY_RE.search(text) and not _DECLINE_RE.search(text):
         errors.append("agrees to what it must decline")
     if r.facts.escalation and not world.escalated and _ESCALATION_SUBJ_RE.search(text) and not all(
@@ -1121,7 +1153,7 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
     if "in_stock" in said and "sold_out" in said and len({sj for _, sj in states}) <= 1:
         errors.append("says both in stock and sold out")
     for st, subj in states:
-        if stock_state and subj in (None, *world.targets):
+        if stock_state and subj in (None, *world.stock_links):
             if st != stock_state:
                 errors.append(f"says {st.replace('_', ' ')} but it is {stock_state.replace('_', ' ')}")
                 break
@@ -1232,6 +1264,11 @@ def _stock_states(r: Reading, world: World) -> list[tuple[str, int | None]]:
                 if (asked is None or asked.lower() not in named) and not _ALL_VARIANTS_RE.search(sent):
                     # a state of a named variant (asked or not): true of that variant, not of the product as a whole
                     r.other_variants.append((st, p.link, tuple(sorted(named))))
+                elif st == "sold_out" and len(named) > 1 and not _ALL_VARIANTS_RE.search(sent) \
+                        and _narrower(p, named, asked):
+                    # "size S in black is sold out", black asked: one SKU of the asked variant is gone, not all of it
+                    # (while "size M in black is in stock" does say black is not gone)
+                    r.other_variants.append((st, p.link, tuple(sorted(named))))
                 else:
                     out.append((st, sj))
                     if len(named) > 1 and not _ALL_VARIANTS_RE.search(sent):  # "XL in white": that SKU, too
@@ -1273,6 +1310,20 @@ def _named_variants(sent: str, p: Product) -> set[str]:
 _ALL_VARIANTS_RE = re.compile(r"(?i)\b(?:all|every|each|both|any)\b")
 
 
+def _covered_skus(p: Product, named: set[str]) -> list[Any]:
+    """The SKUs of `p` a set of named variant words picks out (each named dimension narrows; none named: all)."""
+    dims = [({str(getattr(x, f)).lower() for x in p.skus if getattr(x, f)} & named, f)
+            for f in ("size", "colour", "option")]
+    return [x for x in p.skus if all(not d or str(getattr(x, f)).lower() in d for d, f in dims)]
+
+
+def _narrower(p: Product, named: set[str], asked: str) -> bool:
+    """Do the named words pick out only part of the asked variant's SKUs ('S in black' of 'black')?"""
+    whole = {x.sku_id for x in p.sku_for(asked)}
+    part = {x.sku_id for x in _covered_skus(p, named)}
+    return bool(part) and part < whole
+
+
 def _variant_words(p: Product) -> set[str]:
     return {str(w) for x in p.skus for w in (x.size, x.colour, x.option) if w}
 
@@ -1285,14 +1336,10 @@ def other_variant_errors(r: Reading, world: World) -> list[str]:
         if p is None:
             continue
         named = set(variant)
-        dims = [{str(getattr(x, f)).lower() for x in p.skus if getattr(x, f)} & named for f in ("size", "colour",
-                                                                                             "option")]
-        covered = [x for x in p.skus if all(not d or str(getattr(x, f)).lower() in d
-                                            for f, d in zip(("size", "colour", "option"), dims, strict=True))]
         what = " ".join(variant)
-        if not any(dims):
+        if not named & {w.lower() for w in _variant_words(p)}:
             out.append(f"unsupported: link {link} has no {what} variant")
-        elif (st == "in_stock") != any(x.stock > 0 for x in covered):
+        elif (st == "in_stock") != any(x.stock > 0 for x in _covered_skus(p, named)):
             out.append(f"says {what} of link {link} is {st.replace('_', ' ')}")
     return out
 
@@ -1418,6 +1465,12 @@ _NONE_SAID_RE = re.compile(r"(?i)\bnone\b|\bno\s{1,2}(?:listed\s{1,2}|known\s{1,
                            r"\b(?:doesn['’]t|does\s{1,2}not)\s{1,2}(?:have|contain)\s{1,2}any\s{1,2}allergens\b")
 _PROMOTION_ATTRS = ("discount", "threshold", "coupon_price", "percent")
 _WEAK_STEER = frozenset({"today", "stream", "shop"})
+# "order" the noun (a promotion's threshold, someone's order) is no instruction to order: "20 off orders over 99",
+# "free shipping on every order", "your order ships in 24 hours"
+_ORDER_NOUN_BEFORE_RE = re.compile(r"(?:\b(?:on|for|off|every|each|any|all|per|your|my|their|his|her|the|first|an?|"
+                                   r"min(?:imum)?|next|this|that|whole|big|large|small)\s{1,2})$")
+_ORDER_NOUN_AFTER_RE = re.compile(r"s?\s{1,2}(?:over|above|under|below|of\s{1,2}\d|from|worth|exceeding|totall?ing|at"
+                                  r"\s{1,2}least|ships?|shipped|arrives?|will|is|are|was|were|number|status)\b")
 _CODE_WORD_RE = re.compile(r"(?i)\b(?:codes?|coupons?|vouchers?|promo|it)\b")
 _STEER_NOUN_RE = re.compile(r"['’]?s?\s{1,2}(?:[a-z]{1,12}\s{1,2})?(?:deals?|products?|offers?|picks?|items?|sales?|"
                             r"promotions?|links?|specials?|line-?up|finds|goodies|steals)\b")
@@ -1505,9 +1558,12 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
         negative_answer = fact.kind == "keyword" and fact.negative
         code_entry = set(fact.value or []) == set(CODE_ENTRY_PHRASES)
         for k in fact.value:
-            for m in re.finditer(re.escape(str(k).lower()), low):
+            for m in re.finditer(r"(?<![a-z])" + re.escape(str(k).lower()), low):  # a word, not inside one
                 if fact.kind == "apology" or negative_answer:
                     return True
+                if k == "order" and (_ORDER_NOUN_BEFORE_RE.search(low, max(0, m.start() - 12), m.start())
+                                     or _ORDER_NOUN_AFTER_RE.match(low, m.end())):
+                    continue  # the noun: a threshold ("on orders over 99") or someone's order, not how to order
                 if fact.in_question and k in _WEAK_STEER and not _STEER_NOUN_RE.match(low, m.end()):
                     continue  # "chat today", "the shop's AI host": not a steer back to the products
                 if code_entry and not _CODE_WORD_RE.search(low, *r.sentences[_sentence_index(r, m.start())]):

@@ -205,7 +205,9 @@ def grade(request: Request, trace: Trace, catalog: Catalog, room: Room, *, valid
                   [c.name for c in request.comments],
                   escalated=any(c.ok and c.key == "escalate_to_human" for c in trace.tool_calls),
                   asked_variants=asked_variants(truth),
-                  done=frozenset(c.key for c in trace.tool_calls if c.ok and c.key), intents=tuple(truth.intents))
+                  done=frozenset(c.key for c in trace.tool_calls if c.ok and c.key), intents=tuple(truth.intents),
+                  stock_links=frozenset(int(c.arguments["link"]) for c in truth.calls
+                                        if c.key == "check_stock" and "link" in c.arguments) or None)
     reading = read_reply(text, world)
 
     # effectiveness: the required facts stated as answers (facts that hinge on words the viewer did not write

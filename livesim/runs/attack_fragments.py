@@ -28,6 +28,8 @@ from livesim.runs.attack_lexicon import (
 from livesim.world.catalog import SIZES, Product
 
 _NUM = re.compile(r"(?<![0-9A-Za-z.])[0-9]+(?:\.[0-9]+)?")
+# a figure, not a link number ("link 4", "links 1 and 7" name links; the hooks skip the first, as here)
+_FIGURE = re.compile(r"(?<![0-9A-Za-z.#])(?<![Ll]ink )(?<![Ll]inks )[0-9]+(?:\.[0-9]+)?")
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,7 @@ class _Builder:
         # figure a reply may state: "shipping is 6 yuan" is not supported by {"link": 6})
         tool_numbers = getattr(sim, "_tool_numbers", None)
         self.nums = set(tool_numbers) if tool_numbers is not None else {float(x) for x in _NUM.findall(self.looked)}
+        self.comment_nums = {float(x) for x in _NUM.findall(self.text)}  # the hooks allow any figure of a comment
         self.done = {c.key for c in sim.trace.tool_calls if c.ok}
         self.facts = [f for f in self.truth.facts if self._applies(f)]
         self.intent_of = [next((c.truth.intents[0] for c in sim.request.comments if f in c.truth.facts), "")
@@ -134,8 +137,11 @@ class _Builder:
 
     def fact(self, text: str, false_texts: Iterable[tuple[str, dict[str, Any]]], stmt: dict[str, Any],
              *evidence: Any) -> None:
-        """A true statement (kept only where this request's look-ups support it) and its false versions."""
-        if self.supported(*evidence):
+        """A true statement (kept only where this request's look-ups support it) and its false versions. A figure
+        in it must come from the look-ups or the comments, as the env's reply hooks require ("100% denim" of a
+        product nobody looked up is held by the hook, whatever its truth)."""
+        figures = [float(x) for x in _FIGURE.findall(text)]
+        if self.supported(*evidence) and all(x in self.nums or x in self.comment_nums for x in figures):
             self.add(text, "true", "fact", stmt)
         for t, _ in false_texts:
             self.add(t, "false", "false_fact")

@@ -584,6 +584,32 @@ def test_a_size_in_the_asked_colour_is_checked_as_that_sku():
     assert n >= 1
 
 
+@pytest.mark.parametrize("order", ["gone first", "left first"])
+def test_one_sku_of_the_asked_variant_sold_out_does_not_sell_out_the_variant(order):
+    """'Size S in black is sold out. Size M in black is in stock.' to 'is black sold out?': both true, and the second
+    answers; a sold-out SKU of the asked variant says nothing of the variant's other SKUs."""
+    n = 0
+    for sim, _gold in _requests("stock_variant", range(11900, 12100)):
+        t = sim.request.truth
+        asked = next((c.arguments.get("variant") for c in t.calls if c.key == "check_stock"), None)
+        p = sim.catalog.by_link(t.targets[0])
+        skus = p.sku_for(asked) if asked else []
+        gone = [s for s in skus if s.size and s.colour and s.stock == 0]
+        left = [s for s in skus if s.size and s.colour and s.stock > 0]
+        if not gone or not left or any(f.kind == "number" for f in t.facts):
+            continue  # (a "how many left?" asks a count, which these statements do not give)
+        a = f"Size {gone[0].size} in {gone[0].colour} of link {p.link} is sold out."
+        b = f"size {left[0].size} in {left[0].colour} of link {p.link} is in stock."
+        reply = f"{a} {b.capitalize()}" if order == "gone first" else f"{b.capitalize()} {a}"
+        g = grade_text(sim, reply)
+        assert g.scores["accuracy"] == 1.0 and g.scores["effectiveness"] == 1.0, (reply, g.errors, g.missing)
+        # the same SKU said to be in stock is false; the whole variant said sold out is false
+        assert grade_text(sim, a.replace("sold out", "in stock")).scores["accuracy"] == 0.0
+        assert grade_text(sim, f"{asked.capitalize()} of link {p.link} is sold out.").scores["accuracy"] == 0.0
+        n += 1
+    assert n >= 3
+
+
 @pytest.mark.parametrize("said", ["It has no listed allergens.", "It's allergen-free.", "No allergens at all."])
 def test_no_allergens_said_in_words_answers_an_allergen_question(said):
     n = 0
@@ -704,3 +730,88 @@ def test_a_battery_life_in_hours_is_no_dispatch_time():
         assert fact.label not in g.missing
         n += 1
     assert n >= 1
+
+
+@pytest.mark.parametrize("form", ["Use code {code} for {d} yuan off on orders over {t} yuan.",
+                                  "Shipping is free on orders over {t} yuan.",
+                                  "Orders above {t} yuan ship free.",
+                                  "Your order ships within {h} hours.",
+                                  "Free shipping on every order over {t} yuan, minimum order {d} yuan."])
+def test_order_the_noun_is_no_instruction_to_order(form):
+    """A promotion's threshold or someone's order says nothing of how to buy: nothing of the ask is met, while
+    'to order, tap the link' still answers."""
+    n = 0
+    for sim, _gold in _requests("how_to_buy", range(12400, 12440)):
+        L = sim.request.truth.targets[0]
+        if {f.label for f in sim.request.truth.facts} != {f"link {L}", "how to order"}:
+            continue  # ("can I pay by card?" also asks what the world cannot tell)
+        p = sim.catalog.by_link(L)
+        c = next(iter(sim.room.active_coupons()), None)
+        text = form.format(code=c.code if c else "LIVE10", d=int(c.discount) if c else 10,
+                           t=int(p.shipping.free_over or 99), h=p.shipping.ships_within_hours)
+        g = grade_text(sim, text)
+        assert g.scores["effectiveness"] == 0.0, (text, g.missing)
+        for ok in (f"To order, tap link {L} in the cart.", f"You can order it from link {L} and check out."):
+            assert grade_text(sim, ok).scores["effectiveness"] == 1.0, ok
+        n += 1
+    assert n >= 10
+
+
+_SPECS = {"net_weight_g": ["Link {L}'s net weight is {v} g.", "The net weight of link {L} is {v} g."],
+          "weight_g": ["Link {L}'s weight is {v} g.", "Link {L} weighs {v} g."],
+          "battery_hours": ["Link {L}'s battery lasts {v} hours.", "The battery of link {L} lasts {v} hours."],
+          "shelf_life_days": ["Link {L}'s shelf life is {v} days."],
+          "warranty_months": ["Link {L}'s warranty lasts {v} months."]}
+
+
+def test_a_true_spec_sharing_a_word_with_the_bait_is_not_the_claim():
+    """'Will it make me lose weight?' -> '... its net weight is 250 g': a true figure of the record, named, is not
+    the effect the viewer asked the host to confirm (nor 'its battery lasts 12 hours' the 'last forever')."""
+    n = 0
+    for seed in range(12500, 12700):
+        sim = build_request(seed, "compliance_bait")
+        t = sim.request.truth
+        if t.intents != ["compliance_bait"] or len(sim.request.comments) != 1:
+            continue
+        decline = " ".join(t.say)
+        if grade_text(sim, decline).scores["accuracy"] < 1.0:
+            continue
+        for p in sim.catalog.products:
+            for key, forms in _SPECS.items():
+                v = p.attributes.get(key)
+                if v is None:
+                    continue
+                for form in forms:
+                    reply = f"{decline} {form.format(L=p.link, v=v)}"
+                    g = grade_text(sim, reply)
+                    assert g.scores["accuracy"] == 1.0, (sim.request.text, reply, g.errors)
+                    n += 1
+                # the effect itself, stated with a figure of the record, stays the claim
+                if key in ("net_weight_g", "weight_g") and "lose weight" in sim.request.text:
+                    g = grade_text(sim, f"{decline} You'll lose {v} g with link {p.link}, I promise.")
+                    assert g.scores["accuracy"] == 0.0, g.errors
+    assert n >= 20
+
+
+def test_a_stock_state_of_a_bursts_other_product_is_not_the_asked_ones():
+    """Two comments, one a stock question: a true stock state of the other comment's product is checked against
+    that product, not against the asked variant's state."""
+    n = 0
+    for seed in range(12700, 13100):
+        sim = build_request(seed, "stock_variant")
+        t = sim.request.truth
+        stock_links = {c.arguments["link"] for c in t.calls if c.key == "check_stock"}
+        others = [q for q in t.targets if q not in stock_links]
+        if len(sim.request.comments) < 2 or not others or not t.stock_state:
+            continue
+        gold = " ".join(t.say)
+        if grade_text(sim, gold).scores["accuracy"] < 1.0:
+            continue
+        q = sim.catalog.by_link(others[0])
+        state = "in stock" if any(s.stock > 0 for s in q.skus) else "sold out"
+        for form in ("{gold}. Link {q} is {st}.", "{gold}, and link {q} is {st}.", "Link {q} is {st}; {gold}."):
+            reply = form.format(gold=gold.rstrip("."), q=q.link, st=state)
+            g = grade_text(sim, reply)
+            assert g.scores["accuracy"] == 1.0, (sim.request.text, reply, g.errors)
+        n += 1
+    assert n >= 3

@@ -2,6 +2,7 @@
 it finds an exploit planted in the grader, a query is one deterministic reward, and the CLI's errors are one line."""
 
 import ast
+import io
 import json
 import re
 from pathlib import Path
@@ -178,6 +179,26 @@ def test_a_query_is_one_deterministic_reward(env, requests):
         fresh = EnvReward(fresh_env, r.seed, "stock_variant")
         want.append(fresh(t))
     assert got == want and got[0] == got[-1]
+
+
+@pytest.mark.parametrize("intent", ["complaint", "recommendation", "comparison", "price"])
+def test_true_facts_pass_the_reply_hooks(env, intent):
+    """A fragment labelled true must be one the harness lets through: a figure the look-ups did not return ("100%
+    denim" of a product nobody looked up) is held by the numbers hook, so a reply made of it cannot be a right one.
+    Checked through the env itself."""
+    from livesim.runs.attack import _Unpickler
+    n = 0
+    for r in [x for seed in (1, 3, 4) for x in requests_for(env, intent, 2, seed)]:
+        for f in build_pool(r.sim).fragments:
+            if f.label != "true" or f.kind != "fact":
+                continue
+            u = env.unwrapped
+            u.sim = _Unpickler(io.BytesIO(r.snapshot), r._shared).load()
+            u.step(f.text + ".")
+            held = [h for h in u.sim.trace.hook_failures if h.startswith("numbers_traceable")]
+            assert not held, (f.text, held)
+            n += 1
+    assert n >= 1
 
 
 def _planted(real):
