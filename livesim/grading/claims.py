@@ -756,6 +756,14 @@ def _statements(text: str, sentences: list[tuple[int, int]], mention_starts: lis
             if not hard and not any(cur <= ms < a for ms in mention_starts) and (
                     _FRONTED_RE.match(text, cur) or len(text[cur:a].split()) <= 4):
                 continue  # "Within 48 hours, link 3 ships out": a fronted phrase of the clause that names the link
+            # (only before a bare clause: in "ships to X, within 72 hours, and link 3 ..." the phrase trails)
+            k = text.rfind(",", cur, a) if not hard and text[a:b].strip() == "," else -1
+            if k > cur and _FRONTED_RE.match(text, k + 1) and len(text[k + 1:a].split()) <= 4 \
+                    and not any(k < ms < a for ms in mention_starts):
+                # "size L on link 2, for oily skin, try link 4": the fronted phrase goes with the clause it fronts
+                out.append((cur, k))
+                cur = k + 1
+                continue
             if text[cur:a].strip():
                 out.append((cur, a))
             cur = b
@@ -1540,8 +1548,8 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
     if fact.kind == "size":
         return fact.value in _sizes(r, skip_echo=True, subject=subj, world=world, advice_only=True)
     if fact.kind == "link":
-        for ms, _, link in r.mentions:
-            if link in fact.value and _asserted_at(r, ms):
+        for ms, me, link in r.mentions:
+            if link in fact.value and _asserted_at(r, ms) and _presents(r, ms, me):
                 return True
         return False
     if fact.kind == "keyword" and fact.negative and negative_policy_stated(fact, r, world):
@@ -1557,7 +1565,8 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
     if fact.kind in ("keyword", "apology"):
         negative_answer = fact.kind == "keyword" and fact.negative
         code_entry = set(fact.value or []) == set(CODE_ENTRY_PHRASES)
-        for k in fact.value:
+
+        def said(k: str) -> bool:
             for m in re.finditer(r"(?<![a-z])" + re.escape(str(k).lower()), low):  # a word, not inside one
                 if fact.kind == "apology" or negative_answer:
                     return True
@@ -1577,7 +1586,15 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
                                                    and not r.echo[si])) \
                         and not _negated(text, m.start()):
                     return True
-        return False
+            return False
+
+        p = world.by_link.get(subj) if subj else None
+        if p is not None and len(fact.value) >= 2 and [str(v).lower() for v in fact.value] == [
+                str(c).lower() for c in p.attributes.get("colours") or []]:
+            # "which colours?", "only the one colour?": the answer is the list; one colour named (a SKU's, in a stock
+            # statement) is not it
+            return all(said(k) for k in fact.value)
+        return any(said(k) for k in fact.value)
     if fact.kind == "code":
         return any(c.upper() == str(fact.value).upper() and _asserted_at(r, max(0, low.find(c.lower())))
                    for c in r.facts.coupon_codes)
@@ -1640,9 +1657,11 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
                 cut = max((c.end() for c in _CUT_RE.finditer(sent, 0, m.start())), default=0)
                 nxt = _CUT_RE.search(sent, m.end())
                 end = nxt.start() if nxt else len(sent)
+                if _of_another(r, s0 + m.start(), subj):
+                    continue  # "link 3 ships to Qinghai" says nothing of link 1
                 if _SHIP_YES_RE.search(sent, cut, end) and not _NOT_SHIP_RE.search(sent, cut, end):
                     return True  # "yes, it ships to Beijing", in its own clause
-        return bool(_YES_RE.search(text)) and not _NOT_SHIP_RE.search(text)
+        return _yes_of(r, subj) and not _NOT_SHIP_RE.search(text)
     if fact.kind == "returnable":
         p = world.by_link.get(subj) if subj else None
         if p is not None and any(n.attr in ("day", "week") and n.asserted and not _close(
@@ -1651,7 +1670,50 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
             return False
         ym = _RETURN_YES_RE.search(text)
         if ym is not None and _asserted_at(r, ym.start()) and not _negated(text, ym.start()) \
-                and not _RETURN_NO_RE.search(text):
+                and not _RETURN_NO_RE.search(text) and not _of_another(r, ym.start(), subj):
             return True
-        return bool(_YES_RE.search(text) and "return" in request_text.lower()) and not _RETURN_NO_RE.search(text)
+        return _yes_of(r, subj) and "return" in request_text.lower() and not _RETURN_NO_RE.search(text)
     return False
+
+
+# a statement that points the viewer to a product ("try link 4", "it's link 6", "link 6 is the one", "tap link 6",
+# "link 8 makes a great gift") rather than one that states something else about it ("link 6 is 139 yuan")
+_PRESENT_RE = re.compile(
+    r"(?i)\b(?:try|go\s{1,2}(?:with|for)|get|grab|pick|choose|check\s{1,2}(?:out|it)|tap|click|buy\w*|order\w*|add|find|head|"
+    r"recommend\w*|suggest\w*|look\s{1,2}at|here|it['’]?s|that['’]?s|this\s{1,2}is|is\s{1,2}(?:the|your|our|a|an|my|"
+    r"perfect|ideal|great|best|lovely|nice|good|link)|suits?|perfect|ideal|great|best|love|favou?rite|good|for|cart|"
+    r"pinned|under|at|would|should|could|['’]d|makes?|works?|fits?|called|named|listed|means?|go-to|winner|top|"
+    r"\w*sell\w*|number\s{1,2}one|popular|hit)\b")
+
+
+def _presents(r: Reading, ms: int, me: int) -> bool:
+    """Does the statement holding the mention at `ms` point the viewer to it (the answer to "which one?", "where do I
+    buy it?"), or name it and nothing else ("Link 6!", "Link 6, the lip tint.")?
+    """
+    si = _sentence_index(r, ms)
+    if si >= len(r.sentences):
+        return True
+    s0, e0 = r.sentences[si]
+    if not r.text[s0:ms].strip() and re.match(r"\s{0,2}[,:!—–-]", r.text[me:e0]):
+        return True  # "Link 4, only 309 yuan today!", "Link 6: the lip tint": the statement leads with it
+    rest, cur = [], s0
+    for a, b, _ in r.mentions:  # the statement without its product mentions (links and names)
+        if s0 <= a < e0 and a >= cur:
+            rest.append(r.text[cur:a])
+            cur = b
+    rest = " ".join([*rest, r.text[cur:e0]])
+    return len(_WORD_RE.findall(rest.lower())) <= 1 or _PRESENT_RE.search(rest) is not None
+
+
+def _of_another(r: Reading, pos: int, subj: int | None) -> bool:
+    """Is the statement at `pos` about a product other than `subj` ("link 3 is returnable" of a link 4 question)?"""
+    if subj is None:
+        return False
+    si = _sentence_index(r, pos)
+    who = _subject_at(r, pos, r.sentences[si]) if si < len(r.sentences) else None
+    return who is not None and who > 0 and who != subj
+
+
+def _yes_of(r: Reading, subj: int | None) -> bool:
+    """A bare yes, not in a statement about another product ("yes, link 3 is" answers nothing of link 4)."""
+    return any(not _of_another(r, m.start(), subj) for m in _YES_RE.finditer(r.text))

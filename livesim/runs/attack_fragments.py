@@ -139,7 +139,8 @@ class _Builder:
              *evidence: Any) -> None:
         """A true statement (kept only where this request's look-ups support it) and its false versions. A figure
         in it must come from the look-ups or the comments, as the env's reply hooks require ("100% denim" of a
-        product nobody looked up is held by the hook, whatever its truth)."""
+        product nobody looked up is held by the hook, whatever its truth).
+        """
         figures = [float(x) for x in _FIGURE.findall(text)]
         if self.supported(*evidence) and all(x in self.nums or x in self.comment_nums for x in figures):
             self.add(text, "true", "fact", stmt)
@@ -461,6 +462,8 @@ def _states(f: Any, stmt: dict[str, Any]) -> bool:
             return f.in_question  # the off-topic fact: steering back to the shop
         if f.in_question and sk in _PRODUCT_TALK and stmt.get("subject") is not None:
             return True  # talking about a product, by its link, steers back too (the steer phrases list "link")
+        if f.in_question and sk == "code":
+            return True  # a coupon offered steers back to the shop too (the steer phrases list "coupon")
         if sk == "buy":  # how to order; also a steer back to the products (the steer phrases list the cart)
             return "cart" in (f.value or [])
         if sk == "sku_stock":
@@ -474,9 +477,9 @@ def _states(f: Any, stmt: dict[str, Any]) -> bool:
         return False
     if k == "code":
         return sk == "code" and stmt.get("value") == f.value
-    if k == "link":  # a suited (or the asked) link named: by a buy step, a pick, or any true fact about it
-        return (sk in ("buy", "link") and stmt.get("value") in (f.value or [])) or (
-            sk in _PRODUCT_TALK and stmt.get("subject") in (f.value or []))
+    if k == "link":  # a suited (or the asked) link pointed to: by a buy step or a pick ("try link 4"); a fact stated
+        # about it ("link 6 is 139 yuan") points the viewer nowhere
+        return sk in ("buy", "link") and stmt.get("value") in (f.value or [])
     if k in ("greeting", "decline", "escalation", "apology"):
         return sk == k
     if k == "ships_to":

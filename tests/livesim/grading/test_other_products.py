@@ -815,3 +815,116 @@ def test_a_stock_state_of_a_bursts_other_product_is_not_the_asked_ones():
             assert g.scores["accuracy"] == 1.0, (sim.request.text, reply, g.errors)
         n += 1
     assert n >= 3
+
+
+@pytest.mark.parametrize("intent", ["price", "size_advice", "spec_material", "returns"])
+def test_a_fronted_need_goes_with_the_recommendation_it_fronts(intent):
+    """'<answer about link A>, for oily skin, try link B': the need is said of B, which suits it, not of A."""
+    n = 0
+    for sim, gold in _requests(intent, range(13100, 13130)):
+        a = sim.request.truth.targets[0]
+        for q in _others(sim):
+            need = next((t for t in q.tags if t not in sim.catalog.by_link(a).tags), None)
+            if need is None:
+                continue
+            reply = f"{gold.rstrip('.')}, for {need}, try link {q.link}."
+            g = grade_text(sim, reply)
+            assert g.scores["accuracy"] == 1.0, (reply, g.errors)
+            n += 1
+            break
+    assert n >= 5
+
+
+def test_which_colours_is_answered_by_the_list_not_by_one_colour():
+    """'Which colours?', 'only in the one colour?': every colour the record lists answers; one colour named (alone,
+    or as a SKU's in a stock statement) does not."""
+    n = 0
+    for sim, _gold in _requests("spec_material", range(13200, 13600)):
+        t = sim.request.truth
+        p = sim.catalog.by_link(t.targets[0])
+        colours = p.attributes.get("colours") or []
+        if len(colours) < 2 or not any(f.label.startswith("colours:") for f in t.facts):
+            continue
+        both = f"Link {p.link} comes in {', '.join(colours[:-1])} and {colours[-1]}."
+        g = grade_text(sim, both)
+        assert g.scores["accuracy"] == 1.0 and g.scores["effectiveness"] == 1.0, (both, g.errors, g.missing)
+        sku = next((s for s in p.skus if s.colour), None)
+        for one in (f"Link {p.link} comes in {colours[0]}.", sku and f"Size {sku.size} in {sku.colour} of link "
+                    f"{p.link} is {'in stock' if sku.stock else 'sold out'}."):
+            if one:
+                assert grade_text(sim, one).scores["effectiveness"] == 0.0, one
+        n += 1
+    assert n >= 5
+
+
+def _ships_to_facts(t):
+    for f in t.facts:
+        for g in (f, *f.any_of):
+            if g.kind == "ships_to":
+                yield g
+
+
+def test_shipping_to_a_region_said_of_another_product_answers_nothing():
+    """'Does link 1 ship to Qinghai?' -> 'link 3 ships to Qinghai': true of link 3, and no answer about link 1."""
+    n = 0
+    for sim, _gold in _requests("shipping", range(13600, 13800)):
+        t = sim.request.truth
+        for f in _ships_to_facts(t):
+            for q in _others(sim):
+                if f.value in q.shipping.excluded_regions:
+                    continue
+                reply = f"Link {q.link} ships to {f.value}."
+                g = grade_text(sim, reply)
+                assert g.scores["effectiveness"] == 0.0 and g.scores["accuracy"] == 1.0, (reply, g.missing, g.errors)
+                assert grade_text(sim, f"Link {f.subject} ships to {f.value}.").scores["effectiveness"] > 0.0
+                n += 1
+                break
+    assert n >= 5
+
+
+@pytest.mark.parametrize("form", ["Yes, link {q} is returnable.", "Link {q} can be returned within {d} days.",
+                                  "Yes! Link {q} has {d}-day returns."])
+def test_returns_said_of_another_product_answer_nothing(form):
+    """'Can I return link 4?' -> 'yes, link 3 is returnable': true of link 3, no answer about link 4."""
+    n = 0
+    for sim, _gold in _requests("returns", range(14000, 14200)):
+        subj = next((g.subject for f in sim.request.truth.facts for g in (f, *f.any_of) if g.kind == "returnable"),
+                    None)
+        if subj is None or len(sim.request.truth.facts) != 1:
+            continue
+        q = next((q for q in _others(sim) if q.after_sales.returnable and q.after_sales.return_days
+                  != sim.catalog.by_link(subj).after_sales.return_days), None)
+        if q is None:
+            continue
+        reply = form.format(q=q.link, d=q.after_sales.return_days)
+        g = grade_text(sim, reply)
+        assert g.scores["effectiveness"] == 0.0 and g.scores["accuracy"] == 1.0, (reply, g.missing, g.errors)
+        n += 1
+    assert n >= 5
+
+
+@pytest.mark.parametrize("intent", ["how_to_buy", "recommendation"])
+def test_the_answer_link_named_in_a_statement_about_something_else_is_no_answer(intent):
+    """'Where do I buy the lip tint?' / 'which one for a gift?' -> 'link 6 is 139 yuan right now': true, names the
+    right link, and points the viewer nowhere; 'it's link 6' or 'try link 6' does."""
+    n = 0
+    for sim, _gold in _requests(intent, range(13800, 13860)):
+        link_fact = next((f for f in sim.request.truth.facts if f.kind == "link"), None)
+        if link_fact is None or len(sim.request.truth.facts) > 2:
+            continue
+        L = link_fact.value[0]
+        if re.search(rf"(?:link|#)\s?{L}\b", sim.request.text, re.I):
+            continue  # (the viewer's own link number said back answers nothing anyway)
+        p = sim.catalog.by_link(L)
+        for said in (f"Link {L} is {_g(_price(sim, p))} yuan right now.", f"Link {L} ships within "
+                     f"{p.shipping.ships_within_hours} hours."):
+            g = grade_text(sim, said)
+            assert g.scores["accuracy"] == 1.0 and g.scores["effectiveness"] == 0.0, (said, g.errors, g.missing)
+        for said in (f"Try link {L}.", f"It's link {L}.", f"Link {L} is the one you want."):
+            assert grade_text(sim, said).scores["effectiveness"] > 0.0, said
+        n += 1
+    assert n >= 5
+
+
+def _g(x):
+    return f"{x:g}"
