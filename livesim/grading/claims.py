@@ -1679,11 +1679,15 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
 # a statement that points the viewer to a product ("try link 4", "it's link 6", "link 6 is the one", "tap link 6",
 # "link 8 makes a great gift") rather than one that states something else about it ("link 6 is 139 yuan")
 _PRESENT_RE = re.compile(
-    r"(?i)\b(?:try|go\s{1,2}(?:with|for)|get|grab|pick|choose|check\s{1,2}(?:out|it)|tap|click|buy\w*|order\w*|add|find|head|"
-    r"recommend\w*|suggest\w*|look\s{1,2}at|here|it['’]?s|that['’]?s|this\s{1,2}is|is\s{1,2}(?:the|your|our|a|an|my|"
-    r"perfect|ideal|great|best|lovely|nice|good|link)|suits?|perfect|ideal|great|best|love|favou?rite|good|for|cart|"
-    r"pinned|under|at|would|should|could|['’]d|makes?|works?|fits?|called|named|listed|means?|go-to|winner|top|"
-    r"\w*sell\w*|number\s{1,2}one|popular|hit)\b")
+    r"(?i)\b(?:try|go\s{1,2}(?:with|for)|get|grab|pick|choose|check\s{1,2}(?:out|it)|tap|click|buy\w*|add|find|head|"
+    r"order\s{1,2}(?:it|one|now|here|from)|recommend\w*|suggest\w*|look\s{1,2}at|here|this\s{1,2}is|"
+    r"(?:it|that)['’]?s\s{1,2}(?:the|your|our|my|at|on|in|under)|is\s{1,2}(?:the|your|our|my)\s{1,2}(?:one|pick|choice|"
+    r"favou?rite|best|go-to|top)|is\s{1,2}(?:a|an|the)\s{1,2}(?:\w+\s{1,2})?(?:match|fit|pick|choice|option|bet|gift|buy)|suits?|(?:perfect|ideal|great|best|good|lovely|nice)\s{1,2}(?:for|pick|choice|"
+    r"option|one|gift)|makes?\s{1,2}an?\s{1,2}\w+\s{1,2}(?:gift|pick|choice)|favou?rite|go-to|winner|top\s{1,2}pick|"
+    r"\w*sell\w*|number\s{1,2}one|popular|in\s{1,2}the\s{1,2}cart|pinned)\b")
+# what a statement that only names a product holds besides the name ("Link 6, the lip tint", "it's link 6")
+_NAMING_WORDS = frozenset("the a an is it it's its that that's this on at in under as called named listed our your "
+                          "just yes sure ok okay".split())
 
 
 def _presents(r: Reading, ms: int, me: int) -> bool:
@@ -1702,7 +1706,8 @@ def _presents(r: Reading, ms: int, me: int) -> bool:
             rest.append(r.text[cur:a])
             cur = b
     rest = " ".join([*rest, r.text[cur:e0]])
-    return len(_WORD_RE.findall(rest.lower())) <= 1 or _PRESENT_RE.search(rest) is not None
+    return not [w for w in _WORD_RE.findall(rest.lower()) if w not in _NAMING_WORDS] \
+        or _PRESENT_RE.search(rest) is not None
 
 
 def _of_another(r: Reading, pos: int, subj: int | None) -> bool:

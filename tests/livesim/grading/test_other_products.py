@@ -916,11 +916,13 @@ def test_the_answer_link_named_in_a_statement_about_something_else_is_no_answer(
         if re.search(rf"(?:link|#)\s?{L}\b", sim.request.text, re.I):
             continue  # (the viewer's own link number said back answers nothing anyway)
         p = sim.catalog.by_link(L)
+        attr = next(((k, v) for k, v in p.attributes.items() if k in ("fit", "material", "flavour", "care")), None)
         for said in (f"Link {L} is {_g(_price(sim, p))} yuan right now.", f"Link {L} ships within "
-                     f"{p.shipping.ships_within_hours} hours."):
+                     f"{p.shipping.ships_within_hours} hours.", f"#{L} is {_g(_price(sim, p))} RMB at the moment, and "
+                     "love the energy in chat today.", *([f"Link {L}'s {attr[0]} is {attr[1]}."] if attr else [])):
             g = grade_text(sim, said)
             assert g.scores["accuracy"] == 1.0 and g.scores["effectiveness"] == 0.0, (said, g.errors, g.missing)
-        for said in (f"Try link {L}.", f"It's link {L}.", f"Link {L} is the one you want."):
+        for said in (f"Try link {L}.", f"It's link {L}.", f"Link {L} is the one you want.", f"Link {L} is a great pick."):
             assert grade_text(sim, said).scores["effectiveness"] > 0.0, said
         n += 1
     assert n >= 5
