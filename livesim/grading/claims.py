@@ -1273,7 +1273,7 @@ def _stock_states(r: Reading, world: World) -> list[tuple[str, int | None]]:
                     # a state of a named variant (asked or not): true of that variant, not of the product as a whole
                     r.other_variants.append((st, p.link, tuple(sorted(named))))
                 elif st == "sold_out" and len(named) > 1 and not _ALL_VARIANTS_RE.search(sent) \
-                        and _narrower(p, named, asked):
+                        and asked is not None and _narrower(p, named, asked):
                     # "size S in black is sold out", black asked: one SKU of the asked variant is gone, not all of it
                     # (while "size M in black is in stock" does say black is not gone)
                     r.other_variants.append((st, p.link, tuple(sorted(named))))
@@ -1700,12 +1700,12 @@ def _presents(r: Reading, ms: int, me: int) -> bool:
     s0, e0 = r.sentences[si]
     if not r.text[s0:ms].strip() and re.match(r"\s{0,2}[,:!—–-]", r.text[me:e0]):
         return True  # "Link 4, only 309 yuan today!", "Link 6: the lip tint": the statement leads with it
-    rest, cur = [], s0
+    parts, cur = [], s0
     for a, b, _ in r.mentions:  # the statement without its product mentions (links and names)
         if s0 <= a < e0 and a >= cur:
-            rest.append(r.text[cur:a])
+            parts.append(r.text[cur:a])
             cur = b
-    rest = " ".join([*rest, r.text[cur:e0]])
+    rest = " ".join([*parts, r.text[cur:e0]])
     return not [w for w in _WORD_RE.findall(rest.lower()) if w not in _NAMING_WORDS] \
         or _PRESENT_RE.search(rest) is not None
 
