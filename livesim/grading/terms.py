@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from livesim.grading.acts import MUST_DECLINE
 from livesim.grading.claims import World, check_accuracy, looked_up, read_reply, steering_errors
 from livesim.grading.claims import fact_met as _claim_fact_met
 from livesim.grading.facts import ExtractedFacts, numbers_in
@@ -192,6 +193,15 @@ def asked_variants(truth: Any) -> dict[int, str]:
     return out
 
 
+def _answerable(request: Request) -> dict[str, Any]:
+    """What the comments of a burst that may be answered ask about, beside one that must be declined."""
+    if len(request.comments) < 2 or not MUST_DECLINE & set(request.truth.intents):
+        return {}
+    ok = [c for c in request.comments if not MUST_DECLINE & set(c.truth.intents)]
+    return {"answerable_text": " ".join(c.text for c in ok),
+            "answerable_links": frozenset(n for c in ok for n in c.truth.targets)}
+
+
 def grade(request: Request, trace: Trace, catalog: Catalog, room: Room, *, valid_codes: set[str],
           latency_score: float, harness_reply_roles: dict[str, str], max_reply_chars: int | None = None) -> Grade:
     """Grade the dispatched reply of one request. `harness_reply_roles`: reply-skill key -> role;
@@ -207,7 +217,8 @@ def grade(request: Request, trace: Trace, catalog: Catalog, room: Room, *, valid
                   asked_variants=asked_variants(truth),
                   done=frozenset(c.key for c in trace.tool_calls if c.ok and c.key), intents=tuple(truth.intents),
                   stock_links=frozenset(int(c.arguments["link"]) for c in truth.calls
-                                        if c.key == "check_stock" and "link" in c.arguments) or None)
+                                        if c.key == "check_stock" and "link" in c.arguments) or None,
+                  **_answerable(request))
     reading = read_reply(text, world)
 
     # effectiveness: the required facts stated as answers (facts that hinge on words the viewer did not write
