@@ -1141,7 +1141,7 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
                 if mat and ("%" not in mat or mat.startswith("100%")) and mat.split("% ")[-1] in low:
                     errors.append(f"false: link {p.link} is all {mat.split('% ')[-1]}, not a blend")
                     break
-        words = _AZ_RE.findall(low) if subj is not None or len(products) == 1 else []
+        words = [w for w in _AZ_RE.findall(low) if w in _COLOURS] if subj is not None or len(products) == 1 else []
         # a colour word inside a product name the sentence uses is part of the name ("the Brown Home board", "(eye
         # cream)"), not a colour; a brand elsewhere in the catalogue named White does not make "comes in white" true
         in_names = _colour_words_of_names(low, world) if words else set()
@@ -1150,7 +1150,7 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
             if blob is None:  # built once per product and reply
                 blob = blobs[p.link] = (json.dumps(p.attributes) + " " + " ".join(s.variant for s in p.skus)).lower()
             for w in words:
-                if w in _COLOURS and w not in blob and w not in in_names and _COLOUR_CUE.search(low) \
+                if w not in blob and w not in in_names and _COLOUR_CUE.search(low) \
                         and not _negated(low, low.find(w)):
                     errors.append(f"false: link {p.link} does not come in {w}")
                     break
@@ -1554,7 +1554,9 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
         return fact.value in _sizes(r, skip_echo=True, subject=subj, world=world, advice_only=True)
     if fact.kind == "link":
         for ms, me, link in r.mentions:
-            if link in fact.value and _asserted_at(r, ms) and _presents(r, ms, me):
+            # (to "which one?", the fact of a recommendation; to "where do I buy it?", the asked link's)
+            if link in fact.value and _asserted_at(r, ms) \
+                    and _presents(r, ms, me, fact.label.startswith("a link suited")):
                 return True
         return False
     if fact.kind == "keyword" and fact.negative and negative_policy_stated(fact, r, world):
@@ -1683,21 +1685,27 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
 
 # a statement that points the viewer to a product ("try link 4", "it's link 6", "link 6 is the one", "tap link 6",
 # "link 8 makes a great gift") rather than one that states something else about it ("link 6 is 139 yuan")
-_PRESENT_RE = re.compile(
-    r"(?i)\b(?:try|go\s{1,2}(?:with|for)|get|grab|pick|choose|check\s{1,2}(?:out|it)|tap|click|buy\w*|add|find|head|"
-    r"order\s{1,2}(?:it|one|now|here|from)|recommend\w*|suggest\w*|look\s{1,2}at|here|this\s{1,2}is|"
-    r"(?:it|that)['’]?s\s{1,2}(?:the|your|our|my|at|on|in|under)|is\s{1,2}(?:the|your|our|my)\s{1,2}(?:one|pick|choice|"
-    r"favou?rite|best|go-to|top)|is\s{1,2}(?:a|an|the)\s{1,2}(?:\w+\s{1,2})?(?:match|fit|pick|choice|option|bet|gift|buy)|suits?|(?:perfect|ideal|great|best|good|lovely|nice)\s{1,2}(?:for|pick|choice|"
-    r"option|one|gift)|makes?\s{1,2}an?\s{1,2}\w+\s{1,2}(?:gift|pick|choice)|favou?rite|go-to|winner|top\s{1,2}pick|"
-    r"\w*sell\w*|number\s{1,2}one|popular|in\s{1,2}the\s{1,2}cart|pinned)\b")
-# what a statement that only names a product holds besides the name ("Link 6, the lip tint", "it's link 6")
+# a clause that points the viewer to a product: where it is ("tap link 6", "it's link 6", "try link 4") ...
+_POINT_RE = re.compile(
+    r"(?i)\b(?:try|go\s{1,2}(?:with|for)|get(?!\s{1,2}back)|grab|pick|choose|check\s{1,2}(?:out|it)|tap|click|buy\w*|"
+    r"add|find|head|order\s{1,2}(?:it|one|now|here|from)|look\s{1,2}at|here|this\s{1,2}is|(?:it|that)['’]?s\s{1,2}(?:"
+    r"the|your|our|my|at|on|in|under)|is\s{1,2}(?:the|your|our|my)\s{1,2}(?:one|pick|choice|favou?rite|best|go-to|top)|"
+    r"in\s{1,2}the\s{1,2}cart|pinned)\b")
+# ... and, to "which one?" only, why it is the one ("link 8 suits dry skin", "a great pick", "our best seller")
+_PICK_RE = re.compile(
+    r"(?i)\b(?:recommend\w*|suggest\w*|is\s{1,2}(?:a|an|the)\s{1,2}(?:\w+\s{1,2})?(?:match|fit|pick|choice|option|bet|"
+    r"gift|buy)|suits?|(?:perfect|ideal|great|best|good|lovely|nice)\s{1,2}(?:for|pick|choice|option|one|gift)|makes?"
+    r"\s{1,2}an?\s{1,2}\w+\s{1,2}(?:gift|pick|choice)|favou?rite|go-to|winner|top\s{1,2}pick|\w*sell\w*|number\s{1,2}"
+    r"one|popular)\b")
+# what a clause that only names a product holds besides the name ("Link 6, the lip tint", "it's link 6")
 _NAMING_WORDS = frozenset("the a an is it it's its that that's this on at in under as called named listed our your "
                           "just yes sure ok okay".split())
 
 
-def _presents(r: Reading, ms: int, me: int) -> bool:
-    """Does the statement holding the mention at `ms` point the viewer to it (the answer to "which one?", "where do I
-    buy it?"), or name it and nothing else ("Link 6!", "Link 6, the lip tint.")?
+def _presents(r: Reading, ms: int, me: int, pick: bool) -> bool:
+    """Does the clause holding the mention at `ms` point the viewer to it (the answer to "where do I buy it?"; with
+    `pick`, to "which one?" also why it is the one), or name it and nothing else ("Link 6!", "Link 6, the lip tint")?
+    A fact stated of it ("link 6 is 139 yuan right now") points nowhere.
     """
     si = _sentence_index(r, ms)
     if si >= len(r.sentences):
@@ -1705,14 +1713,16 @@ def _presents(r: Reading, ms: int, me: int) -> bool:
     s0, e0 = r.sentences[si]
     if not r.text[s0:ms].strip() and re.match(r"\s{0,2}[,:!—–-]", r.text[me:e0]):
         return True  # "Link 4, only 309 yuan today!", "Link 6: the lip tint": the statement leads with it
-    parts, cur = [], s0
-    for a, b, _ in r.mentions:  # the statement without its product mentions (links and names)
-        if s0 <= a < e0 and a >= cur:
+    lo = max([c for c in r.clause_cuts if s0 <= c <= ms] or [s0])
+    hi = min([c for c in r.clause_cuts if me <= c <= e0] or [e0])
+    parts, cur = [], lo
+    for a, b, _ in r.mentions:  # the clause without its product mentions (links and names)
+        if lo <= a < hi and a >= cur:
             parts.append(r.text[cur:a])
             cur = b
-    rest = " ".join([*parts, r.text[cur:e0]])
+    rest = " ".join([*parts, r.text[cur:hi]])
     return not [w for w in _WORD_RE.findall(rest.lower()) if w not in _NAMING_WORDS] \
-        or _PRESENT_RE.search(rest) is not None
+        or _POINT_RE.search(rest) is not None or (pick and _PICK_RE.search(rest) is not None)
 
 
 def _of_another(r: Reading, pos: int, subj: int | None) -> bool:

@@ -60,7 +60,9 @@ _HEDGE_RX = re.compile(
     r"(?:can['’]?t|cannot|to)\s{1,2}confirm|confirm\s{1,2}(?:whether|if))\b|\?")
 # social openers that hold a hedge word ("Great question, ...") are not hedges of what follows
 _SOCIAL_QUESTION = re.compile(r"(?i)\b(?:great|good|fun|nice|excellent|awesome|interesting|lovely|fair)\s{1,2}"
-                              r"(?:question|q|ask)\b|\bthanks?\s{1,2}(?:you\s{1,2})?for\s{1,2}asking\b")
+                              r"(?:question|q|ask)\b|\bthanks?\s{1,2}(?:you\s{1,2})?for\s{1,2}asking\b|"
+                              r"\b(?:i\s{1,2})?hope\s{1,2}(?:that|this|it)\s{1,2}helps\b|\b(?:i\s{1,2})?hope\s{1,2}you\s{1,2}"
+                              r"(?:enjoy\w{0,3}|like\s{1,2}it|love\s{1,2}it|have\s{1,2}(?:a|fun))\b")
 
 
 class _Hedges:

@@ -700,7 +700,9 @@ def test_a_product_name_in_brackets_is_no_colour_claim():
     assert n >= 10
 
 
-@pytest.mark.parametrize("opener", ["Great question,", "Good question!", "Thanks for asking,", "Fun question -"])
+@pytest.mark.parametrize("opener", ["Great question,", "Good question!", "Thanks for asking,", "Fun question -",
+                                    "Hope that helps, and", "Hope this helps! And", "I hope you enjoy the stream, and",
+                                    "Hope that helps, and I believe"])
 def test_a_social_opener_is_no_hedge_of_what_follows(opener):
     n = 0
     for sim, gold in _requests("stock_variant", range(13200, 13240)):
@@ -919,7 +921,11 @@ def test_the_answer_link_named_in_a_statement_about_something_else_is_no_answer(
         attr = next(((k, v) for k, v in p.attributes.items() if k in ("fit", "material", "flavour", "care")), None)
         for said in (f"Link {L} is {_g(_price(sim, p))} yuan right now.", f"Link {L} ships within "
                      f"{p.shipping.ships_within_hours} hours.", f"#{L} is {_g(_price(sim, p))} RMB at the moment, and "
-                     "love the energy in chat today.", *([f"Link {L}'s {attr[0]} is {attr[1]}."] if attr else [])):
+                     "love the energy in chat today.", *([f"Link {L}'s {attr[0]} is {attr[1]}."] if attr else []),
+                     f"Probably link {L} is {_g(_price(sim, p))} yuan right now, stay tuned for more deals, let's get "
+                     "back to today's deals.",
+                     # why it suits a need answers "which one?", not "where do I buy it?"
+                     *([f"#{L} suits {p.tags[0]}."] if intent == "how_to_buy" and p.tags else [])):
             g = grade_text(sim, said)
             assert g.scores["accuracy"] == 1.0 and g.scores["effectiveness"] == 0.0, (said, g.errors, g.missing)
         for said in (f"Try link {L}.", f"It's link {L}.", f"Link {L} is the one you want.",
