@@ -6,8 +6,11 @@ from pathlib import Path
 
 import pytest
 
+import livesim.grading.acts as acts
 import livesim.grading.claims as claims
+import livesim.grading.closed as closed
 import livesim.grading.facts.patterns as patterns
+import livesim.grading.normalise as normalise
 import livesim.grading.properties as properties
 from livesim.grading.facts.prefilter import Prefiltered, literals
 
@@ -42,9 +45,9 @@ def test_non_ascii_text_is_always_scanned_under_ignorecase():
 
 def _grader_patterns() -> list[tuple[str, Prefiltered]]:
     found: list[tuple[str, Prefiltered]] = []
-    for mod in (claims, patterns, properties):
+    for mod in (acts, claims, closed, normalise, patterns, properties):
         for name, obj in vars(mod).items():
-            items = obj if isinstance(obj, tuple) else (obj,)
+            items = obj if isinstance(obj, tuple) else tuple(obj.values()) if isinstance(obj, dict) else (obj,)
             for i, item in enumerate(items):
                 rx = item[1] if isinstance(item, tuple) and len(item) == 2 else item
                 if isinstance(rx, Prefiltered):
