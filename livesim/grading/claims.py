@@ -739,6 +739,7 @@ _FRONTED_RE = re.compile(r"(?i)\s{0,3}(?:within|for|in|at|on|by|after|before|fro
                          r"right\s{1,2}now|if|when|once|as\s{1,2}for|compared\s{1,2}to)\b")
 _LIST_HEAD_RE = re.compile(r"(?i)(?:links|items|products)\b|#")
 _HARD_SEP_RE = re.compile(r";|\s[-–—/|]\s|\s?[–—]\s?")
+_AND_LEAD_RE = re.compile(r"(?i)\s{0,2}(?:and|but|plus|also|then)\b")
 _SOFT_SEP_RE = re.compile(r",\s{0,2}(?:(?:and|but|while|plus|also|then)\s{1,2})?")
 _NEXT_CUT_RE = re.compile(r"[,;:]|\s[-–—/|]\s")
 
@@ -762,7 +763,9 @@ def _statements(text: str, sentences: list[tuple[int, int]], mention_starts: lis
                 continue  # "Within 48 hours, link 3 ships out": a fronted phrase of the clause that names the link
             # (only before a bare clause: in "ships to X, within 72 hours, and link 3 ..." the phrase trails)
             k = text.rfind(",", cur, a) if not hard and text[a:b].strip() == "," else -1
-            if k > cur and _FRONTED_RE.match(text, k + 1) and len(text[k + 1:a].split()) <= 4 \
+            lead = _AND_LEAD_RE.match(text, k + 1) if k > cur else None  # ", and for high protein, try link 7"
+            if k > cur and _FRONTED_RE.match(text, lead.end() if lead else k + 1) \
+                    and len(text[lead.end() if lead else k + 1:a].split()) <= 4 \
                     and not any(k < ms < a for ms in mention_starts):
                 # "size L on link 2, for oily skin, try link 4": the fronted phrase goes with the clause it fronts
                 out.append((cur, k))

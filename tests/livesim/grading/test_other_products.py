@@ -819,8 +819,10 @@ def test_a_stock_state_of_a_bursts_other_product_is_not_the_asked_ones():
     assert n >= 3
 
 
+@pytest.mark.parametrize("join", [", for {need}, try link {q}.", ", and for {need}, try link {q}, the one for you.",
+                                  ". For {need}, try link {q}."])
 @pytest.mark.parametrize("intent", ["price", "size_advice", "spec_material", "returns"])
-def test_a_fronted_need_goes_with_the_recommendation_it_fronts(intent):
+def test_a_fronted_need_goes_with_the_recommendation_it_fronts(intent, join):
     """'<answer about link A>, for oily skin, try link B': the need is said of B, which suits it, not of A."""
     n = 0
     for sim, gold in _requests(intent, range(13100, 13130)):
@@ -829,7 +831,7 @@ def test_a_fronted_need_goes_with_the_recommendation_it_fronts(intent):
             need = next((t for t in q.tags if t not in sim.catalog.by_link(a).tags), None)
             if need is None:
                 continue
-            reply = f"{gold.rstrip('.')}, for {need}, try link {q.link}."
+            reply = gold.rstrip(".") + join.format(need=need, q=q.link)
             g = grade_text(sim, reply)
             assert g.scores["accuracy"] == 1.0, (reply, g.errors)
             n += 1
