@@ -1559,7 +1559,9 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
         for ms, me, link in r.mentions:
             # (to "which one?", the fact of a recommendation; to "where do I buy it?", the asked link's)
             if link in fact.value and _asserted_at(r, ms) \
-                    and _presents(r, ms, me, fact.label.startswith("a link suited")):
+                    and _presents(r, ms, me, claim_stems(_NEED_OF_RE.sub(" ", fact.label.split(":")[0]) + " "
+                                                         + request_text) if fact.label.startswith("a link suited")
+                                  else None):
                 return True
         return False
     if fact.kind == "keyword" and fact.negative and negative_policy_stated(fact, r, world):
@@ -1694,21 +1696,26 @@ _POINT_RE = re.compile(
     r"add|find|head|order\s{1,2}(?:it|one|now|here|from)|look\s{1,2}at|here|this\s{1,2}is|(?:it|that)['’]?s\s{1,2}(?:"
     r"the|your|our|my|at|on|in|under)|is\s{1,2}(?:the|your|our|my)\s{1,2}(?:one|pick|choice|favou?rite|best|go-to|top)|"
     r"in\s{1,2}the\s{1,2}cart|pinned)\b")
-# ... and, to "which one?" only, why it is the one ("link 8 suits dry skin", "a great pick", "our best seller")
+# ... and, to "which one?" only, why it is the one ("a great pick", "our best seller") ...
+_NEED_OF_RE = re.compile(r"^a link suited to ")  # the truth's label of a recommendation fact names the need
 _PICK_RE = re.compile(
     r"(?i)\b(?:recommend\w*|suggest\w*|is\s{1,2}(?:a|an|the)\s{1,2}(?:\w+\s{1,2})?(?:match|fit|pick|choice|option|bet|"
-    r"gift|buy)|suits?|(?:perfect|ideal|great|best|good|lovely|nice)\s{1,2}(?:for|pick|choice|option|one|gift)|makes?"
-    r"\s{1,2}an?\s{1,2}\w+\s{1,2}(?:gift|pick|choice)|favou?rite|go-to|winner|top\s{1,2}pick|\w*sell\w*|number\s{1,2}"
-    r"one|popular)\b")
+    r"gift|buy)|(?:perfect|ideal|great|best|good|lovely|nice)\s{1,2}(?:pick|choice|option|one|gift)|makes?\s{1,2}an?"
+    r"\s{1,2}\w+\s{1,2}(?:gift|pick|choice)|favou?rite|go-to|winner|top\s{1,2}pick|\w*sell\w*|number\s{1,2}one|"
+    r"popular)\b")
+# ... or that it suits the need the viewer named ("suits dry skin" answers "for dry skin?", not "for a gift?")
+_SUITS_RE = re.compile(r"(?i)\b(?:suits?|(?:perfect|ideal|great|best|good|lovely|nice|made)\s{1,2}for|works\s{1,2}"
+                       r"(?:well\s{1,2})?for)\s{1,2}((?:[\w'’-]+\s{0,2}){1,4})")
 # what a clause that only names a product holds besides the name ("Link 6, the lip tint", "it's link 6")
 _NAMING_WORDS = frozenset("the a an is it it's its that that's this on at in under as called named listed our your "
                           "just yes sure ok okay".split())
 
 
-def _presents(r: Reading, ms: int, me: int, pick: bool) -> bool:
-    """Does the clause holding the mention at `ms` point the viewer to it (the answer to "where do I buy it?"; with
-    `pick`, to "which one?" also why it is the one), or name it and nothing else ("Link 6!", "Link 6, the lip tint")?
-    A fact stated of it ("link 6 is 139 yuan right now") points nowhere.
+def _presents(r: Reading, ms: int, me: int, need: set[str] | None) -> bool:
+    """Does the clause holding the mention at `ms` point the viewer to it (the answer to "where do I buy it?"; to
+    "which one?", with `need` the words the viewer asked with, also why it is the one, or that it suits that need), or
+    name it and nothing else ("Link 6!", "Link 6, the lip tint")? A fact stated of it ("link 6 is 139 yuan right
+    now", "link 2 suits dry skin" to "something for a gift?") points nowhere.
     """
     si = _sentence_index(r, ms)
     if si >= len(r.sentences):
@@ -1725,7 +1732,8 @@ def _presents(r: Reading, ms: int, me: int, pick: bool) -> bool:
             cur = b
     rest = " ".join([*parts, r.text[cur:hi]])
     return not [w for w in _WORD_RE.findall(rest.lower()) if w not in _NAMING_WORDS] \
-        or _POINT_RE.search(rest) is not None or (pick and _PICK_RE.search(rest) is not None)
+        or _POINT_RE.search(rest) is not None or (need is not None and (_PICK_RE.search(rest) is not None or any(
+            claim_stems(m.group(1)) & need for m in _SUITS_RE.finditer(rest))))
 
 
 def _of_another(r: Reading, pos: int, subj: int | None) -> bool:

@@ -926,12 +926,17 @@ def test_the_answer_link_named_in_a_statement_about_something_else_is_no_answer(
                      "love the energy in chat today.", *([f"Link {L}'s {attr[0]} is {attr[1]}."] if attr else []),
                      f"Probably link {L} is {_g(_price(sim, p))} yuan right now, stay tuned for more deals, let's get "
                      "back to today's deals.",
-                     # why it suits a need answers "which one?", not "where do I buy it?"
-                     *([f"#{L} suits {p.tags[0]}."] if intent == "how_to_buy" and p.tags else [])):
+                     # why it suits a need answers "which one?", not "where do I buy it?"; and only the need asked
+                     *([f"#{L} suits {p.tags[0]}."] if intent == "how_to_buy" and p.tags else []),
+                     *([f"LINK {L} SUITS {t.upper()}." for t in p.tags if not set(t.lower().split())
+                        & set(re.findall(r"[a-z]+", sim.request.text.lower()))][:1] if intent == "recommendation"
+                       else [])):
             g = grade_text(sim, said)
             assert g.scores["accuracy"] == 1.0 and g.scores["effectiveness"] == 0.0, (said, g.errors, g.missing)
+        need = [t for t in p.tags if t.lower() in sim.request.text.lower()]
         for said in (f"Try link {L}.", f"It's link {L}.", f"Link {L} is the one you want.",
-                     f"Link {L} is a great pick."):
+                     f"Link {L} is a great pick.", *([f"Link {L} suits {need[0]}."] if intent == "recommendation"
+                                                     and need else [])):
             assert grade_text(sim, said).scores["effectiveness"] > 0.0, said
         n += 1
     assert n >= 5
