@@ -466,14 +466,15 @@ def _states(f: Any, stmt: dict[str, Any]) -> bool:
             return True  # a coupon offered steers back to the shop too (the steer phrases list "coupon")
         if sk == "buy":  # how to order; also a steer back to the products (the steer phrases list the cart)
             return "cart" in (f.value or [])
+        every = str(f.label).startswith("colours:") and len(f.value or []) >= 2  # "which colours?": the whole list
         if sk == "sku_stock":
-            return any(str(x).lower() == stmt["variant"] for x in (f.value or []))
+            return not every and any(str(x).lower() == stmt["variant"] for x in (f.value or []))
         if sk == "identity":  # "I'm the shop's AI host" answers "are you a bot?"
             return any(str(x).lower() in ("an ai", "ai host", "ai assistant", "a bot") for x in (f.value or []))
         if sk == "attr":
             v = stmt["value"]
             words = " ".join(map(str, v)) if isinstance(v, list) else str(v)
-            return any(str(x) in words.lower() for x in (f.value or []))
+            return (all if every else any)(str(x) in words.lower() for x in (f.value or []))
         return False
     if k == "code":
         return sk == "code" and stmt.get("value") == f.value

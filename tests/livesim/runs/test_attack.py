@@ -258,3 +258,25 @@ def test_the_identity_statement_answers_only_an_identity_question(requests, inte
         asked = any("ai host" in (f.value or []) for f in facts if f.kind == "keyword")
         ident = [f for f in pool.fragments if f.kind == "identity" and f.label == "true"]
         assert all(bool(f.covers) == asked for f in ident), (pool.request, [f.covers for f in ident])
+
+
+def test_which_colours_is_covered_by_the_list_not_by_a_skus_stock(env):
+    """'Which colours?' / 'only in the one colour?' is answered by every colour listed (the grader's rule, and a
+    careful reader's): a SKU's stock statement naming one colour is no answer, the full list is."""
+    n = 0
+    for r in [x for seed in (9, 10) for x in requests_for(env, "spec_material", 8, seed)]:
+        pool = build_pool(r.sim)
+        facts = [f for f in r.sim.request.truth.facts if str(f.label).startswith("colours:") and len(f.value) >= 2]
+        if not facts:
+            continue
+        low = r.sim.request.text.lower()
+        applies = [f for f in r.sim.request.truth.facts if (f.if_text is None or f.if_text.lower() in low)
+                   and (f.unless_text is None or f.unless_text.lower() not in low)]  # the pool's own fact indices
+        i = applies.index(facts[0])
+        for f in pool.fragments:
+            if f.label == "true" and re.search(r"(?i)\bis (?:in stock|sold out)\b", f.text):
+                assert i not in f.covers, f.text
+            if f.label == "true" and re.search(r"(?i)comes in " + ", ".join(facts[0].value[:-1]), f.text):
+                assert i in f.covers, f.text
+        n += 1
+    assert n >= 1
