@@ -478,9 +478,14 @@ def _states(f: Any, stmt: dict[str, Any]) -> bool:
         return False
     if k == "code":
         return sk == "code" and stmt.get("value") == f.value
-    if k == "link":  # a suited (or the asked) link pointed to: by a buy step or a pick ("try link 4"); a fact stated
-        # about it ("link 6 is 139 yuan") points the viewer nowhere
-        return sk in ("buy", "link") and stmt.get("value") in (f.value or [])
+    if k == "link":  # a suited (or the asked) link pointed to: by a buy step or a pick ("try link 4"), or, to "which
+        # one for oily skin?", a statement that it suits that need ("link 8 suits oily skin"); a fact stated about it
+        # ("link 6 is 139 yuan", "link 2 suits dry skin" to a gift question) points the viewer nowhere
+        need = str(f.label).split(":")[0].removeprefix("a link suited to ").lower()
+        said = stmt.get("value")
+        suits = sk == "attr" and stmt.get("subject") in (f.value or []) and str(f.label).startswith("a link suited") \
+            and need in " ".join(map(str, said if isinstance(said, list) else [said])).lower()
+        return suits or (sk in ("buy", "link") and stmt.get("value") in (f.value or []))
     if k in ("greeting", "decline", "escalation", "apology"):
         return sk == k
     if k == "ships_to":

@@ -280,3 +280,24 @@ def test_which_colours_is_covered_by_the_list_not_by_a_skus_stock(env):
                 assert i in f.covers, f.text
         n += 1
     assert n >= 1
+
+
+def test_a_suited_link_said_to_suit_the_asked_need_answers_which_one(env):
+    """'Anything for oily skin?' -> 'link 8 suits oily skin' answers it (a careful reader's and the grader's rule);
+    that it suits another need does not."""
+    n = 0
+    for r in [x for intent in ("recommendation", "greeting") for x in requests_for(env, intent, 8, 0)]:
+        pool = build_pool(r.sim)
+        low = r.sim.request.text.lower()
+        applies = [f for f in r.sim.request.truth.facts if (f.if_text is None or f.if_text.lower() in low)
+                   and (f.unless_text is None or f.unless_text.lower() not in low)]
+        for i, f in enumerate(applies):
+            if not str(f.label).startswith("a link suited to "):
+                continue
+            need = str(f.label).split(":")[0].removeprefix("a link suited to ")
+            for frag in pool.fragments:
+                m = re.fullmatch(r"Link (\d+) suits (.+)", frag.text)
+                if frag.label == "true" and m and int(m.group(1)) in f.value:
+                    assert (i in frag.covers) == (m.group(2).lower() == need.lower()), (frag.text, f.label)
+                    n += 1
+    assert n >= 1
