@@ -758,9 +758,11 @@ def _statements(text: str, sentences: list[tuple[int, int]], mention_starts: lis
         for a, b, hard in sorted(seps):
             if a < cur:
                 continue
-            if not hard and not any(cur <= ms < a for ms in mention_starts) and (
-                    _FRONTED_RE.match(text, cur) or len(text[cur:a].split()) <= 4):
-                continue  # "Within 48 hours, link 3 ships out": a fronted phrase of the clause that names the link
+            if not hard and not any(cur <= ms < a for ms in mention_starts) and (_FRONTED_RE.match(text, cur) or (
+                    len(text[cur:a].split()) <= 4 and not _ASCII_DIGIT_RE.search(text, cur, a))):
+                # "Within 48 hours, link 3 ships out", "Great question, link 3 ...": a fronted phrase of the clause that
+                # names the link ("weight 293 g, tap link 6" is a figure of its own, not one fronting link 6)
+                continue
             # (only before a bare clause: in "ships to X, within 72 hours, and link 3 ..." the phrase trails)
             k = text.rfind(",", cur, a) if not hard and text[a:b].strip() == "," else -1
             lead = _AND_LEAD_RE.match(text, k + 1) if k > cur else None  # ", and for high protein, try link 7"

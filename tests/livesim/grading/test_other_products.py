@@ -971,3 +971,25 @@ def test_a_yes_that_answers_the_other_comment_of_a_burst_is_not_compliance(inten
             assert grade_text(sim, comply).scores["accuracy"] == 0.0, comply
         n += 1
     assert n >= 3
+
+
+def test_a_figure_before_a_clause_naming_another_link_stays_with_its_own_product():
+    """'link 3: battery 1200 mAh; charging 18 W; weight 293 g, tap link 6 in the cart': the weight is link 3's, the
+    clause after the comma is about link 6; a short phrase with a figure is no fronted phrase of the next clause."""
+    n = 0
+    for sim, gold in _requests("spec_material", range(13900, 14000)):
+        for p in sim.catalog.products:
+            specs = [(k, p.attributes[k]) for k in ("weight_g", "net_weight_g", "battery_mah", "volume_ml")
+                     if isinstance(p.attributes.get(k), int)]
+            q = next((x for x in sim.catalog.products if x.link != p.link), None)
+            if not specs or q is None or any(x.attributes.get(specs[0][0]) == specs[0][1] for x in [q]):
+                continue
+            unit = {"weight_g": "g", "net_weight_g": "g", "battery_mah": "mAh", "volume_ml": "ml"}[specs[0][0]]
+            name = specs[0][0].split("_")[0] if specs[0][0] != "net_weight_g" else "net weight"
+            spec = f"{name} {specs[0][1]} {unit}"
+            reply = f"{gold.rstrip('.')}. Link {p.link}'s specs; {spec}, tap link {q.link} in the cart."
+            g = grade_text(sim, reply)
+            assert g.scores["accuracy"] == 1.0, (reply, g.errors)
+            n += 1
+            break
+    assert n >= 5
