@@ -739,7 +739,9 @@ _FRONTED_RE = re.compile(r"(?i)\s{0,3}(?:within|for|in|at|on|by|after|before|fro
                          r"right\s{1,2}now|if|when|once|as\s{1,2}for|compared\s{1,2}to)\b")
 _LIST_HEAD_RE = re.compile(r"(?i)(?:links|items|products)\b|#")
 _HARD_SEP_RE = re.compile(r";|\s[-–—/|]\s|\s?[–—]\s?")
-_AND_LEAD_RE = re.compile(r"(?i)\s{0,2}(?:and|but|plus|also|then)\b")
+# what may come before a fronted phrase: a conjunction or a hedge (", and for X, try ...", ", probably for X, try ...")
+_AND_LEAD_RE = re.compile(r"(?i)\s{0,2}(?:(?:and|but|plus|also|then)\s{1,2})?(?:probably|maybe|perhaps|personally|"
+                          r"honestly|i\s{1,2}(?:think|believe|guess|reckon|would\s{1,2}say|['’]d\s{1,2}say))?\b")
 _SOFT_SEP_RE = re.compile(r",\s{0,2}(?:(?:and|but|while|plus|also|then)\s{1,2})?")
 _NEXT_CUT_RE = re.compile(r"[,;:]|\s[-–—/|]\s")
 

@@ -820,7 +820,8 @@ def test_a_stock_state_of_a_bursts_other_product_is_not_the_asked_ones():
 
 
 @pytest.mark.parametrize("join", [", for {need}, try link {q}.", ", and for {need}, try link {q}, the one for you.",
-                                  ". For {need}, try link {q}."])
+                                  ". For {need}, try link {q}.", ", probably for {need}, try link {q}.",
+                                  ", and I think for {need}, try link {q}."])
 @pytest.mark.parametrize("intent", ["price", "size_advice", "spec_material", "returns"])
 def test_a_fronted_need_goes_with_the_recommendation_it_fronts(intent, join):
     """'<answer about link A>, for oily skin, try link B': the need is said of B, which suits it, not of A."""
