@@ -176,8 +176,9 @@ class _Builder:
         stmt: dict[str, Any] = {"kind": "attr", "subject": L, "attribute": key, "value": v}
         if isinstance(v, bool):
             word = key.replace("_", "-")
-            if self.supported(key):
-                self.add(f"It's {word}" if v else f"It's not {word}", "true", "fact")
+            if self.supported(key):  # states the record's value in words ("fragrance-free" answers "any fragrance?")
+                self.add(f"It's {word}" if v else f"It's not {word}", "true", "fact",
+                         {**stmt, "value": word if v else f"not {word}"})
             self.add(f"It's not {word}" if v else f"It's {word}", "false", "false_fact")
         elif isinstance(v, (int, float)):
             unit = UNITS.get(key, "")

@@ -301,3 +301,21 @@ def test_a_suited_link_said_to_suit_the_asked_need_answers_which_one(env):
                     assert (i in frag.covers) == (m.group(2).lower() == need.lower()), (frag.text, f.label)
                     n += 1
     assert n >= 1
+
+
+def test_a_true_yes_no_attribute_covers_the_question_it_answers(env):
+    """'Does #5 have fragrance in it?' -> 'link 5 is fragrance-free' states the answer the truth requires."""
+    n = 0
+    for r in [x for seed in (12, 13) for x in requests_for(env, "spec_material", 8, seed)]:
+        pool = build_pool(r.sim)
+        low = r.sim.request.text.lower()
+        applies = [f for f in r.sim.request.truth.facts if (f.if_text is None or f.if_text.lower() in low)
+                   and (f.unless_text is None or f.unless_text.lower() not in low)]
+        for i, f in enumerate(applies):
+            if f.label != "fragrance-free":
+                continue
+            frag = next(x for x in pool.fragments if x.label == "true" and x.text.endswith("is fragrance-free")
+                        and f"link {f.subject} " in x.text.lower())
+            assert i in frag.covers, frag.text
+            n += 1
+    assert n >= 1
