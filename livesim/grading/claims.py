@@ -740,6 +740,7 @@ _FRONTED_RE = re.compile(r"(?i)\s{0,3}(?:within|for|in|at|on|by|after|before|fro
 _LIST_HEAD_RE = re.compile(r"(?i)(?:links|items|products)\b|#")
 _HARD_SEP_RE = re.compile(r";|\s[-–—/|]\s|\s?[–—]\s?")
 # what may come before a fronted phrase: a conjunction or a hedge (", and for X, try ...", ", probably for X, try ...")
+_NOT_BEFORE_RE = re.compile(r"\b(?:not|isn['’]t|never)\s{1,2}$")  # "is not fragrance-free"
 _AND_LEAD_RE = re.compile(r"(?i)\s{0,2}(?:(?:and|but|plus|also|then)\s{1,2})?(?:probably|maybe|perhaps|personally|"
                           r"honestly|i\s{1,2}(?:think|believe|guess|reckon|would\s{1,2}say|['’]d\s{1,2}say))?\b")
 _SOFT_SEP_RE = re.compile(r",\s{0,2}(?:(?:and|but|while|plus|also|then)\s{1,2})?")
@@ -1563,9 +1564,8 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
         for ms, me, link in r.mentions:
             # (to "which one?", the fact of a recommendation; to "where do I buy it?", the asked link's)
             if link in fact.value and _asserted_at(r, ms) \
-                    and _presents(r, ms, me, claim_stems(_NEED_OF_RE.sub(" ", fact.label.split(":")[0]) + " "
-                                                         + request_text) if fact.label.startswith("a link suited")
-                                  else None):
+                    and _presents(r, ms, me, claim_stems(_NEED_OF_RE.sub(" ", fact.label.split(":")[0]))
+                                  if fact.label.startswith("a link suited") else None):
                 return True
         return False
     if fact.kind == "keyword" and fact.negative and negative_policy_stated(fact, r, world):
@@ -1648,6 +1648,16 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
             return True  # its stock state, stated truly
         if any(link == subj for _, link, _ in r.other_variants) and not other_variant_errors(r, world):
             return True  # a named variant's stock, stated truly ("matcha of link 2 is in stock")
+        for key, held in p.attributes.items():  # a yes/no attribute, stated truly ("link 6 is not fragrance-free")
+            if not isinstance(held, bool):
+                continue
+            for m in re.finditer(r"\b" + key.replace("_", r"[\s-]") + r"\b", low):
+                si = _sentence_index(r, m.start())
+                if si >= len(r.sentences) or r.question[si] or r.echo[si]:
+                    continue
+                denied = _NOT_BEFORE_RE.search(low, max(r.sentences[si][0], m.start() - 12), m.start()) is not None
+                if _subject_at(r, m.start(), r.sentences[si]) == subj and denied != held:
+                    return True
         values = _attribute_words(p)
         for i, (s0, e0) in enumerate(r.sentences):
             if r.question[i] or r.echo[i]:
@@ -1717,7 +1727,7 @@ _NAMING_WORDS = frozenset("the a an is it it's its that that's this on at in und
 
 def _presents(r: Reading, ms: int, me: int, need: set[str] | None) -> bool:
     """Does the clause holding the mention at `ms` point the viewer to it (the answer to "where do I buy it?"; to
-    "which one?", with `need` the words the viewer asked with, also why it is the one, or that it suits that need), or
+    "which one?", with `need` the words of the need asked, also why it is the one, or that it suits that need), or
     name it and nothing else ("Link 6!", "Link 6, the lip tint")? A fact stated of it ("link 6 is 139 yuan right
     now", "link 2 suits dry skin" to "something for a gift?") points nowhere.
     """
@@ -1737,7 +1747,7 @@ def _presents(r: Reading, ms: int, me: int, need: set[str] | None) -> bool:
     rest = " ".join([*parts, r.text[cur:hi]])
     return not [w for w in _WORD_RE.findall(rest.lower()) if w not in _NAMING_WORDS] \
         or _POINT_RE.search(rest) is not None or (need is not None and (_PICK_RE.search(rest) is not None or any(
-            claim_stems(m.group(1)) & need for m in _SUITS_RE.finditer(rest))))
+            need <= claim_stems(m.group(1)) for m in _SUITS_RE.finditer(rest))))  # every word of the need
 
 
 def _of_another(r: Reading, pos: int, subj: int | None) -> bool:

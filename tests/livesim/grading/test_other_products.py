@@ -934,7 +934,7 @@ def test_the_answer_link_named_in_a_statement_about_something_else_is_no_answer(
                        else [])):
             g = grade_text(sim, said)
             assert g.scores["accuracy"] == 1.0 and g.scores["effectiveness"] == 0.0, (said, g.errors, g.missing)
-        need = [t for t in p.tags if t.lower() in sim.request.text.lower()]
+        need = [t for t in p.tags if link_fact.label.startswith(f"a link suited to {t}:")]  # the need asked
         for said in (f"Try link {L}.", f"It's link {L}.", f"Link {L} is the one you want.",
                      f"Link {L} is a great pick.", *([f"Link {L} suits {need[0]}."] if intent == "recommendation"
                                                      and need else [])):
@@ -994,3 +994,39 @@ def test_a_figure_before_a_clause_naming_another_link_stays_with_its_own_product
             n += 1
             break
     assert n >= 5
+
+
+def test_a_yes_no_attribute_stated_truly_is_a_true_fact_about_a_compared_product():
+    """'Is link 6 better than link 1?' -> 'link 1 is fragrance-free, and link 6 is not fragrance-free': a true
+    attribute of each; the same words swapped are false."""
+    n = 0
+    for sim, _gold in _requests("comparison", range(14200, 14400)):
+        ps = [sim.catalog.by_link(x) for x in sim.request.truth.targets]
+        if len(ps) != 2 or not all(isinstance(p.attributes.get("fragrance_free"), bool) for p in ps):
+            continue
+
+        def said(p, flip=False):
+            free = p.attributes["fragrance_free"] != flip
+            return f"link {p.link} is {'' if free else 'not '}fragrance-free"
+
+        g = grade_text(sim, f"{said(ps[0])}, and {said(ps[1])}.")
+        about = [m for m in g.missing if "true attribute" in m]  # (a narrower ask may need more)
+        assert g.scores["accuracy"] == 1.0 and not about, (g.errors, g.missing)
+        assert grade_text(sim, f"{said(ps[0], True)}, and {said(ps[1], True)}.").scores["accuracy"] == 0.0
+        n += 1
+    assert n >= 2
+
+
+def test_suiting_another_need_of_the_same_kind_is_no_pick():
+    """'Best product for dry skin?' -> 'link 8 suits oily skin': the need shares a word, not the need."""
+    n = 0
+    for sim, _gold in _requests("recommendation", range(14400, 14700)):
+        f = next((f for f in sim.request.truth.facts if f.kind == "link"), None)
+        need = f.label.split(":")[0].removeprefix("a link suited to ") if f is not None else ""
+        if not need.endswith(" skin"):
+            continue
+        other = next(x for x in ("dry skin", "oily skin", "sensitive skin") if x != need)
+        assert grade_text(sim, f"Link {f.value[0]} suits {other}.").scores["effectiveness"] == 0.0, (need, other)
+        assert grade_text(sim, f"Link {f.value[0]} suits {need}.").scores["effectiveness"] == 1.0, need
+        n += 1
+    assert n >= 2
