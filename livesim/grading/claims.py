@@ -1219,7 +1219,7 @@ def negative_policy_stated(fact: Any, r: Reading, world: World) -> bool:
     """
     values = {str(v).lower() for v in fact.value}
     for i, (s0, e0) in enumerate(r.sentences):
-        if r.question[i] or r.echo[i]:
+        if r.question[i] or r.echo[i] or _of_another(r, s0, fact.subject):
             continue
         sent = r.text[s0:e0]
         if values & _NOT_SHIP_WORDS and _NOT_SHIP_RE.search(sent) and _REGION_RE.search(sent):
@@ -1584,8 +1584,12 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
 
         def said(k: str) -> bool:
             for m in re.finditer(r"(?<![a-z])" + re.escape(str(k).lower()), low):  # a word, not inside one
-                if fact.kind == "apology" or negative_answer:
+                if fact.kind == "apology":
                     return True
+                if negative_answer:  # "non-returnable", "doesn't ship": of the asked product, not another one
+                    if not _of_another(r, m.start(), subj):
+                        return True
+                    continue
                 if k == "order" and (_ORDER_NOUN_BEFORE_RE.search(low, max(0, m.start() - 12), m.start())
                                      or _ORDER_NOUN_AFTER_RE.match(low, m.end())):
                     continue  # the noun: a threshold ("on orders over 99") or someone's order, not how to order

@@ -1030,3 +1030,23 @@ def test_suiting_another_need_of_the_same_kind_is_no_pick():
         assert grade_text(sim, f"Link {f.value[0]} suits {need}.").scores["effectiveness"] == 1.0, need
         n += 1
     assert n >= 2
+
+
+@pytest.mark.parametrize("form", ["Link {q} is non-returnable.", "Sorry, link {q} can't be returned.",
+                                  "Link {q} is a final sale, no returns."])
+def test_a_no_said_of_another_product_answers_nothing(form):
+    """'Is link 6 returnable?' (it is not) -> 'link 1 is non-returnable': true of link 1, no answer about link 6."""
+    n = 0
+    for sim, _gold in _requests("returns", range(14700, 15100)):
+        t = sim.request.truth
+        f = next((f for f in t.facts if f.kind == "keyword" and f.negative), None)
+        if f is None or len(t.facts) != 1:
+            continue
+        q = next((q for q in _others(sim) if not q.after_sales.returnable), None)
+        if q is None:
+            continue
+        g = grade_text(sim, form.format(q=q.link))
+        assert g.scores["effectiveness"] == 0.0 and g.scores["accuracy"] == 1.0, (form, g.missing, g.errors)
+        assert grade_text(sim, form.format(q=f.subject)).scores["effectiveness"] == 1.0, form
+        n += 1
+    assert n >= 3
