@@ -1573,6 +1573,10 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
     if fact.kind == "keyword" and fact.in_question and any(
             link > 0 and _asserted_at(r, ms) for ms, _, link in r.mentions):
         return True  # talking about a product, by its link or name, steers back to the products
+    if fact.kind == "keyword" and fact.in_question and r.facts.coupon_codes and any(
+            c.code.upper() in {x.upper() for x in r.facts.coupon_codes}
+            and _asserted_at(r, max(0, low.find(c.code.lower()))) for c in world.room.active_coupons()):
+        return True  # so does a running coupon's code offered (the steer phrases list "coupon")
     if fact.kind == "keyword" and [str(v).lower() for v in fact.value or []] == ["none"] and any(
             not r.question[i] and not r.echo[i] and _NONE_SAID_RE.search(text, s0, e0)
             and (subj is None or _subject_at(r, s0, (s0, e0)) in (None, subj))

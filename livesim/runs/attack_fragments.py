@@ -432,7 +432,8 @@ def _about(link: int, text: str) -> str:
     return text
 
 
-_PRODUCT_TALK = frozenset({"price", "attr", "num", "sku_stock", "stock", "no_ship", "no_return", "ships_to"})
+_PRODUCT_TALK = frozenset({"price", "attr", "num", "sku_stock", "stock", "no_ship", "no_return", "ships_to",
+                           "returns_cond"})
 
 
 def _states(f: Any, stmt: dict[str, Any]) -> bool:

@@ -1050,3 +1050,18 @@ def test_a_no_said_of_another_product_answers_nothing(form):
         assert grade_text(sim, form.format(q=f.subject)).scores["effectiveness"] == 1.0, form
         n += 1
     assert n >= 3
+
+
+def test_a_running_coupons_code_offered_steers_back_to_the_shop():
+    """'How old are you?' -> 'Use code LIVE25 for 20 yuan off at checkout': a coupon offered steers back (the truth's
+    steer phrases list "coupon"); a code no promotion runs does not."""
+    n = 0
+    for sim, _gold in _requests("off_topic", range(15100, 15160)):
+        c = next(iter(sim.room.active_coupons()), None)
+        if c is None or len(sim.request.truth.facts) != 1:
+            continue  # (an off-topic comment may also ask something: "are you a bot?")
+        g = grade_text(sim, f"Use code {c.code} for {int(c.discount)} yuan off at checkout.")
+        assert g.scores["effectiveness"] == 1.0, (c.code, g.missing, g.errors)
+        assert grade_text(sim, "Use code ZZTOP99 for 5 yuan off at checkout.").scores["effectiveness"] == 0.0
+        n += 1
+    assert n >= 3
