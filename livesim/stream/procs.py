@@ -72,6 +72,12 @@ def _kill_workers(pool: Any) -> None:
     for p in procs:
         with contextlib.suppress(Exception):
             p.join(5)
+    # let the pool's manager thread finish its cleanup (it closes the wake-up pipe): otherwise the interpreter's exit
+    # hook may write to that pipe as it is closed and print an "Exception ignored" traceback after the one-line error
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        with contextlib.suppress(Exception):
+            manager.join(5)
 
 
 @contextlib.contextmanager
