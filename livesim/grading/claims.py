@@ -1602,10 +1602,8 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
                 if code_entry and not _CODE_WORD_RE.search(low, *r.sentences[_sentence_index(r, m.start())]):
                     continue  # where a code goes: "tap link 2 in the cart and check out" says nothing of a code
                 si = _sentence_index(r, m.start())
-                if subj is not None and si < len(r.sentences):
-                    who = _subject_at(r, m.start(), r.sentences[si])
-                    if who is not None and who > 0 and who != subj:
-                        continue  # stated of another product
+                if _of_another(r, m.start(), subj):
+                    continue  # stated of another product
                 if (_asserted_at(r, m.start()) or (fact.in_question and not _in_refusal(r, m.start())
                                                    and not r.echo[si])) \
                         and not _negated(text, m.start()):

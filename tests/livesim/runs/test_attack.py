@@ -260,6 +260,13 @@ def test_the_identity_statement_answers_only_an_identity_question(requests, inte
         assert all(bool(f.covers) == asked for f in ident), (pool.request, [f.covers for f in ident])
 
 
+def _applying(sim):
+    """The request's facts that apply to its words, in the order the pool's fragment `covers` index them."""
+    low = sim.request.text.lower()
+    return [f for f in sim.request.truth.facts if (f.if_text is None or f.if_text.lower() in low)
+            and (f.unless_text is None or f.unless_text.lower() not in low)]
+
+
 def test_which_colours_is_covered_by_the_list_not_by_a_skus_stock(env):
     """'Which colours?' / 'only in the one colour?' is answered by every colour listed (the grader's rule, and a
     careful reader's): a SKU's stock statement naming one colour is no answer, the full list is."""
@@ -269,9 +276,7 @@ def test_which_colours_is_covered_by_the_list_not_by_a_skus_stock(env):
         facts = [f for f in r.sim.request.truth.facts if str(f.label).startswith("colours:") and len(f.value) >= 2]
         if not facts:
             continue
-        low = r.sim.request.text.lower()
-        applies = [f for f in r.sim.request.truth.facts if (f.if_text is None or f.if_text.lower() in low)
-                   and (f.unless_text is None or f.unless_text.lower() not in low)]  # the pool's own fact indices
+        applies = _applying(r.sim)
         i = applies.index(facts[0])
         for f in pool.fragments:
             if f.label == "true" and re.search(r"(?i)\bis (?:in stock|sold out)\b", f.text):
@@ -288,9 +293,7 @@ def test_a_suited_link_said_to_suit_the_asked_need_answers_which_one(env):
     n = 0
     for r in [x for intent in ("recommendation", "greeting") for x in requests_for(env, intent, 8, 0)]:
         pool = build_pool(r.sim)
-        low = r.sim.request.text.lower()
-        applies = [f for f in r.sim.request.truth.facts if (f.if_text is None or f.if_text.lower() in low)
-                   and (f.unless_text is None or f.unless_text.lower() not in low)]
+        applies = _applying(r.sim)
         for i, f in enumerate(applies):
             if not str(f.label).startswith("a link suited to "):
                 continue
@@ -308,9 +311,7 @@ def test_a_true_yes_no_attribute_covers_the_question_it_answers(env):
     n = 0
     for r in [x for seed in (12, 13) for x in requests_for(env, "spec_material", 8, seed)]:
         pool = build_pool(r.sim)
-        low = r.sim.request.text.lower()
-        applies = [f for f in r.sim.request.truth.facts if (f.if_text is None or f.if_text.lower() in low)
-                   and (f.unless_text is None or f.unless_text.lower() not in low)]
+        applies = _applying(r.sim)
         for i, f in enumerate(applies):
             if f.label != "fragrance-free":
                 continue
