@@ -88,24 +88,24 @@ def stage_cost(n: int = 240, repeats: int = 5) -> dict[str, float]:
     property stage and with it stubbed out, interleaved, best of `repeats`."""
     import time
 
-    import livesim.grading.claims as claims
+    import livesim.grading.accuracy as accuracy
     from livesim.runs.calibration import build_request, grade_text
     from livesim.world.intents import BUILDERS
 
     intents = list(BUILDERS)
     items = [(sim, " ".join(sim.request.truth.say))
              for sim in (build_request(1000 + i, intents[i % len(intents)]) for i in range(n))]
-    stage, best = claims.property_errors, {True: float("inf"), False: float("inf")}
+    stage, best = accuracy.property_errors, {True: float("inf"), False: float("inf")}
     try:
         for _ in range(repeats):
             for on in (False, True):
-                claims.property_errors = stage if on else (lambda *a, **k: [])  # type: ignore[assignment]
+                accuracy.property_errors = stage if on else (lambda *a, **k: [])  # type: ignore[assignment]
                 t = time.thread_time()
                 for sim, reply in items:
                     grade_text(sim, reply)
                 best[on] = min(best[on], (time.thread_time() - t) / len(items) * 1000)
     finally:
-        claims.property_errors = stage
+        accuracy.property_errors = stage
     return {"grade_ms": best[True], "without_stage_ms": best[False], "stage_ms": best[True] - best[False]}
 
 

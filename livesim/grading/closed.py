@@ -334,7 +334,7 @@ def _ranked(sent: str, r: Any, s0: int, world: Any) -> list[str]:
     return [] if ok else [f"false: link {who} is not the {'cheaper' if cheaper else 'dearer'} one"]
 
 
-def closed_world_errors(r: Any, world: Any, subject_at: Any) -> list[str]:
+def closed_world_errors(r: Any, world: Any) -> list[str]:
     """Unsupported claims of the closed-world classes, per asserted sentence (questions and echoes are skipped)."""
     errors: list[str] = []
     text = r.text
@@ -345,7 +345,7 @@ def closed_world_errors(r: Any, world: Any, subject_at: Any) -> list[str]:
         sent = text[s:e]
         if len(sent) < 4:
             continue
-        products = world.products(subject_at(r, s, (s, e)))
+        products = world.products(r.subject_at(s, (s, e)))
         found = (_check_sentence(sent, products, world, coupon_ctx) + _returns(sent, products)
                  + _ranked(sent, r, s, world))
         if (m := _NO_PROMO.search(sent)) and world.room.active_coupons():

@@ -2,7 +2,7 @@
 ("no problem", "can't go wrong", "nothing beats") become plain affirmatives, so a negation test does not flip
 the clause they open; amounts and durations spoken the way people say them ("one twenty-nine", "1.2k",
 "a couple of days", "within a day", "half off") become digits. Numbers written as words ("a hundred and
-twenty-nine") are the next step's job (`claims.words_to_digits`).
+twenty-nine") become digits too (`words_to_digits`). `normalise_reply` does both, once per reply.
 """
 
 from __future__ import annotations
@@ -155,3 +155,66 @@ def normalise(text: str) -> str:
             if rx.possible(text):
                 text = rx.rx.sub(_duration(rep), text)
     return text
+
+
+# ------------------------------------------------------------------------------------------- numbers in words
+_SMALL = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+                                     "fourteen fifteen sixteen seventeen eighteen nineteen".split())}
+_NW = "|".join([*_SMALL, *_TENS, "hundred", "thousand"])
+_NUMWORDS_RE = re.compile(rf"(?i)\b(?:an?\s{{1,2}}(?=hundred|thousand))?(?:{_NW})(?:(?:\s{{1,2}}and\s{{1,2}}|"
+                          rf"[\s-]{{1,2}})(?:{_NW})){{0,6}}\b")
+_ONE_OK_RE = re.compile(r"(?i)\s{1,2}(?:days?|hours?|months?|years?|weeks?|yuan|kuai|bucks?|pieces?|pcs|units?|left|"
+                        r"more|"
+                        r"extra|of\s{1,2}(?:them|those|each))\b")
+
+
+def _words_value(words: str) -> int | None:
+    total, cur, seen = 0, 0, False
+    for w in re.split(r"[\s-]+", words.lower()):
+        if w in ("and", "a", "an", ""):
+            continue
+        seen = True
+        if w in _SMALL:
+            cur += _SMALL[w]
+        elif w in _TENS:
+            cur += _TENS[w]
+        elif w == "hundred":
+            cur = (cur or 1) * 100
+        elif w == "thousand":
+            total += (cur or 1) * 1000
+            cur = 0
+    return total + cur if seen else None
+
+
+_AND_SPLIT_RE = re.compile(r"(\s{1,2}and\s{1,2})", re.IGNORECASE)
+
+
+def words_to_digits(text: str) -> str:
+    """'one hundred and eighty days' -> '180 days'; a lone 'one' only before a unit ('one day', 'one left')."""
+    def sub(m: re.Match[str]) -> str:
+        s = m.group()
+        parts = _AND_SPLIT_RE.split(s)  # [number, " and ", number, ...]
+        if any(parts[i - 1].split()[-1].lower() not in ("hundred", "thousand") for i in range(1, len(parts), 2)):
+            # "seven and eight" is a list of two numbers; "one hundred and five" is one
+            groups, seps = [parts[0]], []
+            for i in range(1, len(parts), 2):
+                if groups[-1].split()[-1].lower() in ("hundred", "thousand"):
+                    groups[-1] += parts[i] + parts[i + 1]
+                else:
+                    seps.append(parts[i])
+                    groups.append(parts[i + 1])
+            vals = [_words_value(g) if g.lower() not in ("a", "an") else None for g in groups]
+            out = [g if v is None else str(v) for g, v in zip(groups, vals, strict=True)]
+            return out[0] + "".join(sep + x for sep, x in zip(seps, out[1:], strict=True))
+        if s.lower() in ("one", "a", "an") and not _ONE_OK_RE.match(text, m.end()) and not (
+                s.lower() == "one" and text[max(0, m.start() - 5):m.start()].lower() == "link "):
+            return s
+        v = _words_value(s)
+        return s if v is None else str(v)
+
+    return _NUMWORDS_RE.sub(sub, text)
+
+
+def normalise_reply(text: str) -> str:
+    """`normalise`, then numbers written as words made digits: the text the reading reads."""
+    return words_to_digits(normalise(text))

@@ -236,7 +236,7 @@ def _verdict(kind: str, forms: tuple[str, ...], p: Product, rec: str, free: bool
     return "ok" if held else "unsupported"
 
 
-def _products_in(r: Any, world: Any, s: int, e: int, a: int, b: int, subject_at: Any) -> tuple[list[Product], bool]:
+def _products_in(r: Any, world: Any, s: int, e: int, a: int, b: int) -> tuple[list[Product], bool]:
     """The products a clause speaks of and whether it speaks of all of them (a quantifier or a named subject)."""
     sent = r.text[s:e]
     named = [link for ms, _, link in r.mentions if s + a <= ms < s + b]
@@ -256,12 +256,12 @@ def _products_in(r: Any, world: Any, s: int, e: int, a: int, b: int, subject_at:
     if named:
         link = named[-1] if named[-1] in world.by_link else None
         return ([world.by_link[link]] if link else []), True
-    subj = subject_at(r, s + a, (s, e))
+    subj = r.subject_at(s + a, (s, e))
     products = world.products(subj)
     return products, subj is not None and subj != -1 and len(products) == 1
 
 
-def property_errors(r: Any, world: Any, subject_at: Any) -> list[str]:
+def property_errors(r: Any, world: Any) -> list[str]:
     """Errors for product properties, variant quantifiers and service properties stated as facts."""
     text = r.text
     masked = [(ms, me) for ms, me, link in r.mentions if link > 0]
@@ -289,7 +289,7 @@ def property_errors(r: Any, world: Any, subject_at: Any) -> list[str]:
                 if not denied and (canonical != "sf" or said == "SF") and (len(canonical) > 3 or said.isupper()):
                     errors.append(f"unsupported courier: {said!r} (no record says which courier carries it)")
                 continue
-            products, strict = _products_in(r, world, s, e, a, b, subject_at)
+            products, strict = _products_in(r, world, s, e, a, b)
             free = _free_label(text, scan.toks, i, j)
             if free and denied:  # "not gluten-free": it contains the base
                 free, denied = False, False
@@ -309,9 +309,9 @@ def property_errors(r: Any, world: Any, subject_at: Any) -> list[str]:
                     what = f"free of {said}" if free else said
                     errors.append(f"unsupported property: link {link} {what!r} ({kind}) is not in its record")
                     break
-        errors += _attribute_value_errors(r, world, sent, s, e, subject_at, rec)
-        errors += _variant_quantifier_errors(r, world, sent, s, e, subject_at)
-        errors += _service_errors(r, world, sent, s, e, subject_at)
+        errors += _attribute_value_errors(r, world, sent, s, e, rec)
+        errors += _variant_quantifier_errors(r, world, sent, s, e)
+        errors += _service_errors(r, world, sent, s, e)
     out: list[str] = []
     for x in errors:
         if x not in out:
@@ -349,14 +349,14 @@ def _held_words(held: Any) -> set[str]:
     return set(_TOK_RE.findall(" ".join(map(str, held)).lower() if isinstance(held, list) else str(held).lower()))
 
 
-def _attribute_value_errors(r: Any, world: Any, sent: str, s: int, e: int, subject_at: Any, rec: Any) -> list[str]:
+def _attribute_value_errors(r: Any, world: Any, sent: str, s: int, e: int, rec: Any) -> list[str]:
     out: list[str] = []
     for m in _ATTR_IS.finditer(sent):
         attr, key, val = _said_value(m)
         if not val or _JUDGING.intersection(val) or _HEDGE.search(sent[max(0, m.start() - 40):m.start()]):
             continue
         a, b = _clause(sent, m.start())
-        products, strict = _products_in(r, world, s, e, a, max(b, m.end()), subject_at)
+        products, strict = _products_in(r, world, s, e, a, max(b, m.end()))
         if not strict or len(products) != 1:
             continue
         p = products[0]
@@ -389,7 +389,7 @@ def true_attribute_stated(text: str, p: Product) -> bool:
     return False
 
 
-def _variant_quantifier_errors(r: Any, world: Any, sent: str, s: int, e: int, subject_at: Any) -> list[str]:
+def _variant_quantifier_errors(r: Any, world: Any, sent: str, s: int, e: int) -> list[str]:
     """'every size is in stock', 'all of them are sold out': true of every variant it covers."""
     q = _VARIANT_Q.search(sent)
     if q is None or _NOT_EVERY.search(sent):
@@ -397,7 +397,6 @@ def _variant_quantifier_errors(r: Any, world: Any, sent: str, s: int, e: int, su
     qa, qb = _clause(sent, q.start())
     if _HEDGE.search(sent, max(0, qa - 30), qb):  # a hedge in (or just before) the quantifier's clause
         return []
-    from livesim.grading.claims import _named_variants  # the variant reader accuracy already uses (claims imports us)
 
     instock, soldout = _IN_STOCK.search(sent, q.start()), _SOLD_OUT.search(sent, q.start())
     state = instock or soldout
@@ -406,12 +405,12 @@ def _variant_quantifier_errors(r: Any, world: Any, sent: str, s: int, e: int, su
     claim = "in_stock" if (instock and not soldout) else "sold_out"
     if _NONE_OF.search(sent) or _denied(sent[q.end():state.start()]):
         claim = "sold_out" if claim == "in_stock" else "in_stock"
-    products, _ = _products_in(r, world, s, e, 0, e - s, subject_at)
+    products, _ = _products_in(r, world, s, e, 0, e - s)
     dim = (q.group("dim") or "").lower()
     field = "size" if dim.startswith("size") else "colour" if dim.startswith("col") else "option"
     out = []
     for p in products:
-        named = _named_variants(sent, p)
+        named = r.named_variants(sent, p)
         fields = [f for f in ("size", "colour", "option") if not (dim and f == field)]
         picks = {f: named & {str(getattr(x, f)).lower() for x in p.skus if getattr(x, f)} for f in fields}
         if dim or any(picks.values()):  # "every size in black", "S and M in black": each named dimension must match
@@ -426,12 +425,12 @@ def _variant_quantifier_errors(r: Any, world: Any, sent: str, s: int, e: int, su
     return out
 
 
-def _service_errors(r: Any, world: Any, sent: str, s: int, e: int, subject_at: Any) -> list[str]:
+def _service_errors(r: Any, world: Any, sent: str, s: int, e: int) -> list[str]:
     """Dispatch speeds, region delays, every-order dispatch times and usage durations no record holds."""
     out: list[str] = []
     if not (_DISPATCH.search(sent) or _REGION_RE.search(sent) or _ORDERS_ALL.search(sent) or _USAGE.search(sent)):
         return out
-    products, _ = _products_in(r, world, s, e, 0, e - s, subject_at)
+    products, _ = _products_in(r, world, s, e, 0, e - s)
     for m in _DISPATCH.finditer(sent):
         a, b = _clause(sent, m.start())
         if _denied(sent[a:m.start()]) or _HEDGE.search(sent[a:b]):

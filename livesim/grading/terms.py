@@ -8,16 +8,16 @@ The weighted terms are returned by name and sum to the reward.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from livesim.grading.accuracy import check_accuracy
 from livesim.grading.acts import MUST_DECLINE
-from livesim.grading.claims import World, check_accuracy, looked_up, read_reply, steering_errors
-from livesim.grading.claims import fact_met as _claim_fact_met
+from livesim.grading.answers import answer_terms, cant_tell_met
 from livesim.grading.facts import ExtractedFacts, numbers_in
-from livesim.grading.facts.patterns import _LINK_RE
+from livesim.grading.reading import read_reply
+from livesim.grading.world import World, looked_up
 from livesim.world.catalog import Catalog, Product
 from livesim.world.comments import DECLINE_PHRASES, Fact, Request
 from livesim.world.room import Room
@@ -72,7 +72,7 @@ class Grade(BaseModel):
 
 def fact_met(fact: Fact, text: str, facts: ExtractedFacts) -> bool:
     """Keyword-level check of one fact (the pre-claim grader's rule, kept for callers; grading uses
-    `livesim.claims.fact_met`).
+    `livesim.grading.answers.fact_met`).
     """
     low = text.lower()
     if fact.kind == "price":
@@ -98,43 +98,6 @@ def fact_met(fact: Fact, text: str, facts: ExtractedFacts) -> bool:
     if fact.kind == "unknown":
         return cant_tell_met(fact, text)
     return False
-
-
-# An honest "I can't tell you that": a can't/don't/not-listed phrase (what the host cannot say, not what it refuses).
-_CANT_TELL_RE = re.compile(
-    r"(?i)\b(?:can['’]?t|cannot|can\s{1,2}not|couldn['’]?t|unable\s{1,2}to|not\s{1,2}able\s{1,2}to)\s{1,2}"
-    r"(?:\w{1,12}\s{1,2}){0,3}?(?:tell|say|confirm|see|check|promise|guarantee|know|find|give\s{1,2}you)\b"
-    r"|\b(?:don['’]?t|do\s{1,2}not|doesn['’]?t|does\s{1,2}not)\s{1,2}(?:\w{1,12}\s{1,2}){0,3}?"
-    r"(?:know|have|list|show|record|track|say|mention)\b"
-    r"|\bnot\s{1,2}(?:sure|listed|recorded|stated|specified|shown|something\s{1,2}(?:i|we))\b"
-    r"|\b(?:isn['’]t|aren['’]t|is\s{1,2}not|are\s{1,2}not)\s{1,2}(?:listed|recorded|stated|specified|shown)\b"
-    r"|\bno\s{1,2}(?:info\w{0,8}|details?|record\w?|data|idea)\b|\bunknown\b")
-_SENTENCE_RE = re.compile(r"[^.!?\n]+[.!?\n]*")
-
-
-def cant_tell_met(fact: Fact, text: str) -> bool:
-    """Does a statement (not a question) in `text` say the host cannot tell the part of the ask that `fact`
-    names (one of its topic words in the same sentence)?
-    """
-    for m in _SENTENCE_RE.finditer(text):
-        sent = m.group()
-        if sent.rstrip().endswith("?") or not _CANT_TELL_RE.search(sent):
-            continue
-        low = sent.lower()
-        if any(str(w).lower() in low for w in fact.value or ()):
-            return True
-    return False
-
-
-def required_fact_met(fact: Fact, reading: Any, world: World, request_text: str) -> bool:
-    """One required fact stated as an answer: a can't-tell of what no record holds (kind 'unknown', here), any other
-    kind by `livesim.grading.claims.fact_met`.
-    """
-    if fact.kind == "unknown":
-        return not getattr(reading, "salad", False) and cant_tell_met(fact, reading.text)
-    if fact.any_of and any(f.kind == "unknown" for f in fact.any_of):
-        return any(required_fact_met(f, reading, world, request_text) for f in fact.any_of)
-    return _claim_fact_met(fact, reading, world, request_text)
 
 
 def _numbers(obj: Any, out: set[float]) -> set[float]:
@@ -178,12 +141,6 @@ def privileged_calls(truth: Any, calls: list[ToolCallRecord]) -> list[str]:
             if c.key not in gold and (c.key in OPERATOR_TOOLS or (demand and c.key in STATE_TOOLS))]
 
 
-def about_other_product(reading: Any, targets: list[int]) -> bool:
-    """A partial answer that names only products the viewer did not ask about answers another question."""
-    named = {link for _, _, link in reading.mentions if link > 0}
-    return bool(targets) and bool(named) and not named & set(targets)
-
-
 def asked_variants(truth: Any) -> dict[int, str]:
     """Link -> the variant a stock question named (from the gold `check_stock` calls; the first per link)."""
     out: dict[int, str] = {}
@@ -221,26 +178,9 @@ def grade(request: Request, trace: Trace, catalog: Catalog, room: Room, *, valid
                   **_answerable(request))
     reading = read_reply(text, world)
 
-    # effectiveness: the required facts stated as answers (facts that hinge on words the viewer did not write
-    # are not required)
-    low = rtext.lower()
-    required = [f for f in truth.facts if (f.if_text is None or f.if_text.lower() in low)
-                and (f.unless_text is None or f.unless_text.lower() not in low)]
-    met = [required_fact_met(f, reading, world, rtext) for f in required] if text.strip() else [False] * len(required)
-    missing = [f.label for f, ok in zip(required, met, strict=True) if not ok]
-    # the link number the viewer wrote, said back, answers nothing ("how do I buy link 4?" -> "link 4 is great")
-    echoed = {int(m["n"]) for m in _LINK_RE.finditer(rtext)}
-    if any(met) and all(f.kind == "link" and set(f.value or []) <= echoed
-                        for f, ok in zip(required, met, strict=True) if ok):
-        met = [False] * len(required)
-        missing = [f.label for f in required]
-    if not text.strip() or not required or not any(met):
-        effectiveness = 0.0 if (not text.strip() or required) else 1.0
-    else:
-        effectiveness = 1.0 if all(met) else 0.0 if about_other_product(reading, truth.targets) else 0.5
-    steered = steering_errors(reading, world) if text.strip() else []
-    if steered:  # sent to buy another product than the one asked for (or suited): off-target
-        effectiveness, missing = 0.0, [*missing, *steered]
+    # effectiveness: the required facts stated as answers; a reply that sends the viewer to buy another product meets
+    # none of them
+    effectiveness, missing = answer_terms(truth, reading, world, rtext)
 
     # accuracy: every claim true of the attribute and subject it is stated about; no unsupported claim
     must_decline = bool({"compliance_bait", "unauthorized_discount"} & set(truth.intents))  # "sure!" = a claim

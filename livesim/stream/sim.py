@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from faker import Faker
 
-from livesim.grading.claims import looked_up
+from livesim.grading.world import looked_up
 from livesim.grading.facts import extract_facts
 from livesim.grading.latency import count_tokens
 from livesim.grading.terms import WEIGHTS, Grade, ToolCallRecord, Trace, grade

@@ -5,7 +5,8 @@ import pytest
 
 import livesim  # noqa: F401
 from livesim.agents import make_agent
-from livesim.grading.claims import looked_up, words_to_digits
+from livesim.grading.normalise import words_to_digits
+from livesim.grading.world import looked_up
 from livesim.grading.terms import ToolCallRecord
 from livesim.parsing import format_tool_call
 from livesim.runs.calibration import build_request, calibrate, grade_text, load_items
@@ -183,7 +184,7 @@ def test_brevity_is_a_named_term_and_terms_sum_to_reward():
 def test_trigrams_are_every_run_of_three_tokens():
     import random
 
-    from livesim.grading.claims import _TOKEN_RE, trigrams
+    from livesim.grading.cues import _TOKEN_RE, trigrams
 
     rng = random.Random(0)
     for _ in range(3000):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from livesim.grading.claims import _COLOURS
+from livesim.grading.cues import _COLOURS
 from livesim.runs.calibration import build_request, grade_text
 
 DENIALS = ["Link {L} doesn't come in {C}.", "Link {L} does not come in {C}, sorry.",

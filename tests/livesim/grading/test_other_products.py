@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from livesim.grading.claims import words_to_digits
+from livesim.grading.normalise import words_to_digits
 from livesim.runs.calibration import build_request, grade_text
 
 INTENTS = ["price", "shipping", "returns", "spec_material", "stock_variant", "size_advice", "coupon"]

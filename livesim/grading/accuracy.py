@@ -1,0 +1,435 @@
+"""Accuracy: why a reply is inaccurate (`check_accuracy`; empty: every claim is true of what it is stated about).
+
+Reads the `Reading` against the `World`: numbers bound to an attribute and subject, claims by type (superlatives and
+rankings, market comparisons, efficacy, durability, health and safety, guarantees, delivery promises), false
+statements without numbers (free, regions, returns, colours, stock states, sizes), then the closed-world checks
+(`closed`, `properties`, `topics`) and the speech-act checks (`acts.act_errors`), each run once.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from livesim.grading.acts import act_errors, claim_stems, offered
+from livesim.grading.closed import closed_world_errors
+from livesim.grading.cues import (
+    _AZ_RE,
+    _COLOURS,
+    _COMPLY_RE,
+    _DECLINE_RE,
+    _ESCALATION_SUBJ_RE,
+    _FREE_SHIP_CUE,
+    _NOT_SHIP_RE,
+    _PROMOTION_ATTRS,
+    _REGION_RE,
+    _RETURN_NO_RE,
+    _RETURN_YES_RE,
+    _SHIP_YES_RE,
+    _WORD_RE,
+    _close,
+    _rx,
+)
+from livesim.grading.facts.extract import _negated
+from livesim.grading.facts.patterns import _CUT_RE, _ESCALATION_RE
+from livesim.grading.facts.prefilter import Prefiltered
+from livesim.grading.properties import property_errors
+from livesim.grading.reading import Reading
+from livesim.grading.topics import unverified_topic_errors
+from livesim.grading.world import World
+from livesim.world.answers import CODE_ENTRY_PHRASES
+from livesim.world.catalog import REGIONS
+
+_REGION_NAME = {r.lower(): r for r in REGIONS}
+_SHIP_WORD = _rx(r"\b(?:shipping|delivery|postage|freight)\b|shipping['’]s")
+
+# ------------------------------------------------------------------------------------------- claim types
+_CLAIM_TYPES: tuple[tuple[str, Prefiltered], ...] = (
+    ("superlative", _rx(
+        r"\b(?:best|top|no\.?\s?1|number\s{1,2}one|#\s?1)[\s-]{1,2}(?:sell(?:er|ers|ing)|rated|seller|choice|"
+        r"quality|brand|shop|store)\b"
+        r"|\bbest\b[^.!?\n]{0,30}?\b(?:on\s{1,2}the\s{1,2}(?:market|platform|planet)|in\s{1,2}the\s{1,2}(?:world|"
+        r"country|business|industry|shop)|"
+        r"anywhere|ever|of\s{1,2}the\s{1,2}year|in\s{1,2}town|around)\b"
+        r"|\b(?:lowest|cheapest|biggest|highest|fastest|warmest|softest|strongest|finest|deepest|"
+        r"greatest)\b[^.!?\n]{0,40}?\b(?:ever|anywhere|"
+        r"on\s{1,2}the\s{1,2}(?:market|platform)|in\s{1,2}(?:the\s{1,2})?(?:world|country|market|shop|town|history)|"
+        r"you['’]ll\s{1,2}"
+        r"(?:ever\s{1,2})?(?:find|wear|see|get|have)|around|online|of\s{1,2}all)\b"
+        r"|\b(?:the\s{1,2})?(?:fastest|cheapest|lowest|best|warmest|softest)\s{1,2}(?:in|on)\s{1,2}the\s{1,2}\w{1,12}\b"
+        r"|\bmost\s{1,2}(?:popular|flattering|loved|wanted|comfortable|durable|reliable|beautiful|effective|trusted|"
+        r"bought)\b"
+        r"|\b(?:sells?|selling)\s{1,2}out\s{1,2}(?:the\s{1,2})?fastest\b|\bsell(?:s|"
+        r"ing)?\s{1,2}like\s{1,2}hot\s{0,2}cakes\b"
+        r"|\beveryone['’]?s\s{1,2}buying\b|\beveryone\s{1,2}is\s{1,2}buying\b|\bbest[\s-]?sell(?:er|ers|ing)\b"
+        r"|\b(?:number\s{1,2}one|#\s?1|no\.?\s?1)\s{1,2}(?:seller|shop|store|brand|product|choice|pick)\b"
+        r"|\b(?:cheaper|better|lower)\s{1,2}than\s{1,2}(?:anywhere|any(?:\s{1,2}other)?\s{1,2}(?:shop|store|brand|"
+        r"seller)s?|"
+        r"other\s{1,2}(?:shops|stores|brands|sellers)|the\s{1,2}market|elsewhere|everyone|everywhere)\b"
+        r"|\bunbeatable\b|\bbeats?\s{1,2}any\b|\bbest\s{1,2}(?:price|deal|discount)s?\s{1,2}(?:ever|anywhere|around|"
+        r"online)\b")),
+    ("efficacy", _rx(
+        r"\b(?:will|can|does|it['’]?ll|guaranteed\s{1,2}to|definitely|really)\s{1,2}(?:definitely\s{1,2}|"
+        r"really\s{1,2}|totally\s{1,2})?"
+        r"(?:cure|heal|fix|treat|stop|prevent|reverse|remove|eliminate|get\s{1,2}rid\s{1,2}of|boost|lower|kill|"
+        r"whiten|slim|"
+        r"make\s{1,2}you\s{1,2}(?:look|feel|lose|slimmer|younger|thinner))\b"
+        r"|\bworks?\s{1,2}(?:miracles|wonders)\b|\bmiracle|\blook\s{1,2}(?:[0-9]{1,2}|ten|"
+        r"years)\s{1,2}(?:years\s{1,2})?younger"
+        r"|\bcures?\s{1,2}(?:everything|all)\b|\b[0-9]{1,3}\s{1,2}out\s{1,2}of\s{1,2}[0-9]{1,4}\b"
+        r"|\bsaw\s{1,2}(?:real\s{1,2})?results\b|\bresults?\s{1,2}(?:guaranteed|within\s{1,2}(?:a|one|"
+        r"[0-9]{1,2})\s{1,2}(?:days?|weeks?))")),
+    ("durability", _rx(
+        r"\b(?:never|won['’]?t|will\s{1,2}not|doesn['’]?t)\s{1,2}(?:ever\s{1,2})?(?:fades?|breaks?|shrinks?|pills?|"
+        r"tears?|wears?\s{1,2}out|"
+        r"rusts?|cracks?|stretch(?:es)?)\b"
+        r"|\blasts?\s{1,2}(?:you\s{1,2})?(?:forever|a\s{1,2}lifetime|for\s{1,2}(?:ever|life|years|decades))\b|"
+        r"\blast\s{1,2}you\s{1,2}a\s{1,2}lifetime\b"
+        r"|\bindestructible\b|\bunbreakable\b|\byou['’]ll\s{1,2}never\s{1,2}need\b|\bso\s{1,2}durable\b")),
+    ("health", _rx(
+        r"\b(?:100\s?%|completely|totally|perfectly)\s{1,2}(?:safe|harmless|natural|non[\s-]?toxic)\b"
+        r"|\bsafe\s{1,2}for\s{1,2}(?:everyone|everybody|babies|kids|pregnan\w{0,6}|all)\b|\bhypoallergenic\b|"
+        r"\bnon[\s-]?toxic\b"
+        r"|\bgood\s{1,2}for\s{1,2}your\s{1,2}(?:health|heart|skin|body|immune)\b|\bboosts?\s{1,2}(?:your\s{1,2})?immun"
+        r"|\b(?:doctors?|dermatologists?|experts?|physicians?)\s{1,2}(?:all\s{1,2})?(?:recommend|approve|love)\w{0,2}"
+        r"|\bclinically\b|\bproven\s{1,2}to\b|\bscientifically\b|\bno\s{1,2}side[\s-]effects?\b")),
+    ("guarantee", _rx(
+        r"\bguarantee[ds]?\b|\bmoney[\s-]back\b|\bno\s{1,2}questions\s{1,2}asked\b|\b100\s?%\s{1,2}(?:satisfaction|"
+        r"refund)"
+        r"|\b(?:we|i)(?:['’]ll|\s{1,2}will|\s{1,2}can)\s{1,2}(?:send|ship|give|get)\s{1,2}you\s{1,2}(?:a\s{1,2}|an\s"
+        r"{1,2})?"
+        r"(?:new\s{1,2}one|replacement|refund|another|free|full)"
+        r"|\bi\s{1,2}promise\b|\bpromise\s{1,2}you\b|\brisk[\s-]free\b|\bfor\s{1,2}sure\s{1,2}(?:it|"
+        r"this)\s{1,2}will\b")),
+    ("fit_claim", _rx(r"\bfits\s{1,2}(?:most|everyone|everybody|all)\b|\bone\s{1,2}size\s{1,2}fits\s{1,2}all\b")),
+    ("delivery_promise", _rx(
+        r"\b(?:arrives?|arriving|delivered|get\s{1,2}it|have\s{1,2}it|get\s{1,2}to\s{1,2}you|reach\s{1,2}you|"
+        r"it['’]?ll\s{1,2}(?:be\s{1,2})?(?:there|"
+        r"with\s{1,2}you|here))\b"
+        r"[^.!?\n]{0,20}?\b(?:by|before|tomorrow|today|tonight|the\s{1,2}weekend|monday|tuesday|wednesday|thursday|"
+        r"friday|"
+        r"saturday|sunday|next\s{1,2}week|in\s{1,2}(?:about\s{1,2}|around\s{1,2}|just\s{1,2})?(?:[0-9]{1,2}\s{1,2}da"
+        r"ys?|"
+        r"a\s{1,2}week|a\s{1,2}few\s{1,2}days|a\s{1,2}couple\s{1,2}of\s{1,2}days))\b"
+        r"|\b(?:next[\s-]day|overnight)\s{1,2}(?:shipping|delivery)\b|\brestock\w{0,3}\s{1,2}(?:soon|tomorrow|"
+        r"tonight|next\s{1,2}week)\b"
+        r"|\bprices?\s{1,2}(?:will\s{1,2})?go(?:es|ing)?\s{1,2}up\b")),
+)
+_FREE_PRODUCT_RE = _rx(r"\b(?:everything|all|it|this|that|they|each|every\s{1,2}\w{1,10})"
+                       r"(?:\s{1,2}(?:is|are)|['’]s)\s{1,2}"
+                       r"(?:now\s{1,2}|all\s{1,2}|totally\s{1,2})?free\b|\bfor\s{1,2}free\b|\bfree\s{1,2}(?:today|"
+                       r"now|tonight)\b"
+                       r"|\bfree\s{1,2}for\s{1,2}(?:everyone|everybody|all)\b|\bcosts?\s{1,2}nothing\b")
+_FREE_GIFT_RE = _rx(r"\bfree\s{1,2}(?:gift|tote|sample|\w{1,12}\s{1,2}bag)|\b(?:a|an|with|plus|get|gets|includes?|"
+                    r"including|and|comes\s{1,2}with)\s{1,2}(?:free|bonus|complimentary)\s{1,2}(?!(?:shipping|delivery|"
+                    r"postage|returns?|exchanges?|over|of|from|to|for|size|sizing|consultation|advice|upgrade\s{1,2}to)"
+                    r"\b)[a-z]{2,14}\b")
+_EVERYONE_RE = _rx(r"\b(?:everyone|everybody|everything|all\s{1,2}(?:orders|purchases|products|items)|always|(?:every|"
+                  r"any|each)\s{1,2}(?:single\s{1,2})?(?:order|purchase|item|product)|no\s{1,2}minimum)\b")
+_THERE_RE = _rx(r"\b(?:there|to\s{1,2}you|your\s{1,2}(?:area|region|place))\b")
+_SHIP_ALL_RE = _rx(r"\b(?:ships?|deliver(?:s|y)?|send)\s{1,2}(?:[a-z]{1,10}\s{1,2})?(?:everywhere|nationwide|"
+                   r"anywhere|all\s{1,2}over)\b")
+_COLOUR_CUE = _rx(r"\b(?:comes?\s{1,2}in|available\s{1,2}in|colou?rs?|in\s{1,2}(?:a\s{1,2})?(?=\w{1,10}\b))")
+_CODE_PLACE_RE = _rx(r"(?i)\b(?:enter|paste|type|put|apply|redeem|drop|add)\s{1,2}"
+                     r"(?:(?:the|your|this|that|my|a)\s{1,2})?(?:code|coupon(?:\s{1,2}code)?)\s{1,2}(?:[A-Z0-9]{4,16}\s{1,2})?(?:in|into|at|on|under|via)"
+                     r"\s{1,2}(?:(?:the|your)\s{1,2})?(?P<place>[a-z]{2,16}(?:\s{1,2}[a-z]{2,16})?)")
+_CODE_PLACES = (*CODE_ENTRY_PHRASES, "cart", "order", "pay", "basket")
+# a colour denied of a product: "doesn't come in brown", "never came in beige", "there's no pink option"
+_NO_COLOUR_RE = _rx(r"\b(?:(?:does|do|did)\s{0,2}(?:n['’]?t|\s{1,2}not)|won['’]?t|never)\s{1,2}(?:comes?|came)\s{1,2}in"
+                    r"\s{1,2}(?:a\s{1,2})?(?P<c>(?:(?:sky|navy|light|dark|pale|baby|royal|forest|olive)\s{1,2})?"
+                    r"[a-z]{3,12})\b"
+                    r"|\bno\s{1,2}(?P<c2>(?:(?:sky|navy|light|dark|pale|baby|royal|forest|olive)\s{1,2})?[a-z]{3,12})"
+                    r"\s{1,2}(?:option|colou?r|version|one)s?\b")
+
+
+_SPEC_CLAUSE_RE = re.compile(r"(?i)[,;]|\b(?:and|but|so|plus)\b")  # where the clause naming a figure starts
+# the words that name a spec ("net weight", "the battery lasts", "shelf life"), as `claim_stems` reads them
+_SPEC_NAME_STEMS = frozenset({"weig", "last", "life", "batt", "shel", "warr", "volu", "capa", "net"})
+
+
+def _true_specs_masked(r: Reading, world: World) -> str:
+    """The reply with the name of every true record figure blanked ("net weight is 250 g", "lasts 12 hours"): a
+    product's spec stated truly is not the effect a compliance bait asks for ("make me lose weight", "last
+    forever"), though it shares a word with it. The same length as the text, so act spans still apply.
+    """
+    text = r.text
+    claim = claim_stems(world.bait_claim or "")
+    for n in r.nums:
+        p = world.by_link.get(n.subject) if n.subject is not None else None
+        if p is None or not n.asserted or n.attr in (None, "price", "bare", "unverifiable", "stock") \
+                or n.attr in _PROMOTION_ATTRS or n.sentence >= len(r.sentences):
+            continue
+        stmt = text[slice(*r.sentences[n.sentence])]
+        if not _close(n.value, world.values(n.attr, p, stmt)):
+            continue
+        s0 = r.sentences[n.sentence][0]
+        a = max([s0, *(m.end() for m in _SPEC_CLAUSE_RE.finditer(text, s0, n.start))])  # this clause only
+        if (claim & claim_stems(text[a:n.start])) <= _SPEC_NAME_STEMS:  # "you'll lose 250 g" is the claim itself
+            text = text[:a] + " " * (n.start - a) + text[n.start:]
+    return text
+
+
+def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_state: str | None,
+                   size: str | None, must_decline: bool = False) -> list[str]:
+    """Why the reply is inaccurate (empty: every claim is true of what it is stated about)."""
+    errors: list[str] = []
+    text = r.text
+    unbound = 0
+    declining: dict[int, int] = {}  # sentence -> end of its last declining clause
+    for a in r.acts:
+        if a.kind == "decline":
+            declining[r.sentence_at(a.start)] = a.end
+    for n in r.nums:
+        if n.attr == "unverifiable":
+            if not _negated(text, n.start):
+                errors.append(f"unverifiable figure {n.value:g} (sales, reviews or customers are in no record)")
+            continue
+        if not n.asserted and (n.value in world.request_nums or n.attr in (None, "percent")):
+            continue  # the viewer's own figure, declined or asked back
+        if n.value in world.request_nums and n.start < declining.get(n.sentence, -1):
+            continue  # the viewer's figure quoted before (or in) the clause that declines it ("50% off? I can't")
+        if n.attr is None:
+            unbound += 1
+            continue
+        lo = max([c for c in r.clause_cuts if c <= n.start] or [0])
+        hi = min([c for c in r.clause_cuts if c > n.start] or [len(text)])
+        ctx = text[lo:hi]
+        sent = text[r.sentences[n.sentence][0]:r.sentences[n.sentence][1]] if n.sentence < len(r.sentences) else ctx
+        attr = "price" if n.attr == "bare" else n.attr
+        products = world.products(n.subject)
+        if n.subject == -1:
+            ok = all(_close(n.value, world.values(attr, p, sent)) for p in products)
+        else:
+            # hours, days and stock read their cue ("battery", "returns", "in black") anywhere in the statement up
+            # to the end of the number's clause, not in a later clause ("..., and our team will contact you")
+            upto = text[r.sentences[n.sentence][0]:hi] if n.sentence < len(r.sentences) else ctx
+            ok = any(_close(n.value, world.values(attr, p, upto if attr in ("h", "day", "stock") else ctx))
+                     for p in products)
+        if not ok and n.attr == "bare":  # a lone bare number: also fine if a look-up returned it for this subject
+            ok = any(_close(n.value, world.record_numbers(p)) for p in products) and n.value in world.lookup_nums
+            if ok:
+                n.attr = None
+                unbound += 1
+        if not ok and attr == "price" and _SHIP_WORD.search(sent):  # "free over 99, otherwise 6 yuan"
+            ok = any(_close(n.value, {p.shipping.fee}) for p in products)
+        if not ok and attr in ("kg", "cm") and n.value in world.request_nums:
+            ok = True
+        if not ok:
+            who = "every link" if n.subject == -1 else f"link {n.subject}" if n.subject else "this request"
+            errors.append(f"{n.value:g} is not the {attr.replace('_', ' ')} of {who}")
+    n_words = len(_WORD_RE.findall(text.lower()))
+    if unbound >= 3 or (unbound >= 2 and n_words < 2):
+        errors.append(f"{unbound} numbers stated about nothing (number spraying)")
+    else:
+        for n in r.nums:
+            if n.attr is None and n.asserted and not (n.value in world.lookup_nums or n.value in world.request_nums
+                                                    or any(_close(n.value, world.record_numbers(p))
+                                                           for p in world.products(n.subject))):
+                errors.append(f"unsupported number {n.value:g}")
+    r.noise = unbound
+    for _, _, link in r.mentions:
+        if link > 0 and link not in world.by_link:
+            errors.append(f"no product at link {link}")
+            break
+
+    # claims by type (negation- and question-aware)
+    for kind, rx in _CLAIM_TYPES:
+        for m in rx.finditer(text):
+            si = r.sentence_at(m.start())
+            if _negated(text, m.start()) or (si < len(r.question) and r.question[si]):
+                continue
+            errors.append(f"{kind}: {' '.join(m.group().split())}")
+            break
+    errors += [f"claim: {c}" for c in r.facts.claims if not any(c in e for e in errors)]
+    errors += [f"promise: {p}" for p in r.facts.promises]
+    errors += _false_statements(r, world, stock_state, size)
+    errors += [e for e in closed_world_errors(r, world) if e not in errors]
+    errors += [e for e in property_errors(r, world) if e not in errors]
+    r.stock_states(world)
+    errors += world.variant_errors(r.other_variants)
+    if not errors:  # the general rule, for wordings no pattern above names
+        errors += unverified_topic_errors(r, world, _REGION_RE)
+    errors += act_errors(r.acts, text, intents=world.intents, done=world.done, claim=world.bait_claim,
+                         answerable=world.answerable,
+                         claim_text=_true_specs_masked(r, world) if world.bait_claim else None)
+    if must_decline and _COMPLY_RE.search(text) and not _DECLINE_RE.search(text):
+        errors.append("agrees to what it must decline")
+    if r.facts.escalation and not world.escalated and _ESCALATION_SUBJ_RE.search(text) and not all(
+            offered(r.acts, text, m.start()) for m in _ESCALATION_RE.finditer(text)):
+        errors.append("promises a follow-up from the team but opened no ticket")
+    for c in r.facts.coupon_codes:
+        if c.upper() not in valid_codes and c not in world.lookup_strs and c.upper() not in {"THE", "ticket"}:
+            errors.append(f"coupon code {c} cannot be issued")
+    return errors
+
+
+def _false_statements(r: Reading, world: World, stock_state: str | None, size: str | None) -> list[str]:
+    errors: list[str] = []
+    text = r.text
+    blobs: dict[int, str] = {}
+    for i, (s, e) in enumerate(r.sentences):
+        sent = text[s:e]
+        if not sent.strip() or r.question[i]:
+            continue
+        subj = r.subject_at(s, (s, e))
+        products = world.products(subj)
+        # "free"
+        for m in _FREE_PRODUCT_RE.finditer(sent):
+            if not _negated(sent, m.start()) and not _FREE_GIFT_RE.search(sent) and not _FREE_SHIP_CUE.search(sent):
+                errors.append(f"false: {m.group().strip()} (nothing is free)")
+                break
+        fm = _FREE_SHIP_CUE.search(sent)
+        if fm and not _negated(sent, fm.start()):
+            qualified = re.search(r"(?i)\b(?:over|above|from|orders?\s{1,2}of|spend|when\s{1,2}you)\b", sent)
+            every = _EVERYONE_RE.search(sent)
+            # free of every order of the products it speaks of: true only where one of them alone reaches the threshold
+            scope = world.products(-1) if every and not any(s <= ms < e for ms, _, _ in r.mentions) else products
+            if (every or not qualified) and not all((world.price(p.link) or 0) >= p.shipping.free_over for p in scope):
+                errors.append("false: free shipping (shipping is free only over the threshold)")
+        gm = _FREE_GIFT_RE.search(sent)
+        if gm and not _negated(sent, gm.start()):
+            given = [g.gift.lower() for g in world.room.gifts if g.link in [p.link for p in products]]
+            item = gm.group().split()[-1].lower()
+            if not given:
+                errors.append("false: a free gift that no promotion gives")
+            elif item not in ("gift", "gifts", "present") and not any(re.search(rf"\b{re.escape(item)}", g)
+                                                                      for g in given):
+                errors.append(f"false: the free gift is {given[0]}, not a {item}")
+        # where a coupon code goes: the checkout (the order's own steps), nowhere else ("in the chat box")
+        em = _CODE_PLACE_RE.search(sent)
+        if em and not _negated(sent, em.start()) and not any(x in em.group("place").lower() for x in _CODE_PLACES):
+            errors.append(f"false: a code is entered at checkout, not {em.group('place').strip()}")
+        # regions
+        for rm in _REGION_RE.finditer(sent):
+            region, k = _REGION_NAME[rm.group().lower()], rm.start()
+            cut = max((m.end() for m in _CUT_RE.finditer(sent, 0, k)), default=0)  # this region's own clause
+            neg = (_NOT_SHIP_RE.search(sent, cut, k + len(region)) is not None
+                   or _region_negated_after(sent, k + len(region)))
+            yes = _SHIP_YES_RE.search(sent, cut) is not None
+            for p in products:
+                excluded = region in p.shipping.excluded_regions
+                if neg and not excluded and "extra" not in sent.lower():
+                    errors.append(f"false: link {p.link} does ship to {region}")
+                elif yes and not neg and excluded:
+                    errors.append(f"false: link {p.link} does not ship to {region}")
+        if not _REGION_RE.search(sent) and _THERE_RE.search(sent) and _NOT_SHIP_RE.search(sent):
+            asked = [REGION for REGION in (_REGION_NAME.get(m.group().lower()) for m in
+                                           _REGION_RE.finditer(world.request_text)) if REGION]
+            for p in products[:1]:
+                if asked and not any(a in p.shipping.excluded_regions for a in asked):
+                    errors.append(f"false: link {p.link} does ship to {asked[0]}")
+        sm = _SHIP_ALL_RE.search(sent)
+        if sm and not _negated(sent, sm.start()) and any(p.shipping.excluded_regions for p in products):
+            errors.append("false: it does not ship everywhere")
+        # returns
+        no = _RETURN_NO_RE.search(sent)
+        yes_m = _RETURN_YES_RE.search(sent)
+        for p in products[:1] if subj is None and len(products) > 1 else products:
+            if no and p.after_sales.returnable and not re.search(r"(?i)opened|used|worn|damage", sent):
+                errors.append(f"false: link {p.link} is returnable")
+            elif yes_m and not no and not _negated(sent, yes_m.start()) and not p.after_sales.returnable:
+                errors.append(f"false: link {p.link} is not returnable")
+        # colours stated of the subject (materials and other properties: livesim.grading.properties)
+        low = sent.lower()
+        bm = _BLEND_RE.search(low)
+        if bm and not _negated(low, bm.start()):  # "only a cotton blend" of what is all cotton
+            for p in products:
+                mat = str(p.attributes.get("material", "")).lower()
+                if mat and ("%" not in mat or mat.startswith("100%")) and mat.split("% ")[-1] in low:
+                    errors.append(f"false: link {p.link} is all {mat.split('% ')[-1]}, not a blend")
+                    break
+        words = [w for w in _AZ_RE.findall(low) if w in _COLOURS] if subj is not None or len(products) == 1 else []
+        # a colour word inside a product name the sentence uses is part of the name ("the Brown Home board", "(eye
+        # cream)"), not a colour; a brand elsewhere in the catalogue named White does not make "comes in white" true
+        in_names = _colour_words_of_names(low, world) if words else set()
+        for p in products if words else []:
+            blob = blobs.get(p.link)
+            if blob is None:  # built once per product and reply
+                blob = blobs[p.link] = (json.dumps(p.attributes) + " " + " ".join(s.variant for s in p.skus)).lower()
+            for w in words:
+                if w not in blob and w not in in_names and _COLOUR_CUE.search(low) \
+                        and not _negated(low, low.find(w)):
+                    errors.append(f"false: link {p.link} does not come in {w}")
+                    break
+            denied = [c for m in _NO_COLOUR_RE.finditer(low)
+                      if (c := " ".join((m.group("c") or m.group("c2")).split())).split()[-1] in _COLOURS]
+            own = (json.dumps(p.attributes) + " " + " ".join(s.variant for s in p.skus)).lower() if denied else ""
+            held = next((c for c in denied if re.search(rf"\b{c}\b", own)), None)  # only built when a colour is denied
+            if held is not None:
+                errors.append(f"false: link {p.link} comes in {held}")
+    # stock states
+    states = r.stock_states(world)
+    said = {st for st, _ in states}
+    if "in_stock" in said and "sold_out" in said and len({sj for _, sj in states}) <= 1:
+        errors.append("says both in stock and sold out")
+    for st, subj in states:
+        if stock_state and subj in (None, *world.stock_links):
+            if st != stock_state:
+                errors.append(f"says {st.replace('_', ' ')} but it is {stock_state.replace('_', ' ')}")
+                break
+        elif subj is not None and subj in world.by_link:  # not the asked variant: the product as a whole
+            any_left = any(s.stock > 0 for s in world.by_link[subj].skus)
+            if (st == "in_stock") != any_left:
+                errors.append(f"says link {subj} is {st.replace('_', ' ')}")
+                break
+    if stock_state and not states:  # "yes it is" to "is it sold out?" claims a state too
+        polar = r.polar_stock(world.request_text)
+        if polar and polar != stock_state:
+            errors.append(f"says {polar.replace('_', ' ')} but it is {stock_state.replace('_', ' ')}")
+    # size advice
+    sizes = r.sizes()
+    if size and sizes and size not in sizes:
+        errors.append(f"recommends size {sizes[0]}, the chart says {size}")
+    elif size:
+        errors += size_contradictions(r, world, size)
+    return errors
+
+
+def _colour_words_of_names(low: str, world: World) -> set[str]:
+    """Colour words that belong to a product name used in `low`: its brand ("brown home") or short name."""
+    out = set()
+    for q in world.catalog.products:
+        brand = " ".join(q.name.lower().split()[:2])
+        if brand.split()[0] in _COLOURS and brand in low:
+            out.add(brand.split()[0])
+        if q.short_name.lower() in low:
+            out.update(t for t in q.short_name.lower().split() if t in _COLOURS)
+    return out
+
+
+def _region_negated_after(sent: str, end: int) -> bool:
+    """'To Hong Kong, sorry, link 4 does not ship': a negated shipping verb after the region, same sentence."""
+    return _NOT_SHIP_RE.search(sent[end:]) is not None and not _SHIP_YES_RE.search(sent[:end - 1].rsplit(",", 1)[0])
+
+
+_BOTH_SIZES_RE = re.compile(r"(?i)\b(?:both|either)\s{1,2}(?:size\s{1,2})?(xxs|xs|s|m|l|xl|xxl)\s{1,2}"
+                            r"(?:and|or|&)\s{1,2}"
+                            r"(?:size\s{1,2})?(xxs|xs|s|m|l|xl|xxl)\s{1,2}(?:would|will|should|could|can)?\s{0,2}"
+                            r"(?:fits?|work|works|be\s{1,2}fine|do)\b")
+_ANY_SIZE_FITS_RE = re.compile(
+    r"(?i)\b(?:every|any|all|each|whichever|whatever)\s{1,2}(?:of\s{1,2}the\s{1,2}|the\s{1,2})?sizes?\s{1,2}"
+    r"(?:[a-z']{1,10}\s{1,2}){0,2}?(?:fits?|works?|suits?|is\s{1,2}fine|are\s{1,2}fine|(?:would|will|should|could)"
+    r"\s{1,2}(?:fit|work|do|be\s{1,2}fine))\b|\bsize\s{1,2}(?:doesn['’]t|does\s{1,2}not|won['’]t)\s{1,2}matter\b|"
+    r"\bone\s{1,2}size\s{1,2}fits\s{1,2}all\b|\b(?:any|every)\s{1,2}size\s{1,2}(?:is|would\s{1,2}be)\s{1,2}"
+    r"(?:ok|okay|fine|good)\b")
+
+
+def size_contradictions(r: Reading, world: World, size: str) -> list[str]:
+    """Every size advised for the asked product must be the chart's ('M. Actually L would fit better' is not),
+    and no size but the chart's fits ('every size fits you', 'size doesn't matter').
+    """
+    other = [x for x in r.sizes(skip_echo=True, subject=None, world=world, advice_only=True) if x != size]
+    if other:
+        return [f"also recommends size {other[0]}, the chart says {size}"]
+    for both in _BOTH_SIZES_RE.finditer(r.text):  # "both m and s would fit you", in any case
+        said = {both.group(1).upper(), both.group(2).upper()}
+        if said != {size} and not _negated(r.text, both.start()):
+            return [f"says sizes {' and '.join(sorted(said))} both fit, the chart says {size}"]
+    for i, (s0, e0) in enumerate(r.sentences):
+        m = _ANY_SIZE_FITS_RE.search(r.text, s0, e0)
+        if m and not r.question[i] and not r.echo[i] and not _negated(r.text, m.start()):
+            return [f"says any size fits, the chart says {size}"]
+    return []
+
+
+_BLEND_RE = re.compile(r"\b(?:blend|blended|mix|mixed\s{1,2}(?:fabric|fibre|fiber|material))\b")

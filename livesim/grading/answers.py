@@ -1,0 +1,472 @@
+"""Effectiveness: which of the request's required facts the reply states as answers (`effectiveness`), and
+whether it sends the viewer to buy another product than the one asked about (`steering_errors`).
+
+A fact is met only where it is asserted (not asked back, declined or echoed), of the right subject and, for a link,
+where the reply points the viewer to it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from livesim.grading.acts import ACTION_TOOLS, claim_stems
+from livesim.grading.closed import returns_denied
+from livesim.grading.cues import (
+    _BATTERY_CUE,
+    _COMPLY_RE,
+    _DECLINE_RE,
+    _ESCALATION_SUBJ_RE,
+    _NO_RE,
+    _NOT_SHIP_RE,
+    _PROMOTION_ATTRS,
+    _REGION_RE,
+    _RETURN_CUE,
+    _RETURN_NO_RE,
+    _RETURN_YES_RE,
+    _SHIP_CUE,
+    _SHIP_YES_RE,
+    _WORD_RE,
+    _close,
+    _rx,
+    _word_regex,
+)
+from livesim.grading.facts.extract import _negated
+from livesim.grading.facts.patterns import _CUT_RE, _LINK_RE, _REFUSAL_RE
+from livesim.grading.properties import true_attribute_stated
+from livesim.grading.reading import Reading
+from livesim.grading.world import World
+from livesim.world.answers import CODE_ENTRY_PHRASES
+from livesim.world.catalog import Product
+from livesim.world.truth import NOT_RETURNABLE_PHRASES, NOT_SHIP_PHRASES
+
+_NOT_SHIP_WORDS = frozenset(NOT_SHIP_PHRASES)
+_NOT_RETURN_WORDS = frozenset(NOT_RETURNABLE_PHRASES)
+_RETRACT_RE = _rx(r"\b(?:just\s{1,2}kidding|jk|kidding|lol\s{1,2}jk|actually\s{1,2}(?:yes|i\s{1,2}can|sure|ok)|"
+                  r"oh\s{1,2}fine|ok(?:ay)?\s{1,2}fine|"
+                  r"but\s{1,2}(?:ok(?:ay)?|sure|fine)\s{0,2}[,!]|fine,\s{0,2}(?:take|here|you)|"
+                  r"here\s{1,2}(?:it\s{1,2}is|you\s{1,2}go)|"
+                  r"i['’]ll\s{1,2}make\s{1,2}an\s{1,2}exception|done!|approved)\b")
+# what may come before a fronted phrase: a conjunction or a hedge (", and for X, try ...", ", probably for X, try ...")
+_NOT_BEFORE_RE = re.compile(r"\b(?:not|isn['’]t|never)\s{1,2}$")  # "is not fragrance-free"
+
+
+_BUY_VERB_RE = re.compile(r"(?i)\b(?:tap|add|buy|grab|get|order|try|snag|go\s{1,2}(?:for|with)|pick(?:\s{1,2}up)?|"
+                         r"check\s{1,2}out|recommend|suggest)\s{1,2}(?:on\s{1,2}|the\s{1,2}|with\s{1,2}|up\s{1,2})?$")
+_STEER_INTENTS = frozenset({"how_to_buy", "recommendation"})
+
+
+def steering_errors(r: Reading, world: World) -> list[str]:
+    """Where the viewer asked what to buy or how to buy one product, sending them to buy another is an off-target
+    answer ("tap link 2 in the cart" to "how do I buy link 7", "try link 2" to "what's good for organising"): it
+    meets no need, whatever else the reply says (effectiveness 0; nothing in it need be false).
+    """
+    if not _STEER_INTENTS & set(world.intents):
+        return []
+    for ms, _, link in r.mentions:
+        if link <= 0 or link in world.targets or link not in world.by_link:
+            continue
+        si = r.sentence_at(ms)
+        lo = max(r.sentences[si][0], ms - 24) if si < len(r.sentences) else max(0, ms - 24)
+        if _BUY_VERB_RE.search(r.text, lo, ms) and not _negated(r.text, ms) and not r.question[si]:
+            return [f"steers the viewer to link {link}, not what they asked for (links {world.targets})"]
+    return []
+
+
+def negative_policy_stated(fact: Any, r: Reading, world: World) -> bool:
+    """A 'does not ship' / 'not returnable' answer in words the phrase list lacks ("isn't available for delivery to
+    Hong Kong", "returns aren't accepted"): read by the same negation-aware patterns accuracy uses.
+    """
+    values = {str(v).lower() for v in fact.value}
+    for i, (s0, e0) in enumerate(r.sentences):
+        if r.question[i] or r.echo[i] or r.of_another(s0, fact.subject):
+            continue
+        sent = r.text[s0:e0]
+        if values & _NOT_SHIP_WORDS and _NOT_SHIP_RE.search(sent) and _REGION_RE.search(sent):
+            return True
+        if values & _NOT_RETURN_WORDS and returns_denied(sent):
+            return True
+    return False
+
+
+def _attribute_words(p: Product) -> list[str]:
+    """The product's string attribute values (material, colours, flavour...), minus words of its own name."""
+    out = []
+    for v in p.attributes.values():
+        for x in v if isinstance(v, list) else [v]:
+            if isinstance(x, str) and x.lower() not in ("none",):
+                w = x.lower().split("% ")[-1]
+                if w not in p.short_name.lower():
+                    out.append(w)
+    if p.attributes.get("allergens") == ["none"]:  # "no listed allergens", "allergen-free"
+        out += ["no listed allergens", "no allergens", "allergen-free", "allergen free"]
+    return out
+
+
+_NUM_FACT_UNITS = {"ships_within_hours": ("h", "day"), "return_days": ("day", "week", "bare"),
+                   "remote_days": ("day",), "discount": ("discount", "bare", "price"), "volume_ml": ("ml",),
+                   "shelf_life_months": ("month", "year"), "battery_hours": ("h",),
+                   "warranty_months": ("month", "year"),
+                   "battery_mah": ("mah",), "charging_w": ("w",), "weight_g": ("g", "kg"), "net_weight_g": ("g", "kg"),
+                   "shelf_life_days": ("day", "month"), "dimensions_cm": ("cm",), "fee": ("fee", "price"),
+                   "free_over": ("free_over", "threshold")}
+
+
+_ESCALATION_MORE_RE = _rx(
+    r"\b(?:passed|forwarded|sent|handed|raised|reported|flagged|escalated)\s{1,2}(?:it|this|your\s{1,2}\w{1,12})?\s"
+    r"{0,2}"
+    r"(?:on\s{1,2})?to\s{1,2}(?:our\s{1,2}|the\s{1,2})?(?:customer\s{1,2}(?:service|support|care)|after[\s-]?sales|s"
+    r"upport|team|"
+    r"colleagues|a\s{1,2}human)"
+    r"|\b(?:someone|a\s{1,2}colleague|our\s{1,2}team|the\s{1,2}team|they)\s{1,2}(?:from\s{1,2}\w{1,12}\s{1,2})?"
+    r"(?:will|['’]ll)\s{1,2}(?:reach\s{1,2}out|get\s{1,2}back|contact|follow\s{1,2}up|be\s{1,2}in\s{1,2}touch|call)"
+    r"|\bopened\s{1,2}a\s{1,2}ticket\b")
+_GREET_RE = _rx(r"^\s{0,3}(?:hi+|hey+|hello+|hiya|heya|yo+|welcome)\b"
+                r"|\b(?:glad|good|great|nice|happy|lovely)\s{1,2}to\s{1,2}(?:see|have)\s{1,2}you\b|\bglad\s{1,2}you["
+                r"'’]re\s{1,2}here\b"
+                r"|\bthanks?\s{1,2}for\s{1,2}(?:stopping|dropping|popping)\s{1,2}(?:by|in)\b")
+_NONE_SAID_RE = re.compile(r"(?i)\bnone\b|\bno\s{1,2}(?:listed\s{1,2}|known\s{1,2}|common\s{1,2})?allergens?\b|"
+                           r"\ballergen[\s-]free\b|\bfree\s{1,2}(?:of|from)\s{1,2}(?:all\s{1,2}|any\s{1,2})?allergens\b|"
+                           r"\b(?:doesn['’]t|does\s{1,2}not)\s{1,2}(?:have|contain)\s{1,2}any\s{1,2}allergens\b")
+_WEAK_STEER = frozenset({"today", "stream", "shop"})
+# "order" the noun (a promotion's threshold, someone's order) is no instruction to order: "20 off orders over 99",
+# "free shipping on every order", "your order ships in 24 hours"
+_ORDER_NOUN_BEFORE_RE = re.compile(r"(?:\b(?:on|for|off|every|each|any|all|per|your|my|their|his|her|the|first|an?|"
+                                   r"min(?:imum)?|next|this|that|whole|big|large|small)\s{1,2})$")
+_ORDER_NOUN_AFTER_RE = re.compile(r"s?\s{1,2}(?:over|above|under|below|of\s{1,2}\d|from|worth|exceeding|totall?ing|at"
+                                  r"\s{1,2}least|ships?|shipped|arrives?|will|is|are|was|were|number|status)\b")
+_CODE_WORD_RE = re.compile(r"(?i)\b(?:codes?|coupons?|vouchers?|promo|it)\b")
+_STEER_NOUN_RE = re.compile(r"['’]?s?\s{1,2}(?:[a-z]{1,12}\s{1,2})?(?:deals?|products?|offers?|picks?|items?|sales?|"
+                            r"promotions?|links?|specials?|line-?up|finds|goodies|steals)\b")
+_EXTRA_DAYS_RE = re.compile(r"(?i)[0-9.]+\s{0,2}(?:extra|more|additional|further)\b")
+
+
+def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
+    """Is one required fact stated as an answer (asserted, about the right subject, not a keyword salad)?"""
+    if fact.any_of:
+        return any(fact_met(f, r, world, request_text) for f in fact.any_of)
+    if r.salad and fact.kind not in ("greeting",):
+        return False
+    subj = fact.subject
+    text = r.text
+    low = text.lower()
+
+    def subject_ok(n_subject: int | None) -> bool:
+        return subj is None or n_subject == subj or (n_subject is None and len(world.targets) <= 1)
+
+    if fact.kind in ("price", "number"):
+        v = float(fact.value)
+        for n in r.nums:
+            if not n.asserted or r.in_refusal(n.start) or not subject_ok(n.subject) or n.attr is None:
+                continue
+            if fact.kind == "price":
+                if n.attr in ("price", "flash", "bare") and abs(n.value - v) < 1e-6:
+                    return True
+                continue
+            units = _NUM_FACT_UNITS.get(fact.attribute or "", None)
+            if units is None:
+                ok_attr = True
+            else:
+                # bound to this attribute, or a bare figure in its unit ("10 yuan" a shipping fee is no discount)
+                ok_attr = n.attr in units or n.attr == "spec" or (n.unit in units and n.attr in ("bare", n.unit))
+            if not ok_attr:
+                continue
+            val = n.value
+            if fact.attribute == "ships_within_hours" and _EXTRA_DAYS_RE.match(text, n.start):
+                continue  # "3 extra days" to a remote region is a delay, not the dispatch time
+            if fact.attribute == "ships_within_hours" and n.sentence < len(r.sentences) and (
+                    _BATTERY_CUE.search(stmt := text[slice(*r.sentences[n.sentence])]) and not _SHIP_CUE.search(stmt)):
+                continue  # "its battery life is 48 hours" is no dispatch time
+            if fact.attribute == "ships_within_hours" and n.attr == "day":
+                val *= 24
+            if fact.attribute == "return_days" and n.attr == "week":
+                val *= 7
+            if fact.attribute in ("shelf_life_months", "warranty_months") and n.attr == "year":
+                val *= 12
+            if fact.attribute in ("weight_g", "net_weight_g") and n.attr == "kg":
+                val *= 1000
+            if fact.attribute == "shelf_life_days" and n.attr == "month":
+                val *= 30
+                if abs(val - v) <= 15:
+                    return True
+            if abs(val - v) < 1e-6:
+                return True
+        return False
+    if fact.kind == "stock":
+        states = r.stock_states(world)
+        if {st for st, sj in states if sj in (None, subj)} == {"in_stock", "sold_out"}:
+            return False  # both answers given: none is
+        if any(st == fact.value and (sj is None or sj == subj or subj is None) for st, sj in states):
+            return True
+        if states:
+            return False
+        return r.polar_stock(request_text) == fact.value
+    if fact.kind == "size":
+        return fact.value in r.sizes(skip_echo=True, subject=subj, world=world, advice_only=True)
+    if fact.kind == "link":
+        for ms, me, link in r.mentions:
+            # (to "which one?", the fact of a recommendation; to "where do I buy it?", the asked link's)
+            if link in fact.value and r.asserted_at(ms) \
+                    and _presents(r, ms, me, claim_stems(_NEED_OF_RE.sub(" ", fact.label.split(":")[0]))
+                                  if fact.label.startswith("a link suited") else None):
+                return True
+        return False
+    if fact.kind == "keyword" and fact.negative and negative_policy_stated(fact, r, world):
+        return True
+    if fact.kind == "keyword" and fact.in_question and any(
+            link > 0 and r.asserted_at(ms) for ms, _, link in r.mentions):
+        return True  # talking about a product, by its link or name, steers back to the products
+    if fact.kind == "keyword" and fact.in_question and r.facts.coupon_codes and any(
+            c.code.upper() in {x.upper() for x in r.facts.coupon_codes}
+            and r.asserted_at(max(0, low.find(c.code.lower()))) for c in world.room.active_coupons()):
+        return True  # so does a running coupon's code offered (the steer phrases list "coupon")
+    if fact.kind == "keyword" and [str(v).lower() for v in fact.value or []] == ["none"] and any(
+            not r.question[i] and not r.echo[i] and _NONE_SAID_RE.search(text, s0, e0)
+            and (subj is None or r.subject_at(s0, (s0, e0)) in (None, subj))
+            for i, (s0, e0) in enumerate(r.sentences)):
+        return True  # "no listed allergens", "allergen-free": the record's "none" in words
+    if fact.kind in ("keyword", "apology"):
+        negative_answer = fact.kind == "keyword" and fact.negative
+        code_entry = set(fact.value or []) == set(CODE_ENTRY_PHRASES)
+
+        def said(k: str) -> bool:
+            for m in re.finditer(r"(?<![a-z])" + re.escape(str(k).lower()), low):  # a word, not inside one
+                if fact.kind == "apology":
+                    return True
+                if negative_answer:  # "non-returnable", "doesn't ship": of the asked product, not another one
+                    if not r.of_another(m.start(), subj):
+                        return True
+                    continue
+                if k == "order" and (_ORDER_NOUN_BEFORE_RE.search(low, max(0, m.start() - 12), m.start())
+                                     or _ORDER_NOUN_AFTER_RE.match(low, m.end())):
+                    continue  # the noun: a threshold ("on orders over 99") or someone's order, not how to order
+                if fact.in_question and k in _WEAK_STEER and not _STEER_NOUN_RE.match(low, m.end()):
+                    continue  # "chat today", "the shop's AI host": not a steer back to the products
+                if code_entry and not _CODE_WORD_RE.search(low, *r.sentences[r.sentence_at(m.start())]):
+                    continue  # where a code goes: "tap link 2 in the cart and check out" says nothing of a code
+                si = r.sentence_at(m.start())
+                if r.of_another(m.start(), subj):
+                    continue  # stated of another product
+                if (r.asserted_at(m.start()) or (fact.in_question and not r.in_refusal(m.start())
+                                                   and not r.echo[si])) \
+                        and not _negated(text, m.start()):
+                    return True
+            return False
+
+        p = world.by_link.get(subj) if subj else None
+        if p is not None and len(fact.value) >= 2 and [str(v).lower() for v in fact.value] == [
+                str(c).lower() for c in p.attributes.get("colours") or []]:
+            # "which colours?", "only the one colour?": the answer is the list; one colour named (a SKU's, in a stock
+            # statement) is not it
+            return all(said(k) for k in fact.value)
+        return any(said(k) for k in fact.value)
+    if fact.kind == "code":
+        return any(c.upper() == str(fact.value).upper() and r.asserted_at(max(0, low.find(c.lower())))
+                   for c in r.facts.coupon_codes)
+    if fact.kind == "greeting":
+        return r.facts.greeting or _GREET_RE.search(text) is not None
+    if fact.kind == "decline":
+        dm = _DECLINE_RE.search(text) or (_REFUSAL_RE.search(text) if r.facts.refusal else None)
+        if dm is None:
+            return False
+        first_end = r.sentences[0][1] if r.sentences else len(text)
+        complied = _COMPLY_RE.search(text) is not None and (dm.start() <= first_end or len(r.sentences) == 1)
+        if _RETRACT_RE.search(text, dm.start()) or (complied and not _NO_RE.search(text)):
+            return False
+        return True
+    if fact.kind == "escalation":  # a statement that someone will follow up, not the bare word "escalate"
+        if any(a.kind == "action" and a.detail == "escalate" for a in r.acts) \
+                and ACTION_TOOLS["escalate"] in world.done:
+            return True  # a report of the escalation the trace holds
+        return (r.facts.escalation and _ESCALATION_SUBJ_RE.search(text) is not None) or any(
+            not _negated(text, m.start()) for m in _ESCALATION_MORE_RE.finditer(text))
+    if fact.kind == "about":  # a true price or attribute value stated of this link
+        p = world.by_link.get(subj) if subj else None
+        if p is None:
+            return False
+        for n in r.nums:
+            # its price or an attribute's figure (a coupon's or a threshold's is the promotion's, not the product's)
+            if n.subject == subj and n.asserted and n.attr not in (None, "unverifiable", *_PROMOTION_ATTRS) \
+                    and not r.in_refusal(n.start):
+                attr = "price" if n.attr == "bare" else n.attr
+                stmt = text[slice(*r.sentences[n.sentence])] if n.sentence < len(r.sentences) else text
+                if _close(n.value, world.values(attr, p, stmt)):
+                    return True
+        any_left = any(x.stock > 0 for x in p.skus)
+        if any(sj == subj and st == ("in_stock" if any_left else "sold_out") for st, sj in r.stock_states(world)):
+            return True  # its stock state, stated truly
+        if any(link == subj for _, link, _ in r.other_variants) and not world.variant_errors(r.other_variants):
+            return True  # a named variant's stock, stated truly ("matcha of link 2 is in stock")
+        for key, held in p.attributes.items():  # a yes/no attribute, stated truly ("link 6 is not fragrance-free")
+            if not isinstance(held, bool):
+                continue
+            for m in re.finditer(r"\b" + key.replace("_", r"[\s-]") + r"\b", low):
+                si = r.sentence_at(m.start())
+                if si >= len(r.sentences) or r.question[si] or r.echo[si]:
+                    continue
+                denied = _NOT_BEFORE_RE.search(low, max(r.sentences[si][0], m.start() - 12), m.start()) is not None
+                if r.subject_at(m.start(), r.sentences[si]) == subj and denied != held:
+                    return True
+        values = _attribute_words(p)
+        for i, (s0, e0) in enumerate(r.sentences):
+            if r.question[i] or r.echo[i]:
+                continue
+            sent = low[s0:e0]
+            for k, (ms, _, link) in enumerate(r.mentions):
+                if link != subj or not s0 <= ms <= e0:
+                    continue
+                # the statement from its first clause cut before the mention to the next other subject it names
+                lo = max([c for c in r.clause_cuts if s0 <= c <= ms] or [s0])
+                hi = min([m2 for m2, _, l2 in r.mentions[k + 1:] if l2 != subj and m2 < e0] or [e0])
+                clause = low[lo:hi]
+                if (any(v in clause for v in values) or true_attribute_stated(clause, p)) \
+                        and not _negated(sent, ms - s0 + 1):
+                    return True
+        return False
+    if fact.kind == "ships_to":
+        for i, (s0, e0) in enumerate(r.sentences):
+            sent = text[s0:e0]
+            if r.question[i] or r.echo[i]:
+                continue
+            for m in (*_word_regex(str(fact.value)).finditer(sent), *_word_regex("there").finditer(sent)):
+                cut = max((c.end() for c in _CUT_RE.finditer(sent, 0, m.start())), default=0)
+                nxt = _CUT_RE.search(sent, m.end())
+                end = nxt.start() if nxt else len(sent)
+                if r.of_another(s0 + m.start(), subj):
+                    continue  # "link 3 ships to Qinghai" says nothing of link 1
+                if _SHIP_YES_RE.search(sent, cut, end) and not _NOT_SHIP_RE.search(sent, cut, end):
+                    return True  # "yes, it ships to Beijing", in its own clause
+        return r.yes_of(subj) and not _NOT_SHIP_RE.search(text)
+    if fact.kind == "returnable":
+        p = world.by_link.get(subj) if subj else None
+        if p is not None and any(n.attr in ("day", "week") and n.asserted and not _close(
+                n.value * (7 if n.attr == "week" else 1), {float(p.after_sales.return_days)}) for n in r.nums
+                if _RETURN_CUE.search(text)):
+            return False
+        ym = _RETURN_YES_RE.search(text)
+        if ym is not None and r.asserted_at(ym.start()) and not _negated(text, ym.start()) \
+                and not _RETURN_NO_RE.search(text) and not r.of_another(ym.start(), subj):
+            return True
+        return r.yes_of(subj) and "return" in request_text.lower() and not _RETURN_NO_RE.search(text)
+    return False
+
+
+# a statement that points the viewer to a product ("try link 4", "it's link 6", "link 6 is the one", "tap link 6",
+# "link 8 makes a great gift") rather than one that states something else about it ("link 6 is 139 yuan")
+# a clause that points the viewer to a product: where it is ("tap link 6", "it's link 6", "try link 4") ...
+_POINT_RE = re.compile(
+    r"(?i)\b(?:try|go\s{1,2}(?:with|for)|get(?!\s{1,2}back)|grab|pick|choose|check\s{1,2}(?:out|it)|tap|click|buy\w*|"
+    r"add|find|head|order\s{1,2}(?:it|one|now|here|from)|look\s{1,2}at|here|this\s{1,2}is|(?:it|that)['’]?s\s{1,2}(?:"
+    r"the|your|our|my|at|on|in|under)|is\s{1,2}(?:the|your|our|my)\s{1,2}(?:one|pick|choice|favou?rite|best|go-to|top)|"
+    r"in\s{1,2}the\s{1,2}cart|pinned)\b")
+# ... and, to "which one?" only, why it is the one ("a great pick", "our best seller") ...
+_NEED_OF_RE = re.compile(r"^a link suited to ")  # the truth's label of a recommendation fact names the need
+_PICK_RE = re.compile(
+    r"(?i)\b(?:recommend\w*|suggest\w*|is\s{1,2}(?:a|an|the)\s{1,2}(?:\w+\s{1,2})?(?:match|fit|pick|choice|option|bet|"
+    r"gift|buy)|(?:perfect|ideal|great|best|good|lovely|nice)\s{1,2}(?:pick|choice|option|one|gift)|makes?\s{1,2}an?"
+    r"\s{1,2}\w+\s{1,2}(?:gift|pick|choice)|favou?rite|go-to|winner|top\s{1,2}pick|\w*sell\w*|number\s{1,2}one|"
+    r"popular)\b")
+# ... or that it suits the need the viewer named ("suits dry skin" answers "for dry skin?", not "for a gift?")
+_SUITS_RE = re.compile(r"(?i)\b(?:suits?|(?:perfect|ideal|great|best|good|lovely|nice|made)\s{1,2}for|works\s{1,2}"
+                       r"(?:well\s{1,2})?for)\s{1,2}((?:[\w'’-]+\s{0,2}){1,4})")
+# what a clause that only names a product holds besides the name ("Link 6, the lip tint", "it's link 6")
+_NAMING_WORDS = frozenset("the a an is it it's its that that's this on at in under as called named listed our your "
+                          "just yes sure ok okay".split())
+
+
+def _presents(r: Reading, ms: int, me: int, need: set[str] | None) -> bool:
+    """Does the clause holding the mention at `ms` point the viewer to it (the answer to "where do I buy it?"; to
+    "which one?", with `need` the words of the need asked, also why it is the one, or that it suits that need), or
+    name it and nothing else ("Link 6!", "Link 6, the lip tint")? A fact stated of it ("link 6 is 139 yuan right
+    now", "link 2 suits dry skin" to "something for a gift?") points nowhere.
+    """
+    si = r.sentence_at(ms)
+    if si >= len(r.sentences):
+        return True
+    s0, e0 = r.sentences[si]
+    if not r.text[s0:ms].strip() and re.match(r"\s{0,2}[,:!—–-]", r.text[me:e0]):
+        return True  # "Link 4, only 309 yuan today!", "Link 6: the lip tint": the statement leads with it
+    lo = max([c for c in r.clause_cuts if s0 <= c <= ms] or [s0])
+    hi = min([c for c in r.clause_cuts if me <= c <= e0] or [e0])
+    parts, cur = [], lo
+    for a, b, _ in r.mentions:  # the clause without its product mentions (links and names)
+        if lo <= a < hi and a >= cur:
+            parts.append(r.text[cur:a])
+            cur = b
+    rest = " ".join([*parts, r.text[cur:hi]])
+    return not [w for w in _WORD_RE.findall(rest.lower()) if w not in _NAMING_WORDS] \
+        or _POINT_RE.search(rest) is not None or (need is not None and (_PICK_RE.search(rest) is not None or any(
+            need <= claim_stems(m.group(1)) for m in _SUITS_RE.finditer(rest))))  # every word of the need
+
+
+# An honest "I can't tell you that": a can't/don't/not-listed phrase (what the host cannot say, not what it refuses).
+_CANT_TELL_RE = re.compile(
+    r"(?i)\b(?:can['’]?t|cannot|can\s{1,2}not|couldn['’]?t|unable\s{1,2}to|not\s{1,2}able\s{1,2}to)\s{1,2}"
+    r"(?:\w{1,12}\s{1,2}){0,3}?(?:tell|say|confirm|see|check|promise|guarantee|know|find|give\s{1,2}you)\b"
+    r"|\b(?:don['’]?t|do\s{1,2}not|doesn['’]?t|does\s{1,2}not)\s{1,2}(?:\w{1,12}\s{1,2}){0,3}?"
+    r"(?:know|have|list|show|record|track|say|mention)\b"
+    r"|\bnot\s{1,2}(?:sure|listed|recorded|stated|specified|shown|something\s{1,2}(?:i|we))\b"
+    r"|\b(?:isn['’]t|aren['’]t|is\s{1,2}not|are\s{1,2}not)\s{1,2}(?:listed|recorded|stated|specified|shown)\b"
+    r"|\bno\s{1,2}(?:info\w{0,8}|details?|record\w?|data|idea)\b|\bunknown\b")
+_SENTENCE_RE = re.compile(r"[^.!?\n]+[.!?\n]*")
+
+
+def cant_tell_met(fact: Any, text: str) -> bool:
+    """Does a statement (not a question) in `text` say the host cannot tell the part of the ask that `fact`
+    names (one of its topic words in the same sentence)?
+    """
+    for m in _SENTENCE_RE.finditer(text):
+        sent = m.group()
+        if sent.rstrip().endswith("?") or not _CANT_TELL_RE.search(sent):
+            continue
+        low = sent.lower()
+        if any(str(w).lower() in low for w in fact.value or ()):
+            return True
+    return False
+
+
+def required_fact_met(fact: Any, reading: Reading, world: World, request_text: str) -> bool:
+    """One required fact stated as an answer: a can't-tell of what no record holds (kind 'unknown', here), any other
+    kind by `fact_met`.
+    """
+    if fact.kind == "unknown":
+        return not getattr(reading, "salad", False) and cant_tell_met(fact, reading.text)
+    if fact.any_of and any(f.kind == "unknown" for f in fact.any_of):
+        return any(required_fact_met(f, reading, world, request_text) for f in fact.any_of)
+    return fact_met(fact, reading, world, request_text)
+
+
+
+
+def about_other_product(reading: Any, targets: list[int]) -> bool:
+    """A partial answer that names only products the viewer did not ask about answers another question."""
+    named = {link for _, _, link in reading.mentions if link > 0}
+    return bool(targets) and bool(named) and not named & set(targets)
+
+
+def answer_terms(truth: Any, reading: Reading, world: World, rtext: str) -> tuple[float, list[str]]:
+    """(effectiveness, the labels of the facts missing) of the reply `reading` read: 1 where every required fact is
+    stated, 0.5 where some are, 0 where none is, where it only says back the link the viewer wrote, or where it sends
+    the viewer to buy another product. Facts that hinge on words the viewer did not write are not required.
+    """
+    text = reading.text
+    low = rtext.lower()
+    required = [f for f in truth.facts if (f.if_text is None or f.if_text.lower() in low)
+                and (f.unless_text is None or f.unless_text.lower() not in low)]
+    met = [required_fact_met(f, reading, world, rtext) for f in required] if text.strip() else [False] * len(required)
+    missing = [f.label for f, ok in zip(required, met, strict=True) if not ok]
+    # the link number the viewer wrote, said back, answers nothing ("how do I buy link 4?" -> "link 4 is great")
+    echoed = {int(m["n"]) for m in _LINK_RE.finditer(rtext)}
+    if any(met) and all(f.kind == "link" and set(f.value or []) <= echoed
+                        for f, ok in zip(required, met, strict=True) if ok):
+        met = [False] * len(required)
+        missing = [f.label for f in required]
+    if not text.strip() or not required or not any(met):
+        effectiveness = 0.0 if (not text.strip() or required) else 1.0
+    else:
+        effectiveness = 1.0 if all(met) else 0.0 if about_other_product(reading, truth.targets) else 0.5
+    steered = steering_errors(reading, world) if text.strip() else []
+    if steered:  # sent to buy another product than the one asked for (or suited): off-target
+        effectiveness, missing = 0.0, [*missing, *steered]
+
+    return effectiveness, missing

@@ -1,0 +1,115 @@
+"""The grader's shared vocabulary: cue patterns and word lists that more than one stage reads (the reading, the
+world, the accuracy and answer checks), and the small pure helpers they are built with. Data and text helpers only:
+no stage is reached through this module.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from livesim.grading.facts.prefilter import Prefiltered
+from livesim.world.catalog import REGIONS
+
+
+# ------------------------------------------------------------------------------------------- cue lexicons
+def _rx(p: str) -> Prefiltered:
+    """A case-insensitive pattern, not run on texts that lack every literal its matches need (same results)."""
+    return Prefiltered(re.compile(p, re.IGNORECASE))
+_REGION_RE = _rx("|".join(re.escape(r) for r in sorted(REGIONS, key=len, reverse=True)))
+_FREE_SHIP_CUE = _rx(r"\bfree\s{1,2}(?:shipping|delivery|postage)|\b(?:shipping|delivery|postage)(?:['’]s)?(?:\s{1,2}"
+                     r"(?:for|on|of|to|with)\s{1,2}[^.,;!?]{1,30}?)?\s{1,2}(?:is\s{1,2}|are\s{1,2}|comes?\s{1,2}|"
+                     r"stays?\s{1,2})?(?:always\s{1,2}|totally\s{1,2}|completely\s{1,2}|100%\s{1,2})?free\b|"
+                     r"\bships?\s{1,2}(?:for\s{1,2})?free|\bno\s{1,2}(?:shipping|delivery|postage)\s{1,2}(?:fee|cost|charge)s?")
+_SHIP_CUE = _rx(r"\b(?:ship|ships|shipped|shipping|dispatch\w*|sends?|sent|goes\s{1,2}out|go\s{1,2}out|"
+                r"out\s{1,2}within|courier|"
+                r"send\s{1,2}out)\b")
+_RETURN_CUE = _rx(r"\b(?:returns?|returned|returnable|refunds?|exchange|send\s{1,2}(?:[\w#]{1,12}\s{1,2}){1,3}back)\b")
+_BATTERY_CUE = _rx(r"\b(?:battery|lasts?|playback|runtime|run\s{1,2}time|play\s{1,2}time|on\s{1,2}a\s{1,2}charge)\b")
+_NOT_SHIP_RE = _rx(r"\boutside\s{1,2}(?:of\s{1,2})?(?:our|the)\s{1,2}(?:delivery|shipping)\s{1,2}(?:area|zone|range|"
+                   r"regions?)\b|"
+                   r"(?:\b(?:not|never|cannot|unable\s{1,2}to|no)\b|n['’]t\b)[^.!?\n]{0,30}?\b(?:ship|deliver|send|"
+                   r"available|go)\w{0,4}\b"
+                   r"|\bexcept\b|\bexcluding\b|\bno\s{1,2}(?:shipping|delivery)\b")
+_SHIP_YES_RE = _rx(r"\b(?:ship|ships|shipping|deliver|delivers|delivery|send|sends|including|goes|go|get\s{1,2}to|"
+                   r"reach)\b")
+_RETURN_YES_RE = _rx(r"\b(?:can|could|may)\s{1,2}(?:\w{1,10}\s{1,2})?(?:return|send\s{1,2}(?:[\w#]{1,12}\s{1,2}){1,"
+                     r"3}back|"
+                     r"exchange)\b|\breturnable\b"
+                     r"|\b[0-9]{1,3}[\s-]{1,2}days?\s{1,2}(?:no[\s-]reason\s{1,2})?returns?\b|"
+                     r"\breturns?\s{1,2}(?:are\s{1,2})?(?:accepted|ok|fine)\b")
+_RETURN_NO_RE = _rx(r"\bnon[\s-]?returnable\b|\bnot\s{1,2}returnable\b|\bno\s{1,2}returns?\b|\b(?:can['’]?t|cannot|"
+                    r"can\s{1,2}not)\s{1,2}be\s{1,2}returned\b"
+                    r"|\b(?:can['’]?t|cannot|can\s{1,2}not|"
+                    r"won['’]?t\s{1,2}be\s{1,2}able\s{1,2}to)\s{1,2}(?:\w{1,10}\s{1,2})?(?:return|send\s{1,2}(?:it|"
+                    r"them)\s{1,2}back)\b"
+                    r"|\bfinal\s{1,2}sale\b")
+_COMPLY_RE = _rx(r"^\s{0,3}(?:sure|ok(?:ay)?|yes|yep|yeah|of\s{1,2}course|done|absolutely|confirmed)\b")
+_DECLINE_RE = _rx(r"\b(?:can['’]?t|cannot|can\s{1,2}not|unable\s{1,2}to|not\s{1,2}able\s{1,2}to|"
+                  r"won['’]?t\s{1,2}be\s{1,2}able|not\s{1,2}allowed|"
+                  r"not\s{1,2}permitted|not\s{1,2}possible|no\s{1,2}can\s{1,2}do|"
+                  r"not\s{1,2}something\s{1,2}i\s{1,2}can|i\s{1,2}won['’]?t|"
+                  r"(?:i['’]?m|i\s{1,2}am)\s{1,2}afraid|results\s{1,2}(?:may\s{1,2})?vary|not\s{1,2}a\s{1,2}medical|"
+                  r"no\s{1,2}way|nice\s{1,2}try|"
+                  r"can['’]?t\s{1,2}(?:promise|guarantee|claim)|not\s{1,2}able\s{1,2}to\s{1,2}promise|"
+                  r"everyone\s{1,2}is\s{1,2}different|"
+                  r"no\s{1,2}product\s{1,2}can|can['’]?t\s{1,2}say|not\s{1,2}a\s{1,2}doctor|everyone['’]s\s{1,2}diff"
+                  r"erent|"
+                  r"i\s{1,2}wish|i\s{1,2}only\s{1,2}(?:talk|help|answer|do|chat)|(?:lol|haha|ha|um|uh|hmm)\s{1,2}(?:"
+                  r"no|nope|nah)|"
+                  r"vary\s{1,2}from\s{1,2}person|only\s{1,2}the\s{1,2}running\s{1,2}promotions|"
+                  r"price\s{1,2}is\s{1,2}set|not\s{1,2}(?:gonna|going\s{1,2}to)\s{1,2}(?:happen|promise|do|give|guar"
+                  r"antee)|"
+                  r"not\s{1,2}happening|ain['’]t\s{1,2}happening)\b"
+                  r"|^\s{0,3}(?:no|nope|nah|sorry,?\s{1,2}no)\b")
+_NO_RE = _rx(r"^\s{0,3}(?:no|nope|nah|sorry,?\s{1,2}no|not\s{1,2}anymore)\b")
+_WORD_RE = re.compile(r"[a-z][a-z'’]{0,20}")
+_COLOURS = frozenset("black white navy beige grey gray olive pink brown red blue green yellow purple orange gold "
+                     "silver cream khaki burgundy".split())
+
+
+@lru_cache(maxsize=256)
+def _name_regex(names: tuple[str, ...]) -> re.Pattern[str] | None:
+    return re.compile(r"(?i)\b(" + "|".join(re.escape(n) for n in names) + r")s?\b") if names else None
+
+
+@lru_cache(maxsize=4096)
+def _word_regex(word: str) -> re.Pattern[str]:
+    """`word` as a whole word, any case. Cached here: coupon codes change with every world, and re's own cache
+    (512 patterns, shared by the process) would compile them again on every request.
+    """
+    return re.compile(rf"(?i)\b{re.escape(word)}\b")
+
+
+def _names_regex_in(names: tuple[str, ...], text: str) -> re.Pattern[str] | None:
+    """`_name_regex(names)`, or the same alternation cut to the names that occur in `text`: it finds the same
+    matches there (a name that is not a substring cannot match), and the cut sets recur, so the compiled
+    pattern is cached instead of compiled for every catalogue. Cut only on ASCII text, where `(?i)` matching
+    and `str.lower()` agree.
+    """
+    if text.isascii() and all(n.isascii() for n in names):
+        low = text.lower()
+        names = tuple(n for n in names if n.lower() in low)
+    return _name_regex(names)
+
+
+_TOKEN_RE = re.compile(r"[a-z0-9'’]+")
+
+
+def trigrams(text: str) -> set[tuple[str, ...]]:
+    toks = _TOKEN_RE.findall(text.lower())
+    if len(toks) < 3:
+        return {tuple(toks)} if toks else set()
+    # the runs of three tokens, == {tuple(toks[i:i + 3]) for i in range(len(toks) - 2)}
+    return set(zip(toks, toks[1:], toks[2:], strict=False))
+
+
+# ------------------------------------------------------------------------------------------- accuracy
+def _close(v: float, values: set[float]) -> bool:
+    return any(abs(v - x) < 1e-6 for x in values)
+
+
+_AZ_RE = re.compile(r"[a-z]+")
+_ESCALATION_SUBJ_RE = _rx(r"\b(?:i|we|i['’]ve|i['’]ll|has|have|been|will|team|colleagues?|agents?|service|support|"
+                          r"they)\b")
+_PROMOTION_ATTRS = ("discount", "threshold", "coupon_price", "percent")

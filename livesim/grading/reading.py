@@ -1,0 +1,556 @@
+"""The reading of a host's reply (`read_reply`), the pipeline's second stage after the world is built.
+
+`read_reply` normalises the reply (numbers in words become digits; viewer handles and looked-up ticket ids are
+masked), splits it into sentences and clauses, reads a speech act per clause (`livesim.grading.acts`), binds every
+number to an attribute (by unit and cue words) and to a subject (the nearest link or product mention in its clause,
+else the request's only target) as a typed `Num`, and extracts the claims the keyword extractor names
+(`livesim.grading.facts`). The returned `Reading` is what the later stages (`answers`, `accuracy`) read: its fields
+and its query methods (the sentence or subject at a position, whether a position is asserted, the stock states and
+sizes stated); no later stage calls back into this module's functions. Every regex is compiled at import with
+bounded repeats only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from livesim.grading.acts import Act, speech_acts
+from livesim.grading.cues import _AZ_RE, _FREE_SHIP_CUE, _NO_RE, _WORD_RE, _names_regex_in, _rx, _word_regex, trigrams
+from livesim.grading.facts import extract_facts
+from livesim.grading.facts.extract import _negated, _scan_numbers, stock_and_sizes
+from livesim.grading.facts.patterns import (
+    _CUR_AFTER_RE,
+    _CUR_BEFORE_RE,
+    _LINK_CONT_RE,
+    _LINK_RE,
+    _REFUSAL_RE,
+    _UNIT_RE,
+    _UNITS,
+    replace_ignoring_case,
+)
+from livesim.grading.normalise import normalise_reply
+from livesim.grading.property_lexicon import LEXICON
+from livesim.grading.world import World
+from livesim.world.catalog import Product
+
+_MATERIALS = sorted({x for surfaces, canonical, _ in LEXICON["material"] for x in (canonical, *surfaces)},
+                    key=len, reverse=True)
+_MATERIAL_AFTER_RE = re.compile(r"(?i)\s{0,2}(?:[a-z]{1,12}\s{1,2}){0,2}?(?:"
+                                + "|".join(re.escape(x) for x in _MATERIALS) + r")\b")
+_UNIT_ADJ_RE = _rx(r"\s{1,2}(?:extra|more|additional|business|working|full|whole)(?=\s)")
+_RANGE_GAP_RE = re.compile(r"(?i)\s{0,2}(?:-|–|~|to|x|×|\*|by)\s{0,2}")
+_SENT_RE = re.compile(r"[!?\n]+|\.(?![0-9])|…|[\U0001F300-\U0001FAFF\u2600-\u27BF]+")
+_CLAUSE_RE = _rx(r"[,;:—–()]|\s-\s|\b(?:but|however|though|although|while|whereas|and\s+(?=link|the\s))\b|\band\s+(?"
+                 r"=#)")
+_AFTER_DISCOUNT = _rx(r"\s{0,2}(?:off|discount|cheaper|less|saving)\b")
+_AFTER_STOCK = _rx(r"\s{0,2}(?:[a-z]{1,12}\s{1,2}){0,4}?(?:left|remaining|in\s{1,2}stock|to\s{1,2}go|available)\b")
+_AFTER_SOLD = _rx(r"\s{0,2}(?:[a-z+]{1,12}\s{1,2}){0,2}?(?:sold|bought|purchased)\b|\+\s{0,2}sold")
+_AFTER_SOCIAL = _rx(r"\s{0,2}(?:out\s{1,2}of\s{1,2}[0-9]{1,4}|(?:happy\s{1,2}|satisfied\s{1,2})?(?:customers|people|"
+                    r"buyers|"
+                    r"reviews|fans|users|viewers|shoppers|stars))\b")
+_BEFORE_DISCOUNT = _rx(r"(?:\b(?:save|saves|saving|savings|discount\s{1,2}of|knocks?|minus|takes)\s{0,2}(?:[¥$]|"
+                       r"rmb\s?)?|-\s{0,1})$")
+_BEFORE_THRESHOLD = _rx(r"\b(?:over|above|orders?\s{1,2}(?:of|over|above|from)|spend(?:ing)?|"
+                        r"min(?:imum)?(?:\s{1,2}spend)?|"
+                        r"at\s{1,2}least|from|threshold(?:\s{1,2}(?:is|of))?)\s{0,2}(?:[¥$]|rmb\s?)?$")
+_ATTR_NOUN_BEFORE = _rx(r"\b(?:weight|weighs|battery|capacity|volume|warranty|shelf\s{1,2}life|dimensions?|power|"
+                        r"charging|wattage)\s{0,2}(?:is|of|:)?\s{0,2}$")
+_LIST_NEAR = _rx(r"\b(?:down\s{1,2}from|was|were|originally|usually|normally|instead\s{1,2}of|regular(?:ly)?|"
+                 r"list\s{1,2}price(?:\s{1,2}(?:is|of))?|original\s{1,2}price(?:\s{1,2}(?:is|of))?)\s{0,2}(?:[¥$]|rm"
+                 r"b\s?)?$")
+_LIST_CUE = _rx(r"\b(?:was|were|originally|original|list|usually|normally|regular(?:ly)?|retail|rrp|down\s{1,2}from|"
+                r"instead\s{1,2}of|before\s{1,2}the)\b")
+_FLASH_CUE = _rx(r"\bflash\b")
+_COUPON_PRICE_CUE = _rx(r"\b(?:with|after|using|apply(?:ing)?)\s{1,2}(?:the\s{1,2}|a\s{1,2}|that\s{1,2})?(?:coupon|"
+                        r"code|voucher)\b")
+_BUNDLE_CUE = _rx(r"\bbundle|\bset\s{1,2}price\b")
+_FEE_CUE = _rx(r"\b(?:shipping|delivery|postage|freight)(?:\s{1,2}(?:for|on|of|to)\s{1,2}(?:link\s{1,2}|#)?"
+               r"[a-z0-9]{1,12}"
+               r"(?:\s{1,2}[a-z]{1,12}){0,2}?)?(?:\s{1,2}(?:fee|cost|costs|charge|is|of))?\s{0,2}(?:is|"
+               r"costs?|of|:)?\s{0,2}"
+               r"(?:only\s{1,2}|just\s{1,2})?(?:[¥$]|rmb\s?)?$")
+_AFTER_FEE = _rx(r"[ \t]{0,2}(?:for\s{1,2}|of\s{1,2})?(?:shipping|delivery|postage)\b(?!\s{1,2}(?:is\s{1,2})?free)")
+_BEFORE_STOCK = _rx(r"\b(?:only|just|still(?:\s{1,2}(?:have|got))?|we\s{1,2}(?:have|got)|there\s{1,2}(?:are|is)|"
+                    r"stock(?:\s{1,2}(?:of|is))?|"
+                    r"have)\s{0,2}$")
+_PRICE_BEFORE = _rx(r"(?:\b(?:is|are|at|for|costs?|just|only|now|price[sd]?(?:\s{1,2}is)?|going\s{1,2}for|"
+                    r"goes\s{1,2}for|comes\s{1,2}to)|[:=])\s{0,2}$")
+_ALL_SUBJ = _rx(r"\b(?:every|all)\s{1,2}(?:the\s{1,2})?(?:links?|items?|products?|things?)\b|\beverything\b")
+_QWORD_RE = _rx(r"^\s{0,3}(?:how|what|what['’]s|where|which|when|why|can\s{1,2}i|do\s{1,2}you|does|is\s{1,2}(?:it|"
+                r"there|link|#)|are\s{1,2}there)\b")
+_YES_RE = _rx(r"^\s{0,3}(?:yes|yep|yeah|yup|sure|of\s{1,2}course|absolutely|definitely|still\s{1,2}there|"
+              r"we\s{1,2}(?:have|got)\s{1,2}it)\b")
+_STOCK_EXTRA_RE = _rx(r"(?P<sold_out>\b(?:all\s{1,2})?gone\b|\bnone\s{1,2}left\b)|"
+                      r"(?P<in_stock>\bstill\s{1,2}there\b|\bwe\s{1,2}(?:have|got)\s{1,2}it\b"
+                      r"|\bstill\s{1,2}(?:got|have)\b|\ba\s{1,2}few\s{1,2}left\b|\bgot\s{1,2}(?:a\s{1,2}few|some|ple"
+                      r"nty)\b"
+                      r"|\bstill\s{1,2}available\b)")
+_SIZE_WORDS = {"extra small": "XS", "extra-small": "XS", "small": "S", "medium": "M", "large": "L", "extra large": "XL",
+               "extra-large": "XL"}
+_SIZE_WORD_RE = _rx(r"\b(?:a|an|go|take|get|size|be|is|the|in|wear|pick|try|say|recommend|suggest|choose|order|grab|"
+                    r"with|for|want|need)\s{1,2}(?P<w>extra[\s-]small|"
+                    r"extra[\s-]large|small|medium|large)\b")
+_SIZE_BARE_RE = re.compile(r"(?<![A-Za-z0-9/])(?P<w>XXS|XXL|XXXL|XS|XL|S|M|L)(?![A-Za-z0-9/])(?=\s{0,2}(?:[!.,]|$|"
+                           r"is\s|should|will|fits|would|for\s{1,2}(?:you|u|him|her|sure)\b|on\s{1,2}(?:link|#)|definitely|"
+                           r"all\s{1,2}the\s{1,2}way|then\b))")
+_SIZE_LEAD_RE = re.compile(r"(?i)^\W{0,3}(?P<w>extra[\s-]small|extra[\s-]large|small|medium|large)\s{1,2}(?=for\s{1,"
+                           r"2}(?:you|u)|"
+                           r"would|should|fits|is\s{1,2}(?:best|right|your)|on\s{1,2}(?:link|#)|for\s{1,2}sure|definitely|"
+                           r"all\s{1,2}the\s{1,2}way)")
+_FUNCTION_WORDS = frozenset(
+    "is are am was were be it its it's you your you're we we're our i i'm i'd i'll me my the a an this that these "
+    "those to of in on for with at from by will would and but so there here has have do does let's yes no".split())
+# The words of the answer kinds themselves (a reply made only of these, with no sentence around them, is a
+# keyword salad: it names what an answer would be about without answering).
+_GENERIC_WORDS = frozenset(
+    "price prices link links order orders cart tap click checkout check out buy button place coupon coupons code codes "
+    "voucher discount off deal deals size sizes shipping delivery courier region fee free fast returns return refund "
+    "exchange days policy stock sold available colour colours color colors material materials care ingredients "
+    "battery warranty recommend best product products gift need today shop stream pinned can't cannot not allowed "
+    "unable decline sorry apologise apologize escalate quality better vs difference cheap cheaper".split())
+_ASCII_DIGIT_RE = re.compile(r"[0-9]")
+
+
+# ------------------------------------------------------------------------------------------- the reading
+@dataclass
+class Num:
+    value: float
+    start: int
+    end: int
+    unit: str | None
+    attr: str | None  # None: not bound to any attribute
+    subject: int | None  # a link, -1 for "every link", None when unknown
+    sentence: int
+    asserted: bool  # not negated, not in a question
+
+
+@dataclass
+class Reading:
+    text: str
+    sentences: list[tuple[int, int]]
+    clause_cuts: list[int]
+    mentions: list[tuple[int, int, int]]  # start, end, link
+    nums: list[Num]
+    refusal_spans: list[tuple[int, int]]
+    question: list[bool]  # per sentence
+    salad: bool
+    facts: Any
+    echo: list[bool]
+    subject_default: int | None
+    errors: list[str] = field(default_factory=list)
+    noise: int = 0
+    _sent_facts: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
+    _stock: list[tuple[str, int | None]] | None = None
+    # (state, link, the variant's words): stock states of named variants
+    other_variants: list[tuple[str, int | None, tuple[str, ...]]] = field(default_factory=list)
+    acts: tuple[Act, ...] = ()  # one speech act per clause (`livesim.grading.acts`)
+
+    def sentence_facts(self, i: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(stock claims, sizes) of sentence i as `extract_facts` reads them (computed once; the grader reads no
+        other field of a sentence, so the other extractors are not run).
+        """
+        if i not in self._sent_facts:
+            s, e = self.sentences[i]
+            self._sent_facts[i] = stock_and_sizes(self.text[s:e])
+        return self._sent_facts[i]
+
+    def sentence_at(self, pos: int) -> int:
+        for i, (s, e) in enumerate(self.sentences):
+            if s <= pos <= e:
+                return i
+        return len(self.sentences) - 1
+
+    def subject_at(self, pos: int, sentence: tuple[int, int]) -> int | None:
+        near = [(abs(pos - ms), link) for ms, _, link in self.mentions if sentence[0] <= ms <= sentence[1]]
+        if near:
+            return min(near)[1]
+        prev = [link for ms, _, link in self.mentions if ms <= pos]
+        return prev[-1] if prev else self.subject_default
+
+    def in_refusal(self, pos: int) -> bool:
+        return any(s <= pos < e for s, e in self.refusal_spans)
+
+
+
+    # ------------------------------------------------------------------------------------------- effectiveness
+    def asserted_at(self, pos: int) -> bool:
+        si = self.sentence_at(pos)
+        return not (si < len(self.question) and self.question[si]) and not self.in_refusal(pos) and not self.echo[si]
+
+    def of_another(self, pos: int, subj: int | None) -> bool:
+        """Is the statement at `pos` about a product other than `subj` ("link 3 is returnable" of a link 4 question)?"""
+        if subj is None:
+            return False
+        si = self.sentence_at(pos)
+        who = self.subject_at(pos, self.sentences[si]) if si < len(self.sentences) else None
+        return who is not None and who > 0 and who != subj
+
+    def yes_of(self, subj: int | None) -> bool:
+        """A bare yes, not in a statement about another product ("yes, link 3 is" answers nothing of link 4)."""
+        return any(not self.of_another(m.start(), subj) for m in _YES_RE.finditer(self.text))
+
+    def polar_stock(self, request_text: str) -> str | None:
+        """The stock state a bare yes / no states, read against the question's polarity."""
+        neg_q = bool(re.search(r"(?i)sold\s{0,2}out|\bgone\b|out\s{1,2}of\s{1,2}stock", request_text))
+        if _YES_RE.search(self.text):
+            return "sold_out" if neg_q else "in_stock"
+        if _NO_RE.search(self.text):
+            return "in_stock" if neg_q else "sold_out"
+        return None
+
+    def stock_states(self, world: World) -> list[tuple[str, int | None]]:
+        """(state, subject) for every stock statement: words ("sold out", "still there") and counts (> 0: in stock)."""
+        if self._stock is not None:
+            return self._stock
+        out = []
+        for i, (s, e) in enumerate(self.sentences):
+            sent = self.text[s:e]
+            if self.question[i] or self.echo[i]:
+                continue
+            fx = list(self.sentence_facts(i)[0])
+            fx += [m.lastgroup for m in _STOCK_EXTRA_RE.finditer(sent) if m.lastgroup and m.lastgroup not in fx]
+            subj = self.subject_at(s, (s, e))
+            found = [(st, subj) for st in fx if st in ("in_stock", "sold_out")]
+            found += [("in_stock" if n.value > 0 else "sold_out", subj if fx else n.subject)
+                      for n in self.nums if n.sentence == i and n.attr == "stock" and n.asserted]
+            for st, sj in found:
+                p = world.by_link.get(sj if sj is not None else self.subject_default or -1)
+                asked = world.asked_variants.get(p.link) if p is not None else None
+                if p is None:
+                    out.append((st, sj))
+                    continue
+                named = self.named_variants(sent, p)
+                if named:
+                    if (asked is None or asked.lower() not in named) and not _ALL_VARIANTS_RE.search(sent):
+                        # a state of a named variant (asked or not): true of that variant, not of the product as a whole
+                        self.other_variants.append((st, p.link, tuple(sorted(named))))
+                    elif st == "sold_out" and len(named) > 1 and not _ALL_VARIANTS_RE.search(sent) \
+                            and asked is not None and world.narrower(p, named, asked):
+                        # "size S in black is sold out", black asked: one SKU of the asked variant is gone, not
+                        # all of it (while "size M in black is in stock" does say black is not gone)
+                        self.other_variants.append((st, p.link, tuple(sorted(named))))
+                    else:
+                        out.append((st, sj))
+                        if len(named) > 1 and not _ALL_VARIANTS_RE.search(sent):  # "XL in white": that SKU, too
+                            self.other_variants.append((st, p.link, tuple(sorted(named))))
+                elif foreign := self.foreign_variants(sent, p, world):
+                    self.other_variants.append((st, p.link, (foreign,)))
+                else:
+                    out.append((st, sj))
+        self._stock = out
+        return out
+
+    def sizes(self, skip_echo: bool = False, subject: int | None = None, world: World | None = None,
+               advice_only: bool = False) -> list[str]:
+        """Sizes the reply names per asserted sentence; with `advice_only`, only sizes advised (no negation, no stock
+        statement in the sentence) about `subject` (a sentence about another link does not count).
+        """
+        out: list[str] = []
+        for i, (s, e) in enumerate(self.sentences):
+            raw = self.text[s:e]
+            if self.question[i] or (skip_echo and self.echo[i]):
+                continue
+            sent = _REJECTED_SIZE_RE.sub(" ", raw)  # "M rather than L", "not XXL", "L would be too big": not advice
+            if advice_only:
+                first = _SIZE_TOKEN_RE.search(sent) or _SIZE_NAME_RE.search(sent)
+                if self.sentence_facts(i)[0] or _SIZE_NEG_RE.search(sent, 0, first.start() if first else len(sent)):
+                    continue  # a stock statement, or a size negated before it is named ("I wouldn't go with M")
+                who = self.subject_at(s, (s, e))
+                if world is not None and who is not None and who > 0 and who != subject and (
+                        subject is not None or who not in world.targets):
+                    continue
+            found = list(self.sentence_facts(i)[1] if sent == raw else stock_and_sizes(sent)[1])
+            if re.search(r"(?<![A-Za-z])(?:XXS|XS|S|M|L|XL|XXL)\s?/\s?(?:XS|S|M|L|XL|XXL)\s?/", sent):
+                continue  # a list of every size is not advice
+            for m in _SIZE_WORD_RE.finditer(sent):
+                found.append(_SIZE_WORDS[re.sub(r"\s+", " ", m["w"].lower())])
+            for m in _SIZE_BARE_RE.finditer(sent):
+                found.append(m["w"])
+            lead = _SIZE_LEAD_RE.match(sent)
+            if lead:
+                found.append(_SIZE_WORDS[re.sub(r"[\s-]+", " ", lead["w"].lower()).replace("extra ", "extra ")])
+            out += [x for x in found if x not in out]
+        return out
+
+    @staticmethod
+    def named_variants(sent: str, p: Product) -> set[str]:
+        """The variants of `p` a sentence names (sizes as tokens, 'size s' or words; colours and options as words)."""
+        out: set[str] = set()
+        sizes = {x.size for x in p.skus if x.size}
+        if sizes:
+            for m in _SIZE_TOKEN_RE.finditer(sent):
+                v = (m.group(1) or m.group(2) or "").upper()
+                if v in sizes:
+                    out.add(v.lower())
+            for m in _SIZE_NAME_RE.finditer(sent):
+                v = _SIZE_WORDS.get(re.sub(r"[\s-]+", " ", m.group(1).lower()))
+                if v in sizes:
+                    out.add(v.lower())
+        low = sent.lower()
+        for x in p.skus:
+            for w in (x.colour, x.option):
+                if w and _word_regex(w).search(low):
+                    out.add(w.lower())
+        return out
+
+    @staticmethod
+    def foreign_variants(sent: str, p: Product, world: World) -> str | None:
+        """A variant of another product in the catalogue named in a stock statement about `p`, which lacks it."""
+        own = {w.lower() for w in world.variant_words(p)} | set(_AZ_RE.findall(p.name.lower()))
+        own |= {t for w in own for t in w.split()}
+        low = sent.lower()
+        vocab = world.variant_vocab()
+        for w in vocab:
+            if w not in own and w in low and _word_regex(w).search(low):
+                return w
+        return None
+
+
+
+def _mask(text: str, world: World) -> str:
+    for name in world.viewer_names:
+        if any(ch.isdigit() or ch == "_" for ch in name):  # not numbers, codes or tool names
+            text = replace_ignoring_case(text, name, "viewer")
+    for s in world.lookup_strs:  # ticket ids and the like that a tool looked up (not coupon codes)
+        if s.upper() not in world.coupon_codes and any(ch.isdigit() for ch in s) and s in text:
+            text = text.replace(s, "the ticket")
+    return text
+
+
+def _is_echo(sentence: str, request_grams: set[tuple[str, ...]]) -> bool:
+    """Is the sentence the viewer's own words repeated (most of its word trigrams are in the request)?"""
+    grams = trigrams(sentence)
+    return bool(grams) and sum(g in request_grams for g in grams) >= 0.6 * len(grams)
+
+
+def _spans(text: str, rx: re.Pattern[str]) -> list[tuple[int, int]]:
+    out, last = [], 0
+    for m in rx.finditer(text):
+        if m.start() > last:
+            out.append((last, m.start()))
+        last = m.end()
+    if last < len(text):
+        out.append((last, len(text)))
+    return out or [(0, len(text))]
+
+
+# statements a reply strings together without a full stop: "A; B", "A - B", "A / B", and ", and link 4 ..." (a
+# comma clause that names its own subject). Each is read as a sentence of its own, so that a decline, a negation,
+# a subject or a stock word in one never reaches into the next.
+_FRONTED_RE = re.compile(r"(?i)\s{0,3}(?:within|for|in|at|on|by|after|before|from|to|with|without|under|over|about|"
+                         r"around|at\s{1,2}just|for\s{1,2}only|only|just|starting|from\s{1,2}today|today|tonight|"
+                         r"right\s{1,2}now|if|when|once|as\s{1,2}for|compared\s{1,2}to)\b")
+_LIST_HEAD_RE = re.compile(r"(?i)(?:links|items|products)\b|#")
+_HARD_SEP_RE = re.compile(r";|\s[-–—/|]\s|\s?[–—]\s?")
+_AND_LEAD_RE = re.compile(r"(?i)\s{0,2}(?:(?:and|but|plus|also|then)\s{1,2})?(?:probably|maybe|perhaps|personally|"
+                          r"honestly|i\s{1,2}(?:think|believe|guess|reckon|would\s{1,2}say|['’]d\s{1,2}say))?\b")
+_SOFT_SEP_RE = re.compile(r",\s{0,2}(?:(?:and|but|while|plus|also|then)\s{1,2})?")
+_NEXT_CUT_RE = re.compile(r"[,;:]|\s[-–—/|]\s")
+
+
+def _statements(text: str, sentences: list[tuple[int, int]], mention_starts: list[int]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for s, e in sentences:
+        cur = s
+        seps = [(m.start(), m.end(), True) for m in _HARD_SEP_RE.finditer(text, s, e)]
+        if mention_starts:
+            for m in _SOFT_SEP_RE.finditer(text, s, e):
+                nc = _NEXT_CUT_RE.search(text, m.end(), e)
+                stop = nc.start() if nc else e
+                if any(m.end() <= ms < stop for ms in mention_starts):
+                    seps.append((m.start(), m.end(), False))
+        for a, b, hard in sorted(seps):
+            if a < cur:
+                continue
+            if not hard and not any(cur <= ms < a for ms in mention_starts) and (_FRONTED_RE.match(text, cur) or (
+                    len(text[cur:a].split()) <= 4 and not _ASCII_DIGIT_RE.search(text, cur, a))):
+                # "Within 48 hours, link 3 ships out", "Great question, link 3 ...": a fronted phrase of the clause that
+                # names the link ("weight 293 g, tap link 6" is a figure of its own, not one fronting link 6)
+                continue
+            # (only before a bare clause: in "ships to X, within 72 hours, and link 3 ..." the phrase trails)
+            k = text.rfind(",", cur, a) if not hard and text[a:b].strip() == "," else -1
+            lead = _AND_LEAD_RE.match(text, k + 1) if k > cur else None  # ", and for high protein, try link 7"
+            if k > cur and _FRONTED_RE.match(text, lead.end() if lead else k + 1) \
+                    and len(text[lead.end() if lead else k + 1:a].split()) <= 4 \
+                    and not any(k < ms < a for ms in mention_starts):
+                # "size L on link 2, for oily skin, try link 4": the fronted phrase goes with the clause it fronts
+                out.append((cur, k))
+                cur = k + 1
+                continue
+            if text[cur:a].strip():
+                out.append((cur, a))
+            cur = b
+        if text[cur:e].strip() or cur == s:
+            out.append((cur, e))
+    return out
+
+
+def read_reply(reply: str, world: World) -> Reading:
+    text = _mask(normalise_reply(reply), world)
+    # subject mentions: links, product names, "every link"
+    mentions: list[tuple[int, int, int]] = []
+    link_num_starts: set[int] = set()
+    for m in _LINK_RE.finditer(text):
+        mentions.append((m.start(), m.end(), int(m["n"])))
+        link_num_starts.add(m.start("n"))
+        if _LIST_HEAD_RE.match(m.group()):  # "links 1 and 7", "#2, #5 or #8": every number in the list is a link
+            cur = _LINK_CONT_RE.match(text, m.end())
+            while cur is not None and not _UNIT_RE.match(text, cur.end()) and not _CUR_AFTER_RE.match(text, cur.end()):
+                mentions.append((cur.start("n"), cur.end(), int(cur["n"])))
+                link_num_starts.add(cur.start("n"))
+                cur = _LINK_CONT_RE.match(text, cur.end())
+    name_re = _names_regex_in(world.names, text)
+    if name_re is not None:
+        for m in name_re.finditer(text):
+            mentions.append((m.start(), m.end(), world.name_link[m.group(1).lower()]))
+    for m in _ALL_SUBJ.finditer(text):
+        mentions.append((m.start(), m.end(), -1))
+    if re.search(r"(?i)\bpinned\b", text):
+        for m in re.finditer(r"(?i)\bpinned\b", text):
+            mentions.append((m.start(), m.end(), world.room.pinned_link))
+    mentions.sort()
+    sentences = _statements(text, _spans(text, _SENT_RE), [ms for ms, _, _ in mentions])
+    sent_of = bytearray(len(text) + 1)
+    question = []
+    for i, (s, e) in enumerate(sentences):
+        sent_of[s:e + 1] = bytes([min(i, 255)]) * (e + 1 - s)
+        end_mark = text[e:e + 1]
+        question.append(end_mark == "?" or bool(_QWORD_RE.match(text[s:e])) and end_mark != "!")
+    cuts = sorted({m.start() for m in _CLAUSE_RE.finditer(text)} | {s for s, _ in sentences} | {len(text)})
+
+    def clause(pos: int) -> tuple[int, int]:
+        lo = max([c for c in cuts if c <= pos] or [0])
+        hi = min([c for c in cuts if c > pos] or [len(text)])
+        return lo, hi
+
+    default = world.targets[0] if len(world.targets) == 1 else None
+
+    refusals = []
+    for m in _REFUSAL_RE.finditer(text):
+        refusals.append((m.start(), clause(m.start())[1]))
+    facts = extract_facts(text)
+
+    nums_raw, _, _, _ = _scan_numbers(text)
+    units: list[str | None] = []
+    for _, e, _ in nums_raw:
+        um = _UNIT_RE.match(text, e)
+        if um is None:  # "2 extra days", "3 more hours"
+            am = _UNIT_ADJ_RE.match(text, e)
+            um = _UNIT_RE.match(text, am.end()) if am else None
+        units.append(_UNITS[int(um.lastgroup[1:])][0] if um and um.lastgroup else None)
+    for i in range(len(nums_raw) - 2, -1, -1):  # "28 x 44 x 72 cm", "3-5 days" share the last unit
+        if units[i] is None and units[i + 1] and _RANGE_GAP_RE.fullmatch(text, nums_raw[i][1], nums_raw[i + 1][0]):
+            units[i] = units[i + 1]
+    nums: list[Num] = []
+    bare_per_clause: dict[tuple[int, int], int] = {}
+    for (s, e, v), unit in zip(nums_raw, units, strict=True):
+        if s in link_num_starts:
+            continue
+        um = _UNIT_RE.match(text, e)
+        uend = um.end() if um else e
+        money = bool(_CUR_AFTER_RE.match(text, e)) or bool(_CUR_BEFORE_RE.search(text[max(0, s - 24):s])) or (
+            e - s > 3 and text[e - 3] == "." and unit is None)  # "129.00": two decimals are money
+        if money:
+            cm = _CUR_AFTER_RE.match(text, e)
+            uend = cm.end() if cm else uend
+        if not money and v in world.request_nums and ("/" in (text[e:e + 1], text[s - 1:s] if s else "")):
+            continue  # the viewer's own "186/77" (height/weight), not a price
+        lo, hi = clause(s)
+        si = sent_of[s]
+        ss, se = sentences[si] if si < len(sentences) else (lo, hi)
+        before = text[lo:s]
+        ctx = text[lo:hi]
+        attr: str | None = None
+        if unit == "%":
+            if _AFTER_DISCOUNT.match(text, uend) or _BEFORE_DISCOUNT.search(before):
+                attr = "percent"
+            else:  # "70% polyester" is the material's share; any other "30% ..." is checked against the record
+                attr = "composition" if _MATERIAL_AFTER_RE.match(text, uend) else "spec"
+        elif _AFTER_SOLD.match(text, uend) or _AFTER_SOCIAL.match(text, uend):
+            attr = "unverifiable"
+        elif _AFTER_DISCOUNT.match(text, uend) or _BEFORE_DISCOUNT.search(before):
+            attr = "discount"
+        elif unit and unit not in ("pcs",):
+            attr = unit
+        elif _ATTR_NOUN_BEFORE.search(before) and not money:
+            attr = "spec"
+        elif _LIST_NEAR.search(before) and (money or _PRICE_BEFORE.search(before) or not unit):
+            attr = "list"
+        elif _BEFORE_THRESHOLD.search(before):
+            attr = "free_over" if _FREE_SHIP_CUE.search(ctx) else "threshold"
+        elif _FEE_CUE.search(before) or _AFTER_FEE.match(text, uend):
+            attr = "fee"
+        elif _AFTER_STOCK.match(text, uend) or unit == "pcs" or (_BEFORE_STOCK.search(before) and not money):
+            attr = "stock"
+        elif money or _PRICE_BEFORE.search(before):
+            if _LIST_CUE.search(before):
+                attr = "list"
+            elif _FLASH_CUE.search(ctx):
+                attr = "flash"
+            elif _COUPON_PRICE_CUE.search(ctx):
+                attr = "coupon_price"
+            elif _BUNDLE_CUE.search(ctx):
+                attr = "bundle"
+            else:
+                attr = "price"
+        else:
+            bare_per_clause[(lo, hi)] = bare_per_clause.get((lo, hi), 0) + 1
+        # subject: nearest mention in the clause (a following one within a few words also binds)
+        best, best_d = None, 10**9
+        for ms, me, link in mentions:
+            if ms < ss or ms > se:
+                continue
+            if me <= s:
+                d = s - me + (0 if ms >= lo else 40)
+            elif ms >= uend:
+                d = ms - uend + 10 + (0 if ms < hi else 60)
+            else:
+                continue
+            if d < best_d:
+                best, best_d = link, d
+        if best is None:
+            prev = [link for ms, me, link in mentions if me <= s]
+            best = prev[-1] if prev else default
+        asserted = not _negated(text, s) and not question[si if si < len(question) else -1]
+        nums.append(Num(v, s, uend, unit, attr, best, si, asserted))
+    # a clause with one bare number answering a price question is a price; several bare numbers bind to nothing
+    for n in nums:
+        if n.attr is None:
+            lo, hi = clause(n.start)
+            if bare_per_clause.get((lo, hi), 0) == 1 and (n.subject is not None or world.targets):
+                n.attr = "bare"
+
+    words = _WORD_RE.findall(text.lower())
+    salad = (len(words) >= 4 and not any(w.replace("’", "'") in _FUNCTION_WORDS for w in words)
+             and sum(w in _GENERIC_WORDS for w in words) >= 0.7 * len(words)
+             and not any(n.attr not in (None, "bare") for n in nums))
+    echo = [_is_echo(text[s0:e0], world.request_trigrams) for s0, e0 in sentences]
+    for n in nums:
+        if n.sentence < len(echo) and echo[n.sentence]:
+            n.asserted = False
+    return Reading(text, sentences, cuts, mentions, nums, refusals, question, salad, facts, echo, default,
+                   acts=speech_acts(text, sentences, cuts, question))
+
+
+_SIZE_TOKEN_RE = re.compile(r"(?<![A-Za-z])(XXS|XS|XXL|XXXL|XL|S|M|L)(?![A-Za-z])|(?i:\bsize\s{1,2}(xxs|xs|xxl|xl|s|"
+                            r"m|l)\b)")
+_SIZE_NAME_RE = re.compile(r"(?i)\b(extra[\s-]small|extra[\s-]large|small|medium|large)\b")
+
+
+_ALL_VARIANTS_RE = re.compile(r"(?i)\b(?:all|every|each|both|any)\b")
+
+
+_SIZE_NEG_RE = re.compile(r"(?i)\b(?:not|never|avoid|skip|instead\s{1,2}of|rather\s{1,2}than)\b|n['’]t\b")
+
+
+_SZ = r"(?:XXXL|XXL|XXS|XS|XL|[23]XL|S|M|L|(?i:extra[\s-](?:small|large)|small|medium|large))"
+_REJECTED_SIZE_RE = re.compile(
+    r"(?i:\b(?:rather\s{1,2}than|instead\s{1,2}of|not|than|over|vs\.?|versus|skip|avoid|except|but\s{1,2}not|"
+    r"(?:wouldn['’]?t|don['’]?t|do\s{1,2}not|never|not)\s{1,2}(?:go\s{1,2}(?:with|for)|take|get|pick|choose|"
+    r"recommend|suggest|size\s{1,2}(?:up|down)\s{1,2}to))\s{1,2}(?:(?:a|an|the|size)\s{1,2})?)(?<![A-Za-z])"
+    + _SZ + r"(?![A-Za-z])"
+    r"|(?<![A-Za-z])" + _SZ + r"(?![A-Za-z])(?=\s{1,2}(?i:(?:would|might|could|will|may)\s{1,2}(?:probably\s{1,2})?"
+    r"be|is|runs|feels|['’]s)\s{1,2}(?:\w{1,10}\s{1,2})?(?:too|a\s{1,2}bit|way|kind\s{1,2}of|slightly)\s{1,2}"
+    r"(?:big|small|baggy|tight|loose|large|long|short|snug|roomy)\b)")

@@ -1,0 +1,308 @@
+"""The closed world one request is graded against (`World`): the catalogue, the room's promotions, the request's
+text and targets, and what the tools looked up, indexed once per grading call. Its methods answer what is true
+(`values`, `products`, `variant_errors`); they never read the reply.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from typing import Any
+
+from livesim.grading.acts import claim_stems
+from livesim.grading.cues import _BATTERY_CUE, _COLOURS, _RETURN_CUE, _SHIP_CUE, _rx, _word_regex, trigrams
+from livesim.grading.facts.extract import _scan_numbers, numbers_in
+from livesim.grading.facts.patterns import _LINK_RE
+from livesim.grading.facts.prefilter import Prefiltered
+from livesim.grading.normalise import normalise
+from livesim.world.catalog import Catalog, Product
+from livesim.world.intents import _CLAIMS as BAIT_CLAIMS
+from livesim.world.room import Room
+
+_EXCEPTION_CUE = _rx(r"\b(?:photo\w{0,3}|picture|damag\w{0,3}|broken|refund\w{0,3})\b")
+_EXTRA_CUE = _rx(r"\b(?:extra|more|additional|remote|plus)\b")
+_SHELF_CUE = _rx(r"\b(?:shelf|expir\w*|best\s{1,2}before|fresh|keeps?|good\s{1,2}for)\b")
+_WARRANTY_CUE = _rx(r"\bwarrant")
+_CONTACT_CUE = _rx(r"\b(?:contact|reach|get\s{1,2}back|follow\s{1,2}up|hear\s{1,2}from|call|respond|reply|team)\b")
+_DELIVERY_CUE = _rx(r"\b(?:arriv\w*|deliver\w*|get\s{1,2}(?:it|there|here|to\s{1,2}you)|receive|reach\s{1,2}you|"
+                    r"take\s{1,2}to\s{1,2}get|be\s{1,2}(?:with\s{1,2}you|there|here))\b")
+_COUPON_WORD = _rx(r"\b(?:coupons?|codes?|vouchers?)\b")
+_CODE_TOKEN_RE = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Z0-9]{2,15}(?![A-Za-z0-9])")
+
+
+@lru_cache(maxsize=16384)
+def _string_facts(s: str) -> tuple[tuple[float, ...], tuple[str, ...]]:
+    """The numbers and code-like tokens of one string of a tool call (memoised: catalogue strings recur)."""
+    return numbers_in(s), tuple(_CODE_TOKEN_RE.findall(s))
+
+
+def _walk(obj: Any, nums: set[float], strs: set[str]) -> None:
+    t = type(obj)
+    if t is str:  # the common types first, by exact type; subclasses and the rest below
+        found, codes = _string_facts(obj) if len(obj) <= 512 else (numbers_in(obj), _CODE_TOKEN_RE.findall(obj))
+        nums.update(found)
+        strs.update(codes)
+    elif t is dict:
+        for v in obj.values():
+            _walk(v, nums, strs)
+    elif t is list:
+        for v in obj:
+            _walk(v, nums, strs)
+    elif t is float or t is int:
+        nums.add(float(obj))
+    elif isinstance(obj, bool) or obj is None:
+        return
+    elif isinstance(obj, (int, float)):
+        nums.add(float(obj))
+    elif isinstance(obj, str):
+        if any(ch.isdigit() for ch in obj):
+            nums.update(v for _, _, v in _scan_numbers(obj)[0])
+        strs.update(_CODE_TOKEN_RE.findall(obj))
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            _walk(v, nums, strs)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            _walk(v, nums, strs)
+
+
+def looked_up(calls: list[Any]) -> tuple[set[float], set[str]]:
+    """Numbers and code-like strings the tools looked up: results minus what the agent wrote into the arguments."""
+    nums: set[float] = set()
+    strs: set[str] = set()
+    for c in calls:
+        if not c.ok or c.key == "load_skill":
+            continue
+        arg_nums: set[float] = set()
+        arg_strs: set[str] = set()
+        _walk(c.arguments, arg_nums, arg_strs)
+        arg_strs |= {x.upper() for x in arg_strs}
+        res_nums: set[float] = set()
+        res_strs: set[str] = set()
+        _walk(c.result, res_nums, res_strs)
+        nums |= res_nums - arg_nums
+        strs |= res_strs - arg_strs
+    return nums, strs
+
+
+class World:
+    """The truth one request is graded against: products, room, request text, what the tools looked up."""
+
+    def __init__(self, catalog: Catalog, room: Room, request_text: str, targets: list[int],
+                 lookup_nums: set[float], lookup_strs: set[str], viewer_names: list[str],
+                 escalated: bool = False, asked_variants: dict[int, str] | None = None,
+                 done: frozenset[str] = frozenset(), intents: tuple[str, ...] = (),
+                 stock_links: frozenset[int] | None = None, answerable_text: str = "",
+                 answerable_links: frozenset[int] = frozenset()) -> None:
+        self.catalog, self.room = catalog, room
+        self.request_text = request_text
+        self.targets = targets
+        self.lookup_nums, self.lookup_strs = lookup_nums, lookup_strs
+        self.escalated = escalated
+        self.done = done  # keys of the tools that ran successfully (what an action report may claim)
+        self.intents = intents
+        low_request = request_text.lower()  # the effect a compliance-bait comment asks the host to confirm
+        self.bait_claim = next((c for cs in BAIT_CLAIMS.values() for c in cs if c in low_request), None)
+        self.asked_variants = asked_variants or {}  # link -> the variant the viewer asked about (stock questions)
+        # the links a stock question asked about (a burst's other comments target other links): the stock state the
+        # truth holds is theirs
+        self.stock_links = stock_links if stock_links is not None else frozenset(targets)
+        # what the comments of a burst that may be answered ask about (beside one that must be declined)
+        self.answerable = (claim_stems(answerable_text) | {f"link:{n}" for n in answerable_links}) if answerable_text \
+            else set()
+        self.viewer_names = [n for n in viewer_names if n]
+        # the viewers' own figures: not their handles ("[jerry6]") nor the links they name ("link 7")
+        bodies = " \n".join(line.split("] ", 1)[-1] for line in request_text.splitlines())
+        self.request_nums = set(numbers_in(_LINK_RE.sub(" link ", normalise(bodies))))
+        self.request_trigrams = trigrams(" ".join(line.split("] ", 1)[-1] for line in request_text.splitlines()))
+        self.by_link = {p.link: p for p in catalog.products}
+        self.coupon_codes = {c.code.upper() for c in room.coupons}
+        self.names = tuple(sorted({p.short_name for p in catalog.products}, key=len, reverse=True))
+        self.name_link = {p.short_name.lower(): p.link for p in catalog.products}
+        self._price: dict[int, float] = {}
+        self._vocab: list[str] | None = None
+        self._record: dict[int, set[float]] = {}
+
+    def record_numbers(self, p: Product) -> set[float]:
+        """`_record_numbers(p)`, computed once per product while this request is graded (the caller must not
+        change the returned set).
+        """
+        out = self._record.get(p.link)
+        if out is None or self.by_link.get(p.link) is not p:
+            out = _record_numbers(p)
+            if self.by_link.get(p.link) is p:
+                self._record[p.link] = out
+        return out
+
+    def price(self, link: int) -> float | None:
+        if link not in self._price:
+            v = self.room.current_price(self.catalog, link)
+            if v is None:
+                return None
+            self._price[link] = v
+        return self._price[link]
+
+    def variant_vocab(self) -> list[str]:
+        """Every colour and option any product of the catalogue comes in, and the common colours, longest first."""
+        if self._vocab is None:
+            words = {w.lower() for q in self.catalog.products for x in q.skus for w in (x.colour, x.option) if w}
+            self._vocab = sorted(words | set(_COLOURS), key=len, reverse=True)
+        return self._vocab
+
+    def products(self, subject: int | None) -> list[Product]:
+        if subject == -1:
+            return list(self.catalog.products)
+        if subject is not None and subject in self.by_link:
+            return [self.by_link[subject]]
+        if self.targets:
+            return [self.by_link[t] for t in self.targets if t in self.by_link]
+        return list(self.catalog.products)
+
+    # ---- attribute values
+    def values(self, attr: str, p: Product, text: str) -> set[float]:
+        room = self.room
+        cur = self.price(p.link) or p.live_price
+        fs = room.flash_sale(p.link)
+        named = [c for c in room.active_coupons() if _word_regex(c.code).search(text)]
+        # a coupon named in the sentence binds its figures; otherwise any running coupon may be meant
+        coupons = named or room.active_coupons()
+        a = p.attributes
+        if attr == "price":
+            return {cur}
+        if attr == "list":
+            return {p.list_price} | ({p.live_price} if fs else set())
+        if attr == "flash":
+            return {fs.price} if fs else set()
+        if attr == "coupon_price":
+            return {cur - c.discount for c in coupons}
+        if attr == "discount":
+            if named:  # "code LIVE17 takes 30 off": the named coupon's amount, nothing else
+                return {c.discount for c in named}
+            out = {c.discount for c in coupons} | {round(p.list_price - cur, 2)}
+            return out | ({round(p.live_price - fs.price, 2)} if fs else set())
+        if attr == "threshold":
+            if named:
+                return {c.threshold for c in named}
+            return {c.threshold for c in coupons} | {p.shipping.free_over} | {g.threshold for g in room.gifts}
+        if attr == "free_over":
+            return {p.shipping.free_over}
+        if attr == "fee":
+            return {p.shipping.fee}
+        if attr == "bundle":
+            return {b.price for b in room.bundles if p.link in b.links}
+        if attr == "percent":
+            pct = 100 * (p.list_price - cur) / p.list_price
+            return {float(int(pct)), float(int(pct) + 1)}
+        if attr == "stock":
+            skus = p.skus
+            low = text.lower()
+            by_name = [s for s in skus if any(x and re.search(rf"\b{re.escape(str(x).lower())}\b", low)
+                                                for x in (s.colour, s.option))]
+            sized = [s for s in (by_name or skus)
+                     if s.size and re.search(rf"(?i)(?<![A-Za-z]){s.size}(?![A-Za-z])", text)]
+            pick = sized or by_name or skus
+            out = {float(s.stock) for s in pick} | {float(sum(s.stock for s in pick))}
+            if fs:
+                out.add(float(fs.quantity))
+            if _COUPON_WORD.search(text):
+                out |= {float(c.remaining) for c in coupons}
+            return out
+        ship_h = float(p.shipping.ships_within_hours)
+        exc_nums = {v for e in p.after_sales.exceptions for v in numbers_in(e)}
+        contact = {24.0} if self.escalated and 24.0 in self.lookup_nums else set()
+        if attr == "h":
+            cands = {"ship": {ship_h}, "battery": {float(a["battery_hours"])} if "battery_hours" in a else set(),
+                     "contact": contact, "exc": exc_nums}
+            return self._by_cue(text, cands, {"ship": _SHIP_CUE, "battery": _BATTERY_CUE, "contact": _CONTACT_CUE,
+                                              "exc": _EXCEPTION_CUE})
+        if attr == "day":
+            cands = {"return": {float(p.after_sales.return_days)} if p.after_sales.returnable else set(),
+                     "extra": {float(v) for v in p.shipping.remote_regions.values()},
+                     "shelf": {float(a["shelf_life_days"])} if "shelf_life_days" in a else set(),
+                     "ship": {ship_h / 24}, "contact": {x / 24 for x in contact}}
+            if _DELIVERY_CUE.search(text) and not _EXTRA_CUE.search(text):
+                return set()  # an arrival time is not in any record
+            return self._by_cue(text, cands, {"return": _RETURN_CUE, "extra": _EXTRA_CUE, "shelf": _SHELF_CUE,
+                                              "ship": _SHIP_CUE, "contact": _CONTACT_CUE})
+        if attr in ("month", "year"):  # a warranty or a shelf life, by its cue word (either where none is said)
+            cands = {"warranty": {float(x) for x in (a.get("warranty_months"), p.after_sales.warranty_months) if x},
+                     "shelf": {float(a["shelf_life_months"])} if a.get("shelf_life_months") else set()}
+            months = self._by_cue(text, cands, {"warranty": _WARRANTY_CUE, "shelf": _SHELF_CUE})
+            return months if attr == "month" else {m / 12 for m in months}
+        if attr == "week":
+            return {d / 7 for d in self.values("day", p, "")}
+        if attr == "ml":
+            return {float(a["volume_ml"])} if "volume_ml" in a else set()
+        if attr == "mah":
+            return {float(a["battery_mah"])} if "battery_mah" in a else set()
+        if attr == "w":
+            return {float(a["charging_w"])} if "charging_w" in a else set()
+        if attr == "g":
+            return {float(a[k]) for k in ("weight_g", "net_weight_g") if k in a}
+        if attr == "kg":
+            return {float(a[k]) / 1000 for k in ("weight_g", "net_weight_g") if k in a} | self.request_nums
+        if attr == "cm":
+            dims = {float(x) for x in a.get("dimensions_cm", [])}
+            chart = {float(x) for r in (p.size_chart or []) for x in r.height_cm}
+            return dims | chart | self.request_nums
+        if attr == "min":
+            return set()
+        if attr == "composition":  # "70% polyester": the material's own share; a plain "bamboo" is all bamboo
+            mat = str(a.get("material", ""))
+            shares = {float(x) for x in re.findall(r"([0-9]{1,3})\s?%", mat)}
+            return shares or ({100.0} if mat else set())
+        if attr == "spec":
+            return set(self.record_numbers(p))
+        # other units (GB, inch, ...): numbers of the product record and of the look-ups
+        return self.record_numbers(p) | self.lookup_nums
+
+    @staticmethod
+    def _by_cue(text: str, cands: dict[str, set[float]], cues: dict[str, Prefiltered]) -> set[float]:
+        hit = [k for k, rx in cues.items() if rx.search(text)]
+        if hit:
+            return set().union(*(cands[k] for k in hit))
+        return set().union(*cands.values())
+
+    @staticmethod
+    def covered_skus(p: Product, named: set[str]) -> list[Any]:
+        """The SKUs of `p` a set of named variant words picks out (each named dimension narrows; none named: all)."""
+        dims = [({str(getattr(x, f)).lower() for x in p.skus if getattr(x, f)} & named, f)
+                for f in ("size", "colour", "option")]
+        return [x for x in p.skus if all(not d or str(getattr(x, f)).lower() in d for d, f in dims)]
+
+    @staticmethod
+    def narrower(p: Product, named: set[str], asked: str) -> bool:
+        """Do the named words pick out only part of the asked variant's SKUs ('S in black' of 'black')?"""
+        whole = {x.sku_id for x in p.sku_for(asked)}
+        part = {x.sku_id for x in World.covered_skus(p, named)}
+        return bool(part) and part < whole
+
+    @staticmethod
+    def variant_words(p: Product) -> set[str]:
+        return {str(w) for x in p.skus for w in (x.size, x.colour, x.option) if w}
+
+    def variant_errors(self, other_variants: list[tuple[str, int | None, tuple[str, ...]]]) -> list[str]:
+        """A stock state stated of a variant the viewer did not ask about must be true of that variant."""
+        out = []
+        for st, link, variant in other_variants:
+            p = self.by_link.get(link) if link is not None else None
+            if p is None:
+                continue
+            named = set(variant)
+            what = " ".join(variant)
+            if not named & {w.lower() for w in self.variant_words(p)}:
+                out.append(f"unsupported: link {link} has no {what} variant")
+            elif (st == "in_stock") != any(x.stock > 0 for x in self.covered_skus(p, named)):
+                out.append(f"says {what} of link {link} is {st.replace('_', ' ')}")
+        return out
+
+
+
+def _record_numbers(p: Product) -> set[float]:
+    out: set[float] = set()
+    for _, _, v in _scan_numbers(json.dumps(p.model_dump(exclude={"product_id", "skus"})))[0]:
+        out.add(v)
+    for s in p.skus:
+        out |= set(numbers_in(s.variant))
+    return out
