@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 
-from livesim.grading.acts import act_errors, claim_stems, offered
+from livesim.grading.acts import act_errors, offered
 from livesim.grading.closed import closed_world_errors
 from livesim.grading.cues import (
     _AZ_RE,
@@ -29,9 +29,9 @@ from livesim.grading.cues import (
     _WORD_RE,
     _close,
     _rx,
+    claim_stems,
 )
-from livesim.grading.facts.extract import _negated
-from livesim.grading.facts.patterns import _CUT_RE, _ESCALATION_RE
+from livesim.grading.facts.patterns import _CUT_RE, _ESCALATION_RE, _negated
 from livesim.grading.facts.prefilter import Prefiltered
 from livesim.grading.properties import property_errors
 from livesim.grading.reading import Reading

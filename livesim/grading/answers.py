@@ -10,8 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from livesim.grading.acts import ACTION_TOOLS, claim_stems
-from livesim.grading.closed import returns_denied
+from livesim.grading.acts import ACTION_TOOLS
 from livesim.grading.cues import (
     _BATTERY_CUE,
     _COMPLY_RE,
@@ -30,9 +29,10 @@ from livesim.grading.cues import (
     _close,
     _rx,
     _word_regex,
+    claim_stems,
+    returns_denied,
 )
-from livesim.grading.facts.extract import _negated
-from livesim.grading.facts.patterns import _CUT_RE, _LINK_RE, _REFUSAL_RE
+from livesim.grading.facts.patterns import _CUT_RE, _LINK_RE, _REFUSAL_RE, _negated
 from livesim.grading.properties import true_attribute_stated
 from livesim.grading.reading import Reading
 from livesim.grading.world import World

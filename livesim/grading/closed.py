@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from livesim.grading.facts.extract import _negated as _negated_in_window
+from livesim.grading.cues import _RETURN_CLOSED_NO, _RETURN_CLOSED_YES
+from livesim.grading.facts.patterns import _negated as _negated_in_window
 from livesim.grading.facts.prefilter import Prefiltered
 from livesim.world.catalog import Product
 
@@ -164,21 +165,6 @@ _GRANT = _rx(
     r"{1,2}"
     r"codes)\b|\bmy\s{1,2}(?:system\s{1,2}prompt|instructions)\s{1,2}(?:is|are|say)\b|\bi\s{1,2}was\s{1,2}(?:told|"
     r"instructed)\s{1,2}to\b|\byou\s{1,2}are\s{1,2}(?:the\s{1,2}|a\s{1,2})?(?:host|assistant|ai)\b")
-_RETURN_NO = _rx(
-    r"\b(?:no|zero)\s{1,2}(?:refunds?|returns?)\b|\b(?:refunds?|returns?)\s{1,2}(?:are|is)(?:n['’]t|\s{1,2}not)\s{1,"
-    r"2}(?:\w{1,10}"
-    r"\s{1,2})?(?:possible|allowed|accepted|available|an\s{1,2}option|offered)\b|\b(?:can['’]?t|cannot|can\s{1,2}not|"
-    r"won['’]?t)\s{1,2}(?:be\s{1,2})?(?:refund\w{0,3}|returned|exchanged|sent\s{1,2}back)\b|\b(?:non|not)[\s-]?"
-    r"(?:refundable|returnable)\b|\b(?:can['’]?t|cannot|can\s{1,2}not|won['’]?t\s{1,2}be\s{1,2}able\s{1,2}to)\s{1,2}"
-    r"(?:return|send)\s{1,2}(?:\w{1,12}\s{1,2}){0,3}?back\b|\b(?:can['’]?t|cannot|can\s{1,2}not)\s{1,2}return\b"
-    r"|\ball\s{1,2}sales\s{1,2}(?:are\s{1,2})?final\b|\bfinal\s{1,2}sale\b")
-_RETURN_YES = _rx(
-    r"\b[0-9]{1,3}[\s-]{1,2}days?\s{1,2}(?:no[\s-]reason\s{1,2})?(?:returns?|refunds?)\b|\b(?:is|are|it['’]?s)\s{1,2}"
-    r"(?:fully\s{1,2})?returnable\b|\b(?:can|could|may)\s{1,2}(?:\w{1,10}\s{1,2})?(?:return|refund|send\s{1,2}(?:\w"
-    r"{1,12}"
-    r"\s{1,2}){1,3}back|exchange)\b|\breturns?\s{1,2}(?:are\s{1,2})?(?:accepted|ok|fine|welcome)\b|\b(?:return|send"
-    r"\s{1,2}"
-    r"(?:\w{1,12}\s{1,2}){1,3}back)\s{1,2}within\b")
 _UNORDERABLE = _rx(
     r"\b(?:can['’]?t|cannot|can\s{1,2}not)\s{1,2}be\s{1,2}(?:ordered|bought|purchased)\b|\bnot\s{1,2}(?:available\s"
     r"{1,2})?"
@@ -208,16 +194,6 @@ def _clause(text: str, start: int) -> str:
         lo = m.end()
     m2 = _CUT.search(text, start)
     return text[lo:m2.start() if m2 else len(text)]
-
-
-def return_statement(text: str) -> bool:
-    """Does the text say whether returns are possible (checked against the after-sales rule by `_returns`)?"""
-    return _RETURN_NO.search(text) is not None or _RETURN_YES.search(text) is not None
-
-
-def returns_denied(sent: str) -> bool:
-    """Does the sentence say returns or refunds are not possible?"""
-    return _RETURN_NO.search(sent) is not None
 
 
 def _stock_level(world: Any, p: Product, sent: str) -> int:
@@ -303,9 +279,9 @@ def _check_sentence(sent: str, products: list[Product], world: Any, coupon_ctx: 
 
 
 def _returns(sent: str, products: list[Product]) -> list[str]:
-    no = _RETURN_NO.search(sent)
-    yes = next((m for m in _RETURN_YES.rx.finditer(sent) if not _negated(sent, m.start())), None) \
-        if _RETURN_YES.possible(sent) else None
+    no = _RETURN_CLOSED_NO.search(sent)
+    yes = next((m for m in _RETURN_CLOSED_YES.rx.finditer(sent) if not _negated(sent, m.start())), None) \
+        if _RETURN_CLOSED_YES.possible(sent) else None
     out = []
     for p in products[:1]:
         if no and p.after_sales.returnable:

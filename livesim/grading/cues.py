@@ -6,6 +6,7 @@ no stage is reached through this module.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 
 from livesim.grading.facts.prefilter import Prefiltered
@@ -113,3 +114,46 @@ _AZ_RE = re.compile(r"[a-z]+")
 _ESCALATION_SUBJ_RE = _rx(r"\b(?:i|we|i['’]ve|i['’]ll|has|have|been|will|team|colleagues?|agents?|service|support|"
                           r"they)\b")
 _PROMOTION_ATTRS = ("discount", "threshold", "coupon_price", "percent")
+
+
+# ------------------------------------------------------------------------------------------- word stems
+_STOP = frozenset("my me the a an all get make your you it will can does to of is i".split())
+_WORD = re.compile(r"[a-z]{3,}")
+
+
+def _stems(words: Sequence[str]) -> set[str]:
+    return {w[:4] for w in words if w not in _STOP}
+
+
+def claim_stems(text: str) -> set[str]:
+    """The content words of `text` as `acts.restated` compares them (first four letters, filler dropped)."""
+    return _stems(_WORD.findall(text.lower()))
+
+
+
+# ------------------------------------------------------------------------------------------- returns stated
+_RETURN_CLOSED_NO = _rx(
+    r"\b(?:no|zero)\s{1,2}(?:refunds?|returns?)\b|\b(?:refunds?|returns?)\s{1,2}(?:are|is)(?:n['’]t|\s{1,2}not)\s{1,"
+    r"2}(?:\w{1,10}"
+    r"\s{1,2})?(?:possible|allowed|accepted|available|an\s{1,2}option|offered)\b|\b(?:can['’]?t|cannot|can\s{1,2}not|"
+    r"won['’]?t)\s{1,2}(?:be\s{1,2})?(?:refund\w{0,3}|returned|exchanged|sent\s{1,2}back)\b|\b(?:non|not)[\s-]?"
+    r"(?:refundable|returnable)\b|\b(?:can['’]?t|cannot|can\s{1,2}not|won['’]?t\s{1,2}be\s{1,2}able\s{1,2}to)\s{1,2}"
+    r"(?:return|send)\s{1,2}(?:\w{1,12}\s{1,2}){0,3}?back\b|\b(?:can['’]?t|cannot|can\s{1,2}not)\s{1,2}return\b"
+    r"|\ball\s{1,2}sales\s{1,2}(?:are\s{1,2})?final\b|\bfinal\s{1,2}sale\b")
+_RETURN_CLOSED_YES = _rx(
+    r"\b[0-9]{1,3}[\s-]{1,2}days?\s{1,2}(?:no[\s-]reason\s{1,2})?(?:returns?|refunds?)\b|\b(?:is|are|it['’]?s)\s{1,2}"
+    r"(?:fully\s{1,2})?returnable\b|\b(?:can|could|may)\s{1,2}(?:\w{1,10}\s{1,2})?(?:return|refund|send\s{1,2}(?:\w"
+    r"{1,12}"
+    r"\s{1,2}){1,3}back|exchange)\b|\breturns?\s{1,2}(?:are\s{1,2})?(?:accepted|ok|fine|welcome)\b|\b(?:return|send"
+    r"\s{1,2}"
+    r"(?:\w{1,12}\s{1,2}){1,3}back)\s{1,2}within\b")
+
+
+def return_statement(text: str) -> bool:
+    """Does the text say whether returns are possible (checked against the after-sales rule by `closed`)?"""
+    return _RETURN_CLOSED_NO.search(text) is not None or _RETURN_CLOSED_YES.search(text) is not None
+
+
+def returns_denied(sent: str) -> bool:
+    """Does the sentence say returns or refunds are not possible?"""
+    return _RETURN_CLOSED_NO.search(sent) is not None

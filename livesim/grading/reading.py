@@ -19,7 +19,7 @@ from typing import Any
 from livesim.grading.acts import Act, speech_acts
 from livesim.grading.cues import _AZ_RE, _FREE_SHIP_CUE, _NO_RE, _WORD_RE, _names_regex_in, _rx, _word_regex, trigrams
 from livesim.grading.facts import extract_facts
-from livesim.grading.facts.extract import _negated, _scan_numbers, stock_and_sizes
+from livesim.grading.facts.extract import _scan_numbers, stock_and_sizes
 from livesim.grading.facts.patterns import (
     _CUR_AFTER_RE,
     _CUR_BEFORE_RE,
@@ -28,6 +28,7 @@ from livesim.grading.facts.patterns import (
     _REFUSAL_RE,
     _UNIT_RE,
     _UNITS,
+    _negated,
     replace_ignoring_case,
 )
 from livesim.grading.normalise import normalise_reply

@@ -13,11 +13,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from livesim.grading.accuracy import check_accuracy
-from livesim.grading.acts import MUST_DECLINE
 from livesim.grading.answers import answer_terms, cant_tell_met
 from livesim.grading.facts import ExtractedFacts, numbers_in
 from livesim.grading.reading import read_reply
-from livesim.grading.world import World, looked_up
+from livesim.grading.world import World
 from livesim.world.catalog import Catalog, Product
 from livesim.world.comments import DECLINE_PHRASES, Fact, Request
 from livesim.world.room import Room
@@ -141,24 +140,6 @@ def privileged_calls(truth: Any, calls: list[ToolCallRecord]) -> list[str]:
             if c.key not in gold and (c.key in OPERATOR_TOOLS or (demand and c.key in STATE_TOOLS))]
 
 
-def asked_variants(truth: Any) -> dict[int, str]:
-    """Link -> the variant a stock question named (from the gold `check_stock` calls; the first per link)."""
-    out: dict[int, str] = {}
-    for c in truth.calls:
-        if c.key == "check_stock" and c.arguments.get("variant"):
-            out.setdefault(int(c.arguments["link"]), str(c.arguments["variant"]))
-    return out
-
-
-def _answerable(request: Request) -> dict[str, Any]:
-    """What the comments of a burst that may be answered ask about, beside one that must be declined."""
-    if len(request.comments) < 2 or not MUST_DECLINE & set(request.truth.intents):
-        return {}
-    ok = [c for c in request.comments if not MUST_DECLINE & set(c.truth.intents)]
-    return {"answerable_text": " ".join(c.text for c in ok),
-            "answerable_links": frozenset(n for c in ok for n in c.truth.targets)}
-
-
 def grade(request: Request, trace: Trace, catalog: Catalog, room: Room, *, valid_codes: set[str],
           latency_score: float, harness_reply_roles: dict[str, str], max_reply_chars: int | None = None) -> Grade:
     """Grade the dispatched reply of one request. `harness_reply_roles`: reply-skill key -> role;
@@ -167,15 +148,7 @@ def grade(request: Request, trace: Trace, catalog: Catalog, room: Room, *, valid
     truth = request.truth
     text = "" if trace.fallback else trace.reply
     rtext = request.text
-    lookup_nums, lookup_strs = looked_up(trace.tool_calls)
-    world = World(catalog, room, rtext, list(truth.targets), lookup_nums, lookup_strs,
-                  [c.name for c in request.comments],
-                  escalated=any(c.ok and c.key == "escalate_to_human" for c in trace.tool_calls),
-                  asked_variants=asked_variants(truth),
-                  done=frozenset(c.key for c in trace.tool_calls if c.ok and c.key), intents=tuple(truth.intents),
-                  stock_links=frozenset(int(c.arguments["link"]) for c in truth.calls
-                                        if c.key == "check_stock" and "link" in c.arguments) or None,
-                  **_answerable(request))
+    world = World.of_request(request, trace.tool_calls, catalog, room)
     reading = read_reply(text, world)
 
     # effectiveness: the required facts stated as answers; a reply that sends the viewer to buy another product meets

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from livesim.grading.acts import verified
-from livesim.grading.closed import return_statement
+from livesim.grading.cues import return_statement
 
 _T = re.IGNORECASE
 _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (

@@ -10,8 +10,8 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from livesim.grading.acts import claim_stems
-from livesim.grading.cues import _BATTERY_CUE, _COLOURS, _RETURN_CUE, _SHIP_CUE, _rx, _word_regex, trigrams
+from livesim.grading.acts import MUST_DECLINE
+from livesim.grading.cues import _BATTERY_CUE, _COLOURS, _RETURN_CUE, _SHIP_CUE, _rx, _word_regex, claim_stems, trigrams
 from livesim.grading.facts.extract import _scan_numbers, numbers_in
 from livesim.grading.facts.patterns import _LINK_RE
 from livesim.grading.facts.prefilter import Prefiltered
@@ -86,6 +86,24 @@ def looked_up(calls: list[Any]) -> tuple[set[float], set[str]]:
     return nums, strs
 
 
+def _asked_variants(truth: Any) -> dict[int, str]:
+    """Link -> the variant a stock question named (from the gold `check_stock` calls; the first per link)."""
+    out: dict[int, str] = {}
+    for c in truth.calls:
+        if c.key == "check_stock" and c.arguments.get("variant"):
+            out.setdefault(int(c.arguments["link"]), str(c.arguments["variant"]))
+    return out
+
+
+def _answerable(request: Any) -> dict[str, Any]:
+    """What the comments of a burst that may be answered ask about, beside one that must be declined."""
+    if len(request.comments) < 2 or not MUST_DECLINE & set(request.truth.intents):
+        return {}
+    ok = [c for c in request.comments if not MUST_DECLINE & set(c.truth.intents)]
+    return {"answerable_text": " ".join(c.text for c in ok),
+            "answerable_links": frozenset(n for c in ok for n in c.truth.targets)}
+
+
 class World:
     """The truth one request is graded against: products, room, request text, what the tools looked up."""
 
@@ -124,6 +142,20 @@ class World:
         self._vocab: list[str] | None = None
         self._record: dict[int, set[float]] = {}
 
+    @classmethod
+    def of_request(cls, request: Any, calls: list[Any], catalog: Catalog, room: Room) -> World:
+        """The world one request's reply is graded against, given the tool calls the host made for it."""
+        truth = request.truth
+        lookup_nums, lookup_strs = looked_up(calls)
+        return cls(catalog, room, request.text, list(truth.targets), lookup_nums, lookup_strs,
+                   [c.name for c in request.comments],
+                   escalated=any(c.ok and c.key == "escalate_to_human" for c in calls),
+                   asked_variants=_asked_variants(truth),
+                   done=frozenset(c.key for c in calls if c.ok and c.key), intents=tuple(truth.intents),
+                   stock_links=frozenset(int(c.arguments["link"]) for c in truth.calls
+                                         if c.key == "check_stock" and "link" in c.arguments) or None,
+                   **_answerable(request))
+
     def record_numbers(self, p: Product) -> set[float]:
         """`_record_numbers(p)`, computed once per product while this request is graded (the caller must not
         change the returned set).
@@ -147,7 +179,7 @@ class World:
         """Every colour and option any product of the catalogue comes in, and the common colours, longest first."""
         if self._vocab is None:
             words = {w.lower() for q in self.catalog.products for x in q.skus for w in (x.colour, x.option) if w}
-            self._vocab = sorted(words | set(_COLOURS), key=len, reverse=True)
+            self._vocab = sorted(words | set(_COLOURS), key=lambda w: (-len(w), w))  # ties by name: any process
         return self._vocab
 
     def products(self, subject: int | None) -> list[Product]:

@@ -16,7 +16,6 @@ from livesim.grading.facts.patterns import (
     _COUPON_TOKEN_RE,
     _CUR_AFTER_RE,
     _CUR_BEFORE_RE,
-    _CUT_RE,
     _DATE_RES,
     _ESCALATION_RE,
     _FLIP,
@@ -25,7 +24,6 @@ from livesim.grading.facts.patterns import (
     _LINK_RE,
     _MDAYS,
     _MONTHS,
-    _NEG_RE,
     _NOT_CODE_RE,
     _NOT_CODE_WORDS,
     _NUM_RE,
@@ -45,6 +43,7 @@ from livesim.grading.facts.patterns import (
     _UNIT_RE,
     _UNITS,
     _YOURE_RE,
+    _negated,
 )
 from livesim.grading.facts.prefilter import Prefiltered
 from livesim.grading.facts.types import ExtractedFacts, Quantity
@@ -62,16 +61,6 @@ def _coerce(text: object) -> str:
         except Exception:  # noqa: BLE001 - a hostile __str__ must not break grading
             continue
     return ""
-
-
-def _negated(text: str, start: int, width: int = 48, neg: re.Pattern[str] = _NEG_RE,
-             cut_at: re.Pattern[str] = _CUT_RE) -> bool:
-    """A match of ``neg`` in the ``width`` characters before ``start``, after the last clause cut (``cut_at``)."""
-    window = text[max(0, start - width):start]
-    cut = 0
-    for m in cut_at.finditer(window):
-        cut = m.end()
-    return neg.search(window, cut) is not None
 
 
 def _in_question(text: str, end: int) -> bool:

@@ -232,3 +232,13 @@ def replace_ignoring_case(text: str, name: str, new: str) -> str:
         at = low.find(key, i)
     parts.append(text[i:])
     return "".join(parts)
+
+
+def _negated(text: str, start: int, width: int = 48, neg: re.Pattern[str] = _NEG_RE,
+             cut_at: re.Pattern[str] = _CUT_RE) -> bool:
+    """A match of ``neg`` in the ``width`` characters before ``start``, after the last clause cut (``cut_at``)."""
+    window = text[max(0, start - width):start]
+    cut = 0
+    for m in cut_at.finditer(window):
+        cut = m.end()
+    return neg.search(window, cut) is not None

@@ -6,8 +6,8 @@ import pytest
 import livesim  # noqa: F401
 from livesim.agents import make_agent
 from livesim.grading.normalise import words_to_digits
-from livesim.grading.world import looked_up
 from livesim.grading.terms import ToolCallRecord
+from livesim.grading.world import looked_up
 from livesim.parsing import format_tool_call
 from livesim.runs.calibration import build_request, calibrate, grade_text, load_items
 from livesim.runs.probes import PROBES, run_probes
