@@ -21,10 +21,10 @@ from typing import Any
 import numpy as np
 from faker import Faker
 
-from livesim.grading.world import looked_up
 from livesim.grading.facts import extract_facts
 from livesim.grading.latency import count_tokens
 from livesim.grading.terms import WEIGHTS, Grade, ToolCallRecord, Trace, grade
+from livesim.grading.world import looked_up
 from livesim.harness.core import Harness
 from livesim.harness.fastcopy import fresh
 from livesim.harness.hooks import HookContext, retry_message, run_hook

@@ -31,13 +31,16 @@ def _lint(src: Path) -> subprocess.CompletedProcess[str]:
 def test_the_tree_keeps_the_contracts() -> None:
     out = _lint(ROOT)
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "3 kept, 0 broken" in out.stdout
+    assert "4 kept, 0 broken" in out.stdout
 
 
 @pytest.mark.parametrize(("module", "line", "contract"), [
     ("livesim/world/catalog.py", "import livesim.envs.spaces  # upward: world -> envs", "livesim layers"),
     ("agents/simple.py", "import livesim.envs.rollout  # sideways: agents -> envs", "livesim layers"),
     ("livesim/harness/tools.py", "import gymnasium  # the core imports no gymnasium", "no gymnasium"),
+    ("livesim/grading/world.py", "import livesim.grading.reading  # the world reads no reply", "grading pipeline"),
+    ("livesim/grading/closed.py", "import livesim.grading.accuracy  # a check calls its caller", "grading pipeline"),
+    ("livesim/grading/reading.py", "import livesim.grading.answers  # the reading asks no answer", "grading pipeline"),
 ])
 def test_a_forbidden_import_breaks_a_contract(tmp_path: Path, module: str, line: str, contract: str) -> None:
     src = _copy_tree(tmp_path)

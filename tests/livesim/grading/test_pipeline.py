@@ -9,9 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from livesim.runs.calibration import build_request
-from livesim.world.phrasing import INTENTS
-
 ROOT = Path(__file__).resolve().parents[3]
 STAGES = ("world.py", "reading.py", "answers.py", "accuracy.py", "closed.py", "properties.py")
 ONCE_AT_MOST = ("topics.py",)  # the general rule runs only where no named check found an error
@@ -27,8 +24,8 @@ def _walk_module():
 @pytest.mark.parametrize("which", ["gold", "wrong"])
 def test_each_stage_is_entered_once_per_grade(which):
     """Over every intent, gold replies and wrong ones (another request's gold reply): the world, the reading, the
-    answers, accuracy and each of its checks are entered once a grade (the general topic rule at most once), and no stage calls back into an earlier one
-    (a callback would show as an extra entry from a later stage)."""
+    answers, accuracy and each of its checks are entered once a grade (the general topic rule at most once), and no
+    stage calls back into an earlier one (a callback would show as an extra entry from a later stage)."""
     walk = _walk_module()
     items = walk.gold_items(1)
     if which == "wrong":
@@ -70,7 +67,8 @@ def test_grades_are_the_same_bytes_under_any_hash_seed():
     replies whose errors name one variant picked out of a set): the grades, error texts included, do not depend on
     the process's string hashing.
     """
-    cases = json.dumps([[intent, 9100 + k] for k, intent in enumerate(("stock_variant", "comparison", "size_advice", "spec_material"))])
+    intents = ("stock_variant", "comparison", "size_advice", "spec_material")
+    cases = json.dumps([[intent, 9100 + k] for k, intent in enumerate(intents)])
     runs = []
     for hash_seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
@@ -80,6 +78,3 @@ def test_grades_are_the_same_bytes_under_any_hash_seed():
     assert len(json.loads(runs[0])) > 50
     assert runs[0] == runs[1]
 
-
-def test_intents_cover_the_walk():
-    assert len({build_request(7000, i).request.truth.intents[0] for i in INTENTS}) == len(INTENTS)
