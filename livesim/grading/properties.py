@@ -3,17 +3,19 @@ ingredient, allergen, feature, certification, care rule, compatibility, origin, 
 `property_lexicon`) is checked against that product's record. A property the record does not hold is
 unsupported; a denied property it holds is false; a quantifier ("every size", "all of them", "each link",
 "every order") is checked over every variant or product it covers. Couriers, invented dispatch speeds, region
-delays and usage durations are service properties no record holds unless it says so.
+delays and usage durations are service properties no record holds unless it says so. A need the catalogue tags
+("for summer", "a great gift", "an office essential") claimed of a product is checked against the product's tags.
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from livesim.grading.facts.prefilter import Prefiltered
 from livesim.grading.property_lexicon import CLOSED_LISTS, COURIERS, LEXICON
-from livesim.world.catalog import REGIONS, Product
+from livesim.world.catalog import NEED_TAGS, REGIONS, Product
 
 # ------------------------------------------------------------------ the lexicon as a token index
 _Entry = tuple[str, str, tuple[str, ...]]  # kind, canonical, record forms
@@ -312,6 +314,7 @@ def property_errors(r: Any, world: Any) -> list[str]:
         errors += _attribute_value_errors(r, world, sent, s, e, rec)
         errors += _variant_quantifier_errors(r, world, sent, s, e)
         errors += _service_errors(r, world, sent, s, e)
+        errors += _need_errors(r, world, sent, s, e)
     out: list[str] = []
     for x in errors:
         if x not in out:
@@ -502,4 +505,72 @@ def _record_days(products: list[Product]) -> set[float]:
         out |= {365.0 * a[k] / 12 for k in ("shelf_life_months", "warranty_months") if k in a and a[k] % 12 == 0}
         out |= {float(a["shelf_life_days"])} if "shelf_life_days" in a else set()
         out |= {float(p.after_sales.return_days)} if p.after_sales.returnable else set()
+    return out
+
+
+# ------------------------------------------------------------------ needs the catalogue tags
+# A product suits a need ("for summer", "perfect for travel", "a great gift", "an office essential") only where its
+# record's tags hold it: the recommendation's truth is read from the same tags. Needs the lexicon already reads as
+# properties (skin types, "breathable") are left to it.
+_LEXICON_SURFACES = frozenset(" ".join(_toks(x)) for rows in LEXICON.values() for surfaces, _, _ in rows
+                              for x in surfaces)
+_NEED_FORMS = {"organising": ("organizing", "organisation", "organization"), "gift": ("gifts", "gifting"),
+               "commute": ("commuting", "commutes"), "travel": ("travelling", "traveling", "travels", "trips"),
+               "snack": ("snacks", "snacking"), "party": ("parties",), "sport": ("sports",)}
+_THANKS = re.compile(r"(?i)\bthanks?\s{1,2}(?:you\s{1,2})?(?:so\s{1,2}much\s{1,2})?$")
+
+
+@lru_cache(maxsize=256)
+def _need_regex(tags: tuple[str, ...]) -> tuple[re.Pattern[str] | None, dict[str, str]]:
+    """The suitability pattern over `tags` and each surface form's tag."""
+    forms: dict[str, str] = {}
+    for t in tags:
+        if " ".join(_toks(t)) in _LEXICON_SURFACES or not _toks(t):
+            continue
+        for f in (t, *_NEED_FORMS.get(t, ())):
+            forms[" ".join(f.lower().split())] = t
+    if not forms:
+        return None, forms
+    alt = "|".join(re.escape(f).replace("\\ ", " ").replace(" ", r"\s{1,2}")  # re.escape escapes spaces
+                   for f in sorted(forms, key=lambda x: (-len(x), x)))
+    gift = "gift" in tags
+    rx = (rf"\b(?:for|suits?|suited\s{{1,2}}(?:to|for))\s{{1,2}}(?:(?:the|a|an|your|some|any|hot|cold|long|daily|"
+          rf"everyday|busy)\s{{1,2}})?(?P<n1>{alt})\b"
+          rf"|\b(?P<n2>{alt})\s{{1,2}}(?:pick|essential|must[\s-]have|favou?rite|go-to|staple|wear|outfit)s?\b")
+    if gift:
+        rx += (r"|\bmakes?\s{1,2}(?:a|an)\s{1,2}(?:[a-z]{1,12}\s{1,2})?(?P<g1>gift)\b"
+               r"|\b(?:perfect|great|ideal|lovely|nice|thoughtful|good|wonderful|best|top)\s{1,2}(?P<g2>gift)s?\b"
+               r"(?!\s{1,2}(?:with|when|if|on|over|for\s{1,2}(?:every|orders?|any|spending)))"
+               r"|\bas\s{1,2}an?\s{1,2}(?:[a-z]{1,12}\s{1,2})?(?P<g3>gift)\b")
+    return re.compile(rx, re.IGNORECASE), forms
+
+
+def _need_errors(r: Any, world: Any, sent: str, s: int, e: int) -> list[str]:
+    """'for summer, try link 1', 'link 3 makes a great gift': a need claimed of a product its tags lack."""
+    rx, forms = _need_regex(tuple(sorted(set(NEED_TAGS) | {t for p in world.catalog.products for t in p.tags})))
+    if rx is None:
+        return []
+    out: list[str] = []
+    for m in rx.finditer(sent):
+        said = next(g for g in m.groups() if g)
+        need = "gift" if m.group("n1") is None and m.group("n2") is None else forms[" ".join(said.lower().split())]
+        a, b = _clause(sent, m.start())
+        if _HEDGE.search(sent[a:b]) or _THANKS.search(sent, max(0, m.start() - 24), m.start()):
+            continue  # the viewer's need, a condition, a doubt; "thanks for reading"
+        in_clause = [(ms, link) for ms, _, link in r.mentions if s + a <= ms < s + b and link != 0]
+        before = [link for ms, link in in_clause if ms < s + m.start()]
+        link = before[-1] if before else in_clause[0][1] if in_clause else r.subject_at(s + m.start(), (s, e))
+        products = world.products(link)
+        strict = link is not None and (link == -1 or len(products) == 1)
+        held = {p.link: need in p.tags for p in products}
+        if not held or (not strict and any(held.values())):
+            continue
+        if _denied(sent[a:m.start()]):  # "link 2 isn't for summer"
+            if strict and all(held.values()):
+                out.append(f"false: link {products[0].link} is tagged for {need!r}")
+            continue
+        for lk, ok in held.items():
+            if not ok:
+                out.append(f"unsupported suitability: link {lk} for {need!r} is not among its tags")
+                break
     return out

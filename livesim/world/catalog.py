@@ -206,6 +206,9 @@ _ITEMS: dict[str, list[tuple[str, list[str]]]] = {
     ],
 }
 
+# The needs the catalogue tags products with (what a recommendation asks for: "anything for summer?")
+NEED_TAGS: tuple[str, ...] = tuple(sorted({t for items in _ITEMS.values() for _, tags in items for t in tags}))
+
 # Materials (apparel, home) and flavours (food) that make sense for each item.
 _FITTING: dict[str, list[str]] = {
     "linen shirt": ["linen"], "hoodie": ["cotton", "polyester"], "denim jacket": ["denim"],
