@@ -490,8 +490,10 @@ def _states(f: Any, stmt: dict[str, Any]) -> bool:
         return suits or (sk in ("buy", "link") and stmt.get("value") in (f.value or []))
     if k in ("greeting", "decline", "escalation", "apology"):
         return sk == k
-    if k == "ships_to":
-        return sk == "ships_to" and stmt.get("value") == f.value
+    if k == "ships_to":  # "yes, it ships to Beijing"; "it ships to Qinghai with 3 extra days" says so too
+        return (sk == "ships_to" and stmt.get("value") == f.value) or (
+            sk == "num" and stmt.get("attribute") == "remote_days"
+            and str(stmt.get("region", "")).lower() == str(f.value).lower())
     if k == "returnable":
         return sk == "num" and stmt.get("attribute") == "return_days"
     if k == "about":  # its price or a true attribute (a named variant is one: "chili lime of link 7 is sold out")

@@ -320,3 +320,21 @@ def test_a_true_yes_no_attribute_covers_the_question_it_answers(env):
             assert i in frag.covers, frag.text
             n += 1
     assert n >= 1
+
+
+def test_a_remote_regions_delay_states_that_it_ships_there(env):
+    """'Shipping to Qinghai?' -> 'it ships to Qinghai with 3 extra days' states that it ships there (the truth's
+    ships-to fact), as well as the delay."""
+    n = 0
+    for r in [x for seed in (17, 18, 19) for x in requests_for(env, "shipping", 8, seed)]:
+        pool = build_pool(r.sim)
+        for i, f in enumerate(_applying(r.sim)):
+            if f.kind != "ships_to":
+                continue
+            p = r.sim.catalog.by_link(f.subject)
+            if p is None or f.value not in p.shipping.remote_regions:
+                continue
+            frags = [x for x in pool.fragments if x.label == "true" and f"ships to {f.value} with" in x.text]
+            assert frags and all(i in x.covers for x in frags), [(x.text, x.covers) for x in frags]
+            n += 1
+    assert n >= 1
