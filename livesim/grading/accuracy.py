@@ -120,6 +120,11 @@ _FREE_PRODUCT_RE = _rx(r"\b(?:everything|all|it|this|that|they|each|every\s{1,2}
                        r"(?:now\s{1,2}|all\s{1,2}|totally\s{1,2})?free\b|\bfor\s{1,2}free\b|\bfree\s{1,2}(?:today|"
                        r"now|tonight)\b"
                        r"|\bfree\s{1,2}for\s{1,2}(?:everyone|everybody|all)\b|\bcosts?\s{1,2}nothing\b")
+_FREE_AFTER_NAME_RE = re.compile(
+    r"(?i)(?:\s{1,2}(?:is|are)|['’]s)\s{1,2}(?:(?:now|all|totally|completely|basically|just|actually|also)\s{1,2})?"
+    r"free\b(?![\s-]{0,2}(?:-|shipping|delivery|postage|returns?|exchanges?|gift|sample|of|from|to|for\s{1,2}orders|"
+    r"over|above|with|when|if))")
+_OBJECT_BEFORE_RE = re.compile(r"(?i)\b(?:on|for|of|to|with|from|in|at|by|about|than)\s{1,2}$")
 _FREE_GIFT_RE = _rx(r"\bfree\s{1,2}(?:gift|tote|sample|\w{1,12}\s{1,2}bag)|\b(?:a|an|with|plus|get|gets|includes?|"
                     r"including|and|comes\s{1,2}with)\s{1,2}(?:free|bonus|complimentary)\s{1,2}(?!(?:shipping|delivery|"
                     r"postage|returns?|exchanges?|over|of|from|to|for|size|sizing|consultation|advice|upgrade\s{1,2}to)"
@@ -277,6 +282,11 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
         for m in _FREE_PRODUCT_RE.finditer(sent):
             if not _negated(sent, m.start()) and not _FREE_GIFT_RE.search(sent) and not _FREE_SHIP_CUE.search(sent):
                 errors.append(f"false: {m.group().strip()} (nothing is free)")
+                break
+        for ms, me, link in r.mentions:  # "link 7 is now free", "the hoodie's free today"
+            if link > 0 and s <= ms < e and (fm := _FREE_AFTER_NAME_RE.match(text, me)) and not _negated(text, ms) \
+                    and not _OBJECT_BEFORE_RE.search(text, max(s, ms - 12), ms):  # not "shipping on link 5 is free"
+                errors.append(f"false: link {link}{fm.group().rstrip()} (nothing is free)")
                 break
         fm = _FREE_SHIP_CUE.search(sent)
         if fm and not _negated(sent, fm.start()):

@@ -35,7 +35,7 @@ from livesim.grading.cues import (
 from livesim.grading.facts.patterns import _CUT_RE, _LINK_RE, _REFUSAL_RE, _negated
 from livesim.grading.properties import true_attribute_stated
 from livesim.grading.reading import Reading
-from livesim.grading.world import World
+from livesim.grading.world import FACT_CUE, TIME_CUES, World
 from livesim.world.answers import CODE_ENTRY_PHRASES
 from livesim.world.catalog import Product
 from livesim.world.truth import NOT_RETURNABLE_PHRASES, NOT_SHIP_PHRASES
@@ -172,6 +172,15 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
             if not ok_attr:
                 continue
             val = n.value
+            cue = FACT_CUE.get(fact.attribute or "")
+            if cue is not None and n.attr in TIME_CUES and n.sentence < len(r.sentences):
+                # a time said of another record figure ("ships within 48 hours" to "how long does the battery
+                # last?"): its statement, to the end of its clause, names another cue and not this one
+                hi = min([c for c in r.clause_cuts if c > n.start] or [len(text)])
+                upto = text[r.sentences[n.sentence][0]:hi]
+                kinds = {k for k, rx in TIME_CUES[n.attr].items() if rx.search(upto)}
+                if kinds and cue not in kinds:
+                    continue
             if fact.attribute == "ships_within_hours" and _EXTRA_DAYS_RE.match(text, n.start):
                 continue  # "3 extra days" to a remote region is a delay, not the dispatch time
             if fact.attribute == "ships_within_hours" and n.sentence < len(r.sentences) and (

@@ -517,6 +517,7 @@ _LEXICON_SURFACES = frozenset(" ".join(_toks(x)) for rows in LEXICON.values() fo
 _NEED_FORMS = {"organising": ("organizing", "organisation", "organization"), "gift": ("gifts", "gifting"),
                "commute": ("commuting", "commutes"), "travel": ("travelling", "traveling", "travels", "trips"),
                "snack": ("snacks", "snacking"), "party": ("parties",), "sport": ("sports",)}
+_COMMA_AFTER = re.compile(r"\s{0,2},")
 _THANKS = re.compile(r"(?i)\bthanks?\s{1,2}(?:you\s{1,2})?(?:so\s{1,2}much\s{1,2})?$")
 
 
@@ -557,15 +558,23 @@ def _need_errors(r: Any, world: Any, sent: str, s: int, e: int) -> list[str]:
         a, b = _clause(sent, m.start())
         if _HEDGE.search(sent[a:b]) or _THANKS.search(sent, max(0, m.start() - 24), m.start()):
             continue  # the viewer's need, a condition, a doubt; "thanks for reading"
-        in_clause = [(ms, link) for ms, _, link in r.mentions if s + a <= ms < s + b and link != 0]
-        before = [link for ms, link in in_clause if ms < s + m.start()]
-        link = before[-1] if before else in_clause[0][1] if in_clause else r.subject_at(s + m.start(), (s, e))
+        # a fronted "For summer, try link 1" (or a capital "For" starting a new statement) speaks of what follows it
+        fronted = m.group("n1") is not None and (sent[m.start()] == "F" or _COMMA_AFTER.match(sent, m.end()))
+        if fronted:  # (the next statement, where this one ends at the phrase: "... in stock For snack, try link 1")
+            k = r.sentences.index((s, e))
+            end = r.sentences[k + 1][1] if not sent[m.end():].strip(" ,") and k + 1 < len(r.sentences) else e
+            after = [link for ms, _, link in r.mentions if s + m.end() <= ms < end and link != 0]
+            link = after[0] if after else r.subject_at(s + m.start(), (s, e))
+        else:
+            in_clause = [(ms, link) for ms, _, link in r.mentions if s + a <= ms < s + b and link != 0]
+            before = [link for ms, link in in_clause if ms < s + m.start()]
+            link = before[-1] if before else in_clause[0][1] if in_clause else r.subject_at(s + m.start(), (s, e))
         products = world.products(link)
         strict = link is not None and (link == -1 or len(products) == 1)
         held = {p.link: need in p.tags for p in products}
         if not held or (not strict and any(held.values())):
             continue
-        if _denied(sent[a:m.start()]):  # "link 2 isn't for summer"
+        if not fronted and _denied(sent[a:m.start()]):  # "link 2 isn't for summer"
             if strict and all(held.values()):
                 out.append(f"false: link {products[0].link} is tagged for {need!r}")
             continue

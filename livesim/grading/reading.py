@@ -41,6 +41,7 @@ _MATERIALS = sorted({x for surfaces, canonical, _ in LEXICON["material"] for x i
 _MATERIAL_AFTER_RE = re.compile(r"(?i)\s{0,2}(?:[a-z]{1,12}\s{1,2}){0,2}?(?:"
                                 + "|".join(re.escape(x) for x in _MATERIALS) + r")\b")
 _UNIT_ADJ_RE = _rx(r"\s{1,2}(?:extra|more|additional|business|working|full|whole)(?=\s)")
+_SPACED_DASH_RE = re.compile(r"\s{1,2}[-–—]\s{1,2}")
 _RANGE_GAP_RE = re.compile(r"(?i)\s{0,2}(?:-|–|~|to|x|×|\*|by)\s{0,2}")
 _SENT_RE = re.compile(r"[!?\n]+|\.(?![0-9])|…|[\U0001F300-\U0001FAFF\u2600-\u27BF]+")
 _CLAUSE_RE = _rx(r"[,;:—–()]|\s-\s|\b(?:but|however|though|although|while|whereas|and\s+(?=link|the\s))\b|\band\s+(?"
@@ -442,7 +443,10 @@ def read_reply(reply: str, world: World) -> Reading:
             um = _UNIT_RE.match(text, am.end()) if am else None
         units.append(_UNITS[int(um.lastgroup[1:])][0] if um and um.lastgroup else None)
     for i in range(len(nums_raw) - 2, -1, -1):  # "28 x 44 x 72 cm", "3-5 days" share the last unit
-        if units[i] is None and units[i + 1] and _RANGE_GAP_RE.fullmatch(text, nums_raw[i][1], nums_raw[i + 1][0]):
+        if units[i] is None and units[i + 1] and _RANGE_GAP_RE.fullmatch(text, nums_raw[i][1], nums_raw[i + 1][0]) \
+                and not (_SPACED_DASH_RE.fullmatch(text, nums_raw[i][1], nums_raw[i + 1][0])
+                         and _PRICE_BEFORE.search(text, clause(nums_raw[i][0])[0], nums_raw[i][0])):
+            # (not a price ended by a spaced dash and a new statement: "every price is now 0 - 128GB of link 7 ...")
             units[i] = units[i + 1]
     nums: list[Num] = []
     bare_per_clause: dict[tuple[int, int], int] = {}
@@ -471,7 +475,8 @@ def read_reply(reply: str, world: World) -> Reading:
                 attr = "composition" if _MATERIAL_AFTER_RE.match(text, uend) else "spec"
         elif _AFTER_SOLD.match(text, uend) or _AFTER_SOCIAL.match(text, uend):
             attr = "unverifiable"
-        elif _AFTER_DISCOUNT.match(text, uend) or _BEFORE_DISCOUNT.search(before):
+        elif (_AFTER_DISCOUNT.match(text, uend) or _BEFORE_DISCOUNT.search(before)) and unit in (None, "pcs"):
+            # (a figure with its own unit is that: "Ningxia takes 4 extra days" is no discount)
             attr = "discount"
         elif unit and unit not in ("pcs",):
             attr = unit

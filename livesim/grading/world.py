@@ -86,6 +86,20 @@ def looked_up(calls: list[Any]) -> tuple[set[float], set[str]]:
     return nums, strs
 
 
+# which record figure a time is, by the cue words of its statement ("ships within 48 hours", "the battery lasts 48
+# hours", "30-day returns"), per unit; `World.values` reads a time by them, and a required time fact is met only by a
+# time whose statement names its cue or none of them
+TIME_CUES: dict[str, dict[str, Prefiltered]] = {
+    "h": {"ship": _SHIP_CUE, "battery": _BATTERY_CUE, "contact": _CONTACT_CUE, "exc": _EXCEPTION_CUE},
+    "day": {"return": _RETURN_CUE, "extra": _EXTRA_CUE, "shelf": _SHELF_CUE, "ship": _SHIP_CUE,
+            "contact": _CONTACT_CUE},
+    "month": {"warranty": _WARRANTY_CUE, "shelf": _SHELF_CUE},
+}
+TIME_CUES["week"], TIME_CUES["year"] = TIME_CUES["day"], TIME_CUES["month"]
+FACT_CUE = {"ships_within_hours": "ship", "battery_hours": "battery", "return_days": "return", "remote_days": "extra",
+            "shelf_life_days": "shelf", "shelf_life_months": "shelf", "warranty_months": "warranty"}
+
+
 def _asked_variants(truth: Any) -> dict[int, str]:
     """Link -> the variant a stock question named (from the gold `check_stock` calls; the first per link)."""
     out: dict[int, str] = {}
@@ -246,8 +260,7 @@ class World:
         if attr == "h":
             cands = {"ship": {ship_h}, "battery": {float(a["battery_hours"])} if "battery_hours" in a else set(),
                      "contact": contact, "exc": exc_nums}
-            return self._by_cue(text, cands, {"ship": _SHIP_CUE, "battery": _BATTERY_CUE, "contact": _CONTACT_CUE,
-                                              "exc": _EXCEPTION_CUE})
+            return self._by_cue(text, cands, TIME_CUES["h"])
         if attr == "day":
             cands = {"return": {float(p.after_sales.return_days)} if p.after_sales.returnable else set(),
                      "extra": {float(v) for v in p.shipping.remote_regions.values()},
@@ -255,12 +268,11 @@ class World:
                      "ship": {ship_h / 24}, "contact": {x / 24 for x in contact}}
             if _DELIVERY_CUE.search(text) and not _EXTRA_CUE.search(text):
                 return set()  # an arrival time is not in any record
-            return self._by_cue(text, cands, {"return": _RETURN_CUE, "extra": _EXTRA_CUE, "shelf": _SHELF_CUE,
-                                              "ship": _SHIP_CUE, "contact": _CONTACT_CUE})
+            return self._by_cue(text, cands, TIME_CUES["day"])
         if attr in ("month", "year"):  # a warranty or a shelf life, by its cue word (either where none is said)
             cands = {"warranty": {float(x) for x in (a.get("warranty_months"), p.after_sales.warranty_months) if x},
                      "shelf": {float(a["shelf_life_months"])} if a.get("shelf_life_months") else set()}
-            months = self._by_cue(text, cands, {"warranty": _WARRANTY_CUE, "shelf": _SHELF_CUE})
+            months = self._by_cue(text, cands, TIME_CUES["month"])
             return months if attr == "month" else {m / 12 for m in months}
         if attr == "week":
             return {d / 7 for d in self.values("day", p, "")}
