@@ -276,6 +276,7 @@ def property_errors(r: Any, world: Any) -> list[str]:
             recs[p.link] = record_text(p)
         return recs[p.link]
 
+    needs = _need_regex(tuple(sorted(set(NEED_TAGS) | {t for p in world.catalog.products for t in p.tags})))
     for si, (s, e) in enumerate(r.sentences):
         sent = text[s:e]
         if (r.question[si] and not _RHETORICAL.search(sent)) or r.echo[si]:
@@ -314,7 +315,7 @@ def property_errors(r: Any, world: Any) -> list[str]:
         errors += _attribute_value_errors(r, world, sent, s, e, rec)
         errors += _variant_quantifier_errors(r, world, sent, s, e)
         errors += _service_errors(r, world, sent, s, e)
-        errors += _need_errors(r, world, sent, s, e)
+        errors += _need_errors(r, world, sent, s, e, needs)
     out: list[str] = []
     for x in errors:
         if x not in out:
@@ -522,7 +523,7 @@ _THANKS = re.compile(r"(?i)\bthanks?\s{1,2}(?:you\s{1,2})?(?:so\s{1,2}much\s{1,2
 
 
 @lru_cache(maxsize=256)
-def _need_regex(tags: tuple[str, ...]) -> tuple[re.Pattern[str] | None, dict[str, str]]:
+def _need_regex(tags: tuple[str, ...]) -> tuple[Prefiltered | None, dict[str, str]]:
     """The suitability pattern over `tags` and each surface form's tag."""
     forms: dict[str, str] = {}
     for t in tags:
@@ -543,12 +544,16 @@ def _need_regex(tags: tuple[str, ...]) -> tuple[re.Pattern[str] | None, dict[str
                r"|\b(?:perfect|great|ideal|lovely|nice|thoughtful|good|wonderful|best|top)\s{1,2}(?P<g2>gift)s?\b"
                r"(?!\s{1,2}(?:with|when|if|on|over|for\s{1,2}(?:every|orders?|any|spending)))"
                r"|\bas\s{1,2}an?\s{1,2}(?:[a-z]{1,12}\s{1,2})?(?P<g3>gift)\b")
-    return re.compile(rx, re.IGNORECASE), forms
+    return Prefiltered(re.compile(rx, re.IGNORECASE)), forms
 
 
-def _need_errors(r: Any, world: Any, sent: str, s: int, e: int) -> list[str]:
+_NEEDS_DEFAULT = _need_regex(NEED_TAGS)  # the generated catalogue's needs (and the prefilter tests' pattern)
+
+
+def _need_errors(r: Any, world: Any, sent: str, s: int, e: int,
+                 needs: tuple[Prefiltered | None, dict[str, str]]) -> list[str]:
     """'for summer, try link 1', 'link 3 makes a great gift': a need claimed of a product its tags lack."""
-    rx, forms = _need_regex(tuple(sorted(set(NEED_TAGS) | {t for p in world.catalog.products for t in p.tags})))
+    rx, forms = needs
     if rx is None:
         return []
     out: list[str] = []
