@@ -377,6 +377,12 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
             if st != stock_state:
                 errors.append(f"says {st.replace('_', ' ')} but it is {stock_state.replace('_', ' ')}")
                 break
+        elif (variant := world.asked_variants.get(subj) if subj is not None else None) and subj in world.by_link:
+            # a burst of stock questions (no one state for the request): each asked link's state is its variant's
+            left = any(x.stock > 0 for x in world.by_link[subj].sku_for(variant))
+            if (st == "in_stock") != left:
+                errors.append(f"says {variant} of link {subj} is {st.replace('_', ' ')}")
+                break
         elif subj is not None and subj in world.by_link:  # not the asked variant: the product as a whole
             any_left = any(s.stock > 0 for s in world.by_link[subj].skus)
             if (st == "in_stock") != any_left:

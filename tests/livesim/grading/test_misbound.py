@@ -112,3 +112,51 @@ def test_a_figure_with_its_own_unit_after_takes_is_no_discount(seed):
                 assert grade_text(sim, text).errors == [], text
                 n += 1
     assert n >= 3
+
+
+
+def _stock_bursts(n: int):
+    """Requests of two stock questions (no one stock state for the request), from the first seeds that have them."""
+    out = []
+    for seed in range(9700, 11700):
+        sim = build_request(seed, "stock_variant")
+        if len([c for c in sim.request.truth.calls if c.key == "check_stock"]) >= 2:
+            out.append(seed)
+            if len(out) == n:
+                break
+    return out
+
+
+@pytest.mark.parametrize("sold", [False, True])
+def test_each_asked_variant_of_a_stock_burst_is_checked_against_its_own_state(sold):
+    """'Chili lime of link 3 is in stock. Red of link 1 is sold out.' to two stock questions: each state true of the
+    variant asked, not of the product as a whole (red sold out while olive is in stock: 'red of link 1 is sold
+    out' is true). With `sold`, each asked variant is made sold out while another SKU of its product stays in stock."""
+    said = {"in_stock": "is in stock", "sold_out": "is sold out"}
+    flip = {"in_stock": "sold_out", "sold_out": "in_stock"}
+    n = 0
+    for seed in _stock_bursts(6):
+        sim = build_request(seed, "stock_variant")
+        asked = [(c.arguments["variant"], c.arguments["link"]) for c in sim.request.truth.calls
+                 if c.key == "check_stock"]
+        parts = []
+        for variant, link in asked:
+            p = sim.catalog.by_link(link)
+            skus = p.sku_for(variant)
+            if sold and len(skus) < len(p.skus):
+                for x in skus:
+                    x.stock = 0
+                for x in p.skus:
+                    if x not in skus:
+                        x.stock = max(x.stock, 5)
+            parts.append((variant, link, "in_stock" if any(x.stock > 0 for x in skus) else "sold_out"))
+        for sep in (". ", " - ", "; "):
+            right = sep.join(f"{v.capitalize()} of link {link} {said[st]}" for v, link, st in parts) + "."
+            errs = [e for e in grade_text(sim, right).errors if "sold out" in e or "in stock" in e]
+            assert not errs, (right, errs)
+            for k in range(len(parts)):
+                wrong = sep.join(f"{v.capitalize()} of link {link} {said[flip[st] if i == k else st]}"
+                                 for i, (v, link, st) in enumerate(parts)) + "."
+                assert grade_text(sim, wrong).reward < 0.5, wrong
+                n += 1
+    assert n >= 20
