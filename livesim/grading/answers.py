@@ -445,8 +445,6 @@ def required_fact_met(fact: Any, reading: Reading, world: World, request_text: s
     return fact_met(fact, reading, world, request_text)
 
 
-
-
 def about_other_product(reading: Any, targets: list[int]) -> bool:
     """A partial answer that names only products the viewer did not ask about answers another question."""
     named = {link for _, _, link in reading.mentions if link > 0}

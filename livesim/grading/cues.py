@@ -17,6 +17,8 @@ from livesim.world.catalog import REGIONS
 def _rx(p: str) -> Prefiltered:
     """A case-insensitive pattern, not run on texts that lack every literal its matches need (same results)."""
     return Prefiltered(re.compile(p, re.IGNORECASE))
+
+
 _REGION_RE = _rx("|".join(re.escape(r) for r in sorted(REGIONS, key=len, reverse=True)))
 _FREE_SHIP_CUE = _rx(r"\bfree\s{1,2}(?:shipping|delivery|postage)|\b(?:shipping|delivery|postage)(?:['’]s)?(?:\s{1,2}"
                      r"(?:for|on|of|to|with)\s{1,2}[^.,;!?]{1,30}?)?\s{1,2}(?:is\s{1,2}|are\s{1,2}|comes?\s{1,2}|"
@@ -105,8 +107,9 @@ def trigrams(text: str) -> set[tuple[str, ...]]:
     return set(zip(toks, toks[1:], toks[2:], strict=False))
 
 
-# ------------------------------------------------------------------------------------------- accuracy
+# ------------------------------------------------------------------------------------------- figures and words
 def _close(v: float, values: set[float]) -> bool:
+    """Is `v` one of `values` (to a millionth)?"""
     return any(abs(v - x) < 1e-6 for x in values)
 
 
@@ -128,7 +131,6 @@ def _stems(words: Sequence[str]) -> set[str]:
 def claim_stems(text: str) -> set[str]:
     """The content words of `text` as `acts.restated` compares them (first four letters, filler dropped)."""
     return _stems(_WORD.findall(text.lower()))
-
 
 
 # ------------------------------------------------------------------------------------------- returns stated

@@ -130,6 +130,11 @@ class Num:
 
 @dataclass
 class Reading:
+    """A reply as the later stages read it: the normalised text, its statements and clause cuts, subject mentions,
+    numbers as typed claims, refusal scopes, questions and echoes per statement, the speech acts, the extracted claims;
+    and the queries the answer and accuracy stages ask of it.
+    """
+
     text: str
     sentences: list[tuple[int, int]]
     clause_cuts: list[int]
@@ -159,12 +164,16 @@ class Reading:
         return self._sent_facts[i]
 
     def sentence_at(self, pos: int) -> int:
+        """The index of the statement holding `pos` (the last one past the end)."""
         for i, (s, e) in enumerate(self.sentences):
             if s <= pos <= e:
                 return i
         return len(self.sentences) - 1
 
     def subject_at(self, pos: int, sentence: tuple[int, int]) -> int | None:
+        """The link a statement at `pos` speaks of: the nearest mention in `sentence`, else the last one before `pos`,
+        else the request's only target (-1: every link; None: unknown).
+        """
         near = [(abs(pos - ms), link) for ms, _, link in self.mentions if sentence[0] <= ms <= sentence[1]]
         if near:
             return min(near)[1]
@@ -172,12 +181,11 @@ class Reading:
         return prev[-1] if prev else self.subject_default
 
     def in_refusal(self, pos: int) -> bool:
+        """Is `pos` in the scope of a refusal ("can't / unable / sorry, but" to the end of its clause)?"""
         return any(s <= pos < e for s, e in self.refusal_spans)
 
-
-
-    # ------------------------------------------------------------------------------------------- effectiveness
     def asserted_at(self, pos: int) -> bool:
+        """Is what stands at `pos` asserted (not in a question, a refusal's scope or the viewer's words echoed)?"""
         si = self.sentence_at(pos)
         return not (si < len(self.question) and self.question[si]) and not self.in_refusal(pos) and not self.echo[si]
 
@@ -308,7 +316,6 @@ class Reading:
             if w not in own and w in low and _word_regex(w).search(low):
                 return w
         return None
-
 
 
 def _mask(text: str, world: World) -> str:

@@ -342,7 +342,6 @@ class World:
         return out
 
 
-
 def _record_numbers(p: Product) -> set[float]:
     out: set[float] = set()
     for _, _, v in _scan_numbers(json.dumps(p.model_dump(exclude={"product_id", "skus"})))[0]:
