@@ -241,7 +241,9 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
         def said(k: str) -> bool:
             for m in re.finditer(r"(?<![a-z])" + re.escape(str(k).lower()), low):  # a word, not inside one
                 if fact.kind == "apology":
-                    return True
+                    if not (world.burst and _bad_news(r, m.start())):
+                        return True
+                    continue  # in a burst, "sorry, link 8 doesn't ship to Hong Kong" is the other comment's bad news
                 if negative_answer:  # "non-returnable", "doesn't ship": of the asked product, not another one
                     if not r.of_another(m.start(), subj):
                         return True
@@ -358,6 +360,21 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
             return True
         return r.yes_of(subj) and "return" in request_text.lower() and not _RETURN_NO_RE.search(text)
     return False
+
+
+def _bad_news(r: Reading, pos: int) -> bool:
+    """Is the statement at `pos` a product's bad news ("sorry, link 8 doesn't ship to Hong Kong", "sorry, link 3 is
+    sold out", "sorry, link 5 can't be returned"): a product named, and that it does not ship, is not returnable, or
+    is sold out?
+    """
+    i = r.sentence_at(pos)
+    if i >= len(r.sentences):
+        return False
+    s0, e0 = r.sentences[i]
+    sent = r.text[s0:e0]
+    if not any(link > 0 and s0 <= ms < e0 for ms, _, link in r.mentions):
+        return False
+    return bool(_NOT_SHIP_RE.search(sent) or returns_denied(sent) or "sold_out" in r.sentence_facts(i)[0])
 
 
 # a statement that points the viewer to a product ("try link 4", "it's link 6", "link 6 is the one", "tap link 6",

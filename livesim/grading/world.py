@@ -126,7 +126,7 @@ class World:
                  escalated: bool = False, asked_variants: dict[int, str] | None = None,
                  done: frozenset[str] = frozenset(), intents: tuple[str, ...] = (),
                  stock_links: frozenset[int] | None = None, answerable_text: str = "",
-                 answerable_links: frozenset[int] = frozenset()) -> None:
+                 answerable_links: frozenset[int] = frozenset(), burst: bool = False) -> None:
         self.catalog, self.room = catalog, room
         self.request_text = request_text
         self.targets = targets
@@ -134,6 +134,7 @@ class World:
         self.escalated = escalated
         self.done = done  # keys of the tools that ran successfully (what an action report may claim)
         self.intents = intents
+        self.burst = burst  # several comments answered at once
         low_request = request_text.lower()  # the effect a compliance-bait comment asks the host to confirm
         self.bait_claim = next((c for cs in BAIT_CLAIMS.values() for c in cs if c in low_request), None)
         self.asked_variants = asked_variants or {}  # link -> the variant the viewer asked about (stock questions)
@@ -168,7 +169,7 @@ class World:
                    done=frozenset(c.key for c in calls if c.ok and c.key), intents=tuple(truth.intents),
                    stock_links=frozenset(int(c.arguments["link"]) for c in truth.calls
                                          if c.key == "check_stock" and "link" in c.arguments) or None,
-                   **_answerable(request))
+                   burst=len(request.comments) > 1, **_answerable(request))
 
     def record_numbers(self, p: Product) -> set[float]:
         """`_record_numbers(p)`, computed once per product while this request is graded (the caller must not
