@@ -138,6 +138,8 @@ _ORDER_NOUN_AFTER_RE = re.compile(r"s?\s{1,2}(?:over|above|under|below|of\s{1,2}
 _CODE_WORD_RE = re.compile(r"(?i)\b(?:codes?|coupons?|vouchers?|promo|it)\b")
 _STEER_NOUN_RE = re.compile(r"['’]?s?\s{1,2}(?:[a-z]{1,12}\s{1,2})?(?:deals?|products?|offers?|picks?|items?|sales?|"
                             r"promotions?|links?|specials?|line-?up|finds|goodies|steals)\b")
+_SKU_OF_RE = re.compile(r"\s{1,2}of\s{1,2}(?:link\s{0,2}|#)")  # (on the lower-cased text)
+_SKU_SIZE_IN_RE = re.compile(r"\b(?:xxs|xs|s|m|l|xl|xxl|xxxl|size\s{1,2}[a-z0-9]{1,4})\s{1,2}in\s{1,2}$")
 _EXTRA_DAYS_RE = re.compile(r"(?i)[0-9.]+\s{0,2}(?:extra|more|additional|further)\b")
 
 
@@ -237,6 +239,10 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
     if fact.kind in ("keyword", "apology"):
         negative_answer = fact.kind == "keyword" and fact.negative
         code_entry = set(fact.value or []) == set(CODE_ENTRY_PHRASES)
+        p = world.by_link.get(subj) if subj else None
+        # "which colours?", "only the one colour?": the answer is the list of the record's colours
+        colour_list = p is not None and len(fact.value) >= 2 and [str(v).lower() for v in fact.value] == [
+            str(c).lower() for c in p.attributes.get("colours") or []]
 
         def said(k: str) -> bool:
             for m in re.finditer(r"(?<![a-z])" + re.escape(str(k).lower()), low):  # a word, not inside one
@@ -256,6 +262,9 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
                 if code_entry and not _CODE_WORD_RE.search(low, *r.sentences[r.sentence_at(m.start())]):
                     continue  # where a code goes: "tap link 2 in the cart and check out" says nothing of a code
                 si = r.sentence_at(m.start())
+                if colour_list and (_SKU_OF_RE.match(low, m.end())
+                                    or _SKU_SIZE_IN_RE.search(low, max(0, m.start() - 16), m.start())):
+                    continue  # a SKU named by its colour ("size XL in beige", "beige of link 8") lists no colours
                 if r.of_another(m.start(), subj):
                     continue  # stated of another product
                 if (r.asserted_at(m.start()) or (fact.in_question and not r.in_refusal(m.start())
@@ -264,11 +273,7 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
                     return True
             return False
 
-        p = world.by_link.get(subj) if subj else None
-        if p is not None and len(fact.value) >= 2 and [str(v).lower() for v in fact.value] == [
-                str(c).lower() for c in p.attributes.get("colours") or []]:
-            # "which colours?", "only the one colour?": the answer is the list; one colour named (a SKU's, in a stock
-            # statement) is not it
+        if colour_list:  # every colour of the list; one colour named is not it
             return all(said(k) for k in fact.value)
         return any(said(k) for k in fact.value)
     if fact.kind == "code":

@@ -354,7 +354,7 @@ _FRONTED_RE = re.compile(r"(?i)\s{0,3}(?:within|for|in|at|on|by|after|before|fro
 _LIST_HEAD_RE = re.compile(r"(?i)(?:links|items|products)\b|#")
 _HARD_SEP_RE = re.compile(r";|\s[-–—/|]\s|\s?[–—]\s?")
 _AND_LEAD_RE = re.compile(r"(?i)\s{0,2}(?:(?:and|but|plus|also|then)\s{1,2})?(?:probably|maybe|perhaps|personally|"
-                          r"honestly|i\s{1,2}(?:think|believe|guess|reckon|would\s{1,2}say|['’]d\s{1,2}say))?\b")
+                          r"honestly|i(?:\s{1,2}(?:think|believe|guess|reckon|would\s{1,2}say)|['’]d\s{1,2}say))?\b")
 _SOFT_SEP_RE = re.compile(r",\s{0,2}(?:(?:and|but|while|plus|also|then)\s{1,2})?")
 _NEXT_CUT_RE = re.compile(r"[,;:]|\s[-–—/|]\s")
 
@@ -373,7 +373,9 @@ def _statements(text: str, sentences: list[tuple[int, int]], mention_starts: lis
         for a, b, hard in sorted(seps):
             if a < cur:
                 continue
-            if not hard and not any(cur <= ms < a for ms in mention_starts) and (_FRONTED_RE.match(text, cur) or (
+            lead0 = _AND_LEAD_RE.match(text, cur)  # (after a hedge: "I think for dry skin, try link 2")
+            if not hard and not any(cur <= ms < a for ms in mention_starts) and (
+                    _FRONTED_RE.match(text, lead0.end() if lead0 else cur) or (
                     len(text[cur:a].split()) <= 4 and not _ASCII_DIGIT_RE.search(text, cur, a))):
                 # "Within 48 hours, link 3 ships out", "Great question, link 3 ...": a fronted phrase of the clause that
                 # names the link ("weight 293 g, tap link 6" is a figure of its own, not one fronting link 6)

@@ -160,3 +160,36 @@ def test_each_asked_variant_of_a_stock_burst_is_checked_against_its_own_state(so
                 assert grade_text(sim, wrong).reward < 0.5, wrong
                 n += 1
     assert n >= 20
+
+
+def _colour_facts(n: int):
+    out = []
+    for seed in range(9800, 11800):
+        sim = build_request(seed, "spec_material")
+        for f in sim.request.truth.facts:
+            if f.kind == "keyword" and str(f.label).startswith("colours:") and len(f.value or []) >= 2:
+                out.append((seed, f.label))
+        if len(out) >= n:
+            return out
+    return out
+
+
+def test_which_colours_is_answered_by_the_list_not_by_skus_named_by_their_colour():
+    """'Any other colours for link 8?': 'size XL in beige of link 8 is in stock, size M in brown of link 8 is in
+    stock' names two SKUs, not the colours it comes in; 'link 8 comes in beige and brown' does, stock or no stock."""
+    n = 0
+    for seed, label in _colour_facts(10):
+        sim = build_request(seed, "spec_material")
+        f = next(x for x in sim.request.truth.facts if x.label == label)
+        link, colours = f.subject, [str(c) for c in f.value]
+        sizes = [x.size for x in sim.catalog.by_link(link).skus if x.size] or ["M"]
+        skus = [f"Size {sizes[i % len(sizes)]} in {c} of link {link} is in stock" for i, c in enumerate(colours)]
+        for text in (". ".join(skus) + ".", " - ".join(skus), ", and ".join(skus) + ".",
+                     ". ".join(f"{c.capitalize()} of link {link} is sold out" for c in colours) + "."):
+            assert not _met(sim, f, text), (text, label)
+        listed = ", ".join(colours[:-1]) + f" and {colours[-1]}"
+        for text in (f"Link {link} comes in {listed}.", f"Colours of link {link}: {listed}.",
+                     f"Link {link} comes in {listed}, and {colours[0]} is in stock."):
+            assert _met(sim, f, text), (text, label)
+        n += 1
+    assert n >= 5

@@ -84,3 +84,20 @@ def test_the_need_words_used_otherwise_are_no_claim(intent, seed):
                          f"Not sure link {p.link} is made for {t}."):
                 errs = _suitability(grade_text(sim, text).errors)
                 assert not errs, (text, errs)
+
+
+@pytest.mark.parametrize("seed", range(9440, 9452))
+def test_a_hedged_fronted_need_goes_with_the_pick_after_it(seed):
+    """'Link 8 is 69 yuan today. I think for dry skin, try link 2.': the need is said of link 2, not of link 8 (the
+    statement before), after any hedge."""
+    sim = build_request(seed, "recommendation")
+    fact = next(f for f in sim.request.truth.facts if f.label.startswith("a link suited to "))
+    need = fact.label.split("a link suited to ", 1)[1].split(":")[0]
+    pick = fact.value[0]
+    other = next(p for p in sim.catalog.products if p.link not in fact.value)
+    price = sim.room.current_price(sim.catalog, other.link)
+    for hedge in ("I think", "Probably", "Honestly", "I'd say", "Personally"):
+        text = f"Link {other.link} is only {price:g} yuan today. {hedge} for {need}, try link {pick}."
+        g = grade_text(sim, text)
+        assert not [e for e in g.errors if need in e], (text, g.errors)
+        assert fact.label not in g.missing, (text, g.missing)
