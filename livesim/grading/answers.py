@@ -138,6 +138,7 @@ _ORDER_NOUN_AFTER_RE = re.compile(r"s?\s{1,2}(?:over|above|under|below|of\s{1,2}
 _CODE_WORD_RE = re.compile(r"(?i)\b(?:codes?|coupons?|vouchers?|promo|it)\b")
 _STEER_NOUN_RE = re.compile(r"['’]?s?\s{1,2}(?:[a-z]{1,12}\s{1,2})?(?:deals?|products?|offers?|picks?|items?|sales?|"
                             r"promotions?|links?|specials?|line-?up|finds|goodies|steals)\b")
+_SOLD_OUT_RE = re.compile(r"(?i)\bsold[\s-]{0,2}out\b|\bout\s{1,2}of\s{1,2}stock\b|\bnone\s{1,2}left\b")
 _SKU_OF_RE = re.compile(r"\s{1,2}of\s{1,2}(?:link\s{0,2}|#)")  # (on the lower-cased text)
 _SKU_SIZE_IN_RE = re.compile(r"\b(?:xxs|xs|s|m|l|xl|xxl|xxxl|size\s{1,2}[a-z0-9]{1,4})\s{1,2}in\s{1,2}$")
 _EXTRA_DAYS_RE = re.compile(r"(?i)[0-9.]+\s{0,2}(?:extra|more|additional|further)\b")
@@ -368,18 +369,18 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
 
 
 def _bad_news(r: Reading, pos: int) -> bool:
-    """Is the statement at `pos` a product's bad news ("sorry, link 8 doesn't ship to Hong Kong", "sorry, link 3 is
-    sold out", "sorry, link 5 can't be returned"): a product named, and that it does not ship, is not returnable, or
-    is sold out?
+    """Does the apology at `pos` open a product's bad news ("sorry, link 8 doesn't ship to Hong Kong", "sorry, link 3
+    is sold out", "sorry, link 5 can't be returned"): from it to the end of its statement, a product named, and that
+    it does not ship, is not returnable, or is sold out? ("..., so sorry about that!" after the news opens none.)
     """
     i = r.sentence_at(pos)
     if i >= len(r.sentences):
         return False
-    s0, e0 = r.sentences[i]
-    sent = r.text[s0:e0]
-    if not any(link > 0 and s0 <= ms < e0 for ms, _, link in r.mentions):
+    e0 = r.sentences[i][1]
+    after = r.text[pos:e0]
+    if not any(link > 0 and pos <= ms < e0 for ms, _, link in r.mentions):
         return False
-    return bool(_NOT_SHIP_RE.search(sent) or returns_denied(sent) or "sold_out" in r.sentence_facts(i)[0])
+    return bool(_NOT_SHIP_RE.search(after) or returns_denied(after) or _SOLD_OUT_RE.search(after))
 
 
 # a statement that points the viewer to a product ("try link 4", "it's link 6", "link 6 is the one", "tap link 6",

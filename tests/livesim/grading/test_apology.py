@@ -38,7 +38,8 @@ def test_a_bursts_apology_inside_another_comments_bad_news_is_no_apology():
         for news in _bad_news(sim):
             for text in (f"Sorry, {news}.", f"Probably sorry, {news}.", f"So sorry, {news}!"):
                 assert label in grade_text(sim, text).missing, text
-            for text in (f"So sorry about that! {news.capitalize()}.", f"We apologise for the trouble. {news}."):
+            for text in (f"So sorry about that! {news.capitalize()}.", f"We apologise for the trouble. {news}.",
+                         f"Sorry, {news}, so sorry about that!", f"{news.capitalize()}, and sorry about the mix-up."):
                 assert label not in grade_text(sim, text).missing, text
             n += 1
     assert n >= 20
