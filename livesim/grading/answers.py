@@ -138,6 +138,8 @@ _ORDER_NOUN_AFTER_RE = re.compile(r"s?\s{1,2}(?:over|above|under|below|of\s{1,2}
 _CODE_WORD_RE = re.compile(r"(?i)\b(?:codes?|coupons?|vouchers?|promo|it)\b")
 _STEER_NOUN_RE = re.compile(r"['’]?s?\s{1,2}(?:[a-z]{1,12}\s{1,2})?(?:deals?|products?|offers?|picks?|items?|sales?|"
                             r"promotions?|links?|specials?|line-?up|finds|goodies|steals)\b")
+_APOLOGY_WORD_RE = re.compile(r"(?i)sorry|apologi[sz]e\w*|apolog\w*")
+_ANY_WORD_RE = re.compile(r"\w")
 _SOLD_OUT_RE = re.compile(r"(?i)\bsold[\s-]{0,2}out\b|\bout\s{1,2}of\s{1,2}stock\b|\bnone\s{1,2}left\b")
 _SKU_OF_RE = re.compile(r"\s{1,2}of\s{1,2}(?:link\s{0,2}|#)")  # (on the lower-cased text)
 _SKU_SIZE_IN_RE = re.compile(r"\b(?:xxs|xs|s|m|l|xl|xxl|xxxl|size\s{1,2}[a-z0-9]{1,4})\s{1,2}in\s{1,2}$")
@@ -377,6 +379,9 @@ def _bad_news(r: Reading, pos: int) -> bool:
     if i >= len(r.sentences):
         return False
     e0 = r.sentences[i][1]
+    word = _APOLOGY_WORD_RE.match(r.text, pos)
+    if word is not None and not _ANY_WORD_RE.search(r.text, word.end(), e0) and i + 1 < len(r.sentences):
+        e0 = r.sentences[i + 1][1]  # "great taste, sorry, link 8 doesn't ship ...": the news is the next statement
     after = r.text[pos:e0]
     if not any(link > 0 and pos <= ms < e0 for ms, _, link in r.mentions):
         return False

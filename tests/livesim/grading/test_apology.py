@@ -36,7 +36,8 @@ def test_a_bursts_apology_inside_another_comments_bad_news_is_no_apology():
         sim = build_request(seed, "complaint")
         label = next(f.label for f in sim.request.truth.facts if f.kind == "apology")
         for news in _bad_news(sim):
-            for text in (f"Sorry, {news}.", f"Probably sorry, {news}.", f"So sorry, {news}!"):
+            for text in (f"Sorry, {news}.", f"Probably sorry, {news}.", f"So sorry, {news}!",
+                         f"You have great taste, sorry, {news}."):
                 assert label in grade_text(sim, text).missing, text
             for text in (f"So sorry about that! {news.capitalize()}.", f"We apologise for the trouble. {news}.",
                          f"Sorry, {news}, so sorry about that!", f"{news.capitalize()}, and sorry about the mix-up."):
