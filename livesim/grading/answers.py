@@ -12,7 +12,6 @@ from typing import Any
 
 from livesim.grading.acts import ACTION_TOOLS
 from livesim.grading.cues import (
-    _BATTERY_CUE,
     _COMPLY_RE,
     _DECLINE_RE,
     _ESCALATION_SUBJ_RE,
@@ -23,7 +22,6 @@ from livesim.grading.cues import (
     _RETURN_CUE,
     _RETURN_NO_RE,
     _RETURN_YES_RE,
-    _SHIP_CUE,
     _SHIP_YES_RE,
     _WORD_RE,
     _close,
@@ -32,6 +30,7 @@ from livesim.grading.cues import (
     claim_stems,
     returns_denied,
 )
+from livesim.grading.facts.extract import stock_and_sizes
 from livesim.grading.facts.patterns import _CUT_RE, _LINK_RE, _REFUSAL_RE, _negated
 from livesim.grading.properties import true_attribute_stated
 from livesim.grading.reading import Reading
@@ -138,9 +137,8 @@ _ORDER_NOUN_AFTER_RE = re.compile(r"s?\s{1,2}(?:over|above|under|below|of\s{1,2}
 _CODE_WORD_RE = re.compile(r"(?i)\b(?:codes?|coupons?|vouchers?|promo|it)\b")
 _STEER_NOUN_RE = re.compile(r"['’]?s?\s{1,2}(?:[a-z]{1,12}\s{1,2})?(?:deals?|products?|offers?|picks?|items?|sales?|"
                             r"promotions?|links?|specials?|line-?up|finds|goodies|steals)\b")
-_APOLOGY_WORD_RE = re.compile(r"(?i)sorry|apologi[sz]e\w*|apolog\w*")
+_APOLOGY_WORD_RE = re.compile(r"(?i)sorry|apolog\w*")
 _ANY_WORD_RE = re.compile(r"\w")
-_SOLD_OUT_RE = re.compile(r"(?i)\bsold[\s-]{0,2}out\b|\bout\s{1,2}of\s{1,2}stock\b|\bnone\s{1,2}left\b")
 _SKU_OF_RE = re.compile(r"\s{1,2}of\s{1,2}(?:link\s{0,2}|#)")  # (on the lower-cased text)
 _SKU_SIZE_IN_RE = re.compile(r"\b(?:xxs|xs|s|m|l|xl|xxl|xxxl|size\s{1,2}[a-z0-9]{1,4})\s{1,2}in\s{1,2}$")
 _EXTRA_DAYS_RE = re.compile(r"(?i)[0-9.]+\s{0,2}(?:extra|more|additional|further)\b")
@@ -188,9 +186,6 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
                     continue
             if fact.attribute == "ships_within_hours" and _EXTRA_DAYS_RE.match(text, n.start):
                 continue  # "3 extra days" to a remote region is a delay, not the dispatch time
-            if fact.attribute == "ships_within_hours" and n.sentence < len(r.sentences) and (
-                    _BATTERY_CUE.search(stmt := text[slice(*r.sentences[n.sentence])]) and not _SHIP_CUE.search(stmt)):
-                continue  # "its battery life is 48 hours" is no dispatch time
             if fact.attribute == "ships_within_hours" and n.attr == "day":
                 val *= 24
             if fact.attribute == "return_days" and n.attr == "week":
@@ -385,7 +380,8 @@ def _bad_news(r: Reading, pos: int) -> bool:
     after = r.text[pos:e0]
     if not any(link > 0 and pos <= ms < e0 for ms, _, link in r.mentions):
         return False
-    return bool(_NOT_SHIP_RE.search(after) or returns_denied(after) or _SOLD_OUT_RE.search(after))
+    return bool(_NOT_SHIP_RE.search(after) or returns_denied(after)
+                or "sold_out" in stock_and_sizes(after)[0])  # (the extractor's stock words)
 
 
 # a statement that points the viewer to a product ("try link 4", "it's link 6", "link 6 is the one", "tap link 6",
