@@ -216,11 +216,15 @@ def _coupon_context(text: str, room: Any) -> bool:
                                                        for c in room.active_coupons())
 
 
-def _check_sentence(sent: str, products: list[Product], world: Any, coupon_ctx: bool) -> list[str]:
+def _check_sentence(sent: str, products: list[Product], world: Any, coupon_ctx: bool,
+                    live: frozenset[Prefiltered] | None = None) -> list[str]:
+    """`live`: the patterns that may match somewhere in the reply (None: all); the others are not tried."""
     errors: list[str] = []
     room = world.room
 
     def first(rx: Prefiltered) -> re.Match[str] | None:
+        if live is not None and rx not in live:
+            return None
         for m in rx.rx.finditer(sent) if rx.possible(sent) else ():
             if not _negated(sent, m.start()):
                 return m
@@ -278,6 +282,10 @@ def _check_sentence(sent: str, products: list[Product], world: Any, coupon_ctx: 
     return errors
 
 
+_SENTENCE_CHECKS = (_SCARCITY, _ABUNDANCE, _URGENCY, _SOCIAL, _ARRIVAL, _NO_MIN, _MANY_USES, _ALL_LINKS, _NO_EXPIRY,
+                    _STACK, _FREE_RETURN, _WARRANTY_SCOPE, _RETURN_ANY, _FREE_SHIP_ALL, _GRANT)
+
+
 def _returns(sent: str, products: list[Product]) -> list[str]:
     no = _RETURN_CLOSED_NO.search(sent)
     yes = next((m for m in _RETURN_CLOSED_YES.rx.finditer(sent) if not _negated(sent, m.start())), None) \
@@ -315,14 +323,13 @@ def closed_world_errors(r: Any, world: Any) -> list[str]:
     errors: list[str] = []
     text = r.text
     coupon_ctx = _coupon_context(text, world.room)
-    for i, (s, e) in enumerate(r.sentences):
-        if r.question[i] or r.echo[i]:
-            continue
+    checked = [(s, e) for i, (s, e) in enumerate(r.sentences) if not (r.question[i] or r.echo[i]) and e - s >= 4]
+    # a pattern that cannot match the reply cannot match one of its sentences: with several sentences, look once
+    live = frozenset(rx for rx in _SENTENCE_CHECKS if rx.possible(text)) if len(checked) > 1 else None
+    for s, e in checked:
         sent = text[s:e]
-        if len(sent) < 4:
-            continue
         products = world.products(r.subject_at(s, (s, e)))
-        found = (_check_sentence(sent, products, world, coupon_ctx) + _returns(sent, products)
+        found = (_check_sentence(sent, products, world, coupon_ctx, live) + _returns(sent, products)
                  + _ranked(sent, r, s, world))
         if (m := _NO_PROMO.search(sent)) and world.room.active_coupons():
             found.append(f"false: coupons are running ({m.group()})")

@@ -161,8 +161,8 @@ def normalise(text: str) -> str:
 _SMALL = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
                                      "fourteen fifteen sixteen seventeen eighteen nineteen".split())}
 _NW = "|".join([*_SMALL, *_TENS, "hundred", "thousand"])
-_NUMWORDS_RE = re.compile(rf"(?i)\b(?:an?\s{{1,2}}(?=hundred|thousand))?(?:{_NW})(?:(?:\s{{1,2}}and\s{{1,2}}|"
-                          rf"[\s-]{{1,2}})(?:{_NW})){{0,6}}\b")
+_NUMWORDS_RE = _rx(rf"\b(?:an?\s{{1,2}}(?=hundred|thousand))?(?:{_NW})(?:(?:\s{{1,2}}and\s{{1,2}}|"
+                   rf"[\s-]{{1,2}})(?:{_NW})){{0,6}}\b")
 _ONE_OK_RE = re.compile(r"(?i)\s{1,2}(?:days?|hours?|months?|years?|weeks?|yuan|kuai|bucks?|pieces?|pcs|units?|left|"
                         r"more|"
                         r"extra|of\s{1,2}(?:them|those|each))\b")

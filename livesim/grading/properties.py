@@ -276,7 +276,7 @@ def property_errors(r: Any, world: Any) -> list[str]:
             recs[p.link] = record_text(p)
         return recs[p.link]
 
-    needs = _need_regex(tuple(sorted(set(NEED_TAGS) | {t for p in world.catalog.products for t in p.tags})))
+    needs = _needs_of(frozenset(t for p in world.catalog.products for t in p.tags) - _NEED_SET)
     for si, (s, e) in enumerate(r.sentences):
         sent = text[s:e]
         if (r.question[si] and not _RHETORICAL.search(sent)) or r.echo[si]:
@@ -548,6 +548,13 @@ def _need_regex(tags: tuple[str, ...]) -> tuple[Prefiltered | None, dict[str, st
 
 
 _NEEDS_DEFAULT = _need_regex(NEED_TAGS)  # the generated catalogue's needs (and the prefilter tests' pattern)
+_NEED_SET = frozenset(NEED_TAGS)
+
+
+@lru_cache(maxsize=256)
+def _needs_of(extra: frozenset[str]) -> tuple[Prefiltered | None, dict[str, str]]:
+    """`_need_regex` over the catalogue's needs and `extra` (tags a hand-written catalogue adds), built once."""
+    return _need_regex(tuple(sorted(_NEED_SET | extra))) if extra else _NEEDS_DEFAULT
 
 
 def _need_errors(r: Any, world: Any, sent: str, s: int, e: int,

@@ -262,7 +262,8 @@ class Reading:
             raw = self.text[s:e]
             if self.question[i] or (skip_echo and self.echo[i]):
                 continue
-            sent = _REJECTED_SIZE_RE.sub(" ", raw)  # "M rather than L", "not XXL", "L would be too big": not advice
+            # "M rather than L", "not XXL", "L would be too big": not advice (each form names a size token)
+            sent = _REJECTED_SIZE_RE.sub(" ", raw) if _SIZE_ANY_RE.search(raw) is not None else raw
             if advice_only:
                 first = _SIZE_TOKEN_RE.search(sent) or _SIZE_NAME_RE.search(sent)
                 if self.sentence_facts(i)[0] or _SIZE_NEG_RE.search(sent, 0, first.start() if first else len(sent)):
@@ -569,3 +570,4 @@ _REJECTED_SIZE_RE = re.compile(
     r"|(?<![A-Za-z])" + _SZ + r"(?![A-Za-z])(?=\s{1,2}(?i:(?:would|might|could|will|may)\s{1,2}(?:probably\s{1,2})?"
     r"be|is|runs|feels|['’]s)\s{1,2}(?:\w{1,10}\s{1,2})?(?:too|a\s{1,2}bit|way|kind\s{1,2}of|slightly)\s{1,2}"
     r"(?:big|small|baggy|tight|loose|large|long|short|snug|roomy)\b)")
+_SIZE_ANY_RE = re.compile(r"(?<![A-Za-z])" + _SZ + r"(?![A-Za-z])")  # a size token: what every rejected size names

@@ -12,9 +12,10 @@ from typing import Any
 
 from livesim.grading.acts import verified
 from livesim.grading.cues import return_statement
+from livesim.grading.facts.prefilter import Prefiltered
 
 _T = re.IGNORECASE
-_TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
+_TOPICS: tuple[tuple[str, Prefiltered], ...] = tuple((name, Prefiltered(rx)) for name, rx in (
     ("stock", re.compile(r"\b(?:stock\w{0,3}|sold|sell\w{0,3}|warehouse|inventory|handful|remaining|restock\w{0,3}|"
                          r"supply|supplies|units|pieces|gone|last\s{1,2}(?:one|few|couple))\b|\bleft\b", _T)),
     ("urgency", re.compile(r"\b(?:minutes?|midnight|deadline|expir\w{1,4}|ends?|ending|last\s{1,2}call|jumps?|hurry|"
@@ -35,7 +36,7 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
                                r"compensat\w{1,5}|reimburs\w{1,5}|no\s{1,2}charge|free\s{1,2}of\s{1,2}charge|mail\s"
                                r"{1,2}"
                                r"you)\b", _T)),
-)
+))
 _CLAUSE_CUT = re.compile(r"(?i)[,;:—–()]|\s-\s|\b(?:but|however|though|although|so|because|and\s+(?=it|they|we|you|"
                          r"i|the|our|support|after))\b")
 _NOT_A_CLAIM = re.compile(

@@ -5,7 +5,7 @@ Tibet"), yet Python's regex engine tries every position of every text, which cos
 text. `literals(pattern)` reads the pattern's parse tree and returns strings of which every match must contain
 at least one (the literal runs that every path through the pattern consumes); when a text contains none of them,
 the pattern cannot match it and is not run. `Prefiltered` wraps a compiled pattern with that check and gives the
-same results as the pattern for `search`, `finditer` and `findall` (and runs `match` and `fullmatch`, which are
+same results as the pattern for `search`, `finditer`, `findall` and `sub` (and runs `match` and `fullmatch`, which are
 anchored, as they are).
 
 Case-insensitive patterns are checked on the lower-cased text, and only when the text is ASCII: with `re.I`, a
@@ -78,6 +78,22 @@ def _folds(seq: Any) -> bool:
     return False
 
 
+def _anchored(tree: list[Any], flags: int) -> bool:
+    r"""Does every match start at the text's start (a leading `^` or `\A`, without re.M)? Then `search` tries one
+    position, which costs less than looking for the literals.
+    """
+    if not tree:
+        return False
+    op, av = tree[0]
+    if op is _C.AT:
+        return av is _C.AT_BEGINNING_STRING or (av is _C.AT_BEGINNING and not flags & re.MULTILINE)
+    if op is _C.SUBPATTERN:
+        return _anchored(list(av[-1]), flags)
+    if op is _C.BRANCH:
+        return all(_anchored(list(alt), flags) for alt in av[1])
+    return False
+
+
 def literals(pattern: re.Pattern[str]) -> tuple[tuple[str, ...] | None, bool]:
     """(required strings or None, whether to compare case-insensitively) for a compiled str pattern."""
     if _P is None or not isinstance(pattern.pattern, str):
@@ -88,7 +104,7 @@ def literals(pattern: re.Pattern[str]) -> tuple[tuple[str, ...] | None, bool]:
         req = _required(tree, ascii_only=fold)  # with re.I a non-ASCII literal may match an ASCII letter
     except Exception:  # noqa: BLE001 - an unreadable tree only means no prefilter
         return None, False
-    if not req:
+    if not req or _anchored(tree, pattern.flags):
         return None, False
     lits = {s.lower() for s in req} if fold else set(req)
     # a string that contains another one adds nothing: the shorter one is found wherever it is
@@ -134,7 +150,18 @@ class Prefiltered:
         return False
 
     def search(self, text: str, *args: int) -> re.Match[str] | None:
-        return self.rx.search(text, *args) if self.possible(text) else None
+        needs = self._needs  # `possible`, inlined: the grader calls this a hundred times a reply
+        if needs is not None and not (self._fold and not text.isascii()):
+            low = _lower(text) if self._fold else text
+            for s in needs:
+                if s in low:
+                    break
+            else:
+                return None
+        return self.rx.search(text, *args)
+
+    def sub(self, repl: Any, text: str, count: int = 0) -> str:
+        return self.rx.sub(repl, text, count) if self.possible(text) else text
 
     def match(self, text: str, *args: int) -> re.Match[str] | None:  # anchored: cheap already, not prefiltered
         return self.rx.match(text, *args)

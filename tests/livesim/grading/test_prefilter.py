@@ -15,6 +15,7 @@ import livesim.grading.facts.patterns as patterns
 import livesim.grading.normalise as normalise
 import livesim.grading.properties as properties
 import livesim.grading.reading as reading
+import livesim.grading.topics as topics
 import livesim.grading.world as world
 from livesim.grading.facts.prefilter import Prefiltered, literals
 
@@ -31,6 +32,11 @@ from livesim.grading.facts.prefilter import Prefiltered, literals
     (r"(?i:code)\s*[A-Z0-9]{4}", 0, ("code",), True),  # a scoped (?i:) compares case-insensitively
     (r"[0-9]{1,2}月[0-9]{1,2}日", 0, ("月",), False),  # case-sensitive: non-ASCII literals count (the first)
     (r"K[0-9]|[0-9]日", re.I, None, False),  # case-insensitive: non-ASCII literals do not
+    (r"^\W{0,3}(?:hi|hey)\b", re.I, None, False),  # anchored: `search` tries one position, cheaper than the check
+    (r"\A(?:so|well)\s+no", 0, None, False),
+    (r"(?:^hello|^hey)\b", 0, None, False),  # every alternative anchored
+    (r"(?:^hello|hey)\b", 0, ("hello", "hey"), False),  # one alternative is not
+    (r"^hey", re.M, ("hey",), False),  # with re.M, `^` matches after every newline: not anchored
 ])
 def test_literals_reads_what_every_match_contains(pattern, flags, needs, fold):
     got, got_fold = literals(re.compile(pattern, flags))
@@ -50,7 +56,7 @@ def test_non_ascii_text_is_always_scanned_under_ignorecase():
 def _grader_patterns() -> list[tuple[str, Prefiltered]]:
     found: list[tuple[str, Prefiltered]] = []
     seen: set[int] = set()  # a pattern one module imports from another is tested once
-    for mod in (accuracy, acts, answers, closed, cues, normalise, patterns, properties, reading, world):
+    for mod in (accuracy, acts, answers, closed, cues, normalise, patterns, properties, reading, topics, world):
         for name, obj in vars(mod).items():
             items = obj if isinstance(obj, tuple) else tuple(obj.values()) if isinstance(obj, dict) else (obj,)
             for i, item in enumerate(items):
@@ -95,6 +101,7 @@ def test_prefiltered_patterns_give_the_patterns_results(name, pf):
         assert [(m.span(), m.groups()) for m in pf.finditer(text)] == want, (name, text)
         assert (pf.search(text) is None) == (not want), (name, text)
         assert pf.findall(text) == pf.rx.findall(text)
+        assert pf.sub("<>", text) == pf.rx.sub("<>", text)
         if want:
             assert pf.possible(text), (name, text)
 
@@ -205,3 +212,13 @@ def test_prefilters_agree_with_the_patterns_across_threads():
 
     with ThreadPoolExecutor(4) as pool:
         assert all(pool.map(run, range(0, 400, 100)))
+
+
+def test_a_rejected_size_always_names_a_size_token():
+    """`Reading.sizes` skips the rejected-size rewrite on a sentence without a size token: every match has one."""
+    rejected = Prefiltered(reading._REJECTED_SIZE_RE)
+    texts = [t for t in (*_drawn(rejected, 600), *CORPUS) if rejected.rx.search(t)]
+    assert len(texts) > 200
+    for text in texts:
+        assert reading._SIZE_ANY_RE.search(text) is not None, text
+        assert rejected.rx.sub(" ", text) != text
