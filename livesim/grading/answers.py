@@ -487,9 +487,9 @@ def answer_terms(truth: Any, reading: Reading, world: World, rtext: str) -> tupl
     met = [required_fact_met(f, reading, world, rtext) for f in required] if text.strip() else [False] * len(required)
     missing = [f.label for f, ok in zip(required, met, strict=True) if not ok]
     # the link number the viewer wrote, said back, answers nothing ("how do I buy link 4?" -> "link 4 is great")
-    echoed = {int(m["n"]) for m in _LINK_RE.finditer(rtext)}
-    if any(met) and all(f.kind == "link" and set(f.value or []) <= echoed
-                        for f, ok in zip(required, met, strict=True) if ok):
+    if any(met) and all(f.kind == "link" for f, ok in zip(required, met, strict=True) if ok) and all(
+            set(f.value or []) <= {int(m["n"]) for m in _LINK_RE.finditer(rtext)}
+            for f, ok in zip(required, met, strict=True) if ok):
         met = [False] * len(required)
         missing = [f.label for f in required]
     if not text.strip() or not required or not any(met):

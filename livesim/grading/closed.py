@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from livesim.grading.cues import _RETURN_CLOSED_NO, _RETURN_CLOSED_YES
+from livesim.grading.cues import _RETURN_CLOSED_NO, _RETURN_CLOSED_YES, _word_regex
 from livesim.grading.facts.patterns import _negated as _negated_in_window
 from livesim.grading.facts.prefilter import Prefiltered
 from livesim.world.catalog import Product
@@ -199,12 +199,12 @@ def _clause(text: str, start: int) -> str:
 def _stock_level(world: Any, p: Product, sent: str) -> int:
     """Stock of the asked variant when the sentence names it, else of the whole product."""
     asked = world.asked_variants.get(p.link)
-    skus = p.sku_for(asked) if asked and re.search(rf"(?i)\b{re.escape(asked)}\b", sent) else p.skus
+    skus = p.sku_for(asked) if asked and _word_regex(asked).search(sent) else p.skus
     return sum(s.stock for s in skus or p.skus)
 
 
 def _relevant_coupons(world: Any, text: str) -> list[Any]:
-    named = [c for c in world.room.active_coupons() if re.search(rf"(?i)\b{re.escape(c.code)}\b", text)]
+    named = [c for c in world.room.active_coupons() if _word_regex(c.code).search(text)]
     return named or list(world.room.active_coupons())
 
 
@@ -212,7 +212,7 @@ def _coupon_context(text: str, room: Any) -> bool:
     """Does the reply speak of a coupon (a word for one, or a running code)? Then its terms are checked in every
     sentence ("Use LIVE16 for 10 off. No minimum spend!").
     """
-    return _COUPON_CTX.search(text) is not None or any(re.search(rf"(?i)\b{re.escape(c.code)}\b", text)
+    return _COUPON_CTX.search(text) is not None or any(_word_regex(c.code).search(text)
                                                        for c in room.active_coupons())
 
 
@@ -253,7 +253,7 @@ def _check_sentence(sent: str, products: list[Product], world: Any, coupon_ctx: 
         term = first(_NO_MIN) or first(_MANY_USES) or first(_ALL_LINKS) or first(_NO_EXPIRY)
         if term is not None and len(coupons) > 1:  # a term binds to the code named last before it, if any
             before = [(m.start(), c) for c in coupons
-                      for m in re.finditer(rf"(?i)\b{re.escape(c.code)}\b", sent[:term.start()])]
+                      for m in _word_regex(c.code).finditer(sent[:term.start()])]
             if before:
                 coupons = [max(before, key=lambda x: x[0])[1]]
         if coupons:
