@@ -3,7 +3,7 @@
 Reads the `Reading` against the `World`: numbers bound to an attribute and subject, claims by type (superlatives and
 rankings, market comparisons, efficacy, durability, health and safety, guarantees, delivery promises), false
 statements without numbers (free, regions, returns, colours, stock states, sizes), then the closed-world checks
-(`closed`, `properties`, `topics`) and the speech-act checks (`acts.act_errors`), each run once.
+(`closed`, `properties`, `topics`) and the speech-act checks (`act_checks.act_errors`), each run once.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 
-from livesim.grading.acts import act_errors, offered
+from livesim.grading.act_checks import act_errors
 from livesim.grading.closed import closed_world_errors
 from livesim.grading.cues import (
     _AZ_RE,
@@ -260,7 +260,7 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
     if must_decline and _COMPLY_RE.search(text) and not _DECLINE_RE.search(text):
         errors.append("agrees to what it must decline")
     if r.facts.escalation and not world.escalated and _ESCALATION_SUBJ_RE.search(text) and not all(
-            offered(r.acts, text, m.start()) for m in _ESCALATION_RE.finditer(text)):
+            r.offered(m.start()) for m in _ESCALATION_RE.finditer(text)):
         errors.append("promises a follow-up from the team but opened no ticket")
     for c in r.facts.coupon_codes:
         if c.upper() not in valid_codes and c not in world.lookup_strs and c.upper() not in {"THE", "ticket"}:

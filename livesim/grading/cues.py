@@ -129,7 +129,7 @@ def _stems(words: Sequence[str]) -> set[str]:
 
 
 def claim_stems(text: str) -> set[str]:
-    """The content words of `text` as `acts.restated` compares them (first four letters, filler dropped)."""
+    """The content words of `text` as `act_checks.restated` compares them (first four letters, filler dropped)."""
     return _stems(_WORD.findall(text.lower()))
 
 

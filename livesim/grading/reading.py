@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from livesim.grading.acts import Act, speech_acts
+from livesim.grading.acts import _OFFER_BEFORE, ACTION_TOOLS, Act, speech_acts
 from livesim.grading.cues import _AZ_RE, _FREE_SHIP_CUE, _NO_RE, _WORD_RE, _names_regex_in, _rx, _word_regex, trigrams
 from livesim.grading.facts import extract_facts
 from livesim.grading.facts.extract import _scan_numbers, stock_and_sizes
@@ -153,6 +153,17 @@ class Reading:
     # (state, link, the variant's words): stock states of named variants
     other_variants: list[tuple[str, int | None, tuple[str, ...]]] = field(default_factory=list)
     acts: tuple[Act, ...] = ()  # one speech act per clause (`livesim.grading.acts`)
+
+    def verified(self, done: frozenset[str]) -> list[tuple[int, int]]:
+        """Spans of the action reports that a successful tool call (`done`: their keys) did."""
+        return [(a.start, a.end) for a in self.acts if a.kind == "action" and ACTION_TOOLS.get(a.detail) in done]
+
+    def offered(self, pos: int) -> bool:
+        """Is the word at `pos` inside a clause that offers ("I can escalate this if you need") rather than states?"""
+        for a in self.acts:
+            if a.start <= pos < a.end:
+                return a.kind == "question" or _OFFER_BEFORE.search(self.text[a.start:a.end]) is not None
+        return False
 
     def sentence_facts(self, i: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(stock claims, sizes) of sentence i as `extract_facts` reads them (computed once; the grader reads no

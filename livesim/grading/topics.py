@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from livesim.grading.acts import verified
 from livesim.grading.cues import return_statement
 from livesim.grading.facts.prefilter import Prefiltered
 
@@ -83,7 +82,7 @@ def unverified_topic_errors(r: Any, world: Any, region_re: Any) -> list[str]:
     text = r.text
     checked = [n.start for n in r.nums if n.asserted and n.attr not in (None, "unverifiable")]
     codes = [c.upper() for c in getattr(r.facts, "coupon_codes", [])]
-    done = verified(getattr(r, "acts", ()), getattr(world, "done", frozenset()))
+    done = r.verified(world.done)
     present = [(name, rx) for name, rx in _TOPICS if rx.search(text)]  # a topic found in no clause of the reply
     if not present:
         return errors

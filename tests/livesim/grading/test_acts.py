@@ -4,7 +4,8 @@ import itertools
 
 import pytest
 
-from livesim.grading.acts import ACTION_TOOLS, act_errors, classify, speech_acts
+from livesim.grading.act_checks import act_errors
+from livesim.grading.acts import ACTION_TOOLS, classify, speech_acts
 
 SUBJECTS = ["I've", "I have", "I just", "We've", "I've already", "I went ahead and"]
 REPORTS = {  # action -> (verb phrase after a first-person subject, passive statement)

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
-STAGES = ("world.py", "reading.py", "answers.py", "accuracy.py", "closed.py", "properties.py")
+STAGES = ("world.py", "reading.py", "acts.py", "answers.py", "accuracy.py", "closed.py", "properties.py",
+          "act_checks.py")
 ONCE_AT_MOST = ("topics.py",)  # the general rule runs only where no named check found an error
 
 
@@ -23,8 +24,8 @@ def _walk_module():
 
 @pytest.mark.parametrize("which", ["gold", "wrong"])
 def test_each_stage_is_entered_once_per_grade(which):
-    """Over every intent, gold replies and wrong ones (another request's gold reply): the world, the reading, the
-    answers, accuracy and each of its checks are entered once a grade (the general topic rule at most once), and no
+    """Over every intent, gold replies and wrong ones (another request's gold reply): the world, the reading (and its
+    speech acts), the answers, accuracy and each of its checks are entered once a grade (the general topic rule at most once), and no
     stage calls back into an earlier one (a callback would show as an extra entry from a later stage)."""
     walk = _walk_module()
     items = walk.gold_items(1)
@@ -40,7 +41,9 @@ def test_each_stage_is_entered_once_per_grade(which):
         assert 0 < per.get(mod, 0) <= len(items), (mod, per.get(mod, 0), len(items))
     callers = {(callee, caller) for (callee, caller) in stage if callee in STAGES + ONCE_AT_MOST}
     assert {c for c, who in callers if who == "terms.py"} == {"world.py", "reading.py", "answers.py", "accuracy.py"}
-    assert {c for c, who in callers if who == "accuracy.py"} == {"closed.py", "properties.py", "topics.py"}
+    assert {c for c, who in callers if who == "accuracy.py"} == {"closed.py", "properties.py", "topics.py",
+                                                                 "act_checks.py"}
+    assert {c for c, who in callers if who == "reading.py"} == {"acts.py"}
 
 
 _SCRIPT = r"""
