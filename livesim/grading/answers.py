@@ -37,7 +37,7 @@ from livesim.grading.reading import Reading
 from livesim.grading.world import FACT_CUE, TIME_CUES, World
 from livesim.world.answers import CODE_ENTRY_PHRASES
 from livesim.world.catalog import Product
-from livesim.world.truth import NOT_RETURNABLE_PHRASES, NOT_SHIP_PHRASES
+from livesim.world.truth import NOT_RETURNABLE_PHRASES, NOT_SHIP_PHRASES, STEER_PHRASES
 
 _NOT_SHIP_WORDS = frozenset(NOT_SHIP_PHRASES)
 _NOT_RETURN_WORDS = frozenset(NOT_RETURNABLE_PHRASES)
@@ -475,6 +475,19 @@ def about_other_product(reading: Any, targets: list[int]) -> bool:
     return bool(targets) and bool(named) and not named & set(targets)
 
 
+_PRODUCT_FACTS = frozenset({"price", "stock", "size", "number", "link", "ships_to", "returnable"})
+
+
+def _of_a_product(fact: Any) -> bool:
+    """A fact stated of a product (its price, stock, sizes, figures, link, where it ships, whether it is returnable)."""
+    return fact.kind in _PRODUCT_FACTS or (fact.kind == "any" and bool(fact.any_of)
+                                           and all(_of_a_product(f) for f in fact.any_of))
+
+
+def _is_steer(fact: Any) -> bool:
+    return fact.kind == "keyword" and fact.in_question and tuple(fact.value or ()) == STEER_PHRASES
+
+
 def answer_terms(truth: Any, reading: Reading, world: World, rtext: str) -> tuple[float, list[str]]:
     """(effectiveness, the labels of the facts missing) of the reply `reading` read: 1 where every required fact is
     stated, 0.5 where some are, 0 where none is, where it only says back the link the viewer wrote, or where it sends
@@ -485,6 +498,10 @@ def answer_terms(truth: Any, reading: Reading, world: World, rtext: str) -> tupl
     required = [f for f in truth.facts if (f.if_text is None or f.if_text.lower() in low)
                 and (f.unless_text is None or f.unless_text.lower() not in low)]
     met = [required_fact_met(f, reading, world, rtext) for f in required] if text.strip() else [False] * len(required)
+    # a burst's off-topic comment is steered back by an answer to another comment's product question, even one that
+    # names the product as "it" ("yes, it ships to Sichuan"): talking about a product is the steer
+    if any(ok and _of_a_product(f) for f, ok in zip(required, met, strict=True)):
+        met = [ok or _is_steer(f) for f, ok in zip(required, met, strict=True)]
     missing = [f.label for f, ok in zip(required, met, strict=True) if not ok]
     # the link number the viewer wrote, said back, answers nothing ("how do I buy link 4?" -> "link 4 is great")
     if any(met) and all(f.kind == "link" for f, ok in zip(required, met, strict=True) if ok) and all(
