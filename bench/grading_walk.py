@@ -3,8 +3,8 @@
 Grading is one pipeline: `terms.grade` builds the request's closed world (`world`), reads the reply (`reading`, which
 runs `normalise`, the speech acts of `acts` and the extractor of `facts/extract` once), then asks which required facts
 it states (`answers`) and why it is inaccurate (`accuracy`, which runs the checks `closed`, `properties`, `topics` and
-`act_checks.act_errors` once each). A grade that reads in one direction enters each stage once; a stage entered many times
-from another one (a callback, a helper imported back) is a place where the stages call each other.
+`act_checks` once each). A grade that reads in one direction enters each stage once; a stage entered many times from
+another one (a callback, a helper imported back) is a place where the stages call each other.
 
 Calls from another grading file are counted in three kinds:
   stage entries   a module-level function or class of a stage, called from another file (the number that matters);

@@ -139,6 +139,9 @@ _STEER_NOUN_RE = re.compile(r"['’]?s?\s{1,2}(?:[a-z]{1,12}\s{1,2})?(?:deals?|p
                             r"promotions?|links?|specials?|line-?up|finds|goodies|steals)\b")
 _APOLOGY_WORD_RE = re.compile(r"(?i)sorry|apolog\w*")
 _ANY_WORD_RE = re.compile(r"\w")
+# an apology with its own object ("sorry about that", "sorry for the trouble", "sorry to hear it") is for that, not
+# the opening of the news after it
+_OWN_OBJECT_RE = re.compile(r"(?i)\s{1,2}(?:about|for|over|to\s{1,2}hear)\b")
 _SKU_OF_RE = re.compile(r"\s{1,2}of\s{1,2}(?:link\s{0,2}|#)")  # (on the lower-cased text)
 _SKU_SIZE_IN_RE = re.compile(r"\b(?:xxs|xs|s|m|l|xl|xxl|xxxl|size\s{1,2}[a-z0-9]{1,4})\s{1,2}in\s{1,2}$")
 _EXTRA_DAYS_RE = re.compile(r"(?i)[0-9.]+\s{0,2}(?:extra|more|additional|further)\b")
@@ -368,13 +371,16 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
 def _bad_news(r: Reading, pos: int) -> bool:
     """Does the apology at `pos` open a product's bad news ("sorry, link 8 doesn't ship to Hong Kong", "sorry, link 3
     is sold out", "sorry, link 5 can't be returned"): from it to the end of its statement, a product named, and that
-    it does not ship, is not returnable, or is sold out? ("..., so sorry about that!" after the news opens none.)
+    it does not ship, is not returnable, or is sold out? ("..., so sorry about that!" after the news opens none, nor
+    does an apology with its own object: "so sorry about that, and link 3 is sold out".)
     """
     i = r.sentence_at(pos)
     if i >= len(r.sentences):
         return False
     e0 = r.sentences[i][1]
     word = _APOLOGY_WORD_RE.match(r.text, pos)
+    if word is not None and _OWN_OBJECT_RE.match(r.text, word.end()):
+        return False  # "so sorry about that, and link 3 is sold out": the apology is the complaint's
     if word is not None and not _ANY_WORD_RE.search(r.text, word.end(), e0) and i + 1 < len(r.sentences):
         e0 = r.sentences[i + 1][1]  # "great taste, sorry, link 8 doesn't ship ...": the news is the next statement
     after = r.text[pos:e0]

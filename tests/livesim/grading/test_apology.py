@@ -1,6 +1,7 @@
 """In a burst, an apology that opens another comment's bad news about a product ("sorry, link 8 doesn't ship to
 Hong Kong", "sorry, link 5 can't be returned") is that news, not the complaint's apology; an apology of its own
-statement is one, and with one comment any apology is to it.
+statement, or with its own object ("so sorry about that, and link 3 is sold out"), is one, and with one comment any
+apology is to it.
 
 Generated over complaint requests of many seeds (bursts and single comments), every product and the bad news its
 record holds (an excluded region, non-returnable).
@@ -37,10 +38,12 @@ def test_a_bursts_apology_inside_another_comments_bad_news_is_no_apology():
         label = next(f.label for f in sim.request.truth.facts if f.kind == "apology")
         for news in _bad_news(sim):
             for text in (f"Sorry, {news}.", f"Probably sorry, {news}.", f"So sorry, {news}!",
-                         f"You have great taste, sorry, {news}."):
+                         f"You have great taste, sorry, {news}.", f"Sorry to say, {news}."):
                 assert label in grade_text(sim, text).missing, text
             for text in (f"So sorry about that! {news.capitalize()}.", f"We apologise for the trouble. {news}.",
-                         f"Sorry, {news}, so sorry about that!", f"{news.capitalize()}, and sorry about the mix-up."):
+                         f"Sorry, {news}, so sorry about that!", f"{news.capitalize()}, and sorry about the mix-up.",
+                         f"So sorry about that, and {news}.", f"Sorry for the trouble, {news}.",
+                         f"Really sorry to hear that, {news}!"):
                 assert label not in grade_text(sim, text).missing, text
             n += 1
     assert n >= 20

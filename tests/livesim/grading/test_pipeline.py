@@ -25,8 +25,9 @@ def _walk_module():
 @pytest.mark.parametrize("which", ["gold", "wrong"])
 def test_each_stage_is_entered_once_per_grade(which):
     """Over every intent, gold replies and wrong ones (another request's gold reply): the world, the reading (and its
-    speech acts), the answers, accuracy and each of its checks are entered once a grade (the general topic rule at most once), and no
-    stage calls back into an earlier one (a callback would show as an extra entry from a later stage)."""
+    speech acts), the answers, accuracy and each of its checks are entered once a grade (the general topic rule at
+    most once), and no stage calls back into an earlier one (a callback would show as an extra entry from a later
+    stage)."""
     walk = _walk_module()
     items = walk.gold_items(1)
     if which == "wrong":
