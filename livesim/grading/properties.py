@@ -276,7 +276,8 @@ def property_errors(r: Any, world: Any) -> list[str]:
             recs[p.link] = record_text(p)
         return recs[p.link]
 
-    needs = _needs_of(frozenset(t for p in world.catalog.products for t in p.tags) - _NEED_SET)
+    extra = {t for p in world.catalog.products for t in p.tags if t not in _NEED_SET}
+    needs = _needs_of(frozenset(extra)) if extra else _NEEDS_DEFAULT
     for si, (s, e) in enumerate(r.sentences):
         sent = text[s:e]
         if (r.question[si] and not _RHETORICAL.search(sent)) or r.echo[si]:
@@ -554,7 +555,7 @@ _NEED_SET = frozenset(NEED_TAGS)
 @lru_cache(maxsize=256)
 def _needs_of(extra: frozenset[str]) -> tuple[Prefiltered | None, dict[str, str]]:
     """`_need_regex` over the catalogue's needs and `extra` (tags a hand-written catalogue adds), built once."""
-    return _need_regex(tuple(sorted(_NEED_SET | extra))) if extra else _NEEDS_DEFAULT
+    return _need_regex(tuple(sorted(_NEED_SET | extra)))
 
 
 def _need_errors(r: Any, world: Any, sent: str, s: int, e: int,

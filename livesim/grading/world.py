@@ -28,6 +28,7 @@ _CONTACT_CUE = _rx(r"\b(?:contact|reach|get\s{1,2}back|follow\s{1,2}up|hear\s{1,
 _DELIVERY_CUE = _rx(r"\b(?:arriv\w*|deliver\w*|get\s{1,2}(?:it|there|here|to\s{1,2}you)|receive|reach\s{1,2}you|"
                     r"take\s{1,2}to\s{1,2}get|be\s{1,2}(?:with\s{1,2}you|there|here))\b")
 _COUPON_WORD = _rx(r"\b(?:coupons?|codes?|vouchers?)\b")
+_BAIT_CLAIMS = tuple(c for cs in BAIT_CLAIMS.values() for c in cs)  # in the order they are looked for
 _CODE_TOKEN_RE = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Z0-9]{2,15}(?![A-Za-z0-9])")
 
 
@@ -136,7 +137,7 @@ class World:
         self.intents = intents
         self.burst = burst  # several comments answered at once
         low_request = request_text.lower()  # the effect a compliance-bait comment asks the host to confirm
-        self.bait_claim = next((c for cs in BAIT_CLAIMS.values() for c in cs if c in low_request), None)
+        self.bait_claim = next((c for c in _BAIT_CLAIMS if c in low_request), None)
         self.asked_variants = asked_variants or {}  # link -> the variant the viewer asked about (stock questions)
         # the links a stock question asked about (a burst's other comments target other links): the stock state the
         # truth holds is theirs

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 import livesim.grading.accuracy as accuracy
+import livesim.grading.act_checks as act_checks
 import livesim.grading.acts as acts
 import livesim.grading.answers as answers
 import livesim.grading.closed as closed
@@ -56,7 +57,8 @@ def test_non_ascii_text_is_always_scanned_under_ignorecase():
 def _grader_patterns() -> list[tuple[str, Prefiltered]]:
     found: list[tuple[str, Prefiltered]] = []
     seen: set[int] = set()  # a pattern one module imports from another is tested once
-    for mod in (accuracy, acts, answers, closed, cues, normalise, patterns, properties, reading, topics, world):
+    for mod in (accuracy, act_checks, acts, answers, closed, cues, normalise, patterns, properties, reading, topics,
+                world):
         for name, obj in vars(mod).items():
             items = obj if isinstance(obj, tuple) else tuple(obj.values()) if isinstance(obj, dict) else (obj,)
             for i, item in enumerate(items):
