@@ -398,6 +398,10 @@ _POINT_RE = re.compile(
     r"add|find|head|order\s{1,2}(?:it|one|now|here|from)|look\s{1,2}at|here|this\s{1,2}is|(?:it|that)['’]?s\s{1,2}(?:"
     r"the|your|our|my|at|on|in|under)|is\s{1,2}(?:the|your|our|my)\s{1,2}(?:one|pick|choice|favou?rite|best|go-to|top)|"
     r"in\s{1,2}the\s{1,2}cart|pinned)\b")
+# a clause whose subject is a size ("Size L is the one ...", "an M is your best bet"): size advice, not a product pick
+_SIZE_SUBJECT_RE = re.compile(
+    r"\W{0,3}(?i:(?:a|an|the|i['’]?d\s{1,2}say)\s{1,2})?(?i:size\s{1,2})?(?:XXXL|XXL|XXS|XS|XL|[23]XL|S|M|L|"
+    r"(?i:extra[\s-](?:small|large)|small|medium|large))(?![A-Za-z])(?i:\s{1,2}size)?\s{0,2}$")
 # ... and, to "which one?" only, why it is the one ("a great pick", "our best seller") ...
 _NEED_OF_RE = re.compile(r"^a link suited to ")  # the truth's label of a recommendation fact names the need
 _PICK_RE = re.compile(
@@ -433,8 +437,14 @@ def _presents(r: Reading, ms: int, me: int, need: set[str] | None) -> bool:
             parts.append(r.text[cur:a])
             cur = b
     rest = " ".join([*parts, r.text[cur:hi]])
+
+    def points(rx: re.Pattern[str]) -> bool:
+        # "Size L is the one for you on link 8": the size is what "is the one", not the product it is a size of
+        return any(not (m.group().lower().startswith("is") and _SIZE_SUBJECT_RE.match(rest, 0, m.start()))
+                   for m in rx.finditer(rest))
+
     return not [w for w in _WORD_RE.findall(rest.lower()) if w not in _NAMING_WORDS] \
-        or _POINT_RE.search(rest) is not None or (need is not None and (_PICK_RE.search(rest) is not None or any(
+        or points(_POINT_RE) or (need is not None and (points(_PICK_RE) or any(
             need <= claim_stems(m.group(1)) for m in _SUITS_RE.finditer(rest))))  # every word of the need
 
 
