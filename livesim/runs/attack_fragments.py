@@ -40,6 +40,7 @@ class Fragment:
     label: str  # "true" (supported by the request's truth or look-ups), "false", or "neutral" (states no fact)
     kind: str  # answer, fact, invented, denied, quantifier, decline, compliance, action, identity, social, ...
     covers: frozenset[int] = frozenset()  # indices of the request's required facts this fragment states
+    refers: int | None = None  # the link its leading "it" / "they" stands for (a statement about one product)
 
 
 @dataclass
@@ -67,11 +68,22 @@ class Pool:
         self.by_label = {lab: [i for i, f in enumerate(keep) if f.label == lab] for lab in ("true", "false", "neutral")}
 
 
+_NAMED_LINK = re.compile(r"(?i)\blink (\d+)|#(?=\d)(\d+)")
+_PRONOUN_LED = re.compile(r"(?i)^(?:(?:yes|sorry|so|and|but)[,!]?\s+)?(?:it|it['’]s|its|they|they['’]re)\b")
+
+
 def label_of(pool: Pool, idx: Iterable[int]) -> str:
     """right: no false fragment and every required fact stated; wrong: a false fragment, or nothing required
-    stated (off-target); partial otherwise (true but incomplete: neither search keeps it).
+    stated (off-target); partial otherwise (true but incomplete: neither search keeps it), and wherever a fragment
+    that calls its product "it" follows one that names another link (then "it" reads as that link).
     """
     frags = [pool.fragments[i] for i in idx]
+    last: int | None = None  # the link the reply named last: what a following "it" reads as
+    for f in frags:
+        if f.refers is not None and last is not None and last != f.refers:
+            return "partial"  # "tap link 8 ..., yes, it ships to Beijing": "it" is link 8 now, not what it was built of
+        for m in _NAMED_LINK.finditer(f.text):
+            last = int(m.group(1) or m.group(2))
     if any(f.label == "false" for f in frags):
         return "wrong"
     covered = frozenset().union(*(f.covers for f in frags)) & pool.required
@@ -108,6 +120,7 @@ class _Builder:
                           for f in self.facts]
         self.out: list[Fragment] = []
         self.subject: int | None = None  # while set, statements name this link (a reply may speak of several)
+        self.of: int | None = None  # the product whose record is being read (what a leading "it" stands for)
         self.asked_intents = {c.truth.intents[0] for c in sim.request.comments}
 
     def _applies(self, f: Any) -> bool:
@@ -133,7 +146,8 @@ class _Builder:
         if self.subject is not None:
             text = _about(self.subject, text)
         covers = self.covers(stmt) if stmt is not None and label == "true" else frozenset()
-        self.out.append(Fragment(text, label, kind, covers))
+        refers = self.of if self.of is not None and _PRONOUN_LED.match(text) else None
+        self.out.append(Fragment(text, label, kind, covers, refers))
 
     def fact(self, text: str, false_texts: Iterable[tuple[str, dict[str, Any]]], stmt: dict[str, Any],
              *evidence: Any) -> None:
@@ -149,6 +163,13 @@ class _Builder:
 
     # --- the records ----------------------------------------------------------------------------------------
     def product(self, p: Product) -> None:
+        self.of = p.link
+        try:
+            self._product(p)
+        finally:
+            self.of = None
+
+    def _product(self, p: Product) -> None:
         room, cat, L = self.sim.room, self.sim.catalog, p.link
         price = room.current_price(cat, L)
         if price is not None:

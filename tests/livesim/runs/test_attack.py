@@ -67,6 +67,37 @@ def test_labels_follow_construction(requests, intent):
         assert len(pool.by_label["false"]) >= 20
 
 
+def test_it_after_another_link_is_no_label(env):
+    """A fragment that calls its product "it" ("Yes, it ships to Beijing") states that product's fact only where no
+    other link was named before it: after "tap link 8 ...", "it" reads as link 8, so neither search may keep the
+    reply (partial); after its own link, or first, its label is what it was built as. Over 64 requests of the bench
+    (bursts among them: where such fragments are built)."""
+    import dataclasses
+
+    n = 0
+    for intent in ("shipping", "price", "stock_variant", "returns"):
+        for r in [*requests_for(env, intent, 8, 28), *requests_for(env, intent, 8, 29)]:
+            pool = build_pool(r.sim)
+            frags = pool.fragments
+            plain = Pool.__new__(Pool)
+            plain.__dict__.update(pool.__dict__)
+            plain.fragments = [dataclasses.replace(f, refers=None) for f in frags]
+            for j, f in enumerate(frags):
+                if f.refers is None:
+                    continue
+                for i, g in enumerate(frags):
+                    links = {int(x) for x in re.findall(r"(?i)\blink (\d+)", g.text)}
+                    if i == j or not links:
+                        continue
+                    if links == {f.refers}:
+                        assert label_of(pool, [i, j]) == label_of(plain, [i, j])
+                    elif f.refers not in links:
+                        assert label_of(pool, [i, j]) == "partial", (g.text, f.text)
+                        assert label_of(pool, [j, i]) == label_of(plain, [j, i])
+                        n += 1
+    assert n >= 20
+
+
 @pytest.mark.parametrize("intent", INTENTS)
 def test_false_and_true_fragments_agree_with_the_records(requests, intent):
     """Every price, dispatch time, return window and action report is labelled as the records and trace say."""
