@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from livesim.grading.facts.prefilter import Prefiltered
+from livesim.grading.facts.prefilter import Prefiltered, _lower
 
 
 def _rx(p: str) -> Prefiltered:
@@ -66,6 +66,15 @@ _IDIOM_WORDS = re.compile(r"(?i)\b(?:if|no|not|without|can['’]?t|cannot|won['�
                           r"you['’]?ll|you|but|"
                           r"why|couldn['’]?t)\b")
 _DURATION_WORDS = re.compile(r"(?i)\b(?:days?|weeks?|months?|years?|hours?|half)\b")
+# the same word lists for the lower case of an ASCII text, where they match alike (no upper-case letter in them) and
+# the engine runs 2-3x faster without folding case
+_IDIOM_WORDS_LOW = re.compile(_IDIOM_WORDS.pattern.removeprefix("(?i)"))
+_DURATION_WORDS_LOW = re.compile(_DURATION_WORDS.pattern.removeprefix("(?i)"))
+
+
+def _holds(rx: re.Pattern[str], low_rx: re.Pattern[str], text: str) -> bool:
+    """`rx.search(text) is not None`; on ASCII text, by `low_rx` on its lower case."""
+    return (low_rx.search(_lower(text)) if text.isascii() else rx.search(text)) is not None
 
 
 _CURRENCY_AFTER = re.compile(r"(?i)\s{0,2}(?:yuan|kuai|bucks?|rmb|dollars?|元|块)\b")
@@ -142,7 +151,7 @@ def normalise(text: str) -> str:
     digits.
     """
     text = deshout(text)
-    if _IDIOM_WORDS.search(text):  # every idiom holds one of these words: most replies skip the whole list
+    if _holds(_IDIOM_WORDS, _IDIOM_WORDS_LOW, text):  # every idiom holds one of these words: most replies skip them
         for rx, rep in _IDIOMS:
             if rx.possible(text):
                 text = rx.rx.sub(rep, text)
@@ -150,7 +159,7 @@ def normalise(text: str) -> str:
         text = _SPOKEN_RE.rx.sub(_spoken, text)
     if _KILO_RE.possible(text):
         text = _KILO_RE.rx.sub(lambda m: f"{float(m['n']) * 1000:g}", text)
-    if _DURATION_WORDS.search(text):
+    if _holds(_DURATION_WORDS, _DURATION_WORDS_LOW, text):
         for rx, rep in _DURATIONS:
             if rx.possible(text):
                 text = rx.rx.sub(_duration(rep), text)
