@@ -201,23 +201,23 @@ def classify(clause: str, text: str, offset: int, question: bool, present: froze
     end = offset + len(clause)
     if question:
         return Act("question", offset, end)
-    if "identity" in present and _IDENTITY.search(clause) is not None:
+    if "identity" in present and _IDENTITY.found(clause):
         return Act("identity", offset, end, "human")
     action = _action(clause, text, offset, present)
     if action is not None:
         return Act("action", offset, end, action)
-    declined = _DECLINE.search(clause) is not None
-    if "disclose" in present and not declined and _DISCLOSE.search(text[offset:end + 2]) is not None:  # + its ':'
+    declined = _DECLINE.found(clause)
+    if "disclose" in present and not declined and _DISCLOSE.found(text[offset:end + 2]):  # + its ':'
         return Act("answer", offset, end, "disclose")
     if declined:
         return Act("decline", offset, end)
-    if "grant" in present and _GRANT.search(clause) is not None:
+    if "grant" in present and _GRANT.found(clause):
         return Act("answer", offset, end, "grant")
-    if "affirm" in present and _AFFIRM.search(clause) is not None:
+    if "affirm" in present and _AFFIRM.found(clause):
         return Act("answer", offset, end, "affirm")
-    if _YES.search(clause) is not None:
+    if _YES.found(clause):
         return Act("answer", offset, end, "yes")
-    if _SOCIAL.search(clause) is not None:
+    if _SOCIAL.found(clause):
         return Act("social", offset, end)
     return Act("answer", offset, end)
 
@@ -227,7 +227,7 @@ def speech_acts(text: str, sentences: Sequence[tuple[int, int]], cuts: Sequence[
     """One act per clause: clauses are the spans between `cuts` (which hold every sentence start); `question`
     flags each sentence. A pattern that matches nowhere in the reply is not tried on its clauses.
     """
-    present = frozenset(k for k, rx in _PATTERNS.items() if rx.search(text) is not None)
+    present = frozenset(k for k, rx in _PATTERNS.items() if rx.found(text))
     out: list[Act] = []
     bounds = sorted(set(cuts) | {e for _, e in sentences})
     for i, (s, e) in enumerate(sentences):

@@ -83,7 +83,7 @@ def unverified_topic_errors(r: Any, world: Any, region_re: Any) -> list[str]:
     checked = [n.start for n in r.nums if n.asserted and n.attr not in (None, "unverifiable")]
     codes = [c.upper() for c in getattr(r.facts, "coupon_codes", [])]
     done = r.verified(world.done)
-    present = [(name, rx) for name, rx in _TOPICS if rx.search(text)]  # a topic found in no clause of the reply
+    present = [(name, rx) for name, rx in _TOPICS if rx.found(text)]  # a topic found in no clause of the reply
     if not present:
         return errors
     for i, (s, e) in enumerate(r.sentences):
@@ -92,7 +92,7 @@ def unverified_topic_errors(r: Any, world: Any, region_re: Any) -> list[str]:
         sent = text[s:e]
         for a, b in _clauses(sent):
             clause = sent[a:b]
-            topics = [name for name, rx in present if rx.search(clause)]
+            topics = [name for name, rx in present if rx.found(clause)]
             if not topics or _NOT_A_CLAIM.search(clause) or r.salad or not _SENTENCE.search(clause) \
                     or _DEFLECT.search(clause):
                 continue  # no claim: a decline, hedge, keyword list, deflection or opinion

@@ -111,6 +111,32 @@ def literals(pattern: re.Pattern[str]) -> tuple[tuple[str, ...] | None, bool]:
     return tuple(sorted(s for s in lits if not any(t != s and t in s for t in lits))), fold
 
 
+def lowercase_twin(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
+    r"""The pattern without re.IGNORECASE, which finds a match in the lower case of an ASCII text exactly where the
+    pattern finds one in the text (and runs 2-3x faster: the engine folds no case); None where that cannot be
+    assured: the pattern must fold case as a whole (the flag, or one leading `(?i)`), name no upper-case letter
+    outside an escape (`\W`, `\S`, `\B` keep their meaning on lower-case text), and set no other inline flag.
+    """
+    src = pattern.pattern
+    if not isinstance(src, str) or not pattern.flags & re.IGNORECASE:
+        return None
+    body = src.removeprefix("(?i)")
+    rest = body
+    for construct in ("(?:", "(?=", "(?!", "(?<=", "(?<!", "(?P<", "(?P="):
+        rest = rest.replace(construct, "")
+    if "(?" in rest:
+        return None  # a scoped or inline flag
+    i = 0
+    while i < len(body):
+        if body[i] == "\\":
+            i += 2
+            continue
+        if "A" <= body[i] <= "Z":
+            return None
+        i += 1
+    return re.compile(body, pattern.flags & ~re.IGNORECASE)
+
+
 _LAST: tuple[str, str] = ("", "")  # the last text and its lower case (the grader runs many patterns on one text)
 
 
@@ -127,13 +153,25 @@ def _lower(text: str) -> str:
 class Prefiltered:
     """A compiled pattern that is not run on a text containing none of its required literals (same results)."""
 
-    __slots__ = ("_fold", "_needs", "flags", "pattern", "rx")
+    __slots__ = ("_fold", "_needs", "_twin", "flags", "pattern", "rx")
 
     def __init__(self, rx: re.Pattern[str]) -> None:
         self.rx = rx
         self.pattern = rx.pattern
         self.flags = rx.flags
         self._needs, self._fold = literals(rx)
+        self._twin: re.Pattern[str] | None | bool = False  # compiled on first use
+
+    def found(self, text: str) -> bool:
+        """`search(text) is not None`, read on an ASCII text's lower case where the pattern has a lower-case twin."""
+        if not self.possible(text):
+            return False
+        twin = self._twin
+        if twin is False:
+            twin = self._twin = lowercase_twin(self.rx)
+        if twin is not None and text.isascii():
+            return twin.search(_lower(text)) is not None  # type: ignore[union-attr]
+        return self.rx.search(text) is not None
 
     def possible(self, text: str) -> bool:
         """False only if the pattern cannot match anywhere in `text`."""

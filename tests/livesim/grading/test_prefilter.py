@@ -104,6 +104,7 @@ def test_prefiltered_patterns_give_the_patterns_results(name, pf):
         assert (pf.search(text) is None) == (not want), (name, text)
         assert pf.findall(text) == pf.rx.findall(text)
         assert pf.sub("<>", text) == pf.rx.sub("<>", text)
+        assert pf.found(text) == bool(want), (name, text)  # the lower-case twin, where there is one
         if want:
             assert pf.possible(text), (name, text)
 
@@ -197,6 +198,7 @@ def test_prefiltered_patterns_on_strings_drawn_from_them(name, pf):
     for text in drawn:
         assert pf.possible(text), (name, text)
         assert [m.span() for m in pf.finditer(text)] == [m.span() for m in pf.rx.finditer(text)], (name, text)
+        assert pf.found(text), (name, text)
 
 
 def test_prefilters_agree_with_the_patterns_across_threads():
@@ -237,3 +239,23 @@ def test_word_gates_read_the_lower_case_alike(rx, low):
         assert normalise._holds(rx, low, text) == want, text
         hits += want
     assert hits > 100
+
+
+@pytest.mark.parametrize(("pattern", "flags", "twin"), [
+    (r"\bsold\s+out\b", re.I, True),
+    (r"(?i)\bsold\s+out\b", 0, True),  # a leading (?i) folds the whole pattern
+    (r"\bsold\s+out\b", 0, False),  # case-sensitive already
+    (r"\bSold\b", re.I, False),  # an upper-case letter: the lower case of the text would not hold it
+    (r"(?<![A-Za-z])xl\b", re.I, False),
+    (r"\W\S\bno\B", re.I, True),  # upper-case escapes keep their meaning
+    (r"size(?-i:XL)", re.I, False),  # a scoped flag
+])
+def test_a_lowercase_twin_only_where_it_finds_the_same(pattern, flags, twin):
+    from livesim.grading.facts.prefilter import lowercase_twin
+
+    rx = re.compile(pattern, flags)
+    got = lowercase_twin(rx)
+    assert (got is not None) == twin
+    if got is not None:
+        for text in ("SOLD OUT", "Sold  Out!", "is it sold out?", "NO", "a noise", "sold-out"):
+            assert (got.search(text.lower()) is not None) == (rx.search(text) is not None), text
