@@ -218,7 +218,7 @@ def _coupon_context(text: str, room: Any) -> bool:
 
 def _check_sentence(sent: str, products: list[Product], world: Any, coupon_ctx: bool,
                     live: frozenset[Prefiltered] | None = None) -> list[str]:
-    """`live`: the patterns that may match somewhere in the reply (None: all); the others are not tried."""
+    """`live`: the patterns whose literals the reply holds (None: all); the others cannot match and are not tried."""
     errors: list[str] = []
     room = world.room
 
@@ -324,7 +324,7 @@ def closed_world_errors(r: Any, world: Any) -> list[str]:
     text = r.text
     coupon_ctx = _coupon_context(text, world.room)
     checked = [(s, e) for i, (s, e) in enumerate(r.sentences) if not (r.question[i] or r.echo[i]) and e - s >= 4]
-    # a pattern that cannot match the reply cannot match one of its sentences: with several sentences, look once
+    # a sentence holds no literal its reply lacks: with several sentences, look for each pattern's literals once
     live = frozenset(rx for rx in _SENTENCE_CHECKS if rx.possible(text)) if len(checked) > 1 else None
     for s, e in checked:
         sent = text[s:e]

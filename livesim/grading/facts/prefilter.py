@@ -6,7 +6,8 @@ text. `literals(pattern)` reads the pattern's parse tree and returns strings of 
 at least one (the literal runs that every path through the pattern consumes); when a text contains none of them,
 the pattern cannot match it and is not run. `Prefiltered` wraps a compiled pattern with that check and gives the
 same results as the pattern for `search`, `finditer`, `findall` and `sub` (and runs `match` and `fullmatch`, which are
-anchored, as they are).
+anchored, as they are). `found` (whether it matches) reads an ASCII text's lower case with the pattern's
+case-sensitive twin where it has one (`lowercase_twin`), which the engine runs 2-3x faster than folding case.
 
 Case-insensitive patterns are checked on the lower-cased text, and only when the text is ASCII: with `re.I`, a
 few non-ASCII letters match ASCII ones (the Kelvin sign matches "k", the long s matches "s"), so a non-ASCII text
