@@ -40,8 +40,10 @@ _UNITS: tuple[tuple[str, str], ...] = (
 _UNIT_ALTS = "|".join(f"(?P<u{i}>{p})" for i, (_, p) in enumerate(_UNITS))
 _UNIT_RE = re.compile(r"[ \t]{0,2}(?:-[ \t]?)?(?:" + _UNIT_ALTS + ")")
 _CUR = "¥$€£￥"
+# a currency before the amount ("RMB 256", "¥129", "¥99 - "), on the same line and not the currency of an amount before
+# it ("199 RMB 256GB"), nor closing a sentence ("free over 199 RMB. 256GB of link 8 is in stock")
 _CUR_BEFORE_RE = re.compile(
-    rf"(?:[{_CUR}]|(?<![A-Za-z])(?:RMB|CNY|USD|EUR|GBP|HKD|rmb)\.?)\s{{0,2}}$"
+    rf"(?:[{_CUR}]|(?<![0-9][ \t])(?<![0-9])(?<![A-Za-z])(?:RMB|CNY|USD|EUR|GBP|HKD|rmb))[ \t]{{0,2}}$"
     rf"|[{_CUR}]\s{{0,2}}[0-9][0-9,.]{{0,15}}\s{{0,2}}(?:-|–|~|to)\s{{0,2}}$"
 )
 _CUR_AFTER_RE = re.compile(
