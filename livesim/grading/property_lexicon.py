@@ -9,6 +9,15 @@ asserted property against the record: a surface whose record forms the record la
 
 from __future__ import annotations
 
+from livesim.world.answers import NATURAL, SYNTHETIC
+
+# natural or synthetic: the world's own lists (what its answers to "real or synthetic?" turn on), so that a reply
+# may say of a bamboo box what the truth says of it ("bamboo, a natural material")
+_NATURAL = ", ".join(sorted({*NATURAL, "hemp"}))
+_ORIGIN_LINES = (f"natural fibre, natural fiber : {_NATURAL}\n"
+                 f"natural fabric, natural material, natural materials : {_NATURAL}\n"
+                 f"synthetic, synthetic fabric, synthetic fibre, synthetic fiber : {', '.join(sorted(SYNTHETIC))}\n")
+
 _RAW: dict[str, str] = {
     # --- materials and fabrics (apparel, home, electronics bodies)
     "material": """
@@ -81,10 +90,7 @@ marble
 cork
 solid gold, gold plated, 18k gold, 14k gold, rose gold plated
 sterling silver, solid silver, silver plated
-natural fibre, natural fiber : cotton, linen, wool, silk, cashmere, hemp
-natural fabric, natural material, natural materials : cotton, linen, wool, silk, cashmere, hemp
-synthetic, synthetic fabric, synthetic fibre, synthetic fiber : polyester, nylon, spandex, polypropylene, acrylic
-""",
+""" + _ORIGIN_LINES,
     # --- beauty ingredients and other substances
     "ingredient": """
 hyaluronic acid, hyaluronate, sodium hyaluronate : hyaluronic acid
