@@ -33,7 +33,7 @@ from livesim.grading.cues import (
 from livesim.grading.facts.extract import stock_and_sizes
 from livesim.grading.facts.patterns import _CUT_RE, _LINK_RE, _REFUSAL_RE, _negated
 from livesim.grading.properties import true_attribute_stated
-from livesim.grading.reading import Reading
+from livesim.grading.reading import _SZ, Reading
 from livesim.grading.world import FACT_CUE, TIME_CUES, World
 from livesim.world.answers import CODE_ENTRY_PHRASES
 from livesim.world.catalog import Product
@@ -399,9 +399,8 @@ _POINT_RE = re.compile(
     r"the|your|our|my|at|on|in|under)|is\s{1,2}(?:the|your|our|my)\s{1,2}(?:one|pick|choice|favou?rite|best|go-to|top)|"
     r"in\s{1,2}the\s{1,2}cart|pinned)\b")
 # a clause whose subject is a size ("Size L is the one ...", "an M is your best bet"): size advice, not a product pick
-_SIZE_SUBJECT_RE = re.compile(
-    r"\W{0,3}(?i:(?:a|an|the|i['’]?d\s{1,2}say)\s{1,2})?(?i:size\s{1,2})?(?:XXXL|XXL|XXS|XS|XL|[23]XL|S|M|L|"
-    r"(?i:extra[\s-](?:small|large)|small|medium|large))(?![A-Za-z])(?i:\s{1,2}size)?\s{0,2}$")
+_SIZE_SUBJECT_RE = re.compile(r"\W{0,3}(?i:(?:a|an|the|i['’]?d\s{1,2}say)\s{1,2})?(?i:size\s{1,2})?" + _SZ
+                              + r"(?![A-Za-z])(?i:\s{1,2}size)?\s{0,2}$")
 # ... and, to "which one?" only, why it is the one ("a great pick", "our best seller") ...
 _NEED_OF_RE = re.compile(r"^a link suited to ")  # the truth's label of a recommendation fact names the need
 _PICK_RE = re.compile(

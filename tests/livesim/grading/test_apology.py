@@ -31,30 +31,33 @@ def _bad_news(sim):
             yield f"link {p.link} can't be returned"
 
 
-def test_a_bursts_apology_inside_another_comments_bad_news_is_no_apology():
-    n = 0
-    for seed in _complaints(True, 12):
+def _cases(burst: bool, n: int):
+    """(sim, the apology fact's label, a product's bad news) over complaint requests."""
+    for seed in _complaints(burst, n):
         sim = build_request(seed, "complaint")
         label = next(f.label for f in sim.request.truth.facts if f.kind == "apology")
         for news in _bad_news(sim):
-            for text in (f"Sorry, {news}.", f"Probably sorry, {news}.", f"So sorry, {news}!",
-                         f"You have great taste, sorry, {news}.", f"Sorry to say, {news}."):
-                assert label in grade_text(sim, text).missing, text
-            for text in (f"So sorry about that! {news.capitalize()}.", f"We apologise for the trouble. {news}.",
-                         f"Sorry, {news}, so sorry about that!", f"{news.capitalize()}, and sorry about the mix-up.",
-                         f"So sorry about that, and {news}.", f"Sorry for the trouble, {news}.",
-                         f"Really sorry to hear that, {news}!"):
-                assert label not in grade_text(sim, text).missing, text
-            n += 1
+            yield sim, label, news
+
+
+def test_a_bursts_apology_inside_another_comments_bad_news_is_no_apology():
+    n = 0
+    for sim, label, news in _cases(True, 12):
+        for text in (f"Sorry, {news}.", f"Probably sorry, {news}.", f"So sorry, {news}!",
+                     f"You have great taste, sorry, {news}.", f"Sorry to say, {news}."):
+            assert label in grade_text(sim, text).missing, text
+        for text in (f"So sorry about that! {news.capitalize()}.", f"We apologise for the trouble. {news}.",
+                     f"Sorry, {news}, so sorry about that!", f"{news.capitalize()}, and sorry about the mix-up.",
+                     f"So sorry about that, and {news}.", f"Sorry for the trouble, {news}.",
+                     f"Really sorry to hear that, {news}!"):
+            assert label not in grade_text(sim, text).missing, text
+        n += 1
     assert n >= 20
 
 
 def test_with_one_comment_any_apology_is_to_it():
     n = 0
-    for seed in _complaints(False, 8):
-        sim = build_request(seed, "complaint")
-        label = next(f.label for f in sim.request.truth.facts if f.kind == "apology")
-        for news in _bad_news(sim):
-            assert label not in grade_text(sim, f"Sorry, {news}.").missing, news
-            n += 1
+    for sim, label, news in _cases(False, 8):
+        assert label not in grade_text(sim, f"Sorry, {news}.").missing, news
+        n += 1
     assert n >= 10
