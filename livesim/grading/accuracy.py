@@ -191,7 +191,7 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
             continue
         if not n.asserted and (n.value in world.request_nums or n.attr in (None, "percent")):
             continue  # the viewer's own figure, declined or asked back
-        if n.value in world.request_nums and n.start < declining.get(n.sentence, -1):
+        if n.start < declining.get(n.sentence, -1) and world.quotes_viewer(n.value, n.unit):
             continue  # the viewer's figure quoted before (or in) the clause that declines it ("50% off? I can't")
         if n.attr is None:
             unbound += 1

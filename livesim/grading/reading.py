@@ -19,7 +19,7 @@ from typing import Any
 from livesim.grading.acts import _OFFER_BEFORE, ACTION_TOOLS, Act, speech_acts
 from livesim.grading.cues import _AZ_RE, _FREE_SHIP_CUE, _NO_RE, _WORD_RE, _names_regex_in, _rx, _word_regex, trigrams
 from livesim.grading.facts import extract_facts
-from livesim.grading.facts.extract import _scan_numbers, stock_and_sizes
+from livesim.grading.facts.extract import _scan_numbers, stock_and_sizes, unit_after
 from livesim.grading.facts.patterns import (
     _CUR_AFTER_RE,
     _CUR_BEFORE_RE,
@@ -27,7 +27,6 @@ from livesim.grading.facts.patterns import (
     _LINK_RE,
     _REFUSAL_RE,
     _UNIT_RE,
-    _UNITS,
     _negated,
     replace_ignoring_case,
 )
@@ -40,7 +39,6 @@ _MATERIALS = sorted({x for surfaces, canonical, _ in LEXICON["material"] for x i
                     key=len, reverse=True)
 _MATERIAL_AFTER_RE = re.compile(r"(?i)\s{0,2}(?:[a-z]{1,12}\s{1,2}){0,2}?(?:"
                                 + "|".join(re.escape(x) for x in _MATERIALS) + r")\b")
-_UNIT_ADJ_RE = _rx(r"\s{1,2}(?:extra|more|additional|business|working|full|whole)(?=\s)")
 _SPACED_DASH_RE = re.compile(r"\s{1,2}[-–—]\s{1,2}")
 _RANGE_GAP_RE = re.compile(r"(?i)\s{0,2}(?:-|–|~|to|x|×|\*|by)\s{0,2}")
 _SENT_RE = re.compile(r"[!?\n]+|\.(?![0-9])|…|[\U0001F300-\U0001FAFF\u2600-\u27BF]+")
@@ -113,6 +111,10 @@ _GENERIC_WORDS = frozenset(
     "battery warranty recommend best product products gift need today shop stream pinned can't cannot not allowed "
     "unable decline sorry apologise apologize escalate quality better vs difference cheap cheaper".split())
 _ASCII_DIGIT_RE = re.compile(r"[0-9]")
+# after a link mention: it is the subject of a statement of its own ("Link 8's power ...", "link 8 has ...")
+_OPENS_STATEMENT_RE = re.compile(r"(?i)['’]s\b|\s{0,2}\(|\s{1,2}(?:is|are|has|have|comes?|costs?|lasts?|weighs?|ships?|"
+                                 r"runs?|holds?|was|were|will|can|gets?|offers?|features?|contains?|suits?|includes?|"
+                                 r"uses?|measures?|fits?|works?|needs?|supports?|takes?|keeps?|doesn['’]?t|isn['’]?t)\b")
 
 
 # ------------------------------------------------------------------------------------------- the reading
@@ -371,11 +373,38 @@ _SOFT_SEP_RE = re.compile(r",\s{0,2}(?:(?:and|but|while|plus|also|then)\s{1,2})?
 _NEXT_CUT_RE = re.compile(r"[,;:]|\s[-–—/|]\s")
 
 
+# a run-on: "Link 6's flavour is original Link 1 is 39 yuan", "... 20 hours Link 8's charging power is 10 W": a link
+# mention written with a capital that opens a statement of its own, right after a word that closes one, not one that
+# leads into the mention ("for Link 1", "tap Link 7", "and Link 3 has", "not sure Link 1 is")
+_RUN_ON_RE = re.compile(r"(?<=[A-Za-z0-9%\u2019'])[^\S\n]{1,2}(?=(?:Links?|Items?|LINKS?|ITEMS?)\s{0,2}[0-9])")
+_LEADS_INTO = frozenset(
+    "and or but so then also plus for of on in at to from with than like vs versus about is are was were be been buy "
+    "get try grab tap check pick recommend choose add order see love prefer suggest want need as if because since "
+    "while whereas where when both either neither into onto over under between compared unlike beside besides via per "
+    "sure think say guess reckon believe hope bet maybe perhaps probably honestly personally definitely yes yeah "
+    "not only just even".split())
+
+
+def _run_ons(text: str, s: int, e: int, mention_starts: list[int]) -> list[tuple[int, int, bool]]:
+    out = []
+    for m in _RUN_ON_RE.finditer(text, s, e):
+        ms = m.end()
+        if ms not in mention_starts:
+            continue
+        word = text[text.rfind(" ", s, m.start()) + 1:m.start()].lower()
+        me = _LINK_RE.match(text, ms)
+        if word not in _LEADS_INTO and me is not None and _OPENS_STATEMENT_RE.match(text, me.end()):
+            out.append((m.start(), ms, True))
+    return out
+
+
 def _statements(text: str, sentences: list[tuple[int, int]], mention_starts: list[int]) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     for s, e in sentences:
         cur = s
         seps = [(m.start(), m.end(), True) for m in _HARD_SEP_RE.finditer(text, s, e)]
+        if mention_starts:
+            seps += _run_ons(text, s, e, mention_starts)
         if mention_starts:
             for m in _SOFT_SEP_RE.finditer(text, s, e):
                 nc = _NEXT_CUT_RE.search(text, m.end(), e)
@@ -456,13 +485,7 @@ def read_reply(reply: str, world: World) -> Reading:
     facts = extract_facts(text)
 
     nums_raw, _, _, _ = _scan_numbers(text)
-    units: list[str | None] = []
-    for _, e, _ in nums_raw:
-        um = _UNIT_RE.match(text, e)
-        if um is None:  # "2 extra days", "3 more hours"
-            am = _UNIT_ADJ_RE.match(text, e)
-            um = _UNIT_RE.match(text, am.end()) if am else None
-        units.append(_UNITS[int(um.lastgroup[1:])][0] if um and um.lastgroup else None)
+    units = [unit_after(text, e) for _, e, _ in nums_raw]
     for i in range(len(nums_raw) - 2, -1, -1):  # "28 x 44 x 72 cm", "3-5 days" share the last unit
         if units[i] is None and units[i + 1] and _RANGE_GAP_RE.fullmatch(text, nums_raw[i][1], nums_raw[i + 1][0]) \
                 and not (_SPACED_DASH_RE.fullmatch(text, nums_raw[i][1], nums_raw[i + 1][0])

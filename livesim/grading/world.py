@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from livesim.grading.acts import MUST_DECLINE
 from livesim.grading.cues import _BATTERY_CUE, _COLOURS, _RETURN_CUE, _SHIP_CUE, _rx, _word_regex, claim_stems, trigrams
-from livesim.grading.facts.extract import _scan_numbers, numbers_in
+from livesim.grading.facts.extract import _scan_numbers, numbers_in, unit_after
 from livesim.grading.facts.patterns import _LINK_RE
 from livesim.grading.facts.prefilter import Prefiltered
 from livesim.grading.normalise import normalise
@@ -119,6 +119,26 @@ def _answerable(request: Any) -> dict[str, Any]:
             "answerable_links": frozenset(n for c in ok for n in c.truth.targets)}
 
 
+_CatalogIndex = tuple[dict[int, Product], tuple[str, ...], dict[str, int]]
+_last_index: list[Any] = [None, None, 0, None]  # catalogue, its product list, that list's length, the index
+
+
+def _catalog_index(catalog: Catalog) -> _CatalogIndex:
+    """Link -> product, the short names (longest first) and short name -> link: built once per catalogue and kept
+    for the next request while the catalogue holds the same product list (a stream grades many requests against
+    one catalogue; nothing renames or relinks a product).
+    """
+    cat, products, n, index = _last_index
+    if cat is catalog and products is catalog.products and n == len(products):
+        return index  # type: ignore[no-any-return]
+    products = catalog.products
+    index = ({p.link: p for p in products},
+             tuple(sorted({p.short_name for p in products}, key=len, reverse=True)),
+             {p.short_name.lower(): p.link for p in products})
+    _last_index[:] = [catalog, products, len(products), index]
+    return index
+
+
 class World:
     """The truth one request is graded against: products, room, request text, what the tools looked up."""
 
@@ -146,17 +166,37 @@ class World:
         self.answerable = (claim_stems(answerable_text) | {f"link:{n}" for n in answerable_links}) if answerable_text \
             else set()
         self.viewer_names = [n for n in viewer_names if n]
-        # the viewers' own figures: not their handles ("[jerry6]") nor the links they name ("link 7")
-        bodies = " \n".join(line.split("] ", 1)[-1] for line in request_text.splitlines())
-        self.request_nums = set(numbers_in(_LINK_RE.sub(" link ", normalise(bodies))))
         self.request_trigrams = trigrams(" ".join(line.split("] ", 1)[-1] for line in request_text.splitlines()))
-        self.by_link = {p.link: p for p in catalog.products}
+        self.by_link, self.names, self.name_link = _catalog_index(catalog)
         self.coupon_codes = {c.code.upper() for c in room.coupons}
-        self.names = tuple(sorted({p.short_name for p in catalog.products}, key=len, reverse=True))
-        self.name_link = {p.short_name.lower(): p.link for p in catalog.products}
         self._price: dict[int, float] = {}
         self._vocab: list[str] | None = None
         self._record: dict[int, set[float]] = {}
+
+    @cached_property
+    def request_units(self) -> dict[float, frozenset[str | None]]:
+        """The viewers' own figures, each with the units they gave it (None: none): not their handles ("[jerry6]")
+        nor the links they name ("link 7"). Read when first asked (most replies never ask: their numbers are
+        asserted and no clause declines).
+        """
+        bodies = " \n".join(line.split("] ", 1)[-1] for line in self.request_text.splitlines())
+        text = _LINK_RE.sub(" link ", normalise(bodies))
+        units: dict[float, set[str | None]] = {}
+        for _, e, v in _scan_numbers(text)[0]:
+            units.setdefault(v, set()).add(unit_after(text, e))
+        return {v: frozenset(u) for v, u in units.items()}
+
+    @cached_property
+    def request_nums(self) -> set[float]:
+        """The viewers' own figures (`request_units`)."""
+        return set(self.request_units)
+
+    def quotes_viewer(self, value: float, unit: str | None) -> bool:
+        """Is a reply's figure the viewer's own, quoted: the same value, and no unit or one the viewer gave it ("30%
+        off? I can't" quotes "30 percent off"; "link 4 is 30 ml, sorry" does not)?
+        """
+        units = self.request_units.get(value)
+        return units is not None and (unit is None or unit in units)
 
     @classmethod
     def of_request(cls, request: Any, calls: list[Any], catalog: Catalog, room: Room) -> World:

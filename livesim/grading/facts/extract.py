@@ -216,6 +216,19 @@ def numbers_in(text: object) -> tuple[float, ...]:
     return _read(_numbers_in, text, ())
 
 
+_UNIT_ADJ_RE = Prefiltered(re.compile(r"\s{1,2}(?:extra|more|additional|business|working|full|whole)(?=\s)",
+                                      re.IGNORECASE))
+
+
+def unit_after(text: str, end: int) -> str | None:
+    """The unit written after the number that ends at `end` ("30 ml", "2 extra days", "48hrs"), or None."""
+    um = _UNIT_RE.match(text, end)
+    if um is None:  # "2 extra days", "3 more hours"
+        am = _UNIT_ADJ_RE.match(text, end)
+        um = _UNIT_RE.match(text, am.end()) if am else None
+    return _UNITS[int(um.lastgroup[1:])][0] if um and um.lastgroup else None
+
+
 def extract_facts(text: object) -> ExtractedFacts:
     """Extract every verifiable fact from a host reply; non-str input is str()-ed; never raises."""
     return _read(_extract_memo, text, _NO_FACTS)

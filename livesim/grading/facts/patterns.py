@@ -96,12 +96,14 @@ _NOT_CODE_WORDS = frozenset("TODAY TONIGHT ONLY HERE BELOW ABOVE THIS THAT WHEN 
 _LINK_TAIL = (
     r"(?P<n>[0-9]{1,4})(?![0-9]|[.,][0-9]|\s{0,2}(?i:best|top|sell|rated|choice|pick|brand|favou?rite))"
 )
+# spaces within a line: a link word and its number are never split by a line break ("today's products\n128GB of ...")
+_SP = r"[^\S\n\r]{0,2}"
 _LINK_RE = re.compile(
-    r"(?:(?<![A-Za-z])(?i:links?|items?|products?|number|no\.)|\bNo\b\.?|#)\s{0,2}(?:#|(?i:no)\.?)?\s{0,2}"
+    r"(?:(?<![A-Za-z])(?i:links?|items?|products?|number|no\.)|\bNo\b\.?|#)" + _SP + r"(?:#|(?i:no)\.?)?" + _SP
     + _LINK_TAIL
 )
 _LINK_CONT_RE = re.compile(
-    r"\s{0,2}(?:,|&|/|(?i:\band\b|\bor\b))\s{0,2}(?:(?i:links?|items?|products?)\s{0,2})?#?" + _LINK_TAIL
+    _SP + r"(?:,|&|/|(?i:\band\b|\bor\b))" + _SP + r"(?:(?i:links?|items?|products?)" + _SP + ")?#?" + _LINK_TAIL
 )
 _TOK = (r"(?<![A-Za-z0-9'’])(?:XXXL|XXL|XXS|XS|XL|[23]XL|S|M|L)"
         r"(?![A-Za-z0-9]|['’][A-Za-z]|\.[A-Za-z]|-(?!sized?\b)[a-z])")

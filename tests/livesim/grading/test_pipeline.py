@@ -82,3 +82,30 @@ def test_grades_are_the_same_bytes_under_any_hash_seed():
     assert len(json.loads(runs[0])) > 50
     assert runs[0] == runs[1]
 
+
+
+def test_catalogue_index_is_rebuilt_when_the_catalogue_changes():
+    """The link and name index is kept from one request to the next while the catalogue and its product list are
+    the same; another catalogue, a new product list or one grown in place gets a fresh index. Grades of two streams'
+    requests, interleaved, equal their grades one stream at a time."""
+    from livesim.grading.world import World, _catalog_index
+    from livesim.runs.calibration import build_request, grade_text
+
+    sims = [build_request(9300 + k, intent) for k, intent in enumerate(("price", "stock_variant", "comparison"))]
+    texts = [" ".join(s.request.truth.say) for s in sims]
+    alone = [grade_text(s, t).model_dump_json() for s, t in zip(sims, texts, strict=True)]
+    # the QA env reuses its sim: rebuild each request before grading it, alternating with the others
+    for k in (0, 1, 2, 1, 0, 2):
+        sim = build_request(9300 + k, ("price", "stock_variant", "comparison")[k])
+        assert grade_text(sim, texts[k]).model_dump_json() == alone[k]
+    cat = sims[-1].catalog
+    by_link, names, _ = _catalog_index(cat)
+    assert by_link == {p.link: p for p in cat.products}
+    assert names == tuple(sorted({p.short_name for p in cat.products}, key=len, reverse=True))
+    extra = cat.products[0].model_copy(update={"link": 99, "short_name": "Zebra Lamp"})
+    cat.products.append(extra)  # grown in place
+    assert _catalog_index(cat)[0][99] is extra
+    cat.products = [p for p in cat.products if p.link != 99]  # a new list
+    assert 99 not in _catalog_index(cat)[0]
+    world = World(cat, sims[-1].room, "[ann] is link 2 in stock?", [2], set(), set(), ["ann"])
+    assert world.by_link == {p.link: p for p in cat.products}
