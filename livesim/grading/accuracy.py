@@ -189,7 +189,7 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
             if not _negated(text, n.start):
                 errors.append(f"unverifiable figure {n.value:g} (sales, reviews or customers are in no record)")
             continue
-        if not n.asserted and (n.value in world.request_nums or n.attr in (None, "percent")):
+        if not n.asserted and (n.attr in (None, "percent") or n.value in world.request_nums):
             continue  # the viewer's own figure, declined or asked back
         if n.start < declining.get(n.sentence, -1) and world.quotes_viewer(n.value, n.unit):
             continue  # the viewer's figure quoted before (or in) the clause that declines it ("50% off? I can't")

@@ -381,8 +381,8 @@ _LEADS_INTO = frozenset(
     "and or but so then also plus for of on in at to from with than like vs versus about is are was were be been buy "
     "get try grab tap check pick recommend choose add order see love prefer suggest want need as if because since "
     "while whereas where when both either neither into onto over under between compared unlike beside besides via per "
-    "sure think say guess reckon believe hope bet maybe perhaps probably honestly personally definitely yes yeah "
-    "not only just even".split())
+    "sure think say guess reckon believe hope bet maybe perhaps probably honestly personally definitely yes yeah not"
+    .split())  # ("only" is not one: "hand wash only Link 5 is ..." is a run-on, and "only Link 3 is" reads the same)
 
 
 def _run_ons(text: str, s: int, e: int, mention_starts: list[int]) -> list[tuple[int, int, bool]]:
@@ -504,7 +504,7 @@ def read_reply(reply: str, world: World) -> Reading:
         if money:
             cm = _CUR_AFTER_RE.match(text, e)
             uend = cm.end() if cm else uend
-        if not money and v in world.request_nums and ("/" in (text[e:e + 1], text[s - 1:s] if s else "")):
+        if not money and "/" in (text[e:e + 1], text[s - 1:s] if s else "") and v in world.request_nums:
             continue  # the viewer's own "186/77" (height/weight), not a price
         lo, hi = clause(s)
         si = sent_of[s]
