@@ -376,7 +376,6 @@ _NEXT_CUT_RE = re.compile(r"[,;:]|\s[-–—/|]\s")
 # a run-on: "Link 6's flavour is original Link 1 is 39 yuan", "... 20 hours Link 8's charging power is 10 W": a link
 # mention written with a capital that opens a statement of its own, right after a word that closes one, not one that
 # leads into the mention ("for Link 1", "tap Link 7", "and Link 3 has", "not sure Link 1 is")
-_RUN_ON_RE = re.compile(r"(?<=[A-Za-z0-9%\u2019'])[^\S\n]{1,2}(?=(?:Links?|Items?|LINKS?|ITEMS?)\s{0,2}[0-9])")
 _LEADS_INTO = frozenset(
     "and or but so then also plus for of on in at to from with than like vs versus about is are was were be been buy "
     "get try grab tap check pick recommend choose add order see love prefer suggest want need as if because since "
@@ -387,14 +386,17 @@ _LEADS_INTO = frozenset(
 
 def _run_ons(text: str, s: int, e: int, mention_starts: list[int]) -> list[tuple[int, int, bool]]:
     out = []
-    for m in _RUN_ON_RE.finditer(text, s, e):
-        ms = m.end()
-        if ms not in mention_starts:
+    for ms in mention_starts:
+        if not s < ms < e or text[ms:ms + 4] not in ("Link", "Item", "LINK", "ITEM"):
             continue
-        word = text[text.rfind(" ", s, m.start()) + 1:m.start()].lower()
+        gap = ms - 1 if text[ms - 1] in " \t" else ms
+        gap -= gap > s and text[gap - 1] in " \t"
+        if gap == ms or gap <= s or not (text[gap - 1].isascii() and text[gap - 1].isalnum() or text[gap - 1] in "%’'"):
+            continue  # (one or two spaces after a word or figure)
+        word = text[text.rfind(" ", s, gap) + 1:gap].lower()
         me = _LINK_RE.match(text, ms)
         if word not in _LEADS_INTO and me is not None and _OPENS_STATEMENT_RE.match(text, me.end()):
-            out.append((m.start(), ms, True))
+            out.append((gap, ms, True))
     return out
 
 
