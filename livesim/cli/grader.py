@@ -3,7 +3,7 @@
     livesim grader calibrate [--split dev|test|all] [--judge openai:BASE_URL:MODEL [--second-opinion]] [--json]
     livesim grader probes [--requests 200] [--json]
     livesim grader stress [--seeds 50] [--family base|fresh] [--intent NAME ...] [--markdown | --json]
-    livesim grader attack [--budget 20000] [--intent NAME ...] [--seed 0] [--requests 8] [--workers 1]
+    livesim grader attack [--budget 20000] [--intent NAME ...] [--seed 0] [--requests 8] [--workers 1] [--run-ons]
                           [--markdown | --json]
 
 Listed in `livesim.cli.main.COMMANDS`.
@@ -137,7 +137,8 @@ def cmd_attack(args: argparse.Namespace) -> int:
     from livesim.runs.attack import run_attack
 
     try:
-        res = run_attack(args.budget, args.intent, args.seed, args.requests, args.workers, progress=True)
+        res = run_attack(args.budget, args.intent, args.seed, args.requests, args.workers, progress=True,
+                         run_ons=args.run_ons)
     except ValueError as e:
         return _fail(str(e))
     print(json.dumps(res, indent=1, ensure_ascii=False) if args.json else attack_markdown(res))
@@ -182,6 +183,8 @@ def register(sub: Any) -> None:
                    help="requests per intent the search composes replies for (default: %(default)s)")
     a.add_argument("--workers", type=int, default=1,
                    help="processes; intents are spread over them (default: %(default)s)")
+    a.add_argument("--run-ons", action="store_true",
+                   help="also join fragments with no mark between (statements run together; see docs/grading.md)")
     a.add_argument("--markdown", action="store_true", help="only the table (the default output)")
     a.add_argument("--json", action="store_true")
     a.set_defaults(func=cmd_attack)

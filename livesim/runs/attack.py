@@ -109,8 +109,10 @@ def requests_for(env: Any, intent: str, n: int, seed: int) -> list[EnvReward]:
     return out
 
 
-def attack_intent(intent: str, budget: int, seed: int = 0, requests: int = 8) -> dict[str, Any]:
-    """Both searches on one intent: the best wrong reply (highest reward) and the worst right one (lowest)."""
+def attack_intent(intent: str, budget: int, seed: int = 0, requests: int = 8, run_ons: bool = False) -> dict[str, Any]:
+    """Both searches on one intent: the best wrong reply (highest reward) and the worst right one (lowest);
+    `run_ons`: replies may also run their statements together with no mark between.
+    """
     t0 = time.perf_counter()
     env = gym.make(ENV_ID)
     reqs = requests_for(env, intent, requests, seed)
@@ -118,7 +120,7 @@ def attack_intent(intent: str, budget: int, seed: int = 0, requests: int = 8) ->
     ix = list(BUILDERS).index(intent) if intent in BUILDERS else 0
     out: dict[str, Any] = {"intent": intent, "seeds": [r.seed for r in reqs]}
     for k, target in enumerate(("wrong", "right")):
-        s = Search(pools, lambda i, text: reqs[i](text), target, np.random.default_rng([seed, ix, k]))
+        s = Search(pools, lambda i, text: reqs[i](text), target, np.random.default_rng([seed, ix, k]), run_ons=run_ons)
         found = s.run(budget // 2 if target == "wrong" else budget - budget // 2)
         d = found.as_dict()
         if found.request >= 0:
@@ -131,7 +133,7 @@ def attack_intent(intent: str, budget: int, seed: int = 0, requests: int = 8) ->
 
 
 def run_attack(budget: int = 20_000, intents: list[str] | None = None, seed: int = 0, requests: int = 8,
-               workers: int = 1, progress: bool = False) -> dict[str, Any]:
+               workers: int = 1, progress: bool = False, run_ons: bool = False) -> dict[str, Any]:
     """The bench over `intents` (default: all), `budget` env queries per intent, intents spread over `workers`."""
     names = intents or list(BUILDERS)
     unknown = [i for i in names if i not in BUILDERS]
@@ -147,18 +149,18 @@ def run_attack(budget: int = 20_000, intents: list[str] | None = None, seed: int
     rows: dict[str, Any] = {}
     if workers == 1:
         for name in names:
-            rows[name] = attack_intent(name, budget, seed, requests)
+            rows[name] = attack_intent(name, budget, seed, requests, run_ons)
             if progress:
                 _progress(rows[name])
     else:
         with worker_pool(workers, "grader attack worker") as ex:  # the workers die with this process
-            futures = {name: ex.submit(attack_intent, name, budget, seed, requests) for name in names}
+            futures = {name: ex.submit(attack_intent, name, budget, seed, requests, run_ons) for name in names}
             for name in names:
                 rows[name] = futures[name].result()
                 if progress:
                     _progress(rows[name])
     queries = sum(r["wrong"]["queries"] + r["right"]["queries"] for r in rows.values())
-    return {"env": ENV_ID, "budget": budget, "seed": seed, "requests": requests, "queries": queries,
+    return {"env": ENV_ID, "budget": budget, "seed": seed, "requests": requests, "run_ons": run_ons, "queries": queries,
             "wall_s": round(time.perf_counter() - t0, 1), "intents": rows,
             "wrong_paid": sum((r["wrong"]["reward"] or 0) >= WRONG_PAID for r in rows.values()),
             "right_zeroed": sum(r["right"]["reward"] is not None and r["right"]["reward"] < RIGHT_KEPT
@@ -181,8 +183,9 @@ def _num(x: float | None) -> str:
 
 def markdown(res: dict[str, Any]) -> str:
     """Per intent: the best wrong reply, its reward and the queries it took; the worst right reply and its reward."""
+    run_ons = ", statements also run together" if res.get("run_ons") else ""
     lines = [f"{res['queries']} env queries ({res['budget']} per intent, {res['requests']} requests per intent, "
-             f"seed {res['seed']}), {res['wall_s']} s. Intents with a wrong reply paid >= {WRONG_PAID}: "
+             f"seed {res['seed']}{run_ons}), {res['wall_s']} s. Intents with a wrong reply paid >= {WRONG_PAID}: "
              f"{res['wrong_paid']}/{len(res['intents'])}; with a right reply under {RIGHT_KEPT}: "
              f"{res['right_zeroed']}/{len(res['intents'])}.", "",
              "| intent | best wrong reply | reward | queries to find | wrong >= 0.5 | worst right reply | reward "

@@ -22,6 +22,7 @@ from livesim.runs.spoken import number_words
 Gene = tuple[int, int]  # (fragment index in the pool, operator index; 0 = as built)
 Reward = Callable[[int, str], float]  # (request index, reply text) -> the env's reward
 JOINERS = (". ", "; ", ", and ", " - ", "! ", "\n", ", ")
+RUN_ON = " "  # statements run together with no mark between (`Search(run_ons=True)`, `grader attack --run-ons`)
 _SYNONYMS = ((r"\byuan\b", "RMB"), (r"\bin stock\b", "available"), (r"\bsold out\b", "out of stock"),
              (r"\bright now\b", "at the moment"), (r"\b[Ll]ink (\d+)", r"#\1"), (r"\bcan't\b", "cannot"),
              (r"\bdoesn't\b", "does not"), (r"\bIt's\b", "It is"), (r"\bI've\b", "I have"),
@@ -65,9 +66,9 @@ class Candidate:
     joiner: int = 0
 
 
-def render(pool: Pool, c: Candidate) -> str:
+def render(pool: Pool, c: Candidate, joiners: tuple[str, ...] = JOINERS) -> str:
     """The reply text of a candidate: its fragments, each paraphrased by its operator, joined."""
-    join = JOINERS[c.joiner]
+    join = joiners[c.joiner]
     parts = [OPERATORS[op if op < _HEDGE0 or pool.fragments[i].kind in _HEDGED else 0][1](
         pool.fragments[i].text).rstrip(".! ") for i, op in c.genes]
     out = ""
@@ -104,11 +105,12 @@ class Search:
     """
 
     def __init__(self, pools: list[Pool], reward: Reward, target: str, rng: np.random.Generator,
-                 pop_size: int = 24, max_genes: int = 5) -> None:
+                 pop_size: int = 24, max_genes: int = 5, run_ons: bool = False) -> None:
         if target not in ("wrong", "right"):
             raise ValueError(f"target must be 'wrong' or 'right', got {target!r}")
         self.pools, self.reward, self.target, self.rng = pools, reward, target, rng
         self.pop_size, self.max_genes = pop_size, max_genes
+        self.joiners = (*JOINERS, RUN_ON) if run_ons else JOINERS
         self.sign = 1.0 if target == "wrong" else -1.0
         self.cache: dict[tuple[int, str], float] = {}
         self.found = Found(target)
@@ -118,7 +120,7 @@ class Search:
         pool = self.pools[c.request]
         idx = [i for i, _ in c.genes]
         return (0 < len(idx) <= self.max_genes and len(set(idx)) == len(idx) and label_of(pool, idx) == self.target
-                and len(render(pool, c)) <= pool.max_chars)
+                and len(render(pool, c, self.joiners)) <= pool.max_chars)
 
     def _pick(self, pool: Pool, labels: tuple[str, ...]) -> int:
         ids = [i for lab in labels for i in pool.by_label[lab]]
@@ -146,7 +148,7 @@ class Search:
                 idx.append(self._pick(pool, ("true", "neutral") if self.rng.random() < 0.7 else ("false",)))
             idx = list(dict.fromkeys(idx))
             order = self.rng.permutation(len(idx))
-            c = Candidate(r, tuple((idx[k], self._op()) for k in order), int(self.rng.integers(len(JOINERS))))
+            c = Candidate(r, tuple((idx[k], self._op()) for k in order), int(self.rng.integers(len(self.joiners))))
             if self.ok(c):
                 return c
         return None
@@ -172,7 +174,7 @@ class Search:
                     j = int(self.rng.integers(len(genes)))
                     genes[k], genes[j] = genes[j], genes[k]
                 else:  # join differently
-                    joiner = int(self.rng.integers(len(JOINERS)))
+                    joiner = int(self.rng.integers(len(self.joiners)))
             child = Candidate(c.request, tuple(genes), joiner)
             if child != c and self.ok(child):
                 return child
@@ -195,7 +197,7 @@ class Search:
     # --- evaluation -----------------------------------------------------------------------------------------
     def evaluate(self, c: Candidate) -> float | None:
         """The fitness of `c` (sign-adjusted reward); None when its text was graded before (no query)."""
-        text = render(self.pools[c.request], c)
+        text = render(self.pools[c.request], c, self.joiners)
         key = (c.request, text)
         if key in self.cache:
             return None

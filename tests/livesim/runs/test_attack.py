@@ -15,7 +15,7 @@ import livesim.stream.sim as sim_module
 from livesim.cli.main import main
 from livesim.runs.attack import EnvReward, attack_intent, requests_for, run_attack
 from livesim.runs.attack_fragments import Fragment, Pool, build_pool, label_of
-from livesim.runs.attack_search import OPERATORS, Candidate, Search, number_words, render
+from livesim.runs.attack_search import JOINERS, OPERATORS, RUN_ON, Candidate, Search, number_words, render
 from livesim.world.intents import BUILDERS
 
 ROOT = Path(__file__).parents[3]
@@ -184,6 +184,21 @@ def test_search_is_deterministic_for_a_seed():
     a = Search(pools, _synthetic_reward, "wrong", np.random.default_rng(5)).run(150)
     b = Search(pools, _synthetic_reward, "wrong", np.random.default_rng(5)).run(150)
     assert a.as_dict() == b.as_dict() and a.queries == 150
+
+
+def test_run_ons_are_opt_in():
+    """`run_ons=True` adds one joiner, statements with no mark between; without it no reply runs two together."""
+    two = re.compile(r"(?i)(?:number \d+|remark \d+|filler \d+|answer) (?:false|true|filler|the answer)")
+    found = {}
+    for run_ons in (True, False):
+        seen: list[str] = []
+        Search([_synthetic_pool()], lambda i, text, seen=seen: seen.append(text) or 0.0, "wrong",
+               np.random.default_rng(3), run_ons=run_ons).run(300)
+        found[run_ons] = sum(bool(two.search(t)) for t in seen)
+    assert found[True] > 0 and found[False] == 0, found
+    pool = _synthetic_pool()
+    c = Candidate(0, ((0, 0), (1, 0)), len(JOINERS))
+    assert render(pool, c, (*JOINERS, RUN_ON)) == "the answer false claim number 0."
 
 
 def test_evolution_beats_random_sampling_on_a_synthetic_reward():
