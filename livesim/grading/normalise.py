@@ -215,6 +215,71 @@ def words_to_digits(text: str) -> str:
     return _NUMWORDS_RE.sub(sub, text)
 
 
+# ------------------------------------------------------------------------------------------- run-on statements
+# Statements run together with no mark between ("Love the energy in chat today Link 1 doesn't come in navy",
+# "Thanks for watching I've sent a coupon to your account"): a capitalised word that opens a statement, right after a
+# word or figure that is not capitalised, starts a new one, and a full stop is put before it, so that a decline, a
+# negation, a subject or a cue word never reaches from one statement into the next.
+_OPENERS = frozenset(
+    "tap use enter size sizes shipping returns return hello hi hey thanks thank love hope great welcome stay so sorry "
+    "that's thats that this these it it's its your our we we're we've we'll you you're yes no yeah yep sure absolutely "
+    "unfortunately also plus enjoy let's let check grab probably maybe perhaps honestly personally as if for with "
+    "every each all everything done free please ha haha lol nice good happy cheers don't what how which when where "
+    "why nope okay ok oh wow here there there's both just today tonight only".split())
+_I_FORMS = frozenset(("i", "i'm", "i've", "i'll", "i'd"))
+# words after which "I ..." goes on with the same statement ("sorry I can't", "hope I helped", "that I can do")
+_I_GOES_ON = frozenset(
+    "that what if when because so and but or nor as than hope think know guess say wish where which who how why before "
+    "after until unless since while once whether all something anything everything way reason sure glad sorry afraid "
+    "believe reckon feel mean promise bet tell told said says thought do did can could would will should must may "
+    "might is are was were be been am not cos cause tbh honestly".split())
+# words that lead into a link named after them ("for Link 1", "tap Link 7", "and Link 3 has", "not sure Link 1 is");
+# ("only" is not one: "hand wash only Link 5 is ..." is a run-on, and "only Link 3 is" reads the same either way)
+_LEADS_INTO = frozenset(
+    "and or but so then also plus for of on in at to from with than like vs versus about is are was were be been buy "
+    "get try grab tap check pick recommend choose add order see love prefer suggest want need as if because since "
+    "while whereas where when both either neither into onto over under between compared unlike beside besides via per "
+    "sure think say guess reckon believe hope bet maybe perhaps probably honestly personally definitely yes yeah not"
+    .split())
+# after a link mention: it is the subject of a statement of its own ("Link 8's power ...", "link 8 has ...")
+_OPENS_STATEMENT_RE = re.compile(r"(?i)['’]s\b|\s{0,2}\(|\s{1,2}(?:is|are|has|have|comes?|costs?|lasts?|weighs?|ships?|"
+                                 r"runs?|holds?|was|were|will|can|gets?|offers?|features?|contains?|suits?|includes?|"
+                                 r"uses?|measures?|fits?|works?|needs?|supports?|takes?|keeps?|arrives?|goes|sells?|"
+                                 r"looks?|feels?|tastes?|smells?|charges?|holds?|stays?|dries|washes|doesn['’]?t|isn['’]?t|"
+                                 r"won['’]?t|can['’]?t|hasn['’]?t|aren['’]?t)\b")
+_CAP_AFTER_RE = re.compile(r"(?<=[A-Za-z0-9%’'])[ \t]{1,2}(?=[A-Z]|#[0-9])")
+_WORD_AT_RE = re.compile(r"#?[A-Za-z'’]+")
+_UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_LINK_AT_RE = re.compile(r"(?:Links?|Items?|LINKS?|ITEMS?)[ \t]{0,2}#?[0-9]{1,4}(?![0-9])|#[0-9]{1,4}(?![0-9])")
+
+
+def punctuate_run_ons(text: str) -> str:
+    """A full stop before each statement a reply runs on without one (see above); other text is kept as it is."""
+    if _CAP_AFTER_RE.search(text) is None:
+        return text
+    out, last = [], 0
+    for m in _CAP_AFTER_RE.finditer(text):
+        at = m.end()
+        w = _WORD_AT_RE.match(text, at)
+        word = w.group().lower().replace("’", "'") if w else ""
+        prev = text[text.rfind(" ", 0, m.start()) + 1:m.start()].lower().replace("’", "'")
+        link = _LINK_AT_RE.match(text, at)
+        if link is not None:
+            cut = prev not in _LEADS_INTO and _OPENS_STATEMENT_RE.match(text, link.end()) is not None
+        elif word in _I_FORMS:
+            cut = prev not in _I_GOES_ON and text[at:at + 1] == "I"
+        else:  # (after a word in lower case: in Title Case every word is capitalised)
+            cut = word in _OPENERS and text[m.start() - 1] not in _UPPER and not (w and w.group().isupper()
+                                                                                 and len(w.group()) > 1)
+        if cut:
+            out += [text[last:m.start()], ". "]
+            last = at
+    out.append(text[last:])
+    return "".join(out)
+
+
 def normalise_reply(text: str) -> str:
-    """`normalise`, then numbers written as words made digits: the text the reading reads."""
-    return words_to_digits(normalise(text))
+    """`normalise`, then numbers written as words made digits and run-on statements cut: the text the reading
+    reads.
+    """
+    return punctuate_run_ons(words_to_digits(normalise(text)))

@@ -111,10 +111,6 @@ _GENERIC_WORDS = frozenset(
     "battery warranty recommend best product products gift need today shop stream pinned can't cannot not allowed "
     "unable decline sorry apologise apologize escalate quality better vs difference cheap cheaper".split())
 _ASCII_DIGIT_RE = re.compile(r"[0-9]")
-# after a link mention: it is the subject of a statement of its own ("Link 8's power ...", "link 8 has ...")
-_OPENS_STATEMENT_RE = re.compile(r"(?i)['’]s\b|\s{0,2}\(|\s{1,2}(?:is|are|has|have|comes?|costs?|lasts?|weighs?|ships?|"
-                                 r"runs?|holds?|was|were|will|can|gets?|offers?|features?|contains?|suits?|includes?|"
-                                 r"uses?|measures?|fits?|works?|needs?|supports?|takes?|keeps?|doesn['’]?t|isn['’]?t)\b")
 
 
 # ------------------------------------------------------------------------------------------- the reading
@@ -373,40 +369,11 @@ _SOFT_SEP_RE = re.compile(r",\s{0,2}(?:(?:and|but|while|plus|also|then)\s{1,2})?
 _NEXT_CUT_RE = re.compile(r"[,;:]|\s[-–—/|]\s")
 
 
-# a run-on: "Link 6's flavour is original Link 1 is 39 yuan", "... 20 hours Link 8's charging power is 10 W": a link
-# mention written with a capital that opens a statement of its own, right after a word that closes one, not one that
-# leads into the mention ("for Link 1", "tap Link 7", "and Link 3 has", "not sure Link 1 is")
-_LEADS_INTO = frozenset(
-    "and or but so then also plus for of on in at to from with than like vs versus about is are was were be been buy "
-    "get try grab tap check pick recommend choose add order see love prefer suggest want need as if because since "
-    "while whereas where when both either neither into onto over under between compared unlike beside besides via per "
-    "sure think say guess reckon believe hope bet maybe perhaps probably honestly personally definitely yes yeah not"
-    .split())  # ("only" is not one: "hand wash only Link 5 is ..." is a run-on, and "only Link 3 is" reads the same)
-
-
-def _run_ons(text: str, s: int, e: int, mention_starts: list[int]) -> list[tuple[int, int, bool]]:
-    out = []
-    for ms in mention_starts:
-        if not s < ms < e or text[ms:ms + 4] not in ("Link", "Item", "LINK", "ITEM"):
-            continue
-        gap = ms - 1 if text[ms - 1] in " \t" else ms
-        gap -= gap > s and text[gap - 1] in " \t"
-        if gap == ms or gap <= s or not (text[gap - 1].isascii() and text[gap - 1].isalnum() or text[gap - 1] in "%’'"):
-            continue  # (one or two spaces after a word or figure)
-        word = text[text.rfind(" ", s, gap) + 1:gap].lower()
-        me = _LINK_RE.match(text, ms)
-        if word not in _LEADS_INTO and me is not None and _OPENS_STATEMENT_RE.match(text, me.end()):
-            out.append((gap, ms, True))
-    return out
-
-
 def _statements(text: str, sentences: list[tuple[int, int]], mention_starts: list[int]) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     for s, e in sentences:
         cur = s
         seps = [(m.start(), m.end(), True) for m in _HARD_SEP_RE.finditer(text, s, e)]
-        if mention_starts:
-            seps += _run_ons(text, s, e, mention_starts)
         if mention_starts:
             for m in _SOFT_SEP_RE.finditer(text, s, e):
                 nc = _NEXT_CUT_RE.search(text, m.end(), e)
