@@ -231,8 +231,9 @@ _I_FORMS = frozenset(("i", "i'm", "i've", "i'll", "i'd"))
 _I_GOES_ON = frozenset(
     "that what if when because so and but or nor as than hope think know guess say wish where which who how why before "
     "after until unless since while once whether all something anything everything way reason sure glad sorry afraid "
-    "believe reckon feel mean promise bet tell told said says thought do did can could would will should must may "
-    "might is are was were be been am not cos cause tbh honestly".split())
+    "believe reckon feel mean promise bet tell told said says thought not cos cause tbh honestly".split())
+# a bare "I" or "I'd" may go on with the statement ("the one I like", "the size I'd pick"); these open one
+_I_OPENS = frozenset(("i'm", "i've", "i'll"))
 # words that lead into a link named after them ("for Link 1", "tap Link 7", "and Link 3 has", "not sure Link 1 is");
 # ("only" is not one: "hand wash only Link 5 is ..." is a run-on, and "only Link 3 is" reads the same either way)
 _LEADS_INTO = frozenset(
@@ -241,13 +242,16 @@ _LEADS_INTO = frozenset(
     "while whereas where when both either neither into onto over under between compared unlike beside besides via per "
     "sure think say guess reckon believe hope bet maybe perhaps probably honestly personally definitely yes yeah not"
     .split())
-# after a link mention: it is the subject of a statement of its own ("Link 8's power ...", "link 8 has ...")
-_OPENS_STATEMENT_RE = re.compile(r"(?i)['’]s\b|\s{0,2}\(|\s{1,2}(?:is|are|has|have|comes?|costs?|lasts?|weighs?|ships?|"
-                                 r"runs?|holds?|was|were|will|can|gets?|offers?|features?|contains?|suits?|includes?|"
-                                 r"uses?|measures?|fits?|works?|needs?|supports?|takes?|keeps?|arrives?|goes|sells?|"
-                                 r"looks?|feels?|tastes?|smells?|charges?|holds?|stays?|dries|washes|doesn['’]?t|isn['’]?t|"
-                                 r"won['’]?t|can['’]?t|hasn['’]?t|aren['’]?t)\b")
-_CAP_AFTER_RE = re.compile(r"(?<=[A-Za-z0-9%’'])[ \t]{1,2}(?=[A-Z]|#[0-9])")
+# after a link mention, words that go on with the statement it is named in ("check out Link 3 today", "tap Link 3
+# and Link 4", "go for Link 3 in navy"); any other word makes the mention the subject of a statement of its own
+# ("... navy Link 4 won an award", "... 10 W Link 2's weight is 31 g")
+_AFTER_NAMED = frozenset(
+    "today now tonight for in and or with at on too as before after instead then here there please right first asap "
+    "if when while because but so than to of from by via".split())
+# a variant that opens a statement: "Standard of link 6 is in stock", "Dark roast of #6 is sold out"
+_VARIANT_OF_RE = re.compile(r"[A-Z][a-z-]*(?:[ \t][a-z-]+){0,3}[ \t]of[ \t](?i:links?[ \t]?|#)[0-9]")
+_NEXT_WORD_RE = re.compile(r"[ \t]{0,2}([A-Za-z'’]+|[^A-Za-z\s]|$)")
+_CAP_AFTER_RE = re.compile(r"(?<=[A-Za-z0-9%’'])[ \t]{1,2}(?=[A-Z]|#[0-9]|i(?:['’](?:m|ve|ll|d))?\b)")
 _WORD_AT_RE = re.compile(r"#?[A-Za-z'’]+")
 _UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _LINK_AT_RE = re.compile(r"(?:Links?|Items?|LINKS?|ITEMS?)[ \t]{0,2}#?[0-9]{1,4}(?![0-9])|#[0-9]{1,4}(?![0-9])")
@@ -265,12 +269,17 @@ def punctuate_run_ons(text: str) -> str:
         prev = text[text.rfind(" ", 0, m.start()) + 1:m.start()].lower().replace("’", "'")
         link = _LINK_AT_RE.match(text, at)
         if link is not None:
-            cut = prev not in _LEADS_INTO and _OPENS_STATEMENT_RE.match(text, link.end()) is not None
-        elif word in _I_FORMS:
-            cut = prev not in _I_GOES_ON and text[at:at + 1] == "I"
-        else:  # (after a word in lower case: in Title Case every word is capitalised)
-            cut = word in _OPENERS and text[m.start() - 1] not in _UPPER and not (w and w.group().isupper()
-                                                                                 and len(w.group()) > 1)
+            nxt = _NEXT_WORD_RE.match(text, link.end())
+            after = nxt.group(1).lower() if nxt else ""
+            cut = prev not in _LEADS_INTO and (after[:1].isalpha() and after not in _AFTER_NAMED or after[:1] in "'’(:")
+        elif word in _I_FORMS:  # ("I" in lower case too: a shouted stretch before it is lower-cased with it)
+            cut = word in _I_OPENS and prev not in _I_GOES_ON
+        else:  # (not inside a run of capitalised words: in Title Case every word is capitalised)
+            opens = word in _OPENERS or _VARIANT_OF_RE.match(text, at) is not None
+            shouted = w is not None and len(w.group()) > 1 and w.group().isupper()
+            before = text[:m.start()].rsplit(None, 3)[-3:]
+            titled = len(before) >= 2 and all(b[:1] in _UPPER for b in before)
+            cut = opens and not shouted and not titled
         if cut:
             out += [text[last:m.start()], ". "]
             last = at
