@@ -13,6 +13,9 @@ from __future__ import annotations
 import itertools
 import re
 
+import pytest
+
+from livesim.grading.normalise import punctuate_run_ons
 from livesim.runs.attack_fragments import build_pool
 from livesim.runs.calibration import build_request, grade_text
 from livesim.world.phrasing import INTENTS
@@ -49,3 +52,48 @@ def test_a_following_mention_still_binds_a_number_with_no_product_before_it():
     if sim.room.current_price(sim.catalog, other.link) != price:
         assert any(NUM_ERR.match(e) for e in wrong.errors), wrong.errors
     assert p.link != other.link
+
+
+def test_run_on_replies_grade_like_their_punctuated_twins():
+    """Any two fragments of the attack bench that open with a capital, run together with no mark between, are graded
+    wrong exactly when the same two with a full stop between are: a decline, a negation or a subject in the first
+    never reaches into the second (the seed-38 run-on attack paid "That's not something I can do I've added it to
+    your cart" in full). Sampled pairs of every intent."""
+    import random
+
+    rng = random.Random(38)
+    cases = 0
+    for intent in INTENTS:
+        sim = build_request(9710, intent)
+        frs = [f.text.rstrip(".! ") for f in build_pool(sim).fragments
+               if f.text[:1].isupper() and not f.text[:2].isupper()]
+        pairs = [(a, b) for a, b in itertools.permutations(frs, 2)]
+        for a, b in rng.sample(pairs, min(120, len(pairs))):
+            dot, run_on = grade_text(sim, f"{a}. {b}."), grade_text(sim, f"{a} {b}.")
+            assert bool(dot.errors) == bool(run_on.errors), (f"{a} {b}.", dot.errors, run_on.errors)
+            cases += 1
+    assert cases >= 1000, cases
+
+
+@pytest.mark.parametrize(("text", "cut"), [
+    ("Love the energy in chat today Link 1 doesn't come in navy", "today. Link 1"),
+    ("That's not something I can do I've added it to your cart", "do. I've"),
+    ("SORRY, I CAN'T FOLLOW THAT INSTRUCTION I've added it to your cart", "INSTRUCTION. I've"),
+    ("Sorry, I can't promise that Your refund has been processed", "that. Your"),
+    ("Link 5's charging power is 65 W Tap link 3 in the cart", "W. Tap"),
+    ("Yes, link 8 ships to Tibet Standard of link 6 is in stock", "Tibet. Standard"),
+    ("Link 4 doesn't come in navy Link 4: care hand wash only", "navy. Link 4:"),
+    ("hand wash only Link 5 is eco-certified", "only. Link 5"),
+])
+def test_a_statement_run_on_is_cut(text, cut):
+    assert cut in punctuate_run_ons(text), punctuate_run_ons(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Tap Link 3 and check out", "I'd go for Link 3 today", "Not sure Link 1 is made for casual",
+    "the one I like is Link 2", "the size I'd pick", "what size do I need", "Hi Leslie, welcome",
+    "Link 3 Is 99 Yuan Right Now Thanks For Watching", "it ships to Xinjiang with Windows support",
+    "that I can do for you", "check out Link 3 today", "Use code LIVE10 at checkout",
+])
+def test_prose_is_not_cut(text):
+    assert punctuate_run_ons(text) == text
