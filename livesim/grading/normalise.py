@@ -2,7 +2,8 @@
 ("no problem", "can't go wrong", "nothing beats") become plain affirmatives, so a negation test does not flip
 the clause they open; amounts and durations spoken the way people say them ("one twenty-nine", "1.2k",
 "a couple of days", "within a day", "half off") become digits. Numbers written as words ("a hundred and
-twenty-nine") become digits too (`words_to_digits`). `normalise_reply` does both, once per reply.
+twenty-nine") become digits too (`words_to_digits`), and statements run on with no mark between get a full stop
+(`punctuate_run_ons`). `normalise_reply` does all three, once per reply.
 """
 
 from __future__ import annotations
@@ -259,30 +260,36 @@ _LINK_AT_RE = re.compile(r"(?:Links?|Items?|LINKS?|ITEMS?)[ \t]{0,2}#?[0-9]{1,4}
 
 def punctuate_run_ons(text: str) -> str:
     """A full stop before each statement a reply runs on without one (see above); other text is kept as it is."""
-    if _CAP_AFTER_RE.search(text) is None:
-        return text
-    out, last = [], 0
+    out: list[str] = []
+    last = 0
     for m in _CAP_AFTER_RE.finditer(text):
-        at = m.end()
+        at, gap = m.end(), m.start()
         w = _WORD_AT_RE.match(text, at)
         word = w.group().lower().replace("’", "'") if w else ""
-        prev = text[text.rfind(" ", 0, m.start()) + 1:m.start()].lower().replace("’", "'")
-        link = _LINK_AT_RE.match(text, at)
+        link = _LINK_AT_RE.match(text, at) if word[:1] in "li#" else None
         if link is not None:
             nxt = _NEXT_WORD_RE.match(text, link.end())
             after = nxt.group(1).lower() if nxt else ""
-            cut = prev not in _LEADS_INTO and (after[:1].isalpha() and after not in _AFTER_NAMED or after[:1] in "'’(:")
+            if not (after[:1].isalpha() and after not in _AFTER_NAMED or after[:1] in "'’(:"):
+                continue
         elif word in _I_FORMS:  # ("I" in lower case too: a shouted stretch before it is lower-cased with it)
-            cut = word in _I_OPENS and prev not in _I_GOES_ON
-        else:  # (not inside a run of capitalised words: in Title Case every word is capitalised)
-            opens = word in _OPENERS or _VARIANT_OF_RE.match(text, at) is not None
-            shouted = w is not None and len(w.group()) > 1 and w.group().isupper()
-            before = text[:m.start()].rsplit(None, 3)[-3:]
-            titled = len(before) >= 2 and all(b[:1] in _UPPER for b in before)
-            cut = opens and not shouted and not titled
-        if cut:
-            out += [text[last:m.start()], ". "]
-            last = at
+            if word not in _I_OPENS:
+                continue
+        else:
+            if not (word in _OPENERS or _VARIANT_OF_RE.match(text, at) is not None):
+                continue
+            if w is not None and len(w.group()) > 1 and w.group().isupper():
+                continue  # shouted
+            before = text[:gap].rsplit(None, 3)[-3:]
+            if len(before) >= 2 and all(b[:1] in _UPPER for b in before):
+                continue  # in Title Case every word is capitalised
+        prev = text[text.rfind(" ", 0, gap) + 1:gap].lower().replace("’", "'")
+        if prev in (_LEADS_INTO if link is not None else _I_GOES_ON if word in _I_FORMS else ()):
+            continue
+        out += [text[last:gap], ". "]
+        last = at
+    if not out:
+        return text
     out.append(text[last:])
     return "".join(out)
 
