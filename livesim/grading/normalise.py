@@ -233,8 +233,12 @@ _I_GOES_ON = frozenset(
     "that what if when because so and but or nor as than hope think know guess say wish where which who how why before "
     "after until unless since while once whether all something anything everything way reason sure glad sorry afraid "
     "believe reckon feel mean promise bet tell told said says thought not cos cause tbh honestly".split())
-# a bare "I" or "I'd" may go on with the statement ("the one I like", "the size I'd pick"); these open one
+# a bare "I" or "I'd" may go on with the statement ("the one I like", "the size I'd pick"); these open one, as does
+# "I" before a refusal or a report ("... anywhere I can't guarantee that", "... I can do I have added it")
 _I_OPENS = frozenset(("i'm", "i've", "i'll"))
+_I_OPENS_RE = re.compile(r"(?i)i[ \t]{1,2}(?:can['’]?t|cannot|won['’]?t|have|am|will|just)\b")
+# "that" after one of these is the thing itself, not "that" leading into what follows ("sorry about that I've ...")
+_THAT_ENDS = frozenset("about for with of on in at to do did done fix like take see hear handle".split())
 # words that lead into a link named after them ("for Link 1", "tap Link 7", "and Link 3 has", "not sure Link 1 is");
 # ("only" is not one: "hand wash only Link 5 is ..." is a run-on, and "only Link 3 is" reads the same either way)
 _LEADS_INTO = frozenset(
@@ -273,7 +277,7 @@ def punctuate_run_ons(text: str) -> str:
             if not (after[:1].isalpha() and after not in _AFTER_NAMED or after[:1] in "'’(:"):
                 continue
         elif word in _I_FORMS:  # ("I" in lower case too: a shouted stretch before it is lower-cased with it)
-            if word not in _I_OPENS:
+            if word not in _I_OPENS and _I_OPENS_RE.match(text, at) is None:
                 continue
         else:
             if not (word in _OPENERS or _VARIANT_OF_RE.match(text, at) is not None):
@@ -283,8 +287,10 @@ def punctuate_run_ons(text: str) -> str:
             before = text[:gap].rsplit(None, 3)[-3:]
             if len(before) >= 2 and all(b[:1] in _UPPER for b in before):
                 continue  # in Title Case every word is capitalised
-        prev = text[text.rfind(" ", 0, gap) + 1:gap].lower().replace("’", "'")
-        if prev in (_LEADS_INTO if link is not None else _I_GOES_ON if word in _I_FORMS else ()):
+        cut_from = text.rfind(" ", 0, gap)
+        prev = text[cut_from + 1:gap].lower().replace("’", "'")
+        if prev in (_LEADS_INTO if link is not None else _I_GOES_ON if word in _I_FORMS else ()) and not (
+                prev == "that" and text[text.rfind(" ", 0, max(cut_from, 0)) + 1:cut_from].lower() in _THAT_ENDS):
             continue
         out += [text[last:gap], ". "]
         last = at
