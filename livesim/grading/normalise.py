@@ -254,7 +254,7 @@ _AFTER_NAMED = frozenset(
     "today now tonight for in and or with at on too as before after instead then here there please right first asap "
     "if when while because but so than to of from by via".split())
 # a variant that opens a statement: "Standard of link 6 is in stock", "Dark roast of #6 is sold out"
-_VARIANT_OF_RE = re.compile(r"[A-Z][a-z-]*(?:[ \t][a-z-]+){0,3}[ \t]of[ \t](?i:links?[ \t]?|#)[0-9]")
+_VARIANT_OF_RE = re.compile(r"[A-Z][a-z-]*(?:[ \t][a-z][a-z-]*){0,3}[ \t]of[ \t](?i:links?[ \t]?|#)[0-9]")
 _NEXT_WORD_RE = re.compile(r"[ \t]{0,2}([A-Za-z'’]+|[^A-Za-z\s]|$)")
 _CAP_AFTER_RE = re.compile(r"(?<=[A-Za-z0-9%’'])[ \t]{1,2}(?=[A-Z]|#[0-9]|i(?:['’](?:m|ve|ll|d))?\b)")
 _WORD_AT_RE = re.compile(r"#?[A-Za-z'’]+")
@@ -280,8 +280,11 @@ def punctuate_run_ons(text: str) -> str:
             if word not in _I_OPENS and _I_OPENS_RE.match(text, at) is None:
                 continue
         else:
-            if not (word in _OPENERS or _VARIANT_OF_RE.match(text, at) is not None):
-                continue
+            if word not in _OPENERS:
+                v = _VARIANT_OF_RE.match(text, at)
+                if v is None or (text[text.rfind(" ", 0, gap) + 1:gap + 1][:1] in _UPPER
+                                 and len(v.group().split()) > 4):
+                    continue  # (after a capitalised word, words of a name go on: "Inner Mongolia red of link 7")
             if w is not None and len(w.group()) > 1 and w.group().isupper():
                 continue  # shouted
             before = text[:gap].rsplit(None, 3)[-3:]

@@ -94,6 +94,20 @@ def test_a_statement_run_on_is_cut(text, cut):
     "the one I like is Link 2", "the size I'd pick", "what size do I need", "Hi Leslie, welcome",
     "Link 3 Is 99 Yuan Right Now Thanks For Watching", "it ships to Xinjiang with Windows support",
     "that I can do for you", "check out Link 3 today", "Use code LIVE10 at checkout",
+    "Yes, link 7 ships to Hong Kong - returns of link 7 must be unused", "made in Italy - grey of link 1 is in stock",
 ])
 def test_prose_is_not_cut(text):
     assert punctuate_run_ons(text) == text
+
+
+def test_a_place_name_is_never_cut():
+    """Every region the world ships to (two-word ones too: "Hong Kong", "Inner Mongolia"), before each joiner and a
+    statement that follows: the name stays whole."""
+    from livesim.world.catalog import REGIONS
+
+    for region in REGIONS:
+        for join in (" - ", " ", ", ", "; "):
+            for after in ("red of link 7 is sold out", "Standard of link 6 is in stock", "Link 3 has 7-day returns",
+                          "I've flagged this for our team", "Tap link 2 in the cart"):
+                text = f"Yes, link 7 ships to {region}{join}{after}"
+                assert region in punctuate_run_ons(text), (text, punctuate_run_ons(text))
