@@ -104,15 +104,18 @@ def _lower_word(m: re.Match[str]) -> str:
     return w if _KEEP_UPPER_RE.match(w) else w.lower()
 
 
-# three or more words in capitals in a row ("..., and BOTH XL AND S WOULD FIT YOU")
-_CAPS_WORDS_RE = re.compile(r"\b[A-Z][A-Z0-9'’_-]*(?:\s{1,3}[A-Z][A-Z0-9'’_-]*){2,}\b")
+# three or more words in capitals in a row ("..., and BOTH XL AND S WOULD FIT YOU", "TAP LINK 7 IN THE CART")
+_CAPS_WORDS_RE = re.compile(r"\b[A-Z][A-Z0-9'’_-]*(?:\s{1,3}(?:[A-Z][A-Z0-9'’_-]*|[0-9]{1,4}(?:['’]S)?)){2,}\b")
+
+
+_NUM_S_RE = re.compile(r"(?<=[0-9])(['’])S\b")  # "LINK 1'S" -> "link 1's"
 
 
 def _lower_caps(m: re.Match[str]) -> str:
     words = m.group()
     if sum(c.isalpha() for c in words) < 8:
         return words
-    return _WORD_RE.sub(_lower_word, words)
+    return _NUM_S_RE.sub(r"\1s", _WORD_RE.sub(_lower_word, words))
 
 
 def _deshout(run: str) -> str:
@@ -234,9 +237,14 @@ _I_GOES_ON = frozenset(
     "after until unless since while once whether all something anything everything way reason sure glad sorry afraid "
     "believe reckon feel mean promise bet tell told said says thought not cos cause tbh honestly".split())
 # a bare "I" or "I'd" may go on with the statement ("the one I like", "the size I'd pick"); these open one, as does
-# "I" before a refusal or a report ("... anywhere I can't guarantee that", "... I can do I have added it")
+# "I" before a refusal, a report or a hedge ("... anywhere I can't guarantee that", "... I can do I have added it",
+# "... 270 days I believe link 2 ...")
 _I_OPENS = frozenset(("i'm", "i've", "i'll"))
-_I_OPENS_RE = re.compile(r"(?i)i[ \t]{1,2}(?:can['’]?t|cannot|won['’]?t|have|am|will|just)\b")
+_I_OPENS_RE = re.compile(r"(?i)i[ \t]{1,2}(?:can['’]?t|cannot|won['’]?t|have|am|will|just)\b"
+                         # a hedge that opens a statement ("... in stock I think link 2 is 99 yuan"), not one inside a
+                         # relative clause ("the one I think is best")
+                         r"|i[ \t]{1,2}(?:think|believe|guess|reckon)\b(?![ \t]{1,2}(?:is|are|was|were|will|would|"
+                         r"fits?|suits?|works?|looks?|of|about|so)\b)")
 # "that" after one of these is the thing itself, not "that" leading into what follows ("sorry about that I've ...")
 _THAT_ENDS = frozenset("about for with of on in at to do did done fix like take see hear handle".split())
 # words that lead into a link named after them ("for Link 1", "tap Link 7", "and Link 3 has", "not sure Link 1 is");
@@ -262,8 +270,45 @@ _UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _LINK_AT_RE = re.compile(r"(?:Links?|Items?|LINKS?|ITEMS?)[ \t]{0,2}#?[0-9]{1,4}(?![0-9])|#[0-9]{1,4}(?![0-9])")
 
 
+def _said_again(text: str, gap: int, at: int) -> bool:
+    """Is the "I" at `at` (after "that", which ends at `gap`) followed by the verb said before "that"? ("I can't
+    promise that I promise it will ...": "that" is the thing declined, and the second "promise" opens a statement.)"""
+    cut_from = text.rfind(" ", 0, gap)
+    if text[cut_from + 1:gap].lower() != "that" or text[at:at + 1] not in "Ii" or text[at + 1:at + 2] not in " \t":
+        return False
+    verb = text[text.rfind(" ", 0, max(cut_from, 0)) + 1:cut_from].lower()
+    return verb.isalpha() and text[at + 1:at + 3 + len(verb)].lower().split()[:1] == [verb]
+
+
+# in lower case, two openers are plain enough to cut before: a link as the subject ("... is in stock link 2's shelf
+# life is 180 days", "... original link 2 is 19 yuan") and a tap or click on a link ("... a synthetic material tap link
+# 5 in the cart"), after a word that does not lead into them ("check link 2's", "you can tap link 5", "which link 2 is")
+_LOWER_OPEN_RE = re.compile(r"(?<=[a-z0-9%])[ \t]{1,2}(?=link[ \t]?[0-9]{1,4}(?:['’]s[ \t]|[ \t]{1,2}(?:is|has|ships|comes|costs)\b)"
+                            r"|(?:tap|click)[ \t]{1,2}(?:on[ \t]{1,2})?(?:links?[ \t]?#?[0-9]|#[0-9]))")
+_TAP_GOES_ON = frozenset("please pls plz just simply then can could you to will should must might just go and or "
+                         "i'll you'll we'll which what that whether why how who whose sure".split())
+
+
+def _cut_lower_openers(text: str) -> str:
+    out: list[str] = []
+    last = 0
+    for m in _LOWER_OPEN_RE.finditer(text):
+        gap = m.start()
+        prev = text[text.rfind(" ", 0, gap) + 1:gap].lower().replace("’", "'")
+        if prev in _LEADS_INTO or prev in _TAP_GOES_ON or prev in _I_FORMS or not (prev.isalnum() or prev.endswith("%")):
+            continue
+        out += [text[last:gap], ". "]
+        last = m.end()
+    if not out:
+        return text
+    out.append(text[last:])
+    return "".join(out)
+
+
 def punctuate_run_ons(text: str) -> str:
     """A full stop before each statement a reply runs on without one (see above); other text is kept as it is."""
+    if "link" in text or "tap" in text or "click" in text:
+        text = _cut_lower_openers(text)
     out: list[str] = []
     last = 0
     for m in _CAP_AFTER_RE.finditer(text):
@@ -277,7 +322,7 @@ def punctuate_run_ons(text: str) -> str:
             if not (after[:1].isalpha() and after not in _AFTER_NAMED or after[:1] in "'’(:"):
                 continue
         elif word in _I_FORMS:  # ("I" in lower case too: a shouted stretch before it is lower-cased with it)
-            if word not in _I_OPENS and _I_OPENS_RE.match(text, at) is None:
+            if word not in _I_OPENS and _I_OPENS_RE.match(text, at) is None and not _said_again(text, gap, at):
                 continue
         else:
             if word not in _OPENERS:
@@ -293,7 +338,8 @@ def punctuate_run_ons(text: str) -> str:
         cut_from = text.rfind(" ", 0, gap)
         prev = text[cut_from + 1:gap].lower().replace("’", "'")
         if prev in (_LEADS_INTO if link is not None else _I_GOES_ON if word in _I_FORMS else ()) and not (
-                prev == "that" and text[text.rfind(" ", 0, max(cut_from, 0)) + 1:cut_from].lower() in _THAT_ENDS):
+                prev == "that" and (text[text.rfind(" ", 0, max(cut_from, 0)) + 1:cut_from].lower() in _THAT_ENDS
+                                    or _said_again(text, gap, at))):
             continue
         out += [text[last:gap], ". "]
         last = at
@@ -303,8 +349,47 @@ def punctuate_run_ons(text: str) -> str:
     return "".join(out)
 
 
+# A shouted stretch that opens a statement run on after ordinary text ("... come in navy GREAT QUESTION", "... 3 extra
+# days TAP LINK 1 IN THE CART"): cut before it, while its capitals still show it (`normalise` lowers them). Not after a
+# word that leads into it ("and BOTH XL AND S", "that YOU WILL LOVE IT"), nor after "I" ("I LOVE THIS"); after a
+# figure only where an opener or a link begins it ("129 YUAN" is a price).
+_SHOUTED_RE = re.compile(r"(?<=[a-z0-9%'’][ \t])[ \t]?[A-Z][A-Z'’-]+(?:[ \t]{1,2}(?:[A-Z][A-Z0-9'’-]*|[0-9]{1,4}(?:['’]S)?))+"
+                         r"(?![A-Za-z0-9])")
+_IMPERATIVES = frozenset("tap use enter check grab add click pick try".split())
+_PLAIN_WORD_RE = re.compile(r"[a-z][a-z'-]*")
+_SHOUTED_VARIANT_RE = re.compile(r"[A-Z][A-Z-]*(?:[ \t][A-Z][A-Z-]*){0,3}[ \t]OF[ \t](?:LINKS?[ \t]?|#)[0-9]")  # "RED OF LINK 7"
+
+
+def cut_shouts(text: str) -> str:
+    """A full stop before each shouted stretch that opens a statement run on after ordinary text (see above)."""
+    if _TWO_CAPS_RE.search(text) is None:
+        return text
+    out: list[str] = []
+    last = 0
+    for m in _SHOUTED_RE.finditer(text):
+        stretch = m.group().strip()
+        if sum(c.isalpha() for c in stretch) < 8:
+            continue
+        first = stretch.split()[0].lower().replace("’", "'")
+        gap = m.start() - 1
+        prev = text[text.rfind(" ", 0, gap) + 1:gap].lower().replace("’", "'")
+        if prev.isdigit() or prev.endswith("%"):
+            if first not in _OPENERS and first not in ("link", "links") and first not in _I_FORMS \
+                    and _SHOUTED_VARIANT_RE.match(stretch) is None:
+                continue
+        elif prev in _LEADS_INTO or prev in _I_GOES_ON and first not in _IMPERATIVES \
+                or _PLAIN_WORD_RE.fullmatch(prev) is None:
+            continue
+        out += [text[last:gap], ". "]
+        last = m.start() + (1 if text[m.start()] in " \t" else 0)
+    if not out:
+        return text
+    out.append(text[last:])
+    return "".join(out)
+
+
 def normalise_reply(text: str) -> str:
-    """`normalise`, then numbers written as words made digits and run-on statements cut: the text the reading
-    reads.
+    """Shouted statements cut, `normalise`, then numbers written as words made digits and run-on statements cut: the
+    text the reading reads.
     """
-    return punctuate_run_ons(words_to_digits(normalise(text)))
+    return punctuate_run_ons(words_to_digits(normalise(cut_shouts(text))))

@@ -331,7 +331,8 @@ _ATTR_IS = re.compile(
     r"(?i)\b(?P<attr>flavou?r|taste|fit|fabric|material|care(?:\s{1,2}instructions?)?|storage|skin\s{1,2}type)"
     r"(?:\s{1,2}(?:is|would\s{1,2}be|will\s{1,2}be)\s{1,2}|\s{0,2}[:=]\s{0,2}|\s{1,2}-\s{1,2})"
     r"(?P<val>[a-z][a-z'’ -]{0,40}?)\s{0,2}(?=$|[.,;!?()]|\s(?:and|but|so|which|too|as|if|for|on|in|with|from|"
-    r"though)\b)")
+    # ... or a word that opens the next statement, run on ("flavour is wildflower hello and welcome", "... I believe")
+    r"though|i|hello|hi|hey|welcome|thanks|thank|great|love|sorry|tap|hope|probably)\b)")
 _ATTR_KEY = {"flavour": "flavour", "flavor": "flavour", "taste": "flavour", "fit": "fit", "fabric": "material",
              "material": "material", "care": "care", "storage": "storage", "skin": "skin_type"}
 _VALUE_FILLER = frozenset("a an the very really so quite pure just its it's it s our their this that".split())
@@ -359,6 +360,8 @@ def _attribute_value_errors(r: Any, world: Any, sent: str, s: int, e: int, rec: 
     for m in _ATTR_IS.finditer(sent):
         attr, key, val = _said_value(m)
         if not val or _JUDGING.intersection(val) or _HEDGE.search(sent[max(0, m.start() - 40):m.start()]):
+            continue
+        if val[-1] == "of":  # "flavour is classic classic of link 5 is sold out": where the value ends is not known
             continue
         a, b = _clause(sent, m.start())
         products, strict = _products_in(r, world, s, e, a, max(b, m.end()))

@@ -111,3 +111,58 @@ def test_a_place_name_is_never_cut():
                           "I've flagged this for our team", "Tap link 2 in the cart"):
                 text = f"Yes, link 7 ships to {region}{join}{after}"
                 assert region in punctuate_run_ons(text), (text, punctuate_run_ons(text))
+
+
+def test_statements_run_on_in_any_case_or_hedged_grade_like_their_punctuated_twins():
+    """The attack bench's paraphrase operators on the second statement of a run-on (lower case, upper case, a hedge
+    in front: "... is in stock link 2's net weight is 200 g", "... come in navy GREAT QUESTION", "... flavour is
+    original I believe link 2 is 19 yuan"): graded wrong exactly when the same two with a full stop between are. The
+    first is a statement that ends on a value (an attribute, a figure, a stock state) or one the grader finds wrong;
+    the second opens with its link. Not the first ending on "that": "Sorry, I can't promise that link 5 has a lifetime
+    guarantee" declines the claim, read as one sentence."""
+    import random
+
+    from livesim.runs.attack_search import OPERATORS
+
+    ops = [(n, op) for n, op in OPERATORS if n in ("lower case", "upper case") or n.startswith("hedge")]
+    rng = random.Random(41)
+    cases = 0
+    for intent in INTENTS:
+        sim = build_request(9740, intent)
+        frs = [f for f in build_pool(sim).fragments if not f.text.rstrip(".! ").endswith("that")]
+        firsts = [f.text.rstrip(".! ") for f in frs if f.label == "false" or re.search(r"'s \w+ is \w+|[0-9]", f.text)]
+        seconds = [f.text.rstrip(".! ") for f in frs if LINK.match(f.text)]
+        pairs = [(a, b) for a in firsts for b in seconds if a != b]
+        for a, b in rng.sample(pairs, min(60, len(pairs))):
+            for _, op in ops:
+                second = op(b)
+                dot, run_on = grade_text(sim, f"{a}. {second}."), grade_text(sim, f"{a} {second}.")
+                assert bool(dot.errors) == bool(run_on.errors), (f"{a} {second}.", dot.errors, run_on.errors)
+                cases += 1
+    assert cases >= 5000, cases  # (before the case-blind cuts, 10 of these 6,720 disagreed)
+
+
+@pytest.mark.parametrize(("text", "cut"), [
+    ("Link 1 doesn't come in navy GREAT QUESTION", "navy. GREAT"),
+    ("Link 8 ships to Qinghai with 3 extra days TAP LINK 1 IN THE CART", "days. TAP"),
+    ("Sorry, I can't promise that I promise it will kill all viruses", "that. I promise"),
+    ("Sorry, I can't guarantee that I guarantee it", "that. I guarantee"),
+    ("Grey of link 1 is in stock I think returns of link 1 must be unworn", "stock. I think"),
+    ("matcha of link 7 is in stock link 2's shelf life is 180 days", "stock. link 2's"),
+    ("a synthetic material tap link 5 in the cart", "material. tap link 5"),
+])
+def test_a_statement_run_on_in_any_case_is_cut(text, cut):
+    from livesim.grading.normalise import cut_shouts
+
+    assert cut in punctuate_run_ons(cut_shouts(text)), punctuate_run_ons(cut_shouts(text))
+
+
+@pytest.mark.parametrize("text", [
+    "and BOTH XL AND S WOULD FIT YOU", "I LOVE THIS JACKET", "it is 129 YUAN TODAY ONLY", "the one I think is best",
+    "I can't promise that I'll be back", "you can tap link 5 now", "check link 2's price", "which link 2 is cheaper",
+    "I love link 2's colour", "please tap link 3", "that YOU WILL LOVE IT",
+])
+def test_prose_in_any_case_is_not_cut(text):
+    from livesim.grading.normalise import cut_shouts
+
+    assert punctuate_run_ons(cut_shouts(text)) == text
