@@ -270,45 +270,75 @@ _UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _LINK_AT_RE = re.compile(r"(?:Links?|Items?|LINKS?|ITEMS?)[ \t]{0,2}#?[0-9]{1,4}(?![0-9])|#[0-9]{1,4}(?![0-9])")
 
 
+_DECLINED_VERBS = frozenset("promise guarantee confirm say do offer give change allow approve share tell arrange honour "
+                            "honor match".split())
+
+
 def _said_again(text: str, gap: int, at: int) -> bool:
     """Is the "I" at `at` (after "that", which ends at `gap`) followed by the verb said before "that"? ("I can't
     promise that I promise it will ...": "that" is the thing declined, and the second "promise" opens a statement.)"""
     cut_from = text.rfind(" ", 0, gap)
-    if text[cut_from + 1:gap].lower() != "that" or text[at:at + 1] not in "Ii" or text[at + 1:at + 2] not in " \t":
+    if text[cut_from + 1:gap].lower() != "that" or text[at:at + 1] not in "Ii" or text[at + 1:at + 2] not in " \t'’":
         return False
     verb = text[text.rfind(" ", 0, max(cut_from, 0)) + 1:cut_from].lower()
+    if verb in _DECLINED_VERBS and text[at:at + 4].lower().replace("’", "'") == "i've":
+        return True  # "I can't promise that I've lowered the price": a report, not what is promised
     return verb.isalpha() and text[at + 1:at + 3 + len(verb)].lower().split()[:1] == [verb]
 
 
-# in lower case, two openers are plain enough to cut before: a link as the subject ("... is in stock link 2's shelf
-# life is 180 days", "... original link 2 is 19 yuan") and a tap or click on a link ("... a synthetic material tap link
-# 5 in the cart"), after a word that does not lead into them ("check link 2's", "you can tap link 5", "which link 2 is")
-_LOWER_OPEN_RE = re.compile(r"(?<=[a-z0-9%])[ \t]{1,2}(?=link[ \t]?[0-9]{1,4}(?:['’]s[ \t]|[ \t]{1,2}(?:is|has|ships|comes|costs)\b)"
-                            r"|(?:tap|click)[ \t]{1,2}(?:on[ \t]{1,2})?(?:links?[ \t]?#?[0-9]|#[0-9]))")
+# in lower case, a few openers are plain enough to cut before: a link as the subject ("... is in stock link 2's shelf
+# life is 180 days", "... original link 2 is 19 yuan", "... in stock link 4 arrives ..."), a size as the subject
+# ("... after opening size m is the one for you"), a tap or click on a link ("... a synthetic material tap link 5 in
+# the cart") and a variant the catalogue sells, named "of link N" ("... 24 hours pro of link 1 is sold out"), after a
+# word that does not lead into them ("check link 2's", "you can tap link 5", "which link 2 is", "the pro of link 1")
+_LOWER_OPEN_RE = re.compile(
+    r"(?<=[A-Za-z0-9%])[ \t]{1,2}(?=link[ \t]?[0-9]{1,4}(?:['’]s[ \t]|[ \t]{1,2}(?:is|isn['’]t|has|hasn['’]t|does|"
+    r"doesn['’]t|can|can['’]t|will|won['’]t|[a-z]{2,12}s)\b)|size[ \t]{1,2}(?:x{0,3}[sml]|[0-9]{1,3})[ \t]{1,2}(?:is|fits|"
+    r"would|should|will)\b|(?:tap|click)[ \t]{1,2}(?:on[ \t]{1,2})?(?:links?[ \t]?#?[0-9]|#[0-9]))")
+_OF_LINK_RE = re.compile(r"[ \t]of[ \t](?:link[ \t]?|#)[0-9]")
 _TAP_GOES_ON = frozenset("please pls plz just simply then can could you to will should must might just go and or "
-                         "i'll you'll we'll which what that whether why how who whose sure".split())
+                         "i'll you'll we'll which what that whether why how who whose sure the a an any your our this "
+                         "these those no some my its their each every".split())
 
 
-def _cut_lower_openers(text: str) -> str:
+def _opens_after(text: str, gap: int) -> bool:
+    """Does the word that ends at `gap` end a statement (not lead into what follows it)?"""
+    cut_from = text.rfind(" ", 0, gap)
+    prev = text[cut_from + 1:gap].lower().replace("’", "'")
+    if prev == "that":  # "sorry about that link 6 ...": the thing itself
+        return text[text.rfind(" ", 0, max(cut_from, 0)) + 1:cut_from].lower() in _THAT_ENDS
+    return not (prev in _LEADS_INTO or prev in _TAP_GOES_ON or prev in _I_FORMS) and (prev.isalnum() or prev.endswith("%"))
+
+
+def _cut_lower_openers(text: str, variants: frozenset[str]) -> str:
+    gaps = {m.start() for m in _LOWER_OPEN_RE.finditer(text) if _opens_after(text, m.start())}
+    if variants:
+        for m in _OF_LINK_RE.finditer(text):
+            words = text[max(0, m.start() - 60):m.start()].split(" ")
+            for k in (3, 2, 1):
+                if len(words) > k and " ".join(words[-k:]).lower() in variants:
+                    gap = m.start() - len(" ".join(words[-k:])) - 1
+                    if gap > 0 and text[gap] == " " and _opens_after(text, gap):
+                        gaps.add(gap)
+                    break
+    if not gaps:
+        return text
     out: list[str] = []
     last = 0
-    for m in _LOWER_OPEN_RE.finditer(text):
-        gap = m.start()
-        prev = text[text.rfind(" ", 0, gap) + 1:gap].lower().replace("’", "'")
-        if prev in _LEADS_INTO or prev in _TAP_GOES_ON or prev in _I_FORMS or not (prev.isalnum() or prev.endswith("%")):
-            continue
+    for gap in sorted(gaps):
         out += [text[last:gap], ". "]
-        last = m.end()
-    if not out:
-        return text
+        last = gap + 1
+        while last < len(text) and text[last] in " \t":
+            last += 1
     out.append(text[last:])
     return "".join(out)
 
 
-def punctuate_run_ons(text: str) -> str:
-    """A full stop before each statement a reply runs on without one (see above); other text is kept as it is."""
-    if "link" in text or "tap" in text or "click" in text:
-        text = _cut_lower_openers(text)
+def punctuate_run_ons(text: str, variants: frozenset[str] = frozenset()) -> str:
+    """A full stop before each statement a reply runs on without one (see above; `variants`: the lower-case variant
+    names the catalogue sells); other text is kept as it is."""
+    if "link" in text or "tap" in text or "click" in text or "size" in text or "#" in text:
+        text = _cut_lower_openers(text, variants)
     out: list[str] = []
     last = 0
     for m in _CAP_AFTER_RE.finditer(text):
@@ -388,8 +418,8 @@ def cut_shouts(text: str) -> str:
     return "".join(out)
 
 
-def normalise_reply(text: str) -> str:
-    """Shouted statements cut, `normalise`, then numbers written as words made digits and run-on statements cut: the
-    text the reading reads.
+def normalise_reply(text: str, variants: frozenset[str] = frozenset()) -> str:
+    """Shouted statements cut, `normalise`, then numbers written as words made digits and run-on statements cut
+    (`variants`: the catalogue's variant names, lower case): the text the reading reads.
     """
-    return punctuate_run_ons(words_to_digits(normalise(cut_shouts(text))))
+    return punctuate_run_ons(words_to_digits(normalise(cut_shouts(text))), variants)

@@ -22,6 +22,7 @@ from livesim.world.phrasing import INTENTS
 
 NUM_ERR = re.compile(r"^[0-9.]+ is not the ")
 LINK = re.compile(r"^link (\d+)", re.I)
+VARIANT_OF = re.compile(r"^[\w-]+(?: [\w-]+){0,2} of link \d+ is ", re.I)
 
 
 def test_run_on_statements_bind_their_own_numbers():
@@ -118,7 +119,7 @@ def test_statements_run_on_in_any_case_or_hedged_grade_like_their_punctuated_twi
     in front: "... is in stock link 2's net weight is 200 g", "... come in navy GREAT QUESTION", "... flavour is
     original I believe link 2 is 19 yuan"): graded wrong exactly when the same two with a full stop between are. The
     first is a statement that ends on a value (an attribute, a figure, a stock state) or one the grader finds wrong;
-    the second opens with its link. Not the first ending on "that": "Sorry, I can't promise that link 5 has a lifetime
+    the second opens with its link or a variant "of link N". Not the first ending on "that": "Sorry, I can't promise that link 5 has a lifetime
     guarantee" declines the claim, read as one sentence."""
     import random
 
@@ -131,7 +132,7 @@ def test_statements_run_on_in_any_case_or_hedged_grade_like_their_punctuated_twi
         sim = build_request(9740, intent)
         frs = [f for f in build_pool(sim).fragments if not f.text.rstrip(".! ").endswith("that")]
         firsts = [f.text.rstrip(".! ") for f in frs if f.label == "false" or re.search(r"'s \w+ is \w+|[0-9]", f.text)]
-        seconds = [f.text.rstrip(".! ") for f in frs if LINK.match(f.text)]
+        seconds = [f.text.rstrip(".! ") for f in frs if LINK.match(f.text) or VARIANT_OF.match(f.text)]
         pairs = [(a, b) for a in firsts for b in seconds if a != b]
         for a, b in rng.sample(pairs, min(60, len(pairs))):
             for _, op in ops:
@@ -139,7 +140,7 @@ def test_statements_run_on_in_any_case_or_hedged_grade_like_their_punctuated_twi
                 dot, run_on = grade_text(sim, f"{a}. {second}."), grade_text(sim, f"{a} {second}.")
                 assert bool(dot.errors) == bool(run_on.errors), (f"{a} {second}.", dot.errors, run_on.errors)
                 cases += 1
-    assert cases >= 5000, cases  # (before the case-blind cuts, 10 of these 6,720 disagreed)
+    assert cases >= 5000, cases
 
 
 @pytest.mark.parametrize(("text", "cut"), [
@@ -150,19 +151,28 @@ def test_statements_run_on_in_any_case_or_hedged_grade_like_their_punctuated_twi
     ("Grey of link 1 is in stock I think returns of link 1 must be unworn", "stock. I think"),
     ("matcha of link 7 is in stock link 2's shelf life is 180 days", "stock. link 2's"),
     ("a synthetic material tap link 5 in the cart", "material. tap link 5"),
+    ("128GB of link 4 is in stock link 4 arrives the next day anywhere", "stock. link 4 arrives"),
+    ("So sorry about that link 6 arrives the next day", "that. link 6"),
+    ("Sorry, I can't promise that I've lowered the price for you", "that. I've"),
+    ("Link 8's storage: refrigerate after opening size m is the one for you", "opening. size m"),
+    ("Link 4 ships within 24 hours pro of link 1 is sold out", "hours. pro of"),
+    ("Link 4 ships within 24 hours family pack of link 1 is sold out", "hours. family pack of"),
 ])
 def test_a_statement_run_on_in_any_case_is_cut(text, cut):
     from livesim.grading.normalise import cut_shouts
 
-    assert cut in punctuate_run_ons(cut_shouts(text)), punctuate_run_ons(cut_shouts(text))
+    variants = frozenset({"pro", "family pack", "128gb"})
+    assert cut in punctuate_run_ons(cut_shouts(text), variants), punctuate_run_ons(cut_shouts(text), variants)
 
 
 @pytest.mark.parametrize("text", [
     "and BOTH XL AND S WOULD FIT YOU", "I LOVE THIS JACKET", "it is 129 YUAN TODAY ONLY", "the one I think is best",
     "I can't promise that I'll be back", "you can tap link 5 now", "check link 2's price", "which link 2 is cheaper",
-    "I love link 2's colour", "please tap link 3", "that YOU WILL LOVE IT",
+    "I love link 2's colour", "please tap link 3", "that YOU WILL LOVE IT", "the pro of link 1 is sold out",
+    "is the family pack of link 1 in stock", "I can't promise that I'll be back", "so which size m is it",
+    "link 2 and link 3 are both in stock",
 ])
 def test_prose_in_any_case_is_not_cut(text):
     from livesim.grading.normalise import cut_shouts
 
-    assert punctuate_run_ons(cut_shouts(text)) == text
+    assert punctuate_run_ons(cut_shouts(text), frozenset({"pro", "family pack"})) == text
