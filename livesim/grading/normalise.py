@@ -296,6 +296,7 @@ _LOWER_OPEN_RE = re.compile(
     r"doesn['’]t|can|can['’]t|will|won['’]t|[a-z]{2,12}s)\b)|size[ \t]{1,2}(?:x{0,3}[sml]|[0-9]{1,3})[ \t]{1,2}(?:is|fits|"
     r"would|should|will)\b|(?:tap|click)[ \t]{1,2}(?:on[ \t]{1,2})?(?:links?[ \t]?#?[0-9]|#[0-9]))")
 _OF_LINK_RE = re.compile(r"[ \t]of[ \t](?:link[ \t]?|#)[0-9]")
+_PREV_WORD_RE = re.compile(r"[a-z0-9][a-z0-9'-]*%?")  # a word or figure ("fragrance-free", "500", "30%")
 _TAP_GOES_ON = frozenset("please pls plz just simply then can could you to will should must might just go and or "
                          "i'll you'll we'll which what that whether why how who whose sure the a an any your our this "
                          "these those no some my its their each every".split())
@@ -307,7 +308,7 @@ def _opens_after(text: str, gap: int) -> bool:
     prev = text[cut_from + 1:gap].lower().replace("’", "'")
     if prev == "that":  # "sorry about that link 6 ...": the thing itself
         return text[text.rfind(" ", 0, max(cut_from, 0)) + 1:cut_from].lower() in _THAT_ENDS
-    return not (prev in _LEADS_INTO or prev in _TAP_GOES_ON or prev in _I_FORMS) and (prev.isalnum() or prev.endswith("%"))
+    return not (prev in _LEADS_INTO or prev in _TAP_GOES_ON or prev in _I_FORMS) and _PREV_WORD_RE.fullmatch(prev) is not None
 
 
 def _cut_lower_openers(text: str, variants: frozenset[str]) -> str:

@@ -157,6 +157,7 @@ def test_statements_run_on_in_any_case_or_hedged_grade_like_their_punctuated_twi
     ("Link 8's storage: refrigerate after opening size m is the one for you", "opening. size m"),
     ("Link 4 ships within 24 hours pro of link 1 is sold out", "hours. pro of"),
     ("Link 4 ships within 24 hours family pack of link 1 is sold out", "hours. family pack of"),
+    ("LINK 4 IS FRAGRANCE-FREE link 5 works with iOS", "FREE. link 5 works"),
 ])
 def test_a_statement_run_on_in_any_case_is_cut(text, cut):
     from livesim.grading.normalise import cut_shouts
