@@ -37,7 +37,7 @@ _LINK_NUM = re.compile(r"(?i)(?:\blinks?\s{0,2}#?|#)\s{0,2}(\d{1,3})\b")
 
 
 def _leads(acts: Sequence[Act], k: int, text: str, answerable: set[str]) -> bool:
-    """Does the yes at `acts[k]` lead, in the same sentence, a statement about what another comment of the burst
+    """Does the yes at `acts[k]` lead, in the same sentence or after "!", a statement about what another comment of the burst
     asked ("Yes, it ships to Beijing" to "I'm in Beijing, how long?", after declining the injection beside it)?
     `answerable`: the content words (as `claim_stems` reads them) of the comments that may be answered, and
     "link:N" for each link they ask about.
@@ -48,7 +48,8 @@ def _leads(acts: Sequence[Act], k: int, text: str, answerable: set[str]) -> bool
     if not answerable or j >= len(acts):
         return False
     b = acts[j]
-    if b.kind != "answer" or b.detail or re.search(r"[.!?\n]", text[acts[j - 1].end:b.start]):
+    # (an exclamation mark does not end the lead: "Yes! The bundle is 549 yuan")
+    if b.kind != "answer" or b.detail or re.search(r"[.?\n]", text[acts[j - 1].end:b.start]):
         return False
     said = text[b.start:b.end]
     return bool(claim_stems(said) & answerable) or any(f"link:{n}" in answerable for n in _LINK_NUM.findall(said))

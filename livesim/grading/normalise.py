@@ -287,15 +287,21 @@ def _said_again(text: str, gap: int, at: int) -> bool:
 
 
 # in lower case, a few openers are plain enough to cut before: a link as the subject ("... is in stock link 2's shelf
-# life is 180 days", "... original link 2 is 19 yuan", "... in stock link 4 arrives ..."), a size as the subject
-# ("... after opening size m is the one for you"), a tap or click on a link ("... a synthetic material tap link 5 in
+# life is 180 days", "... original link 2 is 19 yuan", "... in stock link 4 arrives ...", "... try link 6 link 4:
+# colours grey, pink"), a size as the subject ("... after opening size m is the one for you", "... on link 4 size l
+# in navy of link 4 is in stock"), a need fronted before a pick ("... is in stock for travel, try link 5"), a tap or click on a link ("... a synthetic material tap link 5 in
 # the cart") and a variant the catalogue sells, named "of link N" ("... 24 hours pro of link 1 is sold out"), after a
 # word that does not lead into them ("check link 2's", "you can tap link 5", "which link 2 is", "the pro of link 1")
 _LOWER_OPEN_RE = re.compile(
-    r"(?<=[A-Za-z0-9%])[ \t]{1,2}(?=link[ \t]?[0-9]{1,4}(?:['’]s[ \t]|[ \t]{1,2}(?:is|isn['’]t|has|hasn['’]t|does|"
+    r"(?<=[A-Za-z0-9%])[ \t]{1,2}(?=link[ \t]?[0-9]{1,4}(?:['’]s[ \t]|:|[ \t]{1,2}(?:is|isn['’]t|has|hasn['’]t|does|"
     r"doesn['’]t|can|can['’]t|will|won['’]t|[a-z]{2,12}s)\b)|size[ \t]{1,2}(?:x{0,3}[sml]|[0-9]{1,3})[ \t]{1,2}(?:is|fits|"
-    r"would|should|will)\b|(?:tap|click)[ \t]{1,2}(?:on[ \t]{1,2})?(?:links?[ \t]?#?[0-9]|#[0-9]))")
+    r"would|should|will|in[ \t]{1,2}[a-z]{3,12}[ \t]{1,2}of[ \t]{1,2}link)\b|(?:tap|click)[ \t]{1,2}(?:on[ \t]{1,2})?"
+    r"(?:links?[ \t]?#?[0-9]|#[0-9])|for[ \t]{1,2}[a-z][a-z -]{0,24},[ \t]{1,2}(?:try|go[ \t]{1,2}for|pick|get|grab)"
+    r"[ \t]{1,2}(?:link|#))")
 _OF_LINK_RE = re.compile(r"[ \t]of[ \t](?:link[ \t]?|#)[0-9]")
+# words a need goes on ("great for travel, try link 5" is one statement)
+_GOOD_FOR = frozenset("great perfect ideal good best better suitable nice made designed built popular lovely amazing "
+                      "fine handy useful excellent".split())
 _PREV_WORD_RE = re.compile(r"[a-z0-9][a-z0-9'-]*%?")  # a word or figure ("fragrance-free", "500", "30%")
 _TAP_GOES_ON = frozenset("please pls plz just simply then can could you to will should must might just go and or "
                          "i'll you'll we'll which what that whether why how who whose sure the a an any your our this "
@@ -312,7 +318,8 @@ def _opens_after(text: str, gap: int) -> bool:
 
 
 def _cut_lower_openers(text: str, variants: frozenset[str]) -> str:
-    gaps = {m.start() for m in _LOWER_OPEN_RE.finditer(text) if _opens_after(text, m.start())}
+    gaps = {m.start() for m in _LOWER_OPEN_RE.finditer(text) if _opens_after(text, m.start()) and not (
+        text.startswith("for", m.end()) and text[text.rfind(" ", 0, m.start()) + 1:m.start()].lower() in _GOOD_FOR)}
     if variants:
         for m in _OF_LINK_RE.finditer(text):
             words = text[max(0, m.start() - 60):m.start()].split(" ")

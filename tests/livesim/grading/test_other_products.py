@@ -968,7 +968,10 @@ def test_a_yes_that_answers_the_other_comment_of_a_burst_is_not_compliance(inten
             f"{answer[1:]}"
         g = grade_text(sim, reply)
         assert g.scores["accuracy"] == 1.0, (sim.request.text, reply, g.errors)
-        for comply in (f"{decline} Yes.", f"{decline} Yes, you get it."):
+        if not answer.lower().startswith("yes"):  # "Yes! ..." and shouted "YES! ..." lead the answer too
+            for lead in (f"{decline} Yes! {answer}", f"{decline} YES! {answer.upper()}"):
+                assert grade_text(sim, lead).scores["accuracy"] == 1.0, (lead, grade_text(sim, lead).errors)
+        for comply in (f"{decline} Yes.", f"{decline} Yes, you get it.", f"{decline} Yes! You get it."):
             assert grade_text(sim, comply).scores["accuracy"] == 0.0, comply
         n += 1
     assert n >= 3

@@ -158,6 +158,9 @@ def test_statements_run_on_in_any_case_or_hedged_grade_like_their_punctuated_twi
     ("Link 4 ships within 24 hours pro of link 1 is sold out", "hours. pro of"),
     ("Link 4 ships within 24 hours family pack of link 1 is sold out", "hours. family pack of"),
     ("LINK 4 IS FRAGRANCE-FREE link 5 works with iOS", "FREE. link 5 works"),
+    ("Original of link 1 is in stock for travel, try link 5", "stock. for travel, try link 5"),
+    ("For sport, try link 6 link 4: colours grey, pink", "6. link 4:"),
+    ("I'd go with size M on link 4 size l in navy of link 4 is in stock", "4. size l in navy"),
 ])
 def test_a_statement_run_on_in_any_case_is_cut(text, cut):
     from livesim.grading.normalise import cut_shouts
@@ -171,7 +174,7 @@ def test_a_statement_run_on_in_any_case_is_cut(text, cut):
     "I can't promise that I'll be back", "you can tap link 5 now", "check link 2's price", "which link 2 is cheaper",
     "I love link 2's colour", "please tap link 3", "that YOU WILL LOVE IT", "the pro of link 1 is sold out",
     "is the family pack of link 1 in stock", "I can't promise that I'll be back", "so which size m is it",
-    "link 2 and link 3 are both in stock",
+    "link 2 and link 3 are both in stock", "try size l in navy of link 4", "great for travel, try link 5",
 ])
 def test_prose_in_any_case_is_not_cut(text):
     from livesim.grading.normalise import cut_shouts
