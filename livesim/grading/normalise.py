@@ -322,9 +322,10 @@ def _cut_lower_openers(text: str, variants: frozenset[str]) -> str:
         text.startswith("for", m.end()) and text[text.rfind(" ", 0, m.start()) + 1:m.start()].lower() in _GOOD_FOR)}
     if variants:
         for m in _OF_LINK_RE.finditer(text):
-            words = text[max(0, m.start() - 60):m.start()].split(" ")
-            for k in (3, 2, 1):
-                if len(words) > k and " ".join(words[-k:]).lower() in variants:
+            lo = max(0, m.start() - 60)
+            words = text[lo:m.start()].split(" ")
+            for k in (3, 2, 1):  # the longest variant name ("sky blue", not "blue")
+                if (len(words) > k or len(words) == k and lo == 0) and " ".join(words[-k:]).lower() in variants:
                     gap = m.start() - len(" ".join(words[-k:])) - 1
                     if gap > 0 and text[gap] == " " and _opens_after(text, gap):
                         gaps.add(gap)

@@ -175,8 +175,11 @@ def test_a_statement_run_on_in_any_case_is_cut(text, cut):
     "I love link 2's colour", "please tap link 3", "that YOU WILL LOVE IT", "the pro of link 1 is sold out",
     "is the family pack of link 1 in stock", "I can't promise that I'll be back", "so which size m is it",
     "link 2 and link 3 are both in stock", "try size l in navy of link 4", "great for travel, try link 5",
+    "sky blue of link 6 is in stock", "the sky blue of link 6 is in stock", "so sky blue of link 6 is in stock",
 ])
 def test_prose_in_any_case_is_not_cut(text):
     from livesim.grading.normalise import cut_shouts
 
-    assert punctuate_run_ons(cut_shouts(text), frozenset({"pro", "family pack"})) == text
+    # a variant's name is read whole, the longest first ("sky blue", not "blue")
+    variants = frozenset({"pro", "family pack", "sky blue", "blue"})
+    assert punctuate_run_ons(cut_shouts(text), variants) == text
