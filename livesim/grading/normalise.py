@@ -288,21 +288,22 @@ def _said_again(text: str, gap: int, at: int) -> bool:
 
 # in lower case, a few openers are plain enough to cut before: a link as the subject ("... is in stock link 2's shelf
 # life is 180 days", "... original link 2 is 19 yuan", "... in stock link 4 arrives ...", "... try link 6 link 4:
-# colours grey, pink"), a size as the subject ("... after opening size m is the one for you", "... on link 4 size l
+# colours grey, pink", "... is 509 yuan link 6 (cotton t-shirt) is 99 yuan"), a code to use ("... right now use
+# code bundle41 for 15 yuan off"), a size as the subject ("... after opening size m is the one for you", "... on link 4 size l
 # in navy of link 4 is in stock"), a need fronted before a pick ("... is in stock for travel, try link 5"), a tap or click on a link ("... a synthetic material tap link 5 in
 # the cart") and a variant the catalogue sells, named "of link N" ("... 24 hours pro of link 1 is sold out"), after a
 # word that does not lead into them ("check link 2's", "you can tap link 5", "which link 2 is", "the pro of link 1")
 _LOWER_OPEN_RE = re.compile(
-    r"(?<=[A-Za-z0-9%])[ \t]{1,2}(?=link[ \t]?[0-9]{1,4}(?:['’]s[ \t]|:|[ \t]{1,2}(?:is|isn['’]t|has|hasn['’]t|does|"
+    r"(?<=[A-Za-z0-9%)])[ \t]{1,2}(?=link[ \t]?[0-9]{1,4}(?:['’]s[ \t]|:|[ \t]{1,2}\(|[ \t]{1,2}(?:is|isn['’]t|has|hasn['’]t|does|"
     r"doesn['’]t|can|can['’]t|will|won['’]t|[a-z]{2,12}s)\b)|size[ \t]{1,2}(?:x{0,3}[sml]|[0-9]{1,3})[ \t]{1,2}(?:is|fits|"
     r"would|should|will|in[ \t]{1,2}[a-z]{3,12}[ \t]{1,2}of[ \t]{1,2}link)\b|(?:tap|click)[ \t]{1,2}(?:on[ \t]{1,2})?"
-    r"(?:links?[ \t]?#?[0-9]|#[0-9])|for[ \t]{1,2}[a-z][a-z -]{0,24},[ \t]{1,2}(?:try|go[ \t]{1,2}for|pick|get|grab)"
+    r"(?:links?[ \t]?#?[0-9]|#[0-9])|use[ \t]{1,2}code[ \t]{1,2}[a-z0-9]|for[ \t]{1,2}[a-z][a-z -]{0,24},[ \t]{1,2}(?:try|go[ \t]{1,2}for|pick|get|grab)"
     r"[ \t]{1,2}(?:link|#))")
 _OF_LINK_RE = re.compile(r"[ \t]of[ \t](?:link[ \t]?|#)[0-9]")
 # words a need goes on ("great for travel, try link 5" is one statement)
 _GOOD_FOR = frozenset("great perfect ideal good best better suitable nice made designed built popular lovely amazing "
                       "fine handy useful excellent".split())
-_PREV_WORD_RE = re.compile(r"[a-z0-9][a-z0-9'-]*%?")  # a word or figure ("fragrance-free", "500", "30%")
+_PREV_WORD_RE = re.compile(r"\(?[a-z0-9][a-z0-9'-]*%?\)?")  # a word or figure ("fragrance-free", "30%", "(unopened)")
 _TAP_GOES_ON = frozenset("please pls plz just simply then can could you to will should must might just go and or "
                          "i'll you'll we'll which what that whether why how who whose sure the a an any your our this "
                          "these those no some my its their each every".split())
@@ -346,8 +347,7 @@ def _cut_lower_openers(text: str, variants: frozenset[str]) -> str:
 def punctuate_run_ons(text: str, variants: frozenset[str] = frozenset()) -> str:
     """A full stop before each statement a reply runs on without one (see above; `variants`: the lower-case variant
     names the catalogue sells); other text is kept as it is."""
-    if "link" in text or "tap" in text or "click" in text or "size" in text or "#" in text:
-        text = _cut_lower_openers(text, variants)
+    text = _cut_lower_openers(text, variants)
     out: list[str] = []
     last = 0
     for m in _CAP_AFTER_RE.finditer(text):
@@ -392,10 +392,10 @@ def punctuate_run_ons(text: str, variants: frozenset[str] = frozenset()) -> str:
 # days TAP LINK 1 IN THE CART"): cut before it, while its capitals still show it (`normalise` lowers them). Not after a
 # word that leads into it ("and BOTH XL AND S", "that YOU WILL LOVE IT"), nor after "I" ("I LOVE THIS"); after a
 # figure only where an opener or a link begins it ("129 YUAN" is a price).
-_SHOUTED_RE = re.compile(r"(?<=[a-z0-9%'’][ \t])[ \t]?[A-Z][A-Z'’-]+(?:[ \t]{1,2}(?:[A-Z][A-Z0-9'’-]*|[0-9]{1,4}(?:['’]S)?))+"
+_SHOUTED_RE = re.compile(r"(?<=[a-z0-9%'’)][ \t])[ \t]?[A-Z][A-Z'’-]+(?:[ \t]{1,2}(?:[A-Z][A-Z0-9'’-]*|[0-9]{1,4}(?:['’]S)?))+"
                          r"(?![A-Za-z0-9])")
 _IMPERATIVES = frozenset("tap use enter check grab add click pick try".split())
-_PLAIN_WORD_RE = re.compile(r"[a-z][a-z'-]*")
+_PLAIN_WORD_RE = re.compile(r"\(?[a-z][a-z'-]*\)?")
 _SHOUTED_VARIANT_RE = re.compile(r"[A-Z][A-Z-]*(?:[ \t][A-Z][A-Z-]*){0,3}[ \t]OF[ \t](?:LINKS?[ \t]?|#)[0-9]")  # "RED OF LINK 7"
 
 

@@ -161,6 +161,10 @@ def test_statements_run_on_in_any_case_or_hedged_grade_like_their_punctuated_twi
     ("Original of link 1 is in stock for travel, try link 5", "stock. for travel, try link 5"),
     ("For sport, try link 6 link 4: colours grey, pink", "6. link 4:"),
     ("I'd go with size M on link 4 size l in navy of link 4 is in stock", "4. size l in navy"),
+    ("Link 7 is 169 yuan right now use code bundle41 for 15 yuan off", "now. use code"),
+    ("link 1 (yoga leggings) is 509 yuan link 6 (cotton t-shirt) is 99 yuan", "yuan. link 6 ("),
+    ("Link 4 has 7-day returns (unopened) link 1 doesn't come in beige", "(unopened). link 1"),
+    ("Link 7 has 7-day returns (unopened) FAMILY PACK OF LINK 5 IS IN STOCK", "(unopened). FAMILY"),
 ])
 def test_a_statement_run_on_in_any_case_is_cut(text, cut):
     from livesim.grading.normalise import cut_shouts
@@ -176,6 +180,7 @@ def test_a_statement_run_on_in_any_case_is_cut(text, cut):
     "is the family pack of link 1 in stock", "I can't promise that I'll be back", "so which size m is it",
     "link 2 and link 3 are both in stock", "try size l in navy of link 4", "great for travel, try link 5",
     "sky blue of link 6 is in stock", "the sky blue of link 6 is in stock", "so sky blue of link 6 is in stock",
+    "you can use code live10 at checkout", "try link 6 (the t-shirt) today",
 ])
 def test_prose_in_any_case_is_not_cut(text):
     from livesim.grading.normalise import cut_shouts
