@@ -55,6 +55,12 @@ def test_a_following_mention_still_binds_a_number_with_no_product_before_it():
     assert p.link != other.link
 
 
+def _graded_alike(sim, a: str, b: str) -> None:
+    """`a` and `b` run together are graded wrong exactly when they are with a full stop between."""
+    dot, run_on = grade_text(sim, f"{a}. {b}."), grade_text(sim, f"{a} {b}.")
+    assert bool(dot.errors) == bool(run_on.errors), (f"{a} {b}.", dot.errors, run_on.errors)
+
+
 def test_run_on_replies_grade_like_their_punctuated_twins():
     """Any two fragments of the attack bench that open with a capital, run together with no mark between, are graded
     wrong exactly when the same two with a full stop between are: a decline, a negation or a subject in the first
@@ -70,8 +76,7 @@ def test_run_on_replies_grade_like_their_punctuated_twins():
                if f.text[:1].isupper() and not f.text[:2].isupper()]
         pairs = [(a, b) for a, b in itertools.permutations(frs, 2)]
         for a, b in rng.sample(pairs, min(120, len(pairs))):
-            dot, run_on = grade_text(sim, f"{a}. {b}."), grade_text(sim, f"{a} {b}.")
-            assert bool(dot.errors) == bool(run_on.errors), (f"{a} {b}.", dot.errors, run_on.errors)
+            _graded_alike(sim, a, b)
             cases += 1
     assert cases >= 1000, cases
 
@@ -136,9 +141,7 @@ def test_statements_run_on_in_any_case_or_hedged_grade_like_their_punctuated_twi
         pairs = [(a, b) for a in firsts for b in seconds if a != b]
         for a, b in rng.sample(pairs, min(60, len(pairs))):
             for _, op in ops:
-                second = op(b)
-                dot, run_on = grade_text(sim, f"{a}. {second}."), grade_text(sim, f"{a} {second}.")
-                assert bool(dot.errors) == bool(run_on.errors), (f"{a} {second}.", dot.errors, run_on.errors)
+                _graded_alike(sim, a, op(b))
                 cases += 1
     assert cases >= 5000, cases
 
