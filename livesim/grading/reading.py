@@ -409,7 +409,7 @@ def _statements(text: str, sentences: list[tuple[int, int]], mention_starts: lis
 
 
 def read_reply(reply: str, world: World) -> Reading:
-    text = _mask(normalise_reply(reply, frozenset(world.variant_vocab())), world)
+    text = _mask(normalise_reply(reply, world.variant_names()), world)
     # subject mentions: links, product names, "every link"
     mentions: list[tuple[int, int, int]] = []
     link_num_starts: set[int] = set()

@@ -121,6 +121,7 @@ def _answerable(request: Any) -> dict[str, Any]:
 
 _CatalogIndex = tuple[dict[int, Product], tuple[str, ...], dict[str, int]]
 _last_index: list[Any] = [None, None, 0, None]  # catalogue, its product list, that list's length, the index
+_last_variants: list[Any] = [None, None, 0, frozenset()]  # the same, and the catalogue's variant names
 
 
 def _catalog_index(catalog: Catalog) -> _CatalogIndex:
@@ -237,6 +238,15 @@ class World:
             words = {w.lower() for q in self.catalog.products for x in q.skus for w in (x.colour, x.option) if w}
             self._vocab = sorted(words | set(_COLOURS), key=lambda w: (-len(w), w))  # ties by name: any process
         return self._vocab
+
+    def variant_names(self) -> frozenset[str]:
+        """`variant_vocab` as a set, kept per catalogue like its index (the run-on cuts read it for every reply)."""
+        cat, products, n, names = _last_variants
+        if cat is self.catalog and products is self.catalog.products and n == len(products):
+            return names  # type: ignore[no-any-return]
+        names = frozenset(self.variant_vocab())
+        _last_variants[:] = [self.catalog, self.catalog.products, len(self.catalog.products), names]
+        return names
 
     def products(self, subject: int | None) -> list[Product]:
         if subject == -1:

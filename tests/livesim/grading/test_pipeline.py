@@ -109,3 +109,19 @@ def test_catalogue_index_is_rebuilt_when_the_catalogue_changes():
     assert 99 not in _catalog_index(cat)[0]
     world = World(cat, sims[-1].room, "[ann] is link 2 in stock?", [2], set(), set(), ["ann"])
     assert world.by_link == {p.link: p for p in cat.products}
+
+
+def test_variant_names_follow_the_catalogue():
+    """The variant names the run-on cuts read are kept per catalogue like the index: a request of another catalogue,
+    or a product list grown in place, gets its own."""
+    from livesim.grading.world import World
+    from livesim.runs.calibration import build_request
+
+    sims = [build_request(9310 + k, "stock_variant") for k in range(3)]
+    worlds = [World(s.catalog, s.room, "[ann] is link 2 in stock?", [2], set(), set(), ["ann"]) for s in sims]
+    for k in (0, 1, 2, 1, 0):
+        assert worlds[k].variant_names() == frozenset(worlds[k].variant_vocab())
+    cat = sims[0].catalog
+    sku = cat.products[0].skus[0].model_copy(update={"colour": "zebra stripe"})
+    cat.products.append(cat.products[0].model_copy(update={"link": 99, "skus": [sku]}))  # grown in place
+    assert "zebra stripe" in World(cat, sims[0].room, "hi", [2], set(), set(), ["ann"]).variant_names()
