@@ -274,13 +274,27 @@ _DECLINED_VERBS = frozenset("promise guarantee confirm say do offer give change 
                             "honor match".split())
 
 
+def _word_before(text: str, end: int) -> tuple[int, str]:
+    """The word that ends at `end` (lower case, "’" read as "'") and where the space before it is (-1: none)."""
+    if end <= 0:
+        return -1, ""
+    space = text.rfind(" ", 0, end)
+    return space, text[space + 1:end].lower().replace("’", "'")
+
+
+def _that_itself(text: str, gap: int) -> bool:
+    """Is the word ending at `gap` a "that" which is the thing itself ("sorry about that"; see `_THAT_ENDS`)?"""
+    space, word = _word_before(text, gap)
+    return word == "that" and _word_before(text, space)[1] in _THAT_ENDS
+
+
 def _said_again(text: str, gap: int, at: int) -> bool:
     """Is the "I" at `at` (after "that", which ends at `gap`) followed by the verb said before "that"? ("I can't
     promise that I promise it will ...": "that" is the thing declined, and the second "promise" opens a statement.)"""
-    cut_from = text.rfind(" ", 0, gap)
-    if text[cut_from + 1:gap].lower() != "that" or text[at:at + 1] not in "Ii" or text[at + 1:at + 2] not in " \t'’":
+    space, that = _word_before(text, gap)
+    if that != "that" or text[at:at + 1] not in "Ii" or text[at + 1:at + 2] not in " \t'’":
         return False
-    verb = text[text.rfind(" ", 0, max(cut_from, 0)) + 1:cut_from].lower()
+    verb = _word_before(text, space)[1]
     if verb in _DECLINED_VERBS and text[at:at + 4].lower().replace("’", "'") == "i've":
         return True  # "I can't promise that I've lowered the price": a report, not what is promised
     return verb.isalpha() and text[at + 1:at + 3 + len(verb)].lower().split()[:1] == [verb]
@@ -288,39 +302,47 @@ def _said_again(text: str, gap: int, at: int) -> bool:
 
 # in lower case, a few openers are plain enough to cut before: a link as the subject ("... is in stock link 2's shelf
 # life is 180 days", "... original link 2 is 19 yuan", "... in stock link 4 arrives ...", "... try link 6 link 4:
-# colours grey, pink", "... is 509 yuan link 6 (cotton t-shirt) is 99 yuan"), a code to use ("... right now use
-# code bundle41 for 15 yuan off"), a size as the subject ("... after opening size m is the one for you", "... on link 4 size l
-# in navy of link 4 is in stock"), a need fronted before a pick ("... is in stock for travel, try link 5"), a tap or click on a link ("... a synthetic material tap link 5 in
-# the cart") and a variant the catalogue sells, named "of link N" ("... 24 hours pro of link 1 is sold out"), after a
-# word that does not lead into them ("check link 2's", "you can tap link 5", "which link 2 is", "the pro of link 1")
-_LOWER_OPEN_RE = re.compile(
-    r"(?<=[A-Za-z0-9%)])[ \t]{1,2}(?=link[ \t]?[0-9]{1,4}(?:['’]s[ \t]|:|[ \t]{1,2}\(|[ \t]{1,2}(?:is|isn['’]t|has|hasn['’]t|does|"
-    r"doesn['’]t|can|can['’]t|will|won['’]t|[a-z]{2,12}s)\b)|size[ \t]{1,2}(?:x{0,3}[sml]|[0-9]{1,3})[ \t]{1,2}(?:is|fits|"
-    r"would|should|will|in[ \t]{1,2}[a-z]{3,12}[ \t]{1,2}of[ \t]{1,2}link)\b|(?:tap|click)[ \t]{1,2}(?:on[ \t]{1,2})?"
-    r"(?:links?[ \t]?#?[0-9]|#[0-9])|use[ \t]{1,2}code[ \t]{1,2}[a-z0-9]|for[ \t]{1,2}[a-z][a-z -]{0,24},[ \t]{1,2}(?:try|go[ \t]{1,2}for|pick|get|grab)"
-    r"[ \t]{1,2}(?:link|#))")
+# colours grey, pink", "... is 509 yuan link 6 (cotton t-shirt) is 99 yuan"), a code to use ("... right now use code
+# bundle41 for 15 yuan off"), a size as the subject ("... after opening size m is the one for you", "... on link 4
+# size l in navy of link 4 is in stock"), a need fronted before a pick ("... is in stock for travel, try link 5"), a
+# tap or click on a link ("... a synthetic material tap link 5 in the cart") and a variant the catalogue sells, named
+# "of link N" ("... 24 hours pro of link 1 is sold out"), after a word that does not lead into them ("check link 2's",
+# "you can tap link 5", "which link 2 is", "the pro of link 1", "great for travel, try link 5")
+_LOWER_OPENERS = (
+    # a link as the subject
+    r"link[ \t]?[0-9]{1,4}(?:['’]s[ \t]|:|[ \t]{1,2}\(|[ \t]{1,2}(?:is|isn['’]t|has|hasn['’]t|does|doesn['’]t|can|"
+    r"can['’]t|will|won['’]t|[a-z]{2,12}s)\b)",
+    # a size as the subject
+    r"size[ \t]{1,2}(?:x{0,3}[sml]|[0-9]{1,3})[ \t]{1,2}(?:is|fits|would|should|will|in[ \t]{1,2}[a-z]{3,12}[ \t]{1,2}of"
+    r"[ \t]{1,2}link)\b",
+    r"(?:tap|click)[ \t]{1,2}(?:on[ \t]{1,2})?(?:links?[ \t]?#?[0-9]|#[0-9])",  # a tap on a link
+    r"use[ \t]{1,2}code[ \t]{1,2}[a-z0-9]",  # a code to use
+    r"for[ \t]{1,2}[a-z][a-z -]{0,24},[ \t]{1,2}(?:try|go[ \t]{1,2}for|pick|get|grab)[ \t]{1,2}(?:link|#)",  # a need
+)
+_LOWER_OPEN_RE = re.compile(r"(?<=[A-Za-z0-9%)])[ \t]{1,2}(?=" + "|".join(_LOWER_OPENERS) + ")")
 _OF_LINK_RE = re.compile(r"[ \t]of[ \t](?:link[ \t]?|#)[0-9]")
 # words a need goes on ("great for travel, try link 5" is one statement)
 _GOOD_FOR = frozenset("great perfect ideal good best better suitable nice made designed built popular lovely amazing "
                       "fine handy useful excellent".split())
 _PREV_WORD_RE = re.compile(r"\(?[a-z0-9][a-z0-9'-]*%?\)?")  # a word or figure ("fragrance-free", "30%", "(unopened)")
-_TAP_GOES_ON = frozenset("please pls plz just simply then can could you to will should must might just go and or "
+_TAP_GOES_ON = frozenset("please pls plz just simply then can could you to will should must might go and or "
                          "i'll you'll we'll which what that whether why how who whose sure the a an any your our this "
                          "these those no some my its their each every".split())
 
 
-def _opens_after(text: str, gap: int) -> bool:
-    """Does the word that ends at `gap` end a statement (not lead into what follows it)?"""
-    cut_from = text.rfind(" ", 0, gap)
-    prev = text[cut_from + 1:gap].lower().replace("’", "'")
+def _opens_after(text: str, gap: int, need: bool = False) -> bool:
+    """Does the word that ends at `gap` end a statement (not lead into what follows it; `need`: what follows is a
+    need fronted before a pick, which a word of `_GOOD_FOR` goes on with)?"""
+    prev = _word_before(text, gap)[1]
     if prev == "that":  # "sorry about that link 6 ...": the thing itself
-        return text[text.rfind(" ", 0, max(cut_from, 0)) + 1:cut_from].lower() in _THAT_ENDS
-    return not (prev in _LEADS_INTO or prev in _TAP_GOES_ON or prev in _I_FORMS) and _PREV_WORD_RE.fullmatch(prev) is not None
+        return _that_itself(text, gap)
+    return not (prev in _LEADS_INTO or prev in _TAP_GOES_ON or prev in _I_FORMS or need and prev in _GOOD_FOR) \
+        and _PREV_WORD_RE.fullmatch(prev) is not None
 
 
 def _cut_lower_openers(text: str, variants: frozenset[str]) -> str:
-    gaps = {m.start() for m in _LOWER_OPEN_RE.finditer(text) if _opens_after(text, m.start()) and not (
-        text.startswith("for", m.end()) and text[text.rfind(" ", 0, m.start()) + 1:m.start()].lower() in _GOOD_FOR)}
+    gaps = {m.start() for m in _LOWER_OPEN_RE.finditer(text)
+            if _opens_after(text, m.start(), need=text.startswith("for", m.end()))}
     if variants:
         for m in _OF_LINK_RE.finditer(text):
             lo = max(0, m.start() - 60)
@@ -374,11 +396,9 @@ def punctuate_run_ons(text: str, variants: frozenset[str] = frozenset()) -> str:
             before = text[:gap].rsplit(None, 3)[-3:]
             if len(before) >= 2 and all(b[:1] in _UPPER for b in before):
                 continue  # in Title Case every word is capitalised
-        cut_from = text.rfind(" ", 0, gap)
-        prev = text[cut_from + 1:gap].lower().replace("’", "'")
+        prev = _word_before(text, gap)[1]
         if prev in (_LEADS_INTO if link is not None else _I_GOES_ON if word in _I_FORMS else ()) and not (
-                prev == "that" and (text[text.rfind(" ", 0, max(cut_from, 0)) + 1:cut_from].lower() in _THAT_ENDS
-                                    or _said_again(text, gap, at))):
+                _that_itself(text, gap) or _said_again(text, gap, at)):
             continue
         out += [text[last:gap], ". "]
         last = at
@@ -392,11 +412,12 @@ def punctuate_run_ons(text: str, variants: frozenset[str] = frozenset()) -> str:
 # days TAP LINK 1 IN THE CART"): cut before it, while its capitals still show it (`normalise` lowers them). Not after a
 # word that leads into it ("and BOTH XL AND S", "that YOU WILL LOVE IT"), nor after "I" ("I LOVE THIS"); after a
 # figure only where an opener or a link begins it ("129 YUAN" is a price).
-_SHOUTED_RE = re.compile(r"(?<=[a-z0-9%'’)][ \t])[ \t]?[A-Z][A-Z'’-]+(?:[ \t]{1,2}(?:[A-Z][A-Z0-9'’-]*|[0-9]{1,4}(?:['’]S)?))+"
-                         r"(?![A-Za-z0-9])")
+_SHOUTED_RE = re.compile(r"(?<=[a-z0-9%'’)][ \t])[ \t]?[A-Z][A-Z'’-]+"
+                         r"(?:[ \t]{1,2}(?:[A-Z][A-Z0-9'’-]*|[0-9]{1,4}(?:['’]S)?))+(?![A-Za-z0-9])")
 _IMPERATIVES = frozenset("tap use enter check grab add click pick try".split())
 _PLAIN_WORD_RE = re.compile(r"\(?[a-z][a-z'-]*\)?")
-_SHOUTED_VARIANT_RE = re.compile(r"[A-Z][A-Z-]*(?:[ \t][A-Z][A-Z-]*){0,3}[ \t]OF[ \t](?:LINKS?[ \t]?|#)[0-9]")  # "RED OF LINK 7"
+# a shouted variant "of link N" ("RED OF LINK 7")
+_SHOUTED_VARIANT_RE = re.compile(r"[A-Z][A-Z-]*(?:[ \t][A-Z][A-Z-]*){0,3}[ \t]OF[ \t](?:LINKS?[ \t]?|#)[0-9]")
 
 
 def cut_shouts(text: str) -> str:
@@ -411,7 +432,7 @@ def cut_shouts(text: str) -> str:
             continue
         first = stretch.split()[0].lower().replace("’", "'")
         gap = m.start() - 1
-        prev = text[text.rfind(" ", 0, gap) + 1:gap].lower().replace("’", "'")
+        prev = _word_before(text, gap)[1]
         if prev.isdigit() or prev.endswith("%"):
             if first not in _OPENERS and first not in ("link", "links") and first not in _I_FORMS \
                     and _SHOUTED_VARIANT_RE.match(stretch) is None:
