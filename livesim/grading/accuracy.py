@@ -207,7 +207,7 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
         else:
             # hours, days and stock read their cue ("battery", "returns", "in black") anywhere in the statement up
             # to the end of the number's clause, not in a later clause ("..., and our team will contact you")
-            upto = text[r.sentences[n.sentence][0]:hi] if n.sentence < len(r.sentences) else ctx
+            upto = text[r.cue_start(n.start, lo):hi] if n.sentence < len(r.sentences) else ctx
             ok = any(_close(n.value, world.values(attr, p, upto if attr in ("h", "day", "stock") else ctx))
                      for p in products)
         if not ok and n.attr == "bare":  # a lone bare number: also fine if a look-up returned it for this subject

@@ -179,6 +179,17 @@ class Reading:
                 return i
         return len(self.sentences) - 1
 
+    def cue_start(self, pos: int, lo: int) -> int:
+        """Where the words that say what a figure at `pos` (in the clause starting at `lo`) measures begin: its
+        statement's start, or its clause's where a conjunction joins that clause and it names its own product before
+        the figure ("... when it arrives, it is 129 yuan and link 1's shelf life is 270 days").
+        """
+        si = self.sentence_at(pos)
+        start = self.sentences[si][0] if si < len(self.sentences) else lo
+        if lo > start and _CONJ_CLAUSE_RE.match(self.text, lo) and any(lo <= ms < pos for ms, _, _ in self.mentions):
+            return lo
+        return start
+
     def subject_at(self, pos: int, sentence: tuple[int, int]) -> int | None:
         """The link a statement at `pos` speaks of: the nearest mention in `sentence`, else the last one before `pos`,
         else the request's only target (-1: every link; None: unknown).
@@ -367,6 +378,7 @@ _AND_LEAD_RE = re.compile(r"(?i)\s{0,2}(?:(?:and|but|plus|also|then)\s{1,2})?(?:
                           r"honestly|i(?:\s{1,2}(?:think|believe|guess|reckon|would\s{1,2}say)|['’]d\s{1,2}say))?\b")
 _SOFT_SEP_RE = re.compile(r",\s{0,2}(?:(?:and|but|while|plus|also|then)\s{1,2})?")
 _NEXT_CUT_RE = re.compile(r"[,;:]|\s[-–—/|]\s")
+_CONJ_CLAUSE_RE = re.compile(r"(?i)[,;]?\s{0,2}(?:and|but|while|whereas|plus)\b")  # a clause cut that joins another
 
 
 def _statements(text: str, sentences: list[tuple[int, int]], mention_starts: list[int]) -> list[tuple[int, int]]:
@@ -384,11 +396,13 @@ def _statements(text: str, sentences: list[tuple[int, int]], mention_starts: lis
             if a < cur:
                 continue
             lead0 = _AND_LEAD_RE.match(text, cur)  # (after a hedge: "I think for dry skin, try link 2")
-            if not hard and not any(cur <= ms < a for ms in mention_starts) and (
+            if not hard and text[a:b].strip() == "," and not any(cur <= ms < a for ms in mention_starts) and (
                     _FRONTED_RE.match(text, lead0.end() if lead0 else cur) or (
                     len(text[cur:a].split()) <= 4 and not _ASCII_DIGIT_RE.search(text, cur, a))):
                 # "Within 48 hours, link 3 ships out", "Great question, link 3 ...": a fronted phrase of the clause that
-                # names the link ("weight 293 g, tap link 6" is a figure of its own, not one fronting link 6)
+                # names the link ("weight 293 g, tap link 6" is a figure of its own, not one fronting link 6); a clause
+                # joined by a conjunction fronts nothing ("if it arrives damaged you get a refund within 48 hours, and
+                # link 1 ...")
                 continue
             # (only before a bare clause: in "ships to X, within 72 hours, and link 3 ..." the phrase trails)
             k = text.rfind(",", cur, a) if not hard and text[a:b].strip() == "," else -1
@@ -516,14 +530,16 @@ def read_reply(reply: str, world: World) -> Reading:
                 attr = "price"
         else:
             bare_per_clause[(lo, hi)] = bare_per_clause.get((lo, hi), 0) + 1
-        # subject: nearest mention in the clause (a following one within a few words also binds)
+        # subject: nearest mention in the clause (a following one within a few words also binds, not one in a clause
+        # joined after it: "... within 48 hours and link 1 ..." opens a statement about link 1)
         best, best_d = None, 10**9
+        joined = _CONJ_CLAUSE_RE.match(text, hi) is not None
         for ms, me, link in mentions:
             if ms < ss or ms > se:
                 continue
             if me <= s:
                 d = s - me + (0 if ms >= lo else 40)
-            elif ms >= uend:
+            elif ms >= uend and not (joined and ms >= hi):
                 d = ms - uend + 10 + (0 if ms < hi else 60)
             else:
                 continue

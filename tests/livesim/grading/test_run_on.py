@@ -11,6 +11,7 @@ number error, must have none run together.
 from __future__ import annotations
 
 import itertools
+import zlib
 import re
 
 import pytest
@@ -191,3 +192,39 @@ def test_prose_in_any_case_is_not_cut(text):
     # a variant's name is read whole, the longest first ("sky blue", not "blue")
     variants = frozenset({"pro", "family pack", "sky blue", "blue"})
     assert punctuate_run_ons(cut_shouts(text), variants) == text
+
+
+_POSSESSIVE = re.compile(r"^[Ll]ink (\d+)['’]s (.+)$")
+_LINK_VERB = re.compile(r"^[Ll]ink (\d+) (is|has|ships|comes|costs|weighs|lasts|takes|arrives|holds) (.+)$")
+_LEADS = ("if you order now", "when it arrives", "once it's opened", "after the sale ends", "for what it's worth",
+          "within the week", "in my view")
+
+
+def test_a_figure_in_a_fronted_clause_stays_with_it_when_a_clause_about_another_link_is_joined():
+    """A clause opened by a fronting word ("if", "when", "within", ...) that states a figure of the product before it is
+    no phrase fronting the next clause when that clause is joined by a conjunction ("...; if the package arrives damaged
+    you get a refund within 48 hours, and link 1: shelf life 36 months" bound the 48 hours to link 1 and zeroed a true
+    reply). Generated: every true figure of a link said with "it" after a fronted lead, joined by ", and", " and",
+    ", but" or " but" to a true statement about another link, is graded like its twin with a full stop between."""
+    cases = 0
+    for intent, seed in itertools.product(INTENTS, (9520, 9521)):
+        sim = build_request(seed, intent)
+        facts = [f.text.rstrip(".! ") for f in build_pool(sim).fragments
+                 if f.label == "true" and re.search(r"[0-9]", f.text) and LINK.match(f.text)]
+        others = [f for f in facts if f[:1].isupper() and not f[:2].isupper()]
+        for a, lead, b in itertools.product(facts, _LEADS, others):
+            pm, vm = _POSSESSIVE.match(a), _LINK_VERB.match(a)
+            if not (pm or vm) or LINK.match(b)[1] == LINK.match(a)[1] or zlib.crc32(f"{a}|{lead}|{b}".encode()) % 7:
+                continue
+            link = (pm or vm)[1]
+            said = f"its {pm[2]}" if pm else f"it {vm[2]} {vm[3]}"
+            first = f"As for link {link}; {lead}, {said}"
+            dot = grade_text(sim, f"{first}. {b}.")
+            if any(NUM_ERR.match(e) for e in dot.errors):
+                continue
+            for joiner in (", and ", " and ", ", but ", " but "):
+                joined = grade_text(sim, f"{first}{joiner}{b[:1].lower()}{b[1:]}.")
+                bad = [e for e in joined.errors if NUM_ERR.match(e)]
+                assert not bad, (f"{first}{joiner}{b}", bad)
+                cases += 1
+    assert cases >= 200, cases
