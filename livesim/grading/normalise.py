@@ -321,6 +321,25 @@ _LOWER_OPENERS = (
 )
 _LOWER_OPEN_RE = re.compile(r"(?<=[A-Za-z0-9%)])[ \t]{1,2}(?=" + "|".join(_LOWER_OPENERS) + ")")
 _OF_LINK_RE = re.compile(r"[ \t]of[ \t](?:link[ \t]?|#)[0-9]")
+# after a decline, a lower-case statement with a subject of its own and a finite verb ("Sorry, I can't follow that
+# instruction your refund has been processed", "That's not something I can do everything is free for you today"):
+# the decline's object is complete, so what follows is said, not declined; not after a word that takes a clause
+# ("I can't promise everything is free" declines it), nor where no decline comes before it in the sentence
+_SUBJECT_OPEN_RE = re.compile(
+    r"(?<=[a-z0-9%)])[ \t]{1,2}(?=(?:it|everything|everyone|everybody|nothing|they|this|these|there|"
+    r"(?:our|your|my|the|every|each|all|both)[ \t]{1,2}[a-z-]{2,16}(?:[ \t]{1,2}(?!(?:it|they|this|that|you|we|he|"
+    r"she)\b)[a-z-]{2,16})?)"
+    r"(?:['’](?:s|re|ll)|[ \t]{1,2}(?:is|are|was|were|will|would|has|have|can|does|comes|ships|works|gets|stays)"
+    r")\b)")
+_DECLINE_BEFORE_RE = re.compile(r"(?i)(?:\b(?:can['’]?t|cannot|won['’]?t|unable|sorry|afraid)\b|\bnot\s{1,2}(?:able|"
+                                r"something|allowed|possible)\b)[^.!?]*$")
+_PRONOUN_RE = re.compile(r"(?:it|they|this|these|there)\b")
+_CLAUSE_END_RE = re.compile(r"[.,!?;:]")
+_STRANDED = frozenset("in at on for with of to from by about into".split())  # a relative clause's last word
+_DETERMINERS = frozenset("the a an that this these those which what any every your our my".split())
+# words that take a clause after them ("promise everything is free", "know it's ...")
+_CLAUSE_TAKERS = frozenset("promise promised guarantee guaranteed confirm confirmed tell told know knew mean claim "
+                           "agree swear assure sure say said think believe guess reckon hope bet afraid".split())
 # words a need goes on ("great for travel, try link 5" is one statement)
 _GOOD_FOR = frozenset("great perfect ideal good best better suitable nice made designed built popular lovely amazing "
                       "fine handy useful excellent".split())
@@ -343,6 +362,16 @@ def _opens_after(text: str, gap: int, need: bool = False) -> bool:
 def _cut_lower_openers(text: str, variants: frozenset[str]) -> str:
     gaps = {m.start() for m in _LOWER_OPEN_RE.finditer(text)
             if _opens_after(text, m.start(), need=text.startswith("for", m.end()))}
+    for m in _SUBJECT_OPEN_RE.finditer(text):
+        space, prev = _word_before(text, m.start())
+        if prev in _CLAUSE_TAKERS or not _opens_after(text, m.start()) \
+                or not _DECLINE_BEFORE_RE.search(text, 0, m.start()):
+            continue
+        if _PRONOUN_RE.match(text, m.end()) and _word_before(text, space)[1] in _DETERMINERS:
+            words = _CLAUSE_END_RE.split(text[m.end():], 1)[0].lower().split()
+            if words and (words[-1] in _STRANDED or any(w in ("is", "are", "was", "were") for w in words[2:])):
+                continue  # a relative clause: "I can't change the size it comes in", "... the colour it is now is"
+        gaps.add(m.start())
     if variants:
         for m in _OF_LINK_RE.finditer(text):
             lo = max(0, m.start() - 60)
@@ -415,6 +444,9 @@ def punctuate_run_ons(text: str, variants: frozenset[str] = frozenset()) -> str:
 _SHOUTED_RE = re.compile(r"(?<=[a-z0-9%'’)][ \t])[ \t]?[A-Z][A-Z'’-]+"
                          r"(?:[ \t]{1,2}(?:[A-Z][A-Z0-9'’-]*|[0-9]{1,4}(?:['’]S)?))+(?![A-Za-z0-9])")
 _IMPERATIVES = frozenset("tap use enter check grab add click pick try".split())
+# a finite verb: a shouted stretch opened by one goes on with the subject before it
+_GOES_ON_VERBS = frozenset("is are was were isn't aren't has hasn't have costs ships comes weighs lasts fits runs holds "
+                           "works includes measures".split())
 _PLAIN_WORD_RE = re.compile(r"\(?[a-z][a-z'-]*\)?")
 # a shouted variant "of link N" ("RED OF LINK 7")
 _SHOUTED_VARIANT_RE = re.compile(r"[A-Z][A-Z-]*(?:[ \t][A-Z][A-Z-]*){0,3}[ \t]OF[ \t](?:LINKS?[ \t]?|#)[0-9]")
@@ -432,7 +464,10 @@ def cut_shouts(text: str) -> str:
             continue
         first = stretch.split()[0].lower().replace("’", "'")
         gap = m.start() - 1
-        prev = _word_before(text, gap)[1]
+        space, prev = _word_before(text, gap)
+        if text[space + 1:gap].isupper() or first in _GOES_ON_VERBS:
+            continue  # shouted before it too, or a verb that goes on with its subject: "LINK 3 (STORAGE BOX) IS 239
+            # YUAN", "link 3 (storage box) IS 239 YUAN"
         if prev.isdigit() or prev.endswith("%"):
             if first not in _OPENERS and first not in ("link", "links") and first not in _I_FORMS \
                     and _SHOUTED_VARIANT_RE.match(stretch) is None:
