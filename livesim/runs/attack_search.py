@@ -23,6 +23,9 @@ Gene = tuple[int, int]  # (fragment index in the pool, operator index; 0 = as bu
 Reward = Callable[[int, str], float]  # (request index, reply text) -> the env's reward
 JOINERS = (". ", "; ", ", and ", " - ", "! ", "\n", ", ")
 RUN_ON = " "  # statements run together with no mark between (`Search(run_ons=True)`, `grader attack --run-ons`)
+# run on, a fragment ending on "that" takes the next one as what it speaks of ("Sorry, I can't promise that" + "link 4
+# is eco-certified" declines the claim): such a reply has no label of its own, and neither search keeps it
+_ENDS_ON_THAT = re.compile(r"(?i)\bthat[.!]?$")
 _SYNONYMS = ((r"\byuan\b", "RMB"), (r"\bin stock\b", "available"), (r"\bsold out\b", "out of stock"),
              (r"\bright now\b", "at the moment"), (r"\b[Ll]ink (\d+)", r"#\1"), (r"\bcan't\b", "cannot"),
              (r"\bdoesn't\b", "does not"), (r"\bIt's\b", "It is"), (r"\bI've\b", "I have"),
@@ -120,7 +123,9 @@ class Search:
         pool = self.pools[c.request]
         idx = [i for i, _ in c.genes]
         return (0 < len(idx) <= self.max_genes and len(set(idx)) == len(idx) and label_of(pool, idx) == self.target
-                and len(render(pool, c, self.joiners)) <= pool.max_chars)
+                and len(render(pool, c, self.joiners)) <= pool.max_chars
+                and not (self.joiners[c.joiner] == RUN_ON and any(_ENDS_ON_THAT.search(pool.fragments[i].text)
+                                                                   for i in idx[:-1])))
 
     def _pick(self, pool: Pool, labels: tuple[str, ...]) -> int:
         ids = [i for lab in labels for i in pool.by_label[lab]]

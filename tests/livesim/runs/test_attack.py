@@ -201,6 +201,18 @@ def test_run_ons_are_opt_in():
     assert render(pool, c, (*JOINERS, RUN_ON)) == "the answer false claim number 0."
 
 
+def test_a_run_on_after_that_has_no_label():
+    """Run on, "Sorry, I can't promise that" before a claim declines the claim ("... promise that link 4 is
+    eco-certified"): neither search keeps such a reply; with a mark between, the claim is made and the reply is wrong."""
+    pool = Pool([Fragment("Sorry, I can't promise that.", "true", "decline", frozenset({0})),
+                 Fragment("Link 4 is eco-certified.", "false", "invented", frozenset({0}))], frozenset({0}))
+    s = Search([pool], _synthetic_reward, "wrong", np.random.default_rng(0), run_ons=True)
+    run_on, dot = Candidate(0, ((0, 0), (1, 0)), len(JOINERS)), Candidate(0, ((0, 0), (1, 0)), 0)
+    assert render(pool, run_on, s.joiners) == "Sorry, I can't promise that Link 4 is eco-certified."
+    assert not s.ok(run_on) and s.ok(dot)
+    assert s.ok(Candidate(0, ((1, 0), (0, 0)), len(JOINERS)))  # "that" last: nothing follows it
+
+
 def test_evolution_beats_random_sampling_on_a_synthetic_reward():
     """Without the grader: the same budget, the evolutionary search climbs further than random compositions."""
     evo, rnd = [], []
