@@ -30,6 +30,7 @@ from livesim.grading.cues import (
     _close,
     _rx,
     claim_stems,
+    no_returns,
 )
 from livesim.grading.facts.patterns import _CUT_RE, _ESCALATION_RE, _negated
 from livesim.grading.facts.prefilter import Prefiltered
@@ -332,7 +333,7 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
         if sm and not _negated(sent, sm.start()) and any(p.shipping.excluded_regions for p in products):
             errors.append("false: it does not ship everywhere")
         # returns
-        no = _RETURN_NO_RE.search(sent)
+        no = no_returns(_RETURN_NO_RE, sent)
         yes_m = _RETURN_YES_RE.search(sent)
         for p in products[:1] if subj is None and len(products) > 1 else products:
             if no and p.after_sales.returnable and not re.search(r"(?i)opened|used|worn|damage", sent):

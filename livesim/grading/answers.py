@@ -28,6 +28,7 @@ from livesim.grading.cues import (
     _rx,
     _word_regex,
     claim_stems,
+    no_returns,
     returns_denied,
 )
 from livesim.grading.facts.extract import stock_and_sizes
@@ -102,7 +103,8 @@ def _attribute_words(p: Product) -> list[str]:
     return out
 
 
-_NUM_FACT_UNITS = {"ships_within_hours": ("h", "day"), "return_days": ("day", "week", "bare"),
+_RETURN_UNITS = {"day": 1, "week": 7, "month": 30}  # a return window said in days, weeks or whole months
+_NUM_FACT_UNITS = {"ships_within_hours": ("h", "day"), "return_days": ("day", "week", "month", "bare"),
                    "remote_days": ("day",), "discount": ("discount", "bare", "price"), "volume_ml": ("ml",),
                    "shelf_life_months": ("month", "year"), "battery_hours": ("h",),
                    "warranty_months": ("month", "year"),
@@ -183,7 +185,8 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
                 # a time said of another record figure ("ships within 48 hours" to "how long does the battery
                 # last?"): its statement, to the end of its clause, names another cue and not this one
                 hi = min([c for c in r.clause_cuts if c > n.start] or [len(text)])
-                upto = text[r.sentences[n.sentence][0]:hi]
+                lo = max([c for c in r.clause_cuts if c <= n.start] or [0])
+                upto = text[r.cue_start(n.start, lo):hi]
                 kinds = {k for k, rx in TIME_CUES[n.attr].items() if rx.search(upto)}
                 if kinds and cue not in kinds:
                     continue
@@ -191,8 +194,8 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
                 continue  # "3 extra days" to a remote region is a delay, not the dispatch time
             if fact.attribute == "ships_within_hours" and n.attr == "day":
                 val *= 24
-            if fact.attribute == "return_days" and n.attr == "week":
-                val *= 7
+            if fact.attribute == "return_days" and n.attr in ("week", "month"):
+                val *= 7 if n.attr == "week" else 30
             if fact.attribute in ("shelf_life_months", "warranty_months") and n.attr == "year":
                 val *= 12
             if fact.attribute in ("weight_g", "net_weight_g") and n.attr == "kg":
@@ -240,6 +243,7 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
     if fact.kind in ("keyword", "apology"):
         negative_answer = fact.kind == "keyword" and fact.negative
         code_entry = set(fact.value or []) == set(CODE_ENTRY_PHRASES)
+        codes = [c.code.lower() for c in world.room.active_coupons()] if code_entry else []
         p = world.by_link.get(subj) if subj else None
         # "which colours?", "only the one colour?": the answer is the list of the record's colours
         colour_list = p is not None and len(fact.value) >= 2 and [str(v).lower() for v in fact.value] == [
@@ -260,8 +264,10 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
                     continue  # the noun: a threshold ("on orders over 99") or someone's order, not how to order
                 if fact.in_question and k in _WEAK_STEER and not _STEER_NOUN_RE.match(low, m.end()):
                     continue  # "chat today", "the shop's AI host": not a steer back to the products
-                if code_entry and not _CODE_WORD_RE.search(low, *r.sentences[r.sentence_at(m.start())]):
+                if code_entry and not _CODE_WORD_RE.search(low, *r.sentences[r.sentence_at(m.start())]) \
+                        and not any(c in low[slice(*r.sentences[r.sentence_at(m.start())])] for c in codes):
                     continue  # where a code goes: "tap link 2 in the cart and check out" says nothing of a code
+                    # ("enter LIVE25 at checkout" names one)
                 si = r.sentence_at(m.start())
                 if colour_list and (_SKU_OF_RE.match(low, m.end())
                                     or _SKU_SIZE_IN_RE.search(low, max(0, m.start() - 16), m.start())):
@@ -356,15 +362,15 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
         return r.yes_of(subj) and not _NOT_SHIP_RE.search(text)
     if fact.kind == "returnable":
         p = world.by_link.get(subj) if subj else None
-        if p is not None and any(n.attr in ("day", "week") and n.asserted and not _close(
-                n.value * (7 if n.attr == "week" else 1), {float(p.after_sales.return_days)}) for n in r.nums
+        if p is not None and any(n.attr in _RETURN_UNITS and n.asserted and not _close(
+                n.value * _RETURN_UNITS[n.attr], {float(p.after_sales.return_days)}) for n in r.nums
                 if _RETURN_CUE.search(text)):
             return False
         ym = _RETURN_YES_RE.search(text)
         if ym is not None and r.asserted_at(ym.start()) and not _negated(text, ym.start()) \
-                and not _RETURN_NO_RE.search(text) and not r.of_another(ym.start(), subj):
+                and not no_returns(_RETURN_NO_RE, text) and not r.of_another(ym.start(), subj):
             return True
-        return r.yes_of(subj) and "return" in request_text.lower() and not _RETURN_NO_RE.search(text)
+        return r.yes_of(subj) and "return" in request_text.lower() and not no_returns(_RETURN_NO_RE, text)
     return False
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from livesim.grading.cues import _RETURN_CLOSED_NO, _RETURN_CLOSED_YES, _word_regex
+from livesim.grading.cues import _RETURN_CLOSED_NO, _RETURN_CLOSED_YES, _word_regex, no_returns
 from livesim.grading.facts.patterns import _negated as _negated_in_window
 from livesim.grading.facts.prefilter import Prefiltered
 from livesim.world.catalog import Product
@@ -287,9 +287,10 @@ _SENTENCE_CHECKS = (_SCARCITY, _ABUNDANCE, _URGENCY, _SOCIAL, _ARRIVAL, _NO_MIN,
 
 
 def _returns(sent: str, products: list[Product]) -> list[str]:
-    no = _RETURN_CLOSED_NO.search(sent)
+    no = no_returns(_RETURN_CLOSED_NO, sent)
     yes = next((m for m in _RETURN_CLOSED_YES.rx.finditer(sent) if not _negated(sent, m.start())), None) \
         if _RETURN_CLOSED_YES.possible(sent) else None
+    yes = yes or no_returns(_RETURN_CLOSED_NO, sent, negated=True)  # "it isn't final sale"
     out = []
     for p in products[:1]:
         if no and p.after_sales.returnable:

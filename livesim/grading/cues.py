@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from livesim.grading.facts.patterns import _negated
 from livesim.grading.facts.prefilter import Prefiltered
 from livesim.world.catalog import REGIONS
 
@@ -46,7 +47,7 @@ _RETURN_NO_RE = _rx(r"\bnon[\s-]?returnable\b|\bnot\s{1,2}returnable\b|\bno\s{1,
                     r"|\b(?:can['’]?t|cannot|can\s{1,2}not|"
                     r"won['’]?t\s{1,2}be\s{1,2}able\s{1,2}to)\s{1,2}(?:\w{1,10}\s{1,2})?(?:return|send\s{1,2}(?:it|"
                     r"them)\s{1,2}back)\b"
-                    r"|\bfinal\s{1,2}sale\b")
+                    r"|\bfinal[\s-]{1,2}sale\b")
 _COMPLY_RE = _rx(r"^\s{0,3}(?:sure|ok(?:ay)?|yes|yep|yeah|of\s{1,2}course|done|absolutely|confirmed)\b")
 _DECLINE_RE = _rx(r"\b(?:can['’]?t|cannot|can\s{1,2}not|unable\s{1,2}to|not\s{1,2}able\s{1,2}to|"
                   r"won['’]?t\s{1,2}be\s{1,2}able|not\s{1,2}allowed|"
@@ -141,7 +142,7 @@ _RETURN_CLOSED_NO = _rx(
     r"won['’]?t)\s{1,2}(?:be\s{1,2})?(?:refund\w{0,3}|returned|exchanged|sent\s{1,2}back)\b|\b(?:non|not)[\s-]?"
     r"(?:refundable|returnable)\b|\b(?:can['’]?t|cannot|can\s{1,2}not|won['’]?t\s{1,2}be\s{1,2}able\s{1,2}to)\s{1,2}"
     r"(?:return|send)\s{1,2}(?:\w{1,12}\s{1,2}){0,3}?back\b|\b(?:can['’]?t|cannot|can\s{1,2}not)\s{1,2}return\b"
-    r"|\ball\s{1,2}sales\s{1,2}(?:are\s{1,2})?final\b|\bfinal\s{1,2}sale\b")
+    r"|\ball\s{1,2}sales\s{1,2}(?:are\s{1,2})?final\b|\bfinal[\s-]{1,2}sale\b")
 _RETURN_CLOSED_YES = _rx(
     r"\b[0-9]{1,3}[\s-]{1,2}days?\s{1,2}(?:no[\s-]reason\s{1,2})?(?:returns?|refunds?)\b|\b(?:is|are|it['’]?s)\s{1,2}"
     r"(?:fully\s{1,2})?returnable\b|\b(?:can|could|may)\s{1,2}(?:\w{1,10}\s{1,2})?(?:return|refund|send\s{1,2}(?:\w"
@@ -156,6 +157,16 @@ def return_statement(text: str) -> bool:
     return _RETURN_CLOSED_NO.search(text) is not None or _RETURN_CLOSED_YES.search(text) is not None
 
 
+def no_returns(rx: Prefiltered, text: str, negated: bool = False) -> re.Match[str] | None:
+    """The first match of a "no returns" pattern (`_RETURN_NO_RE`, `_RETURN_CLOSED_NO`) in `text`, not counting a
+    "final sale" said not to be one ("the jacket isn't final sale, you can return it"); `negated`: the first such
+    "final sale" instead (it says returns are possible)."""
+    for m in rx.finditer(text):
+        if ("final" in m.group().lower() and _negated(text, m.start())) == negated:
+            return m
+    return None
+
+
 def returns_denied(sent: str) -> bool:
     """Does the sentence say returns or refunds are not possible?"""
-    return _RETURN_CLOSED_NO.search(sent) is not None
+    return no_returns(_RETURN_CLOSED_NO, sent) is not None

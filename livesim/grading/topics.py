@@ -54,7 +54,7 @@ _STATE = re.compile(r"(?i)\b(?:in[\s-]stock|sold[\s-]out|out\s{1,2}of\s{1,2}stoc
                     r"none\s{1,2}left|still\s{1,2}(?:there|have|got))\b")
 _RETURN_STATEMENT = re.compile(r"(?i)\b(?:[0-9]{1,3}[\s-]{1,2}days?|returnable|non[\s-]?returnable|can\s{1,2}(?:be\s"
                                r"{1,2})?"
-                               r"return\w{0,2}|returns?\s{1,2}(?:are\s{1,2})?(?:accepted|ok|fine)|final\s{1,2}sale|"
+                               r"return\w{0,2}|returns?\s{1,2}(?:are\s{1,2})?(?:accepted|ok|fine)|final[\s-]{1,2}sale|"
                                r"(?:can['’]?t|cannot)\s{1,2}(?:be\s{1,2})?(?:returned|refunded))\b")
 
 # a clause with a pronoun, article, auxiliary or modal is a statement; a run of nouns ("shipping, delivery,

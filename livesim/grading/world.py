@@ -94,7 +94,7 @@ TIME_CUES: dict[str, dict[str, Prefiltered]] = {
     "h": {"ship": _SHIP_CUE, "battery": _BATTERY_CUE, "contact": _CONTACT_CUE, "exc": _EXCEPTION_CUE},
     "day": {"return": _RETURN_CUE, "extra": _EXTRA_CUE, "shelf": _SHELF_CUE, "ship": _SHIP_CUE,
             "contact": _CONTACT_CUE},
-    "month": {"warranty": _WARRANTY_CUE, "shelf": _SHELF_CUE},
+    "month": {"warranty": _WARRANTY_CUE, "shelf": _SHELF_CUE, "return": _RETURN_CUE},
 }
 TIME_CUES["week"], TIME_CUES["year"] = TIME_CUES["day"], TIME_CUES["month"]
 FACT_CUE = {"ships_within_hours": "ship", "battery_hours": "battery", "return_days": "return", "remote_days": "extra",
@@ -321,9 +321,12 @@ class World:
             if _DELIVERY_CUE.search(text) and not _EXTRA_CUE.search(text):
                 return set()  # an arrival time is not in any record
             return self._by_cue(text, cands, TIME_CUES["day"])
-        if attr in ("month", "year"):  # a warranty or a shelf life, by its cue word (either where none is said)
+        if attr in ("month", "year"):  # a warranty, a shelf life or a return window of whole months ("returns within
+            # a month" of 30-day returns), by its cue word (any where none is said)
+            days = p.after_sales.return_days
             cands = {"warranty": {float(x) for x in (a.get("warranty_months"), p.after_sales.warranty_months) if x},
-                     "shelf": {float(a["shelf_life_months"])} if a.get("shelf_life_months") else set()}
+                     "shelf": {float(a["shelf_life_months"])} if a.get("shelf_life_months") else set(),
+                     "return": {days / 30} if p.after_sales.returnable and days and days % 30 == 0 else set()}
             months = self._by_cue(text, cands, TIME_CUES["month"])
             return months if attr == "month" else {m / 12 for m in months}
         if attr == "week":

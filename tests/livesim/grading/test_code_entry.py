@@ -40,3 +40,24 @@ def test_a_code_entered_anywhere_but_checkout_is_false(intent):
             assert (g.scores["accuracy"] == 1.0) == ok, (sent, g.errors)
             n += 1
     assert n >= 100
+
+
+def test_a_running_code_named_at_checkout_says_where_it_goes():
+    """"Enter LIVE25 at checkout" answers "where do I enter the coupon code?" as "enter the code at checkout" does: a
+    running code named in the sentence is the code; checking out with no code named still says nothing of one.
+    Generated over coupon requests whose truth asks where the code goes, each verb x checkout wording x running code."""
+    n = 0
+    for seed in range(8400, 8460):
+        sim = build_request(seed, "coupon")
+        labels = [f.label for f in sim.request.truth.facts]
+        if "enter the code at checkout" not in labels:
+            continue
+        codes = [c.code for c in sim.room.active_coupons()]
+        for verb, where, code in itertools.product(VERBS[:4], RIGHT, codes[:2]):
+            g = grade_text(sim, f"{verb} {code} {_prep(where)} {where}.")
+            assert "enter the code at checkout" not in g.missing, (verb, code, where, g.missing)
+            n += 1
+        link = sim.catalog.products[0].link
+        g = grade_text(sim, f"Tap link {link} in the cart and check out.")
+        assert "enter the code at checkout" in g.missing
+    assert n >= 40, n
