@@ -109,7 +109,7 @@ _NUM_FACT_UNITS = {"ships_within_hours": ("h", "day"), "return_days": ("day", "w
                    "shelf_life_months": ("month", "year"), "battery_hours": ("h",),
                    "warranty_months": ("month", "year"),
                    "battery_mah": ("mah",), "charging_w": ("w",), "weight_g": ("g", "kg"), "net_weight_g": ("g", "kg"),
-                   "shelf_life_days": ("day", "month"), "dimensions_cm": ("cm",), "fee": ("fee", "price"),
+                   "shelf_life_days": ("day", "month", "year"), "dimensions_cm": ("cm",), "fee": ("fee", "price"),
                    "free_over": ("free_over", "threshold")}
 
 
@@ -200,9 +200,9 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
                 val *= 12
             if fact.attribute in ("weight_g", "net_weight_g") and n.attr == "kg":
                 val *= 1000
-            if fact.attribute == "shelf_life_days" and n.attr == "month":
-                val *= 30
-                if abs(val - v) <= 15:
+            if fact.attribute == "shelf_life_days" and n.attr in ("month", "year"):
+                val *= 30.44 if n.attr == "month" else 365
+                if abs(val - v) <= 6:
                     return True
             if abs(val - v) < 1e-6:
                 return True

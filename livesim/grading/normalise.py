@@ -53,8 +53,8 @@ _KILO_RE = _rx(r"(?<![\w.])(?P<n>[0-9]{1,4}(?:\.[0-9]{1,3})?)\s?k\b")
 _DURATIONS: tuple[tuple[Prefiltered, str], ...] = (
     (_rx(r"\ba\s{1,2}couple\s{1,2}(?:of\s{1,2})?(?=(?:days?|hours?|weeks?|months?)\b)"), "2 "),
     (_rx(r"\b(?:a\s{1,2}|one\s{1,2})?(?:day|week)\s{1,2}or\s{1,2}two\b"), "RANGE"),
-    (_rx(r"\b(?P<p>within|in|under|inside|about|around|after|for|takes|take|only|just)\s{1,2}(?:a|an|one)\s{1,2}"
-         r"(?P<u>day|week|month|year|hour)\b"), "UNIT"),
+    (_rx(r"\b(?P<p>within|in|under|inside|about|around|after|for|takes|take|only|just|lasts?|keeps?|of|life\s{1,2}is)"
+         r"\s{1,2}(?:a|an|one)\s{1,2}(?P<u>day|week|month|year|hour)\b"), "UNIT"),
     (_rx(r"\b(?:a|one)\s{1,2}(?P<u>day|week|month|year)['’]?s?\s{1,2}(?=(?:returns?|warranty|shipping|dispatch)\b)"),
      "UNIT1"),
     (_rx(r"\b(?:a|one)[\s-]{1,2}(?P<u>day|week|month|year)[\s-](?=(?:returns?|warranty)\b)"), "UNIT1"),

@@ -125,6 +125,13 @@ _REGION_RE = Prefiltered(re.compile(r"(?i)\b(" + "|".join(re.escape(r) for r in 
 _REGION_NAME = {r.lower(): r for r in REGIONS}
 _DAYS_RE = re.compile(r"(?i)\b([0-9]{1,2})\s{0,2}(?:-|to|~)?\s{0,2}(?:[0-9]{1,2}\s{1,2})?(?:extra\s{1,2}|more\s{1,2}|"
                       r"additional\s{1,2}|business\s{1,2}|working\s{1,2})?days?\b")
+# how an order is paid: no record holds the payment methods ("yes, card works", "pay with Alipay at checkout")
+_PAYMENT = Prefiltered(re.compile(
+    r"(?i)\b(?:ali\s?pay|we\s?chat\s{1,2}pay|pay\s?pal|apple\s{1,2}pay|google\s{1,2}pay|union\s?pay|huabei|"
+    r"(?:credit|debit|bank)\s{1,2}cards?|cards?|cash\s{1,2}on\s{1,2}delivery|cod|bank\s{1,2}transfers?|"
+    r"instal{1,2}ments?|visa|master\s?card|amex|crypto|bitcoin)\b"))
+_PAYMENT_CUE = re.compile(r"(?i)\b(?:pay\w{0,5}|accept\w{0,3}|takes?|works?|supported|checkout|check\s{1,2}out|"
+                          r"through|via)\b")
 _USAGE = Prefiltered(re.compile(
     r"(?i)\b(?:lasts?|will\s{1,2}last|last\s{1,2}you|lasting)\s{1,2}(?:you\s{1,2})?(?:for\s{1,2})?(?:about\s{1,2}|around"
     r"\s{1,2}|roughly\s{1,2}|up\s{1,2}to\s{1,2}|over\s{1,2}|at\s{1,2}least\s{1,2})?(?:[0-9]{1,4}|a|an|one|two|three|"
@@ -282,7 +289,9 @@ def property_errors(r: Any, world: Any) -> list[str]:
         sent = text[s:e]
         if (r.question[si] and not _RHETORICAL.search(sent)) or r.echo[si]:
             continue
+        spans = []
         for i, j, cs, ce, (kind, canonical, forms) in scan.matches(s, e):
+            spans.append((cs, ce))
             a, b = _clause(sent, cs - s)
             clause = sent[a:b]
             if _HEDGE.search(clause) or (kind == "allergen" and _ALLERGY.search(clause)):
@@ -313,6 +322,7 @@ def property_errors(r: Any, world: Any) -> list[str]:
                     what = f"free of {said}" if free else said
                     errors.append(f"unsupported property: link {link} {what!r} ({kind}) is not in its record")
                     break
+        errors += _free_of_errors(r, world, sent, s, e, spans, rec)
         errors += _attribute_value_errors(r, world, sent, s, e, rec)
         errors += _variant_quantifier_errors(r, world, sent, s, e)
         errors += _service_errors(r, world, sent, s, e)
@@ -322,6 +332,28 @@ def property_errors(r: Any, world: Any) -> list[str]:
         if x not in out:
             out.append(x)
     return out
+
+
+# "<thing>-free" of a product ("a glare-free screen", "mess-free", "pain-free"): a property, whatever the thing; the
+# lexicon's own free-from claims are read above, and a few words are idioms of no property ("hassle-free")
+_ANY_FREE = Prefiltered(re.compile(r"(?i)\b([a-z]{3,15})-free\b"))
+_FREE_IDIOMS = frozenset("hassle worry stress care duty toll interest tax fee cost charge commission fuss".split())
+
+
+def _free_of_errors(r: Any, world: Any, sent: str, s: int, e: int, spans: list[tuple[int, int]],
+                    rec: Any) -> list[str]:
+    for m in _ANY_FREE.finditer(sent):
+        thing = m.group(1).lower()
+        if thing in _FREE_IDIOMS or any(cs < s + m.end() and s + m.start() < ce for cs, ce in spans):
+            continue
+        a, b = _clause(sent, m.start())
+        if _HEDGE.search(sent[a:b]) or _denied(sent[a:m.start()]):
+            continue
+        products, _ = _products_in(r, world, s, e, a, b)
+        missing = [p for p in products if not re.search(rf"\b{thing}", rec(p))]
+        if products and missing:
+            return [f"unsupported property: link {missing[0].link} {m.group()!r} (feature) is not in its record"]
+    return []
 
 
 # "<attribute> is <value>": a typed claim (subject, attribute, value) checked against the record's own value for that
@@ -434,10 +466,18 @@ def _variant_quantifier_errors(r: Any, world: Any, sent: str, s: int, e: int) ->
 
 
 def _service_errors(r: Any, world: Any, sent: str, s: int, e: int) -> list[str]:
-    """Dispatch speeds, region delays, every-order dispatch times and usage durations no record holds."""
+    """Dispatch speeds, region delays, every-order dispatch times, usage durations and payment methods no record
+    holds."""
     out: list[str] = []
-    if not (_DISPATCH.search(sent) or _REGION_RE.search(sent) or _ORDERS_ALL.search(sent) or _USAGE.search(sent)):
+    if not (_DISPATCH.search(sent) or _REGION_RE.search(sent) or _ORDERS_ALL.search(sent) or _USAGE.search(sent)
+            or _PAYMENT.search(sent)):
         return out
+    for m in _PAYMENT.finditer(sent):
+        a, b = _clause(sent, m.start())
+        if not _PAYMENT_CUE.search(sent, a, b) or _denied(sent[a:m.start()]) or _HEDGE.search(sent[a:b]):
+            continue  # "can't confirm card payment", "if you pay by card", "a greeting card"
+        out.append(f"unsupported payment method: {m.group()!r} (no record says how an order is paid)")
+        break
     products, _ = _products_in(r, world, s, e, 0, e - s)
     for m in _DISPATCH.finditer(sent):
         a, b = _clause(sent, m.start())

@@ -231,46 +231,72 @@ class Reading:
         return None
 
     def stock_states(self, world: World) -> list[tuple[str, int | None]]:
-        """(state, subject) for every stock statement: words ("sold out", "still there") and counts (> 0: in stock)."""
+        """(state, subject) for every stock statement: words ("sold out", "still there") and counts (> 0: in stock).
+        A statement naming several variants of its product in clauses of their own ("the family pack is in stock,
+        but the classic is sold out") is read clause by clause: each state is of the variants its clause names.
+        """
         if self._stock is not None:
             return self._stock
-        out = []
+        out: list[tuple[str, int | None]] = []
         for i, (s, e) in enumerate(self.sentences):
-            sent = self.text[s:e]
             if self.question[i] or self.echo[i]:
                 continue
-            fx = list(self.sentence_facts(i)[0])
-            fx += [m.lastgroup for m in _STOCK_EXTRA_RE.finditer(sent) if m.lastgroup and m.lastgroup not in fx]
             subj = self.subject_at(s, (s, e))
-            found = [(st, subj) for st in fx if st in ("in_stock", "sold_out")]
-            found += [("in_stock" if n.value > 0 else "sold_out", subj if fx else n.subject)
-                      for n in self.nums if n.sentence == i and n.attr == "stock" and n.asserted]
-            for st, sj in found:
-                p = world.by_link.get(sj if sj is not None else self.subject_default or -1)
-                asked = world.asked_variants.get(p.link) if p is not None else None
-                if p is None:
-                    out.append((st, sj))
-                    continue
-                named = self.named_variants(sent, p)
-                if named:
-                    if (asked is None or asked.lower() not in named) and not _ALL_VARIANTS_RE.search(sent):
-                        # a state of a named variant (asked or not): true of that variant, not of the product as a whole
-                        self.other_variants.append((st, p.link, tuple(sorted(named))))
-                    elif st == "sold_out" and len(named) > 1 and not _ALL_VARIANTS_RE.search(sent) \
-                            and asked is not None and world.narrower(p, named, asked):
-                        # "size S in black is sold out", black asked: one SKU of the asked variant is gone, not
-                        # all of it (while "size M in black is in stock" does say black is not gone)
-                        self.other_variants.append((st, p.link, tuple(sorted(named))))
-                    else:
-                        out.append((st, sj))
-                        if len(named) > 1 and not _ALL_VARIANTS_RE.search(sent):  # "XL in white": that SKU, too
-                            self.other_variants.append((st, p.link, tuple(sorted(named))))
-                elif foreign := self.foreign_variants(sent, p, world):
-                    self.other_variants.append((st, p.link, (foreign,)))
-                else:
-                    out.append((st, sj))
+            p = world.by_link.get(subj if subj is not None else self.subject_default or -1)
+            parts = self._variant_parts(s, e, p) if p is not None else [(s, e)]
+            for a, b in parts:
+                self._stock_of(world, i, a, b, subj, out, whole=len(parts) == 1)
         self._stock = out
         return out
+
+    def _variant_parts(self, s: int, e: int, p: Product) -> list[tuple[int, int]]:
+        """The statement cut before each clause that names a variant of `p` when one before it names another."""
+        sent = self.text[s:e]
+        if len(self.named_variants(sent, p)) < 2 or _ALL_VARIANTS_RE.search(sent):
+            return [(s, e)]
+        cuts = [c for c in self.clause_cuts if s < c < e]
+        parts: list[tuple[int, int]] = []
+        lo, named = s, False
+        for a, b in zip([s, *cuts], [*cuts, e], strict=True):
+            here = bool(self.named_variants(self.text[a:b], p))
+            if here and named:
+                parts.append((lo, a))
+                lo = a
+            named = named or here
+        return [*parts, (lo, e)]
+
+    def _stock_of(self, world: World, i: int, s: int, e: int, subj: int | None, out: list[tuple[str, int | None]],
+                  whole: bool) -> None:
+        sent = self.text[s:e]
+        fx = list(self.sentence_facts(i)[0] if whole else stock_and_sizes(sent)[0])
+        fx += [m.lastgroup for m in _STOCK_EXTRA_RE.finditer(sent) if m.lastgroup and m.lastgroup not in fx]
+        found = [(st, subj) for st in fx if st in ("in_stock", "sold_out")]
+        found += [("in_stock" if n.value > 0 else "sold_out", subj if fx else n.subject)
+                  for n in self.nums if n.sentence == i and s <= n.start < e and n.attr == "stock" and n.asserted]
+        for st, sj in found:
+            p = world.by_link.get(sj if sj is not None else self.subject_default or -1)
+            asked = world.asked_variants.get(p.link) if p is not None else None
+            if p is None:
+                out.append((st, sj))
+                continue
+            named = self.named_variants(sent, p)
+            if named:
+                if (asked is None or asked.lower() not in named) and not _ALL_VARIANTS_RE.search(sent):
+                    # a state of a named variant (asked or not): true of that variant, not of the product as a whole
+                    self.other_variants.append((st, p.link, tuple(sorted(named))))
+                elif st == "sold_out" and len(named) > 1 and not _ALL_VARIANTS_RE.search(sent) \
+                        and asked is not None and world.narrower(p, named, asked):
+                    # "size S in black is sold out", black asked: one SKU of the asked variant is gone, not
+                    # all of it (while "size M in black is in stock" does say black is not gone)
+                    self.other_variants.append((st, p.link, tuple(sorted(named))))
+                else:
+                    out.append((st, sj))
+                    if len(named) > 1 and not _ALL_VARIANTS_RE.search(sent):  # "XL in white": that SKU, too
+                        self.other_variants.append((st, p.link, tuple(sorted(named))))
+            elif foreign := self.foreign_variants(sent, p, world):
+                self.other_variants.append((st, p.link, (foreign,)))
+            else:
+                out.append((st, sj))
 
     def sizes(self, skip_echo: bool = False, subject: int | None = None, world: World | None = None,
                advice_only: bool = False) -> list[str]:

@@ -43,6 +43,11 @@ _NOT_A_CLAIM = re.compile(
     r"sorry|afraid|not\s{1,2}sure|no\s{1,2}guarantee|depend\w{0,3}|usually|typically|normally|generally|may|might|"
     r"could|should|estimat\w{1,4}|check|let\s{1,2}me|ask|whether|promise|vary|varies|different|nope|nah|"
     r"no\s{1,2}way|not\s{1,2}(?:gonna|going\s{1,2}to))\b|\?")
+# the host saying it cannot tell ("I don't have the courier info", "that isn't listed"): no claim
+_HOST_CANT_TELL = re.compile(r"(?i)\b(?:i|we)\s{1,2}(?:don['’]?t|do\s{1,2}not)\s{1,2}(?:know|have\s{1,2}(?:the|any|that|"
+                             r"this|an?)?\s{0,2}(?:[\w-]{1,12}\s{1,2}){0,2}?(?:info\w{0,8}|details?|data|records?)\b)"
+                             r"|\b(?:not|isn['’]t|aren['’]t)\s{1,2}(?:listed|recorded|specified)\b"
+                             r"|\bno\s{1,2}(?:info\w{0,8}|details?|records?|data|idea)\b")
 _HOW_TO = re.compile(r"(?i)\b(?:tap|cart|check\s{0,2}out|pick\s{1,2}your|add\s{1,2}(?:it|link|#|\w{1,12})\s{1,2}to|"
                      r"place\s{1,2}(?:the|your|an)\s{1,2}order|apply|use\s{1,2}(?:code|the\s{1,2}code|it)|checkout|"
                      r"enter|grab\s{1,2}(?:code|the\s{1,2}code))\b")
@@ -93,7 +98,8 @@ def unverified_topic_errors(r: Any, world: Any, region_re: Any) -> list[str]:
         for a, b in _clauses(sent):
             clause = sent[a:b]
             topics = [name for name, rx in present if rx.found(clause)]
-            if not topics or _NOT_A_CLAIM.search(clause) or r.salad or not _SENTENCE.search(clause) \
+            if not topics or _NOT_A_CLAIM.search(clause) or _HOST_CANT_TELL.search(clause) or r.salad \
+                    or not _SENTENCE.search(clause) \
                     or _DEFLECT.search(clause):
                 continue  # no claim: a decline, hedge, keyword list, deflection or opinion
             if any(s + a < ve and vs < s + b for vs, ve in done):

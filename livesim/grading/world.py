@@ -101,6 +101,15 @@ FACT_CUE = {"ships_within_hours": "ship", "battery_hours": "battery", "return_da
             "shelf_life_days": "shelf", "shelf_life_months": "shelf", "warranty_months": "warranty"}
 
 
+def _whole_months(days: Any) -> set[float]:
+    """A span of days said in months where it is a whole number of them, to within a sixth of a month (180 days: 6
+    months, 365: 12, 270: 9)."""
+    if not days:
+        return set()
+    months = float(days) / 30.44
+    return {float(round(months))} if round(months) and abs(months - round(months)) <= 0.2 else set()
+
+
 def _asked_variants(truth: Any) -> dict[int, str]:
     """Link -> the variant a stock question named (from the gold `check_stock` calls; the first per link)."""
     out: dict[int, str] = {}
@@ -325,7 +334,8 @@ class World:
             # a month" of 30-day returns), by its cue word (any where none is said)
             days = p.after_sales.return_days
             cands = {"warranty": {float(x) for x in (a.get("warranty_months"), p.after_sales.warranty_months) if x},
-                     "shelf": {float(a["shelf_life_months"])} if a.get("shelf_life_months") else set(),
+                     "shelf": ({float(a["shelf_life_months"])} if a.get("shelf_life_months") else set())
+                     | _whole_months(a.get("shelf_life_days")),  # "keeps for a year" of 365 days
                      "return": {days / 30} if p.after_sales.returnable and days and days % 30 == 0 else set()}
             months = self._by_cue(text, cands, TIME_CUES["month"])
             return months if attr == "month" else {m / 12 for m in months}

@@ -154,8 +154,18 @@ _SUBJ = (r"(?:\bI(?:['’]ll|\s{1,2}(?:will|can|could|would|shall|am\s{1,2}going
          r"|['’]m\s{1,2}going\s{1,2}to)|\blet\s{1,2}me)\s{1,3}(?:(?:also|personally|happily|definitely|just|gladly|even|totally|still|then|"
          r"secretly|privately|go\s{1,2}ahead\s{1,2}and|try\s{1,2}to)\s{1,3})?")
 _YOU = r"for\s{1,3}(?:you|u)\b"
+# "we'll", the shop speaking: "we'll send the right colour out today"
+_SUBJ_WE = (r"(?:\b(?:I|we)(?:['’]ll|\s{1,2}(?:will|can|could|would|shall|are\s{1,2}going\s{1,2}to)|['’](?:m|re)\s{1,2}"
+            r"going\s{1,2}to)|\blet\s{1,2}(?:me|us))\s{1,3}(?:(?:also|personally|happily|definitely|just|gladly|even|"
+            r"totally|still|then|go\s{1,2}ahead\s{1,2}and|try\s{1,2}to)\s{1,3})?")
 _PROMISE_RE = Prefiltered(re.compile(r"(?i)(?:" + "|".join((
-    _SUBJ + r"(?:give|offer|get|send|throw\s{1,3}in|add|arrange|apply|sort\s{1,3}out)\s{1,3}"
+    # a replacement or a resend the host cannot arrange (no tool sends goods): "we'll send the right colour out"
+    _SUBJ_WE + r"(?:re-?send|re-?ship|send|ship|mail|post|get|dispatch)\s{1,3}(?:(?:you|u|out)\s{1,3})?"
+    r"(?:(?:a|an|the|your|one)\s{1,3})?(?:replacement|new\s{1,3}one|right|correct|different|another|fresh)\b",
+    _SUBJ_WE + r"(?:replace|exchange|swap)\s{1,3}(?:it|them|this|that|the|your)\b",
+    r"\b(?:a|your|the)\s{1,3}replacement\s{1,3}(?:is|will\s{1,2}be)\s{1,3}(?:on\s{1,3}(?:its|the)\s{1,3}way|coming|"
+    r"sent|shipped)\b",
+    _SUBJ_WE + r"(?:give|offer|get|send|throw\s{1,3}in|add|arrange|apply|sort\s{1,3}out)\s{1,3}"
     r"(?:(?:you|u)\s{1,3})?(?:(?:a|an|the|some|your|one|another)\s{1,3})?(?:(?:extra|special|additional|free|bigger|exclusive|private|"
     r"personal|small|little|nice|secret|better|deeper)\s{1,3}){0,2}(?:discount|coupon|voucher|gift|refund|freebie|"
     r"rebate|cash\s?back|price\s{1,3}cut|deal|bonus|sample|shipping|[0-9]{1,3}\s?%\s{0,2}off)s?",
@@ -187,7 +197,9 @@ _STOCK_RE = Prefiltered(re.compile(
     r"|(?P<sold_out>\bsold[\s-]out\b|\bout\s{1,3}of\s{1,3}stock\b|\b(?:none|nothing)\s{1,3}left\b|\bunavailable\b"
     r"|\bno\s{1,3}(?:more\s{1,3})?stock\b|\bnot\s{1,3}(?:currently\s{1,3}|yet\s{1,3})?(?:in\s{1,3}stock|available)\b)"
     r"|(?P<in_stock>\b(?:back\s{1,3})?in[\s-]stock\b|\bplenty\s{1,3}(?:left|of\s{1,3}stock|in\s{1,3}stock|available)\b"
-    r"|\bavailable\b(?!\s{1,3}(?:for|to|on|until|till|at|via|through|from|after|before|during|if|when|once|as)\b)"
+    r"|\bavailable\b(?!\s{1,3}(?:to|on|until|till|at|via|through|from|after|before|during|if|when|once|as)\b)"
+    # "available for the dried mango", "for link 4": of a product; not "available for pickup"
+    r"(?!\s{1,3}for\b(?!\s{1,3}(?:the|this|that|link|#)))"
     r"|\b(?:we|I)\s{1,3}still\s{1,3}(?:have|got)\b|\bready\s{1,3}to\s{1,3}ship\b)"
 ))
 _FLIP = {"in_stock": "sold_out", "sold_out": "in_stock"}
