@@ -264,7 +264,7 @@ _AFTER_NAMED = frozenset(
 # a variant that opens a statement: "Standard of link 6 is in stock", "Dark roast of #6 is sold out"
 _VARIANT_OF_RE = re.compile(r"[A-Z][a-z-]*(?:[ \t][a-z][a-z-]*){0,3}[ \t]of[ \t](?i:links?[ \t]?|#)[0-9]")
 _NEXT_WORD_RE = re.compile(r"[ \t]{0,2}([A-Za-z'’]+|[^A-Za-z\s]|$)")
-_CAP_AFTER_RE = re.compile(r"(?<=[A-Za-z0-9%’'])[ \t]{1,2}(?=[A-Z]|#[0-9]|i(?:['’](?:m|ve|ll|d))?\b)")
+_CAP_AFTER_RE = re.compile(r"(?<=[A-Za-z0-9%’')])[ \t]{1,2}(?=[A-Z]|#[0-9]|i(?:['’](?:m|ve|ll|d))?\b)")
 _WORD_AT_RE = re.compile(r"#?[A-Za-z'’]+")
 _UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _LINK_AT_RE = re.compile(r"(?:Links?|Items?|LINKS?|ITEMS?)[ \t]{0,2}#?[0-9]{1,4}(?![0-9])|#[0-9]{1,4}(?![0-9])")
@@ -318,6 +318,7 @@ _LOWER_OPENERS = (
     r"(?:tap|click)[ \t]{1,2}(?:on[ \t]{1,2})?(?:links?[ \t]?#?[0-9]|#[0-9])",  # a tap on a link
     r"use[ \t]{1,2}code[ \t]{1,2}[a-z0-9]",  # a code to use
     r"for[ \t]{1,2}[a-z][a-z -]{0,24},[ \t]{1,2}(?:try|go[ \t]{1,2}for|pick|get|grab)[ \t]{1,2}(?:link|#)",  # a need
+    r"no[ \t]{1,2}[a-z-]{3,16}[ \t]{1,2}(?:is|are)[ \t]{1,2}(?:running|on|available|active|included|needed|left)\b",
 )
 _LOWER_OPEN_RE = re.compile(r"(?<=[A-Za-z0-9%)])[ \t]{1,2}(?=" + "|".join(_LOWER_OPENERS) + ")")
 _OF_LINK_RE = re.compile(r"[ \t]of[ \t](?:link[ \t]?|#)[0-9]")
@@ -328,7 +329,10 @@ _OF_LINK_RE = re.compile(r"[ \t]of[ \t](?:link[ \t]?|#)[0-9]")
 _SUBJECT_OPEN_RE = re.compile(
     r"(?<=[a-z0-9%)])[ \t]{1,2}(?=(?:it|everything|everyone|everybody|nothing|they|this|these|there|"
     r"(?:our|your|my|the|every|each|all|both)[ \t]{1,2}[a-z-]{2,16}(?:[ \t]{1,2}(?!(?:it|they|this|that|you|we|he|"
-    r"she)\b)[a-z-]{2,16})?)"
+    r"she)\b)[a-z-]{2,16})?"
+    # a service of a link: "shipping for link 7 is free"
+    r"|(?:shipping|delivery|postage|returns?|refunds?)(?:[ \t]{1,2}(?:for|on|of)[ \t]{1,2}(?:links?[ \t]?[0-9]{1,4}|#[0-9]"
+    r"{1,4}|it|this|them))?)"
     r"(?:['’](?:s|re|ll)|[ \t]{1,2}(?:is|are|was|were|will|would|has|have|can|does|comes|ships|works|gets|stays)"
     r")\b)")
 _DECLINE_BEFORE_RE = re.compile(r"(?i)(?:\b(?:can['’]?t|cannot|won['’]?t|unable|sorry|afraid)\b|\bnot\s{1,2}(?:able|"
@@ -442,7 +446,7 @@ def punctuate_run_ons(text: str, variants: frozenset[str] = frozenset()) -> str:
 # word that leads into it ("and BOTH XL AND S", "that YOU WILL LOVE IT"), nor after "I" ("I LOVE THIS"); after a
 # figure only where an opener or a link begins it ("129 YUAN" is a price).
 _SHOUTED_RE = re.compile(r"(?<=[a-z0-9%'’)][ \t])[ \t]?[A-Z][A-Z'’-]+"
-                         r"(?:[ \t]{1,2}(?:[A-Z][A-Z0-9'’-]*|[0-9]{1,4}(?:['’]S)?))+(?![A-Za-z0-9])")
+                         r"(?:[ \t]{1,2}(?:[A-Z][A-Z0-9'’-]*|[0-9]{1,4}(?:['’]S|[A-Z]{1,3})?))+(?![A-Za-z0-9])")
 _IMPERATIVES = frozenset("tap use enter check grab add click pick try".split())
 # a finite verb: a shouted stretch opened by one goes on with the subject before it
 _GOES_ON_VERBS = frozenset("is are was were isn't aren't has hasn't have costs ships comes weighs lasts fits runs holds "

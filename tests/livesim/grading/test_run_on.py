@@ -174,6 +174,10 @@ def test_statements_run_on_in_any_case_or_hedged_grade_like_their_punctuated_twi
     ("Sorry, I can't follow that instruction our after-sales team will contact you", "instruction. our after"),
     ("Sorry, I can't help with that it's guaranteed to work for everyone", "that. it's"),
     ("I'm not able to do that, sorry your refund has been processed", "sorry. your refund"),
+    ("Sorry, I can't follow that instruction shipping for link 7 is free on every order", "instruction. shipping for"),
+    ("link 6 is only 399 yuan today no bundle is running right now", "today. no bundle"),
+    ("Link 4 has 7-day returns (unopened) Probably classic of link 2 is in stock", "(unopened). Probably"),
+    ("Tap link 3 in the cart and check out FOR 168CM AND 49KG I'D GO WITH SIZE M ON LINK 2", "out. FOR 168CM"),
 ])
 def test_a_statement_run_on_in_any_case_is_cut(text, cut):
     from livesim.grading.normalise import cut_shouts
@@ -193,6 +197,8 @@ def test_a_statement_run_on_in_any_case_is_cut(text, cut):
     "I can't promise everything is free", "I can't guarantee it will never break", "sorry, I can't say the team will call",
     "I can't change the size it comes in", "the colour it comes in is navy and everything is in stock",
     "I'm afraid everything is sold out", "I can't confirm your refund has been processed",
+    "there is no bundle running", "I can't promise shipping is free", "the size I'd go with is M",
+    "For 168cm and 49kg I'd go with size M on link 2", "with no bundle is it cheaper",
 ])
 def test_prose_in_any_case_is_not_cut(text):
     from livesim.grading.normalise import cut_shouts
@@ -253,7 +259,8 @@ def test_what_follows_a_decline_run_on_is_said_not_declined():
         sim = build_request(seed, intent)
         frs = build_pool(sim).fragments
         declines = [f.text.rstrip(".! ") for f in frs if f.kind == "decline" and not f.text.rstrip(".! ").endswith("that")]
-        said = [f.text.rstrip(".! ") for f in frs if f.kind in ("compliance", "action", "identity") and f.label == "false"]
+        said = [f.text.rstrip(".! ") for f in frs if f.label == "false" and (
+            f.kind in ("compliance", "action", "identity") or f.text.startswith(("Shipping", "Returns")))]
         for a, b in itertools.product(declines, said):
             for op in ops:
                 _graded_alike(sim, a, op(b))
