@@ -123,7 +123,7 @@ _WARRANTY_SCOPE = _rx(
 _RETURN_ANY = _rx(
     r"\breturn\w{0,4}\s{1,2}(?:\w{1,12}\s{1,2}){0,4}?(?:even|also)\s{1,2}(?:if|after|when|though)\b|\b(?:even|also)"
     r"\s{1,2}"
-    r"(?:if|after|when)\s{1,2}(?:\w{1,10}\s{1,2}){0,2}?(?:used|opened|worn|washed|damaged|dropped|tried|using|opening|"
+    r"(?:if|after|when)\s{1,2}(?:[\w'’]{1,10}\s{1,2}){0,2}?(?:used|opened|worn|washed|damaged|dropped|tried|using|opening|"
     r"wearing)\b|\bfor\s{1,2}any\s{1,2}reason\b|\b(?:return|send)\s{1,2}(?:\w{1,10}\s{1,2}){0,3}?(?:any\s{1,2}time|a"
     r"nytime)"
     r"\b")

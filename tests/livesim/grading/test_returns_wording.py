@@ -55,3 +55,19 @@ def test_a_return_window_in_whole_months_is_the_window_in_days():
                     right += 1
                 n += 1
     assert n >= 100 and right >= 10, (n, right)
+
+
+def test_returns_even_once_opened_or_used_are_unsupported_in_any_wording():
+    """"Even if you've opened it" is the "returns even after use" class with a contraction in between (a held-out
+    fresh reply, "Yes, even if you've opened it, you can return it within 15 days", was paid 1.000)."""
+    n = 0
+    for sim, p in _targets("returns", range(8600, 8640)):
+        if not p.after_sales.returnable:
+            continue
+        days = p.after_sales.return_days
+        for who, verb in itertools.product(("you've", "you have", "they've", "it's been", "you"), ("opened", "used",
+                                                                                                  "worn")):
+            text = f"Yes, even if {who} {verb} it, you can return link {p.link} within {days} days."
+            assert grade_text(sim, text).scores["accuracy"] == 0.0, text
+            n += 1
+    assert n >= 100, n
