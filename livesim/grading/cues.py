@@ -160,7 +160,8 @@ def return_statement(text: str) -> bool:
 def no_returns(rx: Prefiltered, text: str, negated: bool = False) -> re.Match[str] | None:
     """The first match of a "no returns" pattern (`_RETURN_NO_RE`, `_RETURN_CLOSED_NO`) in `text`, not counting a
     "final sale" said not to be one ("the jacket isn't final sale, you can return it"); `negated`: the first such
-    "final sale" instead (it says returns are possible)."""
+    "final sale" instead (it says returns are possible).
+    """
     for m in rx.finditer(text):
         if ("final" in m.group().lower() and _negated(text, m.start())) == negated:
             return m

@@ -290,7 +290,8 @@ def _that_itself(text: str, gap: int) -> bool:
 
 def _said_again(text: str, gap: int, at: int) -> bool:
     """Is the "I" at `at` (after "that", which ends at `gap`) followed by the verb said before "that"? ("I can't
-    promise that I promise it will ...": "that" is the thing declined, and the second "promise" opens a statement.)"""
+    promise that I promise it will ...": "that" is the thing declined, and the second "promise" opens a statement.)
+    """
     space, that = _word_before(text, gap)
     if that != "that" or text[at:at + 1] not in "Ii" or text[at + 1:at + 2] not in " \t'’":
         return False
@@ -331,8 +332,8 @@ _SUBJECT_OPEN_RE = re.compile(
     r"(?:our|your|my|the|every|each|all|both)[ \t]{1,2}[a-z-]{2,16}(?:[ \t]{1,2}(?!(?:it|they|this|that|you|we|he|"
     r"she)\b)[a-z-]{2,16})?"
     # a service of a link: "shipping for link 7 is free"
-    r"|(?:shipping|delivery|postage|returns?|refunds?)(?:[ \t]{1,2}(?:for|on|of)[ \t]{1,2}(?:links?[ \t]?[0-9]{1,4}|#[0-9]"
-    r"{1,4}|it|this|them))?)"
+    r"|(?:shipping|delivery|postage|returns?|refunds?)(?:[ \t]{1,2}(?:for|on|of)[ \t]{1,2}(?:links?[ \t]?[0-9]{1,4}|"
+    r"#[0-9]{1,4}|it|this|them))?)"
     r"(?:['’](?:s|re|ll)|[ \t]{1,2}(?:is|are|was|were|will|would|has|have|can|does|comes|ships|works|gets|stays)"
     r")\b)")
 _DECLINE_BEFORE_RE = re.compile(r"(?i)(?:\b(?:can['’]?t|cannot|won['’]?t|unable|sorry|afraid)\b|\bnot\s{1,2}(?:able|"
@@ -355,7 +356,8 @@ _TAP_GOES_ON = frozenset("please pls plz just simply then can could you to will 
 
 def _opens_after(text: str, gap: int, need: bool = False) -> bool:
     """Does the word that ends at `gap` end a statement (not lead into what follows it; `need`: what follows is a
-    need fronted before a pick, which a word of `_GOOD_FOR` goes on with)?"""
+    need fronted before a pick, which a word of `_GOOD_FOR` goes on with)?
+    """
     prev = _word_before(text, gap)[1]
     if prev == "that":  # "sorry about that link 6 ...": the thing itself
         return _that_itself(text, gap)
@@ -401,7 +403,8 @@ def _cut_lower_openers(text: str, variants: frozenset[str]) -> str:
 
 def punctuate_run_ons(text: str, variants: frozenset[str] = frozenset()) -> str:
     """A full stop before each statement a reply runs on without one (see above; `variants`: the lower-case variant
-    names the catalogue sells); other text is kept as it is."""
+    names the catalogue sells); other text is kept as it is.
+    """
     text = _cut_lower_openers(text, variants)
     out: list[str] = []
     last = 0
@@ -449,8 +452,8 @@ _SHOUTED_RE = re.compile(r"(?<=[a-z0-9%'’)][ \t])[ \t]?[A-Z][A-Z'’-]+"
                          r"(?:[ \t]{1,2}(?:[A-Z][A-Z0-9'’-]*|[0-9]{1,4}(?:['’]S|[A-Z]{1,3})?))+(?![A-Za-z0-9])")
 _IMPERATIVES = frozenset("tap use enter check grab add click pick try".split())
 # a finite verb: a shouted stretch opened by one goes on with the subject before it
-_GOES_ON_VERBS = frozenset("is are was were isn't aren't has hasn't have costs ships comes weighs lasts fits runs holds "
-                           "works includes measures".split())
+_GOES_ON_VERBS = frozenset("is are was were isn't aren't has hasn't have costs ships comes weighs lasts fits runs "
+                           "holds works includes measures".split())
 _PLAIN_WORD_RE = re.compile(r"\(?[a-z][a-z'-]*\)?")
 # a shouted variant "of link N" ("RED OF LINK 7")
 _SHOUTED_VARIANT_RE = re.compile(r"[A-Z][A-Z-]*(?:[ \t][A-Z][A-Z-]*){0,3}[ \t]OF[ \t](?:LINKS?[ \t]?|#)[0-9]")

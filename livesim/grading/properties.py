@@ -467,7 +467,8 @@ def _variant_quantifier_errors(r: Any, world: Any, sent: str, s: int, e: int) ->
 
 def _service_errors(r: Any, world: Any, sent: str, s: int, e: int) -> list[str]:
     """Dispatch speeds, region delays, every-order dispatch times, usage durations and payment methods no record
-    holds."""
+    holds.
+    """
     out: list[str] = []
     if not (_DISPATCH.search(sent) or _REGION_RE.search(sent) or _ORDERS_ALL.search(sent) or _USAGE.search(sent)
             or _PAYMENT.search(sent)):

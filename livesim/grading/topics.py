@@ -44,8 +44,8 @@ _NOT_A_CLAIM = re.compile(
     r"could|should|estimat\w{1,4}|check|let\s{1,2}me|ask|whether|promise|vary|varies|different|nope|nah|"
     r"no\s{1,2}way|not\s{1,2}(?:gonna|going\s{1,2}to))\b|\?")
 # the host saying it cannot tell ("I don't have the courier info", "that isn't listed"): no claim
-_HOST_CANT_TELL = re.compile(r"(?i)\b(?:i|we)\s{1,2}(?:don['’]?t|do\s{1,2}not)\s{1,2}(?:know|have\s{1,2}(?:the|any|that|"
-                             r"this|an?)?\s{0,2}(?:[\w-]{1,12}\s{1,2}){0,2}?(?:info\w{0,8}|details?|data|records?)\b)"
+_HOST_CANT_TELL = re.compile(r"(?i)\b(?:i|we)\s{1,2}(?:don['’]?t|do\s{1,2}not)\s{1,2}(?:know|have\s{1,2}(?:the|any|"
+                             r"that|this|an?)?\s{0,2}(?:[\w-]{1,12}\s{1,2}){0,2}?(?:info\w{0,8}|details?|data|records?)\b)"
                              r"|\b(?:not|isn['’]t|aren['’]t)\s{1,2}(?:listed|recorded|specified)\b"
                              r"|\bno\s{1,2}(?:info\w{0,8}|details?|records?|data|idea)\b")
 _HOW_TO = re.compile(r"(?i)\b(?:tap|cart|check\s{0,2}out|pick\s{1,2}your|add\s{1,2}(?:it|link|#|\w{1,12})\s{1,2}to|"

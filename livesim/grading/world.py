@@ -103,7 +103,8 @@ FACT_CUE = {"ships_within_hours": "ship", "battery_hours": "battery", "return_da
 
 def _whole_months(days: Any) -> set[float]:
     """A span of days said in months where it is a whole number of them, to within a sixth of a month (180 days: 6
-    months, 365: 12, 270: 9)."""
+    months, 365: 12, 270: 9).
+    """
     if not days:
         return set()
     months = float(days) / 30.44

@@ -11,8 +11,8 @@ number error, must have none run together.
 from __future__ import annotations
 
 import itertools
-import zlib
 import re
+import zlib
 
 import pytest
 
@@ -194,7 +194,8 @@ def test_a_statement_run_on_in_any_case_is_cut(text, cut):
     "link 2 and link 3 are both in stock", "try size l in navy of link 4", "great for travel, try link 5",
     "sky blue of link 6 is in stock", "the sky blue of link 6 is in stock", "so sky blue of link 6 is in stock",
     "you can use code live10 at checkout", "try link 6 (the t-shirt) today",
-    "I can't promise everything is free", "I can't guarantee it will never break", "sorry, I can't say the team will call",
+    "I can't promise everything is free", "I can't guarantee it will never break",
+    "sorry, I can't say the team will call",
     "I can't change the size it comes in", "the colour it comes in is navy and everything is in stock",
     "I'm afraid everything is sold out", "I can't confirm your refund has been processed",
     "there is no bundle running", "I can't promise shipping is free", "the size I'd go with is M",
@@ -258,7 +259,8 @@ def test_what_follows_a_decline_run_on_is_said_not_declined():
                                           (9742, 9743)):
         sim = build_request(seed, intent)
         frs = build_pool(sim).fragments
-        declines = [f.text.rstrip(".! ") for f in frs if f.kind == "decline" and not f.text.rstrip(".! ").endswith("that")]
+        declines = [f.text.rstrip(".! ") for f in frs
+                    if f.kind == "decline" and not f.text.rstrip(".! ").endswith("that")]
         said = [f.text.rstrip(".! ") for f in frs if f.label == "false" and (
             f.kind in ("compliance", "action", "identity") or f.text.startswith(("Shipping", "Returns")))]
         for a, b in itertools.product(declines, said):
@@ -270,7 +272,8 @@ def test_what_follows_a_decline_run_on_is_said_not_declined():
 
 def test_a_shouted_statement_with_a_parenthesis_is_one_statement():
     """A statement shouted whole, or shouted after a parenthesis ("LINK 3 (STORAGE BOX) IS 239 YUAN AND LINK 8 (AROMA
-    DIFFUSER) IS 229 YUAN"), is not cut inside: the seed-44 attack bench zeroed that true reply, its 239 read as link 8's
+    DIFFUSER) IS 229 YUAN"), is not cut inside: the seed-44 attack bench zeroed that true reply, its 239 read as link
+    8's
     price after a cut before "IS". Generated: every fragment of the bench with a parenthesis, upper-cased whole or from
     its parenthesis on, after a true statement, is graded like the fragment as written, and is cut nowhere inside."""
     from livesim.grading.normalise import normalise_reply
@@ -282,8 +285,10 @@ def test_a_shouted_statement_with_a_parenthesis_is_one_statement():
         lead = next((f.text.rstrip(".! ") for f in frs if f.label == "true" and f.kind == "fact"), "Hi")
         names = {p.link: p.name.lower() for p in sim.catalog.products}
         texts = [f.text.rstrip(".! ") for f in frs if re.search(r"\) \w", f.text)]
-        texts += [re.sub(r"^([Ll]ink (\d+))", lambda m: f"{m[1]} ({names[int(m[2])]})", f.text.rstrip(".! "))
-                  for f in frs if f.label == "true" and _LINK_VERB.match(f.text) and int(LINK.match(f.text)[1]) in names]
+        texts += [re.sub(r"^([Ll]ink (\d+))", lambda m, names=names: f"{m[1]} ({names[int(m[2])]})",
+                         f.text.rstrip(".! "))
+                  for f in frs if f.label == "true" and _LINK_VERB.match(f.text)
+                  and int(LINK.match(f.text)[1]) in names]
         for text in texts:
             k = text.index(")") + 1
             for shouted in (text.upper(), text[:k] + text[k:].upper()):

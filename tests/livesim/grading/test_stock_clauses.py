@@ -21,16 +21,26 @@ def _flip(stock: int) -> str:
     return "sold out" if stock > 0 else "in stock"
 
 
-def test_each_clause_states_the_stock_of_its_own_variants():
-    n = wrong = 0
+def _variant_requests():
+    """(sim, product, asked variant) of stock requests about one product that name a variant."""
     for seed in range(8800, 8860):
         sim = build_request(seed, "stock_variant")
         calls = [c for c in sim.request.truth.calls if c.key == "check_stock" and c.arguments.get("variant")]
-        if len(sim.request.truth.targets) != 1 or not calls:
-            continue
-        p = next(q for q in sim.catalog.products if q.link == sim.request.truth.targets[0])
-        asked = str(calls[0].arguments["variant"]).lower()
-        state_asked = all(f.kind == "stock" and f.value in ("in_stock", "sold_out") for f in sim.request.truth.facts)  # (not "how many are left")
+        if len(sim.request.truth.targets) == 1 and calls:
+            p = next(q for q in sim.catalog.products if q.link == sim.request.truth.targets[0])
+            yield sim, p, str(calls[0].arguments["variant"])
+
+
+def _state_asked(sim) -> bool:
+    """The request asks for a stock state (not "how many are left")."""
+    return all(f.kind == "stock" and f.value in ("in_stock", "sold_out") for f in sim.request.truth.facts)
+
+
+def test_each_clause_states_the_stock_of_its_own_variants():
+    n = wrong = 0
+    for sim, p, variant in _variant_requests():
+        asked = variant.lower()
+        state_asked = _state_asked(sim)
         options = {(x.option or x.colour or "").lower(): x.stock for x in p.skus if not x.size}
         if asked not in options or len(options) < 2:
             continue
@@ -50,19 +60,13 @@ def test_each_clause_states_the_stock_of_its_own_variants():
 
 def test_a_variant_available_for_the_product_is_its_stock():
     n = 0
-    for seed in range(8800, 8860):
-        sim = build_request(seed, "stock_variant")
-        calls = [c for c in sim.request.truth.calls if c.key == "check_stock" and c.arguments.get("variant")]
-        if len(sim.request.truth.targets) != 1 or not calls:
-            continue
-        p = next(q for q in sim.catalog.products if q.link == sim.request.truth.targets[0])
-        asked = str(calls[0].arguments["variant"])
+    for sim, p, asked in _variant_requests():
         stock = sum(x.stock for x in p.sku_for(asked))
         for form in ("{v} is available for the {name}.", "The {v} is available for link {link}."):
             text = form.format(v=asked[:1].upper() + asked[1:], name=p.short_name, link=p.link)
             g = grade_text(sim, text)
             assert (g.scores["accuracy"] == 1.0) == (stock > 0), (text, g.errors)
-            if stock > 0 and all(f.kind == "stock" and f.value == "in_stock" for f in sim.request.truth.facts):
+            if stock > 0 and _state_asked(sim):
                 assert g.scores["effectiveness"] == 1.0, (text, g.missing)
             n += 1
     assert n >= 30, n
