@@ -336,6 +336,8 @@ _SUBJECT_OPEN_RE = re.compile(
     r"#[0-9]{1,4}|it|this|them))?)"
     r"(?:['’](?:s|re|ll)|[ \t]{1,2}(?:is|are|was|were|will|would|has|have|can|does|comes|ships|works|gets|stays)"
     r")\b)")
+_DECLINE_WORD = Prefiltered(re.compile(r"(?i)\b(?:can['’]?t|cannot|won['’]?t|unable|sorry|afraid)\b|\bnot\s{1,2}"
+                                        r"(?:able|something|allowed|possible)\b"))  # (what `_DECLINE_BEFORE_RE` needs)
 _DECLINE_BEFORE_RE = re.compile(r"(?i)(?:\b(?:can['’]?t|cannot|won['’]?t|unable|sorry|afraid)\b|\bnot\s{1,2}(?:able|"
                                 r"something|allowed|possible)\b)[^.!?]*$")
 _PRONOUN_RE = re.compile(r"(?:it|they|this|these|there)\b")
@@ -368,7 +370,7 @@ def _opens_after(text: str, gap: int, need: bool = False) -> bool:
 def _cut_lower_openers(text: str, variants: frozenset[str]) -> str:
     gaps = {m.start() for m in _LOWER_OPEN_RE.finditer(text)
             if _opens_after(text, m.start(), need=text.startswith("for", m.end()))}
-    for m in _SUBJECT_OPEN_RE.finditer(text):
+    for m in _SUBJECT_OPEN_RE.finditer(text) if _DECLINE_WORD.found(text) else ():
         space, prev = _word_before(text, m.start())
         if prev in _CLAUSE_TAKERS or not _opens_after(text, m.start()) \
                 or not _DECLINE_BEFORE_RE.search(text, 0, m.start()):

@@ -285,6 +285,7 @@ def property_errors(r: Any, world: Any) -> list[str]:
 
     extra = {t for p in world.catalog.products for t in p.tags if t not in _NEED_SET}
     needs = _needs_of(frozenset(extra)) if extra else _NEEDS_DEFAULT
+    payment = _PAYMENT.found(text)  # a payment method named anywhere: then each sentence is read for one
     for si, (s, e) in enumerate(r.sentences):
         sent = text[s:e]
         if (r.question[si] and not _RHETORICAL.search(sent)) or r.echo[si]:
@@ -325,7 +326,7 @@ def property_errors(r: Any, world: Any) -> list[str]:
         errors += _free_of_errors(r, world, sent, s, e, spans, rec)
         errors += _attribute_value_errors(r, world, sent, s, e, rec)
         errors += _variant_quantifier_errors(r, world, sent, s, e)
-        errors += _service_errors(r, world, sent, s, e)
+        errors += _service_errors(r, world, sent, s, e, payment)
         errors += _need_errors(r, world, sent, s, e, needs)
     out: list[str] = []
     for x in errors:
@@ -465,15 +466,15 @@ def _variant_quantifier_errors(r: Any, world: Any, sent: str, s: int, e: int) ->
     return out
 
 
-def _service_errors(r: Any, world: Any, sent: str, s: int, e: int) -> list[str]:
+def _service_errors(r: Any, world: Any, sent: str, s: int, e: int, payment: bool = True) -> list[str]:
     """Dispatch speeds, region delays, every-order dispatch times, usage durations and payment methods no record
     holds.
     """
     out: list[str] = []
     if not (_DISPATCH.search(sent) or _REGION_RE.search(sent) or _ORDERS_ALL.search(sent) or _USAGE.search(sent)
-            or _PAYMENT.search(sent)):
+            or payment and _PAYMENT.search(sent)):
         return out
-    for m in _PAYMENT.finditer(sent):
+    for m in _PAYMENT.finditer(sent) if payment else ():
         a, b = _clause(sent, m.start())
         if not _PAYMENT_CUE.search(sent, a, b) or _denied(sent[a:m.start()]) or _HEDGE.search(sent[a:b]):
             continue  # "can't confirm card payment", "if you pay by card", "a greeting card"

@@ -243,7 +243,9 @@ class Reading:
                 continue
             subj = self.subject_at(s, (s, e))
             p = world.by_link.get(subj if subj is not None else self.subject_default or -1)
-            parts = self._variant_parts(s, e, p) if p is not None else [(s, e)]
+            stated = any(x in ("in_stock", "sold_out") for x in self.sentence_facts(i)[0]) \
+                or _STOCK_EXTRA_RE.search(self.text, s, e) is not None
+            parts = self._variant_parts(s, e, p) if p is not None and stated else [(s, e)]
             for a, b in parts:
                 self._stock_of(world, i, a, b, subj, out, whole=len(parts) == 1)
         self._stock = out
