@@ -93,7 +93,14 @@ _CLAIM_TYPES: tuple[tuple[str, Prefiltered], ...] = (
         r"\bnon[\s-]?toxic\b"
         r"|\bgood\s{1,2}for\s{1,2}your\s{1,2}(?:health|heart|skin|body|immune)\b|\bboosts?\s{1,2}(?:your\s{1,2})?immun"
         r"|\b(?:doctors?|dermatologists?|experts?|physicians?)\s{1,2}(?:all\s{1,2})?(?:recommend|approve|love)\w{0,2}"
-        r"|\bclinically\b|\bproven\s{1,2}to\b|\bscientifically\b|\bno\s{1,2}side[\s-]effects?\b")),
+        r"|\bclinically\b|\bproven\s{1,2}to\b|\bscientifically\b|\bno\s{1,2}side[\s-]effects?\b"
+        # a health effect, hedged or not ("it may help lower blood sugar", "great for diabetics"): no record holds one
+        r"|\b(?:help\w{0,3}\s{1,2}(?:to\s{1,2}|you\s{1,2})?)?(?:lower|reduce|control|regulate|balance|improve|relieve|ease|"
+        r"treat|prevent|fight|soothe|calm|clear\s{1,2}up)s?\s{1,2}(?:your\s{1,2}|the\s{1,2}|my\s{1,2})?(?:blood\s{1,2}"
+        r"(?:sugar|pressure)|cholesterol|diabetes|acne|eczema|wrinkles|hair\s{1,2}loss|insomnia|back\s{1,2}pain|"
+        r"inflammation|anxiety|breakouts|allergies|symptoms)\b"
+        r"|\b(?:good|great|safe|perfect|ideal|suitable|fine)\s{1,2}for\s{1,2}(?:diabetics|diabetes|(?:your\s{1,2})?blood"
+        r"\s{1,2}(?:sugar|pressure)|weight\s{1,2}loss|acne|eczema|insomnia|back\s{1,2}pain)\b")),
     ("guarantee", _rx(
         r"\bguarantee[ds]?\b|\bmoney[\s-]back\b|\bno\s{1,2}questions\s{1,2}asked\b|\b100\s?%\s{1,2}(?:satisfaction|"
         r"refund)"
