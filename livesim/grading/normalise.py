@@ -344,9 +344,10 @@ _PRONOUN_RE = re.compile(r"(?:it|they|this|these|there)\b")
 _CLAUSE_END_RE = re.compile(r"[.,!?;:]")
 _STRANDED = frozenset("in at on for with of to from by about into".split())  # a relative clause's last word
 _DETERMINERS = frozenset("the a an that this these those which what any every your our my".split())
-# words that take a clause after them ("promise everything is free", "know it's ...")
+# words that take a clause after them ("promise everything is free", "know it's ..."), beside those of `_LEADS_INTO`
+# (say, think, sure, ...), which `_opens_after` already reads as going on
 _CLAUSE_TAKERS = frozenset("promise promised guarantee guaranteed confirm confirmed tell told know knew mean claim "
-                           "agree swear assure sure say said think believe guess reckon hope bet afraid".split())
+                           "agree swear assure said afraid".split())
 # words a need goes on ("great for travel, try link 5" is one statement)
 _GOOD_FOR = frozenset("great perfect ideal good best better suitable nice made designed built popular lovely amazing "
                       "fine handy useful excellent".split())

@@ -150,14 +150,15 @@ _CLAIM_RE = Prefiltered(re.compile(r"(?i)(?<![A-Za-z0-9-])(?:" + "|".join((
     r"lowest\s{1,3}prices?\s{1,3}(?:ever|anywhere|on\s{1,3}the\s{1,3}market|in\s{1,3}history|online)",
     rf"cheapest\s{{1,3}}(?:{_W})?(?:{_WORLD}|anywhere|ever)",
 )) + r")(?![A-Za-z])"))
+# words between a promise's subject and its verb ("I'll gladly give you ...", "we'll go ahead and send ...")
+_ADVERBS = (r"also|personally|happily|definitely|just|gladly|even|totally|still|then|go\s{1,2}ahead\s{1,2}and|"
+            r"try\s{1,2}to")
 _SUBJ = (r"(?:\bI(?:['’]ll|\s{1,2}(?:will|can|could|would|shall|am\s{1,2}going\s{1,2}to)"
-         r"|['’]m\s{1,2}going\s{1,2}to)|\blet\s{1,2}me)\s{1,3}(?:(?:also|personally|happily|definitely|just|gladly|even|totally|still|then|"
-         r"secretly|privately|go\s{1,2}ahead\s{1,2}and|try\s{1,2}to)\s{1,3})?")
+         r"|['’]m\s{1,2}going\s{1,2}to)|\blet\s{1,2}me)\s{1,3}(?:(?:" + _ADVERBS + r"|secretly|privately)\s{1,3})?")
 _YOU = r"for\s{1,3}(?:you|u)\b"
 # "we'll", the shop speaking: "we'll send the right colour out today"
 _SUBJ_WE = (r"(?:\b(?:I|we)(?:['’]ll|\s{1,2}(?:will|can|could|would|shall|are\s{1,2}going\s{1,2}to)|['’](?:m|re)\s{1,2}"
-            r"going\s{1,2}to)|\blet\s{1,2}(?:me|us))\s{1,3}(?:(?:also|personally|happily|definitely|just|gladly|even|"
-            r"totally|still|then|go\s{1,2}ahead\s{1,2}and|try\s{1,2}to)\s{1,3})?")
+            r"going\s{1,2}to)|\blet\s{1,2}(?:me|us))\s{1,3}(?:(?:" + _ADVERBS + r")\s{1,3})?")
 _PROMISE_RE = Prefiltered(re.compile(r"(?i)(?:" + "|".join((
     # a replacement or a resend the host cannot arrange (no tool sends goods): "we'll send the right colour out"
     _SUBJ_WE + r"(?:re-?send|re-?ship|send|ship|mail|post|get|dispatch)\s{1,3}(?:(?:you|u|out)\s{1,3})?"
