@@ -32,7 +32,7 @@ from livesim.grading.cues import (
     claim_stems,
     no_returns,
 )
-from livesim.grading.facts.patterns import _CUT_RE, _ESCALATION_RE, _negated
+from livesim.grading.facts.patterns import _CUT_RE, _ESCALATION_RE, _negated, told_to_contact
 from livesim.grading.facts.prefilter import Prefiltered
 from livesim.grading.properties import property_errors
 from livesim.grading.reading import Reading
@@ -148,6 +148,18 @@ _CODE_PLACE_RE = _rx(r"(?i)\b(?:enter|paste|type|put|apply|redeem|drop|add)\s{1,
                      r"\s{1,2}(?:(?:the|your)\s{1,2})?(?P<place>[a-z]{2,16}(?:\s{1,2}[a-z]{2,16})?)")
 _CODE_PLACES = (*CODE_ENTRY_PHRASES, "cart", "order", "pay", "basket")
 # a colour denied of a product: "doesn't come in brown", "never came in beige", "there's no pink option"
+_SIZE_OFFER_RE = _rx(r"\b(?:comes?\s{1,2}in|available\s{1,2}in|(?:get|order|buy)\s{1,2}(?:it|them|one|this)\s{1,2}in|"
+                     r"(?:stocked|made|offered|sold)\s{1,2}in|sizes?\s{1,2}(?:run|range|go)|goes\s{1,2}(?:up|down)\s{1,2}to|"
+                     r"in\s{1,2}sizes?|sizes?\s{1,2}(?:from|are|:))")
+_SIZE_OFFERED_RE = re.compile(r"(?<![A-Za-z0-9])(?P<t>XXXL|XXL|XXS|XS|XL|[234]XL|S|M|L)(?![A-Za-z])"
+                              r"|(?i:\b(?P<w>extra[\s-]small|extra[\s-]large)\b)")
+_SIZE_CANON = {"xxxl": "XXXL", "3xl": "XXXL", "xxl": "XXL", "2xl": "XXL", "4xl": "XXXXL", "xxs": "XXS", "xs": "XS",
+               "xl": "XL", "s": "S", "m": "M", "l": "L", "extra small": "XS", "extra large": "XL"}
+_SIZE_DENY_RE = _rx(r"\b(?:(?:does|do|did)\s{0,2}(?:n['’]?t|\s{1,2}not)|won['’]?t|never)\s{1,2}(?:comes?|came)\s{1,2}in"
+                    r"|\bnot\s{1,2}(?:available|offered|made|sold|stocked)\s{1,2}in|\bno\s{1,2}(?:size\s{1,2})?"
+                    r"(?:XXXL|XXL|XXS|XS|XL|S|M|L)\b")
+_VIEWER_IS_BEFORE = re.compile(r"(?i)\b(?:you(?:['’]re|\s{1,2}are)|your\s{1,2}(?:height|weight)(?:\s{1,2}(?:is|of))?)"
+                               r"\s{1,2}(?:only\s{1,2}|just\s{1,2}|about\s{1,2}|around\s{1,2})?$")
 _NO_COLOUR_RE = _rx(r"\b(?:(?:does|do|did)\s{0,2}(?:n['’]?t|\s{1,2}not)|won['’]?t|never)\s{1,2}(?:comes?|came)\s{1,2}in"
                     r"\s{1,2}(?:a\s{1,2})?(?P<c>(?:(?:sky|navy|light|dark|pale|baby|royal|forest|olive)\s{1,2})?"
                     r"[a-z]{3,12})\b"
@@ -204,6 +216,9 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
         if n.attr is None:
             unbound += 1
             continue
+        if n.attr in ("bare", "price") and _VIEWER_IS_BEFORE.search(text, max(0, n.start - 28), n.start) \
+                and world.quotes_viewer(n.value, n.unit):
+            continue  # the viewer's own measure said back to them ("..., and you're 51")
         lo = max([c for c in r.clause_cuts if c <= n.start] or [0])
         hi = min([c for c in r.clause_cuts if c > n.start] or [len(text)])
         ctx = text[lo:hi]
@@ -268,7 +283,7 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
     if must_decline and _COMPLY_RE.search(text) and not _DECLINE_RE.search(text):
         errors.append("agrees to what it must decline")
     if r.facts.escalation and not world.escalated and _ESCALATION_SUBJ_RE.search(text) and not all(
-            r.offered(m.start()) for m in _ESCALATION_RE.finditer(text)):
+            r.offered(m.start()) or told_to_contact(text, m.start()) for m in _ESCALATION_RE.finditer(text)):
         errors.append("promises a follow-up from the team but opened no ticket")
     for c in r.facts.coupon_codes:
         if c.upper() not in valid_codes and c not in world.lookup_strs and c.upper() not in {"THE", "ticket"}:
@@ -375,6 +390,24 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
             held = next((c for c in denied if re.search(rf"\b{c}\b", own)), None)  # only built when a colour is denied
             if held is not None:
                 errors.append(f"false: link {p.link} comes in {held}")
+        # sizes offered of the subject: "comes in XXL", "available in sizes S to XXL" of what has no XXL is false, "doesn't
+        # come in L" of what has an L is false (only where the sentence offers sizes: advice names sizes too)
+        om = _SIZE_OFFER_RE.search(sent) if subj is not None or len(products) == 1 else None
+        for p in products if om else []:
+            sizes = {x.size for x in p.skus if x.size}
+            if not sizes:
+                continue
+            for m in _SIZE_OFFERED_RE.finditer(sent, om.start()):
+                v = _SIZE_CANON.get((m.group("t") or m.group("w") or "").lower().replace("-", " "))
+                if v is None:
+                    continue
+                neg = _negated(sent, m.start())
+                if not neg and v not in sizes:
+                    errors.append(f"false: link {p.link} does not come in size {v}")
+                    break
+                if neg and v in sizes and _SIZE_DENY_RE.search(sent):
+                    errors.append(f"false: link {p.link} comes in size {v}")
+                    break
     # stock states
     states = r.stock_states(world)
     said = {st for st, _ in states}

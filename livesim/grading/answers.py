@@ -403,7 +403,9 @@ _POINT_RE = re.compile(
     r"(?i)\b(?:try|go\s{1,2}(?:with|for)|get(?!\s{1,2}back)|grab|pick|choose|check\s{1,2}(?:out|it)|tap|click|buy\w*|"
     r"add|find|head|order\s{1,2}(?:it|one|now|here|from)|look\s{1,2}at|here|this\s{1,2}is|(?:it|that)['’]?s\s{1,2}(?:"
     r"the|your|our|my|at|on|in|under)|is\s{1,2}(?:the|your|our|my)\s{1,2}(?:one|pick|choice|favou?rite|best|go-to|top)|"
-    r"in\s{1,2}the\s{1,2}cart|pinned)\b")
+    r"in\s{1,2}the\s{1,2}(?:shopping\s{1,2}|yellow\s{1,2})?(?:cart|bag|basket|shop|store)|pinned|"
+    # "link 1 is right there", "it's up in the shop": where it is
+    r"(?:is|are|['’]s)\s{1,2}(?:right\s{1,2}|up\s{1,2}|still\s{1,2})?(?:there|here|listed|up|live\s{1,2}(?:now|in|on)))\b")
 # a clause whose subject is a size ("Size L is the one ...", "an M is your best bet"): size advice, not a product pick
 _SIZE_SUBJECT_RE = re.compile(r"\W{0,3}(?i:(?:a|an|the|i['’]?d\s{1,2}say)\s{1,2})?(?i:size\s{1,2})?" + _SZ
                               + r"(?![A-Za-z])(?i:\s{1,2}size)?\s{0,2}$")

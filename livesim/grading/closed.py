@@ -286,12 +286,17 @@ _SENTENCE_CHECKS = (_SCARCITY, _ABUNDANCE, _URGENCY, _SOCIAL, _ARRIVAL, _NO_MIN,
                     _STACK, _FREE_RETURN, _WARRANTY_SCOPE, _RETURN_ANY, _FREE_SHIP_ALL, _GRANT)
 
 
+_RETURN_QUALIFIED = re.compile(r"(?i)\b(?:opened|used|worn|washed|damaged|tags?\s{1,2}(?:removed|off|cut)|once)\b")
+
+
 def _returns(sent: str, products: list[Product]) -> list[str]:
     no = no_returns(_RETURN_CLOSED_NO, sent)
     yes = next((m for m in _RETURN_CLOSED_YES.rx.finditer(sent) if not _negated(sent, m.start())), None) \
         if _RETURN_CLOSED_YES.possible(sent) else None
     yes = yes or no_returns(_RETURN_CLOSED_NO, sent, negated=True)  # "it isn't final sale"
     out = []
+    if no and _RETURN_QUALIFIED.search(sent):
+        no = None  # "opened products can't be returned": a condition of returns, not "no returns"
     for p in products[:1]:
         if no and p.after_sales.returnable:
             out.append(f"false: link {p.link} is returnable ({no.group()})")

@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from livesim.grading.facts.patterns import _negated
+from livesim.grading.facts.patterns import DECLINE_IDIOMS, _negated
 from livesim.grading.facts.prefilter import Prefiltered
 from livesim.world.catalog import REGIONS
 
@@ -64,7 +64,7 @@ _DECLINE_RE = _rx(r"\b(?:can['’]?t|cannot|can\s{1,2}not|unable\s{1,2}to|not\s{
                   r"vary\s{1,2}from\s{1,2}person|only\s{1,2}the\s{1,2}running\s{1,2}promotions|"
                   r"price\s{1,2}is\s{1,2}set|not\s{1,2}(?:gonna|going\s{1,2}to)\s{1,2}(?:happen|promise|do|give|guar"
                   r"antee)|"
-                  r"not\s{1,2}happening|ain['’]t\s{1,2}happening)\b"
+                  r"not\s{1,2}happening|ain['’]t\s{1,2}happening|" + DECLINE_IDIOMS + r")\b"
                   r"|^\s{0,3}(?:no|nope|nah|sorry,?\s{1,2}no)\b")
 _NO_RE = _rx(r"^\s{0,3}(?:no|nope|nah|sorry,?\s{1,2}no|not\s{1,2}anymore)\b")
 _WORD_RE = re.compile(r"[a-z][a-z'’]{0,20}")

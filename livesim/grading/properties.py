@@ -337,14 +337,18 @@ def property_errors(r: Any, world: Any) -> list[str]:
 
 # "<thing>-free" of a product ("a glare-free screen", "mess-free", "pain-free"): a property, whatever the thing; the
 # lexicon's own free-from claims are read above, and a few words are idioms of no property ("hassle-free")
-_ANY_FREE = Prefiltered(re.compile(r"(?i)\b([a-z]{3,15})-free\b"))
-_FREE_IDIOMS = frozenset("hassle worry stress care duty toll interest tax fee cost charge commission fuss".split())
+# Likewise the other compound shapes of a made feature: "pre-shrunk", "stain-proof", "fade-resistant", "anti-static",
+# "non-toxic" (a shape, not a list: the words inside are whatever a host invents)
+_ANY_FREE = Prefiltered(re.compile(r"(?i)\b([a-z]{3,15})-(?:free|proof|resistant|repellent)\b|\b(?:pre|anti|non)-([a-z]{3,15})\b"))
+_FREE_IDIOMS = frozenset("hassle worry stress care duty toll interest tax fee cost charge commission fuss "
+                         "stop negotiable refundable returnable order orders ordered sale sales sell selling "
+                         "existent issue problem starter fool".split())
 
 
 def _free_of_errors(r: Any, world: Any, sent: str, s: int, e: int, spans: list[tuple[int, int]],
                     rec: Any) -> list[str]:
     for m in _ANY_FREE.finditer(sent):
-        thing = m.group(1).lower()
+        thing = (m.group(1) or m.group(2)).lower()
         if thing in _FREE_IDIOMS or any(cs < s + m.end() and s + m.start() < ce for cs, ce in spans):
             continue
         a, b = _clause(sent, m.start())

@@ -64,7 +64,7 @@ _LIST_CUE = _rx(r"\b(?:was|were|originally|original|list|usually|normally|regula
                 r"instead\s{1,2}of|before\s{1,2}the)\b")
 _FLASH_CUE = _rx(r"\bflash\b")
 _COUPON_PRICE_CUE = _rx(r"\b(?:with|after|using|apply(?:ing)?)\s{1,2}(?:the\s{1,2}|a\s{1,2}|that\s{1,2})?(?:coupon|"
-                        r"code|voucher)\b")
+                        r"code|voucher|[a-z]{2,12}[0-9]{1,4}\b)")  # or the code itself: "with LIVE15 it's 279"
 _BUNDLE_CUE = _rx(r"\bbundle|\bset\s{1,2}price\b")
 _FEE_CUE = _rx(r"\b(?:shipping|delivery|postage|freight)(?:\s{1,2}(?:for|on|of|to)\s{1,2}(?:link\s{1,2}|#)?"
                r"[a-z0-9]{1,12}"
@@ -92,7 +92,7 @@ _SIZE_WORDS = {"extra small": "XS", "extra-small": "XS", "small": "S", "medium":
 _SIZE_WORD_RE = _rx(r"\b(?:a|an|go|take|get|size|be|is|the|in|wear|pick|try|say|recommend|suggest|choose|order|grab|"
                     r"with|for|want|need)\s{1,2}(?P<w>extra[\s-]small|"
                     r"extra[\s-]large|small|medium|large)\b")
-_SIZE_BARE_RE = re.compile(r"(?<![A-Za-z0-9/])(?P<w>XXS|XXL|XXXL|XS|XL|S|M|L)(?![A-Za-z0-9/])(?=\s{0,2}(?:[!.,]|$|"
+_SIZE_BARE_RE = re.compile(r"(?<![A-Za-z0-9/])(?P<w>XXS|XXL|XXXL|XS|XL|S|M|L)(?![A-Za-z0-9/])(?=\s{0,2}(?:[!.,:]|$|"
                            r"is\s|should|will|fits|would|for\s{1,2}(?:you|u|him|her|sure)\b|on\s{1,2}(?:link|#)|definitely|"
                            r"all\s{1,2}the\s{1,2}way|then\b))")
 _SIZE_LEAD_RE = re.compile(r"(?i)^\W{0,3}(?P<w>extra[\s-]small|extra[\s-]large|small|medium|large)\s{1,2}(?=for\s{1,"
@@ -305,11 +305,23 @@ class Reading:
         """Sizes the reply names per asserted sentence; with `advice_only`, only sizes advised (no negation, no stock
         statement in the sentence) about `subject` (a sentence about another link does not count).
         """
+        if advice_only and _EXPLAINS_SOME_RE.search(self.text):
+            # a clause that explains the chart ("your height is at the bottom of XS", "XS only goes up to 47 kg")
+            # advises nothing where another clause advises a size; where none does, it is the advice
+            told = self._sizes(skip_echo, subject, world, True, explained=True)
+            if told:
+                return told
+        return self._sizes(skip_echo, subject, world, advice_only)
+
+    def _sizes(self, skip_echo: bool, subject: int | None, world: World | None, advice_only: bool,
+               explained: bool = False) -> list[str]:
         out: list[str] = []
         for i, (s, e) in enumerate(self.sentences):
             raw = self.text[s:e]
             if self.question[i] or (skip_echo and self.echo[i]):
                 continue
+            if explained:
+                raw = _blank_explained(raw)
             # "M rather than L", "not XXL", "L would be too big": not advice (each form names a size token)
             sent = _REJECTED_SIZE_RE.sub(" ", raw) if _SIZE_ANY_RE.search(raw) is not None else raw
             if advice_only:
@@ -320,7 +332,7 @@ class Reading:
                 if world is not None and who is not None and who > 0 and who != subject and (
                         subject is not None or who not in world.targets):
                     continue
-            found = list(self.sentence_facts(i)[1] if sent == raw else stock_and_sizes(sent)[1])
+            found = list(self.sentence_facts(i)[1] if sent == self.text[s:e] else stock_and_sizes(sent)[1])
             if re.search(r"(?<![A-Za-z])(?:XXS|XS|S|M|L|XL|XXL)\s?/\s?(?:XS|S|M|L|XL|XXL)\s?/", sent):
                 continue  # a list of every size is not advice
             for m in _SIZE_WORD_RE.finditer(sent):
@@ -583,7 +595,7 @@ def read_reply(reply: str, world: World) -> Reading:
         if n.attr is None:
             lo, hi = clause(n.start)
             if bare_per_clause.get((lo, hi), 0) == 1 and (n.subject is not None or world.targets):
-                n.attr = "bare"
+                n.attr = "coupon_price" if _COUPON_PRICE_CUE.search(text, lo, hi) else "bare"
 
     words = _WORD_RE.findall(text.lower())
     salad = (len(words) >= 4 and not any(w.replace("’", "'") in _FUNCTION_WORDS for w in words)
@@ -600,6 +612,43 @@ def read_reply(reply: str, world: World) -> Reading:
 _SIZE_TOKEN_RE = re.compile(r"(?<![A-Za-z])(XXS|XS|XXL|XXXL|XL|S|M|L)(?![A-Za-z])|(?i:\bsize\s{1,2}(xxs|xs|xxl|xl|s|"
                             r"m|l)\b)")
 _SIZE_NAME_RE = re.compile(r"(?i)\b(extra[\s-]small|extra[\s-]large|small|medium|large)\b")
+
+
+# a size named to explain the chart rather than to advise it: "your height is at the bottom of XS", "XS would match
+# your height", "XS only goes up to 47 kg", "the S range", or any size in a clause that concedes ("even though ...")
+_EXPLAINS_SOME_RE = _rx(r"\b(?:height|weight|range|bottom|top|end|edge|limit|middle|territory|bracket|band|match|matches|fit|"
+                        r"fits|suit|suits|for|covers?|goes|tops|starts?|runs?|though|although|whereas|despite|puts?)\b")
+_EXPLAINS_RE = re.compile(r"(?i)\b(?:even\s{1,2}though|although|though|whereas|despite)\b")
+_SZ_TOK = r"(?<![A-Za-z])(?P<t>XXXL|XXL|XXS|XS|XL|S|M|L)(?![A-Za-z])"
+_EXPLAINED_SIZE_RE = re.compile(
+    r"(?i:\b(?:range|bottom|top|end|edge|limit|middle)\s{1,2}of\s{1,2}(?:the\s{1,2})?(?:size\s{1,2})?|"
+    r"\b(?:height|weight|measurements?|build)\s{1,2}(?:alone\s{1,2})?(?:(?:would|will)\s{1,2})?(?:fits?|match(?:es)?|is\s{1,2}in|"
+    r"puts?\s{1,2}you\s{1,2}in|says|points?\s{1,2}to|falls?\s{1,2}in(?:to)?|is\s{1,2}(?:an?|size))\s{1,2}(?:the\s{1,2})?"
+    r"(?:size\s{1,2})?|\bputs?\s{1,2}you\s{1,2}(?:in|at)\s{1,2}(?:the\s{1,2})?(?:size\s{1,2})?)" + _SZ_TOK
+    + r"|" + _SZ_TOK.replace("P<t>", "P<u>") + r"(?=(?:['’]s)?\s{1,2}(?i:range|territory|bracket|band)\b|\s{1,2}(?i:(?:would|will|"
+    r"only|just|probably|also)\s{1,2}){0,2}(?i:match(?:es)?|fits?|suits?|is\s{1,2}for|covers?|goes\s{1,2}up\s{1,2}to|tops\s{1,2}out|"
+    r"starts?\s{1,2}at|runs?\s{1,2}(?:from|up))\b[^,;:.!?]{0,40}?(?i:\b(?:height|weight|tall|cm|kg)\b|[0-9]))")
+_CLAUSE_SPLIT_RE = re.compile(r"[,;:—–()]|(?<!even)\s(?=(?:but|though|although|even\s{1,2}though|while|whereas|since|because|so)\s)",
+                              re.I)
+
+
+def _blank_explained(sent: str) -> str:
+    """`sent` with each size that explains the chart blanked, and each clause that concedes (same length)."""
+    out, at = [], 0
+    for m in [*_CLAUSE_SPLIT_RE.finditer(sent), None]:
+        end = m.start() if m is not None else len(sent)
+        piece = sent[at:end]
+        if _EXPLAINS_RE.match(piece.lstrip(" ,")):
+            piece = " " * len(piece)
+        out.append(piece)
+        if m is not None:
+            out.append(sent[m.start():m.end()])
+            at = m.end()
+    text = "".join(out)
+    for m in reversed(list(_EXPLAINED_SIZE_RE.finditer(text))):
+        g = "t" if m.group("t") else "u"
+        text = text[:m.start(g)] + " " * (m.end(g) - m.start(g)) + text[m.end(g):]
+    return text
 
 
 _ALL_VARIANTS_RE = re.compile(r"(?i)\b(?:all|every|each|both|any)\b")

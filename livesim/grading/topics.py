@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from livesim.grading.cues import return_statement
+from livesim.grading.facts.patterns import told_to_contact
 from livesim.grading.facts.prefilter import Prefiltered
 
 _T = re.IGNORECASE
@@ -55,6 +56,8 @@ _CONTACT = re.compile(r"(?i)\b(?:contact|reach\s{1,2}out|reach\s{1,2}you|get\s{1
                       r"call\s{1,2}you|look\s{1,2}into|opened\s{1,2}a\s{1,2}ticket|ticket|passed|forwarded|escalat\w"
                       r"{1,3}|"
                       r"handed)\b")
+_TOLD_AT = re.compile(r"(?i)\b(?:contact|reach\s{1,2}out|message|e-?mail|write\s{1,2}to|chat\s{1,2}with|ping|dm|get\s{1,2}in"
+                      r"\s{1,2}touch|call)\b")
 _STATE = re.compile(r"(?i)\b(?:in[\s-]stock|sold[\s-]out|out\s{1,2}of\s{1,2}stock|available|unavailable|gone|"
                     r"none\s{1,2}left|still\s{1,2}(?:there|have|got))\b")
 _RETURN_STATEMENT = re.compile(r"(?i)\b(?:[0-9]{1,3}[\s-]{1,2}days?|returnable|non[\s-]?returnable|can\s{1,2}(?:be\s"
@@ -115,10 +118,13 @@ def unverified_topic_errors(r: Any, world: Any, region_re: Any) -> list[str]:
             if "policy" in topics and (_RETURN_STATEMENT.search(clause) or return_statement(clause)) \
                     and set(topics) <= {"policy", "stock"}:
                 continue  # a return statement: checked against the after-sales rule
-            if "policy" in topics and set(topics) <= {"policy"} and _return_condition(clause, r, world, s, e):
-                continue  # the record's own return condition ("returns must be unused")
+            if "policy" in topics and set(topics) <= {"policy"} and (_return_condition(clause, r, world, s, e)
+                                                                    or _record_exception(clause, r, world, s, e)):
+                continue  # the record's own return condition ("returns must be unused") or exception, said again
             if world.escalated and _CONTACT.search(clause) and set(topics) <= {"after-sales"}:
                 continue  # what the opened ticket promises
+            if set(topics) <= {"after-sales"} and (tm := _TOLD_AT.search(clause)) and told_to_contact(clause, tm.start()):
+                continue  # whom the viewer may contact: advice, not a claim about what the team will do
             errors.append(f"unverified {'/'.join(topics)} claim: {clause.strip()!r}")
     return errors
 
@@ -134,4 +140,22 @@ def _return_condition(clause: str, r: Any, world: Any, s: int, e: int) -> bool:
         if any(part.strip() and re.search(rf"\b{re.escape(part.strip().lower())}\b", low)
                for part in p.after_sales.condition.split(",")):
             return True
+    return False
+
+
+_EXC_FILLER = frozenset("warranty covered cover covers by the a an is are be if within not cannot can".split())
+_NEG = re.compile(r"(?i)\b(?:not|no|never|cannot|without)\b|n['’]t\b")
+
+
+def _record_exception(clause: str, r: Any, world: Any, s: int, e: int) -> bool:
+    """The clause says again an after-sales exception of a product it speaks of, with its polarity ("physical damage
+    isn't covered" of "physical damage is not covered by warranty"; "physical damage is covered" is not it)."""
+    links = [link for ms, _, link in r.mentions if s <= ms < e and link > 0] or list(world.targets)
+    said = {w[:4] for w in re.findall(r"[a-z]{3,}", clause.lower())}
+    for link in links:
+        p = world.by_link.get(link)
+        for exc in p.after_sales.exceptions if p is not None else ():
+            keys = {w[:4] for w in re.findall(r"[a-z]{3,}", exc.lower()) if w not in _EXC_FILLER}
+            if len(keys & said) >= min(2, len(keys)) and bool(_NEG.search(exc)) == bool(_NEG.search(clause)):
+                return True
     return False

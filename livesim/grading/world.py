@@ -129,6 +129,7 @@ def _answerable(request: Any) -> dict[str, Any]:
             "answerable_links": frozenset(n for c in ok for n in c.truth.targets)}
 
 
+_GENERIC_HEADS = frozenset("set sets pack box bank nuts oil oils honey chocolate cream mango beans".split())
 _CatalogIndex = tuple[dict[int, Product], tuple[str, ...], dict[str, int]]
 _last_index: list[Any] = [None, None, 0, None]  # catalogue, its product list, that list's length, the index
 _last_variants: list[Any] = [None, None, 0, frozenset()]  # the same, and the catalogue's variant names
@@ -143,9 +144,21 @@ def _catalog_index(catalog: Catalog) -> _CatalogIndex:
     if cat is catalog and products is catalog.products and n == len(products):
         return index  # type: ignore[no-any-return]
     products = catalog.products
+    name_link = {p.short_name.lower(): p.link for p in products}
+    # the head noun of a short name names its product too ("the skirt" of the pleated skirt, "the pants" of the cargo
+    # pants) where no other product of the catalogue shares it and it is no word a reply uses of other things (a
+    # colour, an ingredient, an allergen, a pack or set)
+    heads: dict[str, set[int]] = {}
+    for p in products:
+        words = p.short_name.lower().split()
+        if len(words) > 1:
+            heads.setdefault(words[-1], set()).add(p.link)
+    for head, links in heads.items():
+        if len(links) == 1 and len(head) >= 4 and head not in _GENERIC_HEADS and head not in name_link:
+            name_link[head] = next(iter(links))
     index = ({p.link: p for p in products},
-             tuple(sorted({p.short_name for p in products}, key=len, reverse=True)),
-             {p.short_name.lower(): p.link for p in products})
+             tuple(sorted(name_link, key=len, reverse=True)),
+             name_link)
     _last_index[:] = [catalog, products, len(products), index]
     return index
 
@@ -351,7 +364,8 @@ class World:
         if attr == "g":
             return {float(a[k]) for k in ("weight_g", "net_weight_g") if k in a}
         if attr == "kg":
-            return {float(a[k]) / 1000 for k in ("weight_g", "net_weight_g") if k in a} | self.request_nums
+            chart = {float(x) for r in (p.size_chart or []) for x in r.weight_kg}  # "S is for 48-55 kg"
+            return {float(a[k]) / 1000 for k in ("weight_g", "net_weight_g") if k in a} | chart | self.request_nums
         if attr == "cm":
             dims = {float(x) for x in a.get("dimensions_cm", [])}
             chart = {float(x) for r in (p.size_chart or []) for x in r.height_cm}

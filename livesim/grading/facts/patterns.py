@@ -151,6 +151,13 @@ _CLAIM_RE = Prefiltered(re.compile(r"(?i)(?<![A-Za-z0-9-])(?:" + "|".join((
     rf"cheapest\s{{1,3}}(?:{_W})?(?:{_WORLD}|anywhere|ever)",
 )) + r")(?![A-Za-z])"))
 # words between a promise's subject and its verb ("I'll gladly give you ...", "we'll go ahead and send ...")
+# declines said without a "can't" ("70% off isn't something I can offer", "that's beyond what I can do", "out of my
+# hands"): an alternation, shared by the decline act (`acts`) and the decline the truth requires (`cues`)
+DECLINE_IDIOMS = (r"(?:isn['’]t|is\s{1,2}not|aren['’]t|are\s{1,2}not)\s{1,2}(?:something|anything)\s{1,2}(?:i|we)|"
+                  r"(?:don['’]?t|do\s{1,2}not)\s{1,2}have\s{1,2}the\s{1,2}(?:power|authority|permission)|"
+                  r"(?:beyond|outside|above)\s{1,2}(?:what\s{1,2}(?:i|we)\s{1,2}can|my\s{1,2}(?:power|authority|control|"
+                  r"pay\s{1,2}grade))|not\s{1,2}(?:an\s{1,2}option|on\s{1,2}the\s{1,2}table)|out\s{1,2}of\s{1,2}my\s{1,2}hands|"
+                  r"(?:that|it)['’]?s\s{1,2}a\s{1,2}no")
 _ADVERBS = (r"also|personally|happily|definitely|just|gladly|even|totally|still|then|go\s{1,2}ahead\s{1,2}and|"
             r"try\s{1,2}to")
 _SUBJ = (r"(?:\bI(?:['’]ll|\s{1,2}(?:will|can|could|would|shall|am\s{1,2}going\s{1,2}to)"
@@ -161,8 +168,13 @@ _SUBJ_WE = (r"(?:\b(?:I|we)(?:['’]ll|\s{1,2}(?:will|can|could|would|shall|are\
             r"going\s{1,2}to)|\blet\s{1,2}(?:me|us))\s{1,3}(?:(?:" + _ADVERBS + r")\s{1,3})?")
 _PROMISE_RE = Prefiltered(re.compile(r"(?i)(?:" + "|".join((
     # a replacement or a resend the host cannot arrange (no tool sends goods): "we'll send the right colour out"
-    _SUBJ_WE + r"(?:re-?send|re-?ship|send|ship|mail|post|get|dispatch)\s{1,3}(?:(?:you|u|out)\s{1,3})?"
-    r"(?:(?:a|an|the|your|one)\s{1,3})?(?:replacement|new\s{1,3}one|right|correct|different|another|fresh)\b",
+    _SUBJ_WE + r"(?:re-?send|re-?ship|re-?deliver)\b",  # whatever it resends
+    _SUBJ_WE + r"(?:send|ship|mail|post|get|dispatch|deliver)\s{1,3}(?:(?:you|u|out)\s{1,3})?"
+    r"(?:(?:a|an|the|your|one)\s{1,3})?(?:replacement|new\s{1,3}one|right|correct|different|another|fresh|missing|rest|"
+    r"remaining)\b",
+    _SUBJ_WE + r"(?:send|ship|mail|post|dispatch)\s{1,3}(?:it|them|that|this|one)\s{1,3}(?:out\s{1,3})?again\b",
+    r"\b(?:missing|replacement|new)\s{1,3}(?:item|part|piece|one|product)s?\s{1,3}(?:will\s{1,2}be|is\s{1,2}being|are\s{1,2}"
+    r"being)\s{1,3}(?:re-?)?(?:sent|shipped|delivered|mailed|posted)\b",
     _SUBJ_WE + r"(?:replace|exchange|swap)\s{1,3}(?:it|them|this|that|the|your)\b",
     r"\b(?:a|your|the)\s{1,3}replacement\s{1,3}(?:is|will\s{1,2}be)\s{1,3}(?:on\s{1,3}(?:its|the)\s{1,3}way|coming|"
     r"sent|shipped)\b",
@@ -228,6 +240,18 @@ _ESCALATION_RE = Prefiltered(re.compile(
     r"|\b(?:colleague|teammate|team)s?\s{1,2}will\s{1,2}(?:[a-z]{1,15}\s{1,2})?(?:contact|reach\s{1,2}out|follow\s{1,2}up|"
     r"get\s{1,2}in\s{1,2}touch)"
 ))
+# the viewer told whom to contact ("if it stops working, reach out to our after-sales team"; "you can message
+# support"): advice to the viewer, not a follow-up the host promises; what `told_to_contact` reads before a verb
+_TOLD_BEFORE = re.compile(r"(?i)(?:^|[.!?,;:—–(]|(?:so|then|and|or|if\s{1,2}so))\s{0,3}(?:(?:just|please|simply|kindly|"
+                          r"feel\s{1,2}free\s{1,2}to|you\s{1,2}(?:can|could|should|may|might\s{1,2}want\s{1,2}to|"
+                          r"['’]?ll\s{1,2}(?:want|need)\s{1,2}to)|best\s{1,2}to|do)\s{1,2})*$")
+_TOLD_VERB = re.compile(r"(?i)(?:contact|reach\s{1,2}out\s{1,2}to|message|email|e-mail|write\s{1,2}to|chat\s{1,2}with|"
+                        r"ping|dm|get\s{1,2}in\s{1,2}touch\s{1,2}with|call)\s")
+
+
+def told_to_contact(text: str, pos: int) -> bool:
+    """Does the word at `pos` open an instruction to the viewer to contact someone (an imperative, or "you can ...")?"""
+    return _TOLD_VERB.match(text, pos) is not None and _TOLD_BEFORE.search(text, max(0, pos - 40), pos) is not None
 
 
 def replace_ignoring_case(text: str, name: str, new: str) -> str:

@@ -99,9 +99,10 @@ def test_catalogue_index_is_rebuilt_when_the_catalogue_changes():
         sim = build_request(9300 + k, ("price", "stock_variant", "comparison")[k])
         assert grade_text(sim, texts[k]).model_dump_json() == alone[k]
     cat = sims[-1].catalog
-    by_link, names, _ = _catalog_index(cat)
+    by_link, names, name_link = _catalog_index(cat)
     assert by_link == {p.link: p for p in cat.products}
-    assert names == tuple(sorted({p.short_name for p in cat.products}, key=len, reverse=True))
+    assert names == tuple(sorted(name_link, key=len, reverse=True))  # longest first: a short name before its head
+    assert all(name_link[p.short_name.lower()] == p.link for p in cat.products)
     extra = cat.products[0].model_copy(update={"link": 99, "short_name": "Zebra Lamp"})
     cat.products.append(extra)  # grown in place
     assert _catalog_index(cat)[0][99] is extra
