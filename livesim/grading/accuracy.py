@@ -29,6 +29,7 @@ from livesim.grading.cues import (
     _WORD_RE,
     _close,
     _rx,
+    _word_regex,
     claim_stems,
     no_returns,
 )
@@ -86,7 +87,10 @@ _CLAIM_TYPES: tuple[tuple[str, Prefiltered], ...] = (
         r"rusts?|cracks?|stretch(?:es)?)\b"
         r"|\blasts?\s{1,2}(?:you\s{1,2})?(?:forever|a\s{1,2}lifetime|for\s{1,2}(?:ever|life|years|decades))\b|"
         r"\blast\s{1,2}you\s{1,2}a\s{1,2}lifetime\b"
-        r"|\bindestructible\b|\bunbreakable\b|\byou['’]ll\s{1,2}never\s{1,2}need\b|\bso\s{1,2}durable\b")),
+        r"|\bindestructible\b|\bunbreakable\b|\byou['’]ll\s{1,2}never\s{1,2}need\b|\bso\s{1,2}durable\b"
+        # a comparison of how long things last: no record holds it ("link 5 lasts longer", "more durable")
+        r"|\blasts?\s{1,2}(?:a\s{1,2}lot\s{1,2}|much\s{1,2}|way\s{1,2})?longer\b|\b(?:more|most)\s{1,2}durable\b|"
+        r"\blonger[\s-]lasting\b|\b(?:sturdier|tougher|the\s{1,2}sturdiest|the\s{1,2}toughest)\b|\bbuilt\s{1,2}to\s{1,2}last\b")),
     ("health", _rx(
         r"\b(?:100\s?%|completely|totally|perfectly)\s{1,2}(?:safe|harmless|natural|non[\s-]?toxic)\b"
         r"|\bsafe\s{1,2}for\s{1,2}(?:everyone|everybody|babies|kids|pregnan\w{0,6}|all)\b|\bhypoallergenic\b|"
@@ -194,6 +198,20 @@ def _true_specs_masked(r: Reading, world: World) -> str:
     return text
 
 
+_WITHHELD_SAID = re.compile(r"(?i)\b(?:vip|members?|member['’]s|exclusive|only|can['’]?t|cannot|not|isn['’]t|won['’]t|"
+                            r"unable|sorry)\b")
+
+
+def _offered_code(text: str, code: str) -> bool:
+    """Is a code offered in `text` (its statement neither declines it nor says whose it is: "VIP6 is for members")?"""
+    for m in _word_regex(code).finditer(text):
+        a = max(text.rfind(x, 0, m.start()) for x in ".!?\n") + 1
+        b = min([i for i in (text.find(x, m.end()) for x in ".!?\n") if i >= 0] or [len(text)])
+        if not _WITHHELD_SAID.search(text, a, b):
+            return True
+    return False
+
+
 def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_state: str | None,
                    size: str | None, must_decline: bool = False) -> list[str]:
     """Why the reply is inaccurate (empty: every claim is true of what it is stated about)."""
@@ -238,6 +256,9 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
             if ok:
                 n.attr = None
                 unbound += 1
+        if not ok and attr == "price" and any(_word_regex(c.code).search(ctx) for c in world.room.active_coupons()):
+            ok = any(_close(n.value, world.values("coupon_price", p, ctx)) for p in products)  # "LIVE35 knocks it
+            # down to 449": a running coupon named in the clause, the price after it
         if not ok and attr == "price" and _SHIP_WORD.search(sent):  # "free over 99, otherwise 6 yuan"
             ok = any(_close(n.value, {p.shipping.fee}) for p in products)
         if not ok and attr in ("kg", "cm") and n.value in world.request_nums:
@@ -285,8 +306,12 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
     if r.facts.escalation and not world.escalated and _ESCALATION_SUBJ_RE.search(text) and not all(
             r.offered(m.start()) or told_to_contact(text, m.start()) for m in _ESCALATION_RE.finditer(text)):
         errors.append("promises a follow-up from the team but opened no ticket")
+    withheld = {c.code.upper() for c in world.room.active_coupons() if not c.issuable}
     for c in r.facts.coupon_codes:
-        if c.upper() not in valid_codes and c not in world.lookup_strs and c.upper() not in {"THE", "ticket"}:
+        if c.upper() in valid_codes or c.upper() in {"THE", "TICKET"}:
+            continue
+        if c not in world.lookup_strs or (c.upper() in withheld and _offered_code(text, c)):
+            # a code no tool returned, or one the tools list as not the host's to give, offered ("use VIP6")
             errors.append(f"coupon code {c} cannot be issued")
     return errors
 

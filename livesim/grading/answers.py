@@ -463,7 +463,7 @@ _CANT_TELL_RE = re.compile(
     r"(?:know|have|list|show|record|track|say|mention)\b"
     r"|\bnot\s{1,2}(?:sure|listed|recorded|stated|specified|shown|something\s{1,2}(?:i|we))\b"
     r"|\b(?:isn['’]t|aren['’]t|is\s{1,2}not|are\s{1,2}not)\s{1,2}(?:listed|recorded|stated|specified|shown)\b"
-    r"|\bno\s{1,2}(?:info\w{0,8}|details?|record\w?|data|idea)\b|\bunknown\b")
+    r"|\bno\s{1,2}(?:[\w-]{1,14}\s{1,2}){0,2}?(?:info\w{0,8}|details?|record\w?|data|idea)\b|\bunknown\b")
 _SENTENCE_RE = re.compile(r"[^.!?\n]+[.!?\n]*")
 
 

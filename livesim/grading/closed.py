@@ -98,7 +98,10 @@ _MANY_USES = _rx(r"\bas\s{1,2}(?:many|often)\s{1,2}(?:times\s{1,2})?as\b|\bunlim
 _STACK = _rx(r"\b(?:applies|works|valid|usable|good|counts)\s{1,2}(?:on|to|with|for)\s{1,2}(?:the\s{1,2})?(?:flash|"
              r"sale|bundle|discounted|reduced)|\bstack\w{0,4}\b|\bcombin\w{1,4}\s{1,2}with\b|\bon\s{1,2}top\s{1,2}of\s{1,2}(?:the\s{1,2})?(?:flash|s"
              r"ale|"
-             r"discount|other|bundle)")
+             r"discount|other|bundle)"
+             # a rule of how many apply, either way ("only one per order", "they can't be combined")
+             r"|\b(?:only\s{1,2})?one\s{1,2}(?:coupon|code|voucher|discount)?s?\s{0,2}per\s{1,2}(?:order|checkout|customer|person)\b"
+             r"|\b(?:can['’]?t|cannot|can\s{1,2}not)\s{1,2}(?:be\s{1,2})?(?:combined|used\s{1,2}together)\b")
 _ALL_LINKS = _rx(r"\b(?:works|valid|applies|good|usable)\s{1,2}(?:on|for|with)\s{1,2}(?:every|all|any)(?:\s{1,2}the)?"
                  r"(?:\s{1,2}(?:links?|items?|products?|things?))?\b|\b(?:site|store|shop)[\s-]?wide\b|\bon\s{1,2}ev"
                  r"erything\b")

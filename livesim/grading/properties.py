@@ -443,7 +443,9 @@ def _variant_quantifier_errors(r: Any, world: Any, sent: str, s: int, e: int) ->
     if _HEDGE.search(sent, max(0, qa - 30), qb):  # a hedge in (or just before) the quantifier's clause
         return []
 
-    instock, soldout = _IN_STOCK.search(sent, q.start()), _SOLD_OUT.search(sent, q.start())
+    # the state after the quantifier, or before it in its clause ("black is in stock in every size")
+    instock = _IN_STOCK.search(sent, q.start()) or _IN_STOCK.search(sent, qa, q.start())
+    soldout = _SOLD_OUT.search(sent, q.start()) or _SOLD_OUT.search(sent, qa, q.start())
     state = instock or soldout
     if state is None:
         return []

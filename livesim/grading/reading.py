@@ -57,10 +57,10 @@ _BEFORE_THRESHOLD = _rx(r"\b(?:over|above|orders?\s{1,2}(?:of|over|above|from)|s
                         r"at\s{1,2}least|from|threshold(?:\s{1,2}(?:is|of))?)\s{0,2}(?:[¥$]|rmb\s?)?$")
 _ATTR_NOUN_BEFORE = _rx(r"\b(?:weight|weighs|battery|capacity|volume|warranty|shelf\s{1,2}life|dimensions?|power|"
                         r"charging|wattage)\s{0,2}(?:is|of|:)?\s{0,2}$")
-_LIST_NEAR = _rx(r"\b(?:down\s{1,2}from|was|were|originally|usually|normally|instead\s{1,2}of|regular(?:ly)?|"
+_LIST_NEAR = _rx(r"\b(?:(?:down|drop(?:ped)?|reduced|cut|slashed|marked\s{1,2}down|discounted)\s{1,2}from|was|were|originally|usually|normally|instead\s{1,2}of|regular(?:ly)?|"
                  r"list\s{1,2}price(?:\s{1,2}(?:is|of))?|original\s{1,2}price(?:\s{1,2}(?:is|of))?)\s{0,2}(?:[¥$]|rm"
                  r"b\s?)?$")
-_LIST_CUE = _rx(r"\b(?:was|were|originally|original|list|usually|normally|regular(?:ly)?|retail|rrp|down\s{1,2}from|"
+_LIST_CUE = _rx(r"\b(?:was|were|originally|original|list|usually|normally|regular(?:ly)?|retail|rrp|(?:down|drop(?:ped)?|reduced|cut|slashed|marked\s{1,2}down|discounted)\s{1,2}from|"
                 r"instead\s{1,2}of|before\s{1,2}the)\b")
 _FLASH_CUE = _rx(r"\bflash\b")
 _COUPON_PRICE_CUE = _rx(r"\b(?:with|after|using|apply(?:ing)?)\s{1,2}(?:the\s{1,2}|a\s{1,2}|that\s{1,2})?(?:coupon|"
@@ -97,7 +97,9 @@ _SIZE_BARE_RE = re.compile(r"(?<![A-Za-z0-9/])(?P<w>XXS|XXL|XXXL|XS|XL|S|M|L)(?!
                            r"all\s{1,2}the\s{1,2}way|then\b))")
 _SIZE_LEAD_RE = re.compile(r"(?i)^\W{0,3}(?P<w>extra[\s-]small|extra[\s-]large|small|medium|large)\s{1,2}(?=for\s{1,"
                            r"2}(?:you|u)|"
-                           r"would|should|fits|is\s{1,2}(?:best|right|your)|on\s{1,2}(?:link|#)|for\s{1,2}sure|definitely|"
+                           r"would|should|fits|is\s{1,2}(?:best|right|your|her|his|their|the\s{1,2}one|perfect|ideal|the\s{1,2}"
+                           r"(?:best|safest|right)|a\s{1,2}(?:good|safe|great)\s{1,2}(?:fit|bet|choice))|for\s{1,2}(?:her|him|"
+                           r"them)\b|on\s{1,2}(?:link|#)|for\s{1,2}sure|definitely|"
                            r"all\s{1,2}the\s{1,2}way)")
 _FUNCTION_WORDS = frozenset(
     "is are am was were be it its it's you your you're we we're our i i'm i'd i'll me my the a an this that these "
@@ -282,6 +284,12 @@ class Reading:
                 out.append((st, sj))
                 continue
             named = self.named_variants(sent, p)
+            if named and asked is not None and asked.lower() not in named \
+                    and not named - {x.size.lower() for x in p.skus if x.size} \
+                    and asked.lower() in self.named_variants(self.text[:e], p):
+                # "black is in stock in S and XL; M and L are sold out": sizes alone, after the asked colour was
+                # named, are sizes of that colour
+                named = named | {asked.lower()}
             if named:
                 if (asked is None or asked.lower() not in named) and not _ALL_VARIANTS_RE.search(sent):
                     # a state of a named variant (asked or not): true of that variant, not of the product as a whole

@@ -157,7 +157,9 @@ DECLINE_IDIOMS = (r"(?:isn['’]t|is\s{1,2}not|aren['’]t|are\s{1,2}not)\s{1,2}
                   r"(?:don['’]?t|do\s{1,2}not)\s{1,2}have\s{1,2}the\s{1,2}(?:power|authority|permission)|"
                   r"(?:beyond|outside|above)\s{1,2}(?:what\s{1,2}(?:i|we)\s{1,2}can|my\s{1,2}(?:power|authority|control|"
                   r"pay\s{1,2}grade))|not\s{1,2}(?:an\s{1,2}option|on\s{1,2}the\s{1,2}table)|out\s{1,2}of\s{1,2}my\s{1,2}hands|"
-                  r"(?:that|it)['’]?s\s{1,2}a\s{1,2}no")
+                  r"(?:that|it)['’]?s\s{1,2}a\s{1,2}no|(?:more|further|lower|deeper)\s{1,2}than\s{1,2}(?:i|we)\s{1,2}"
+                  r"(?:can|could|am\s{1,2}able\s{1,2}to|are\s{1,2}able\s{1,2}to)|too\s{1,2}(?:much|steep|deep|big)\s{1,2}"
+                  r"(?:for\s{1,2}(?:me|us)|a\s{1,2}discount)")
 _ADVERBS = (r"also|personally|happily|definitely|just|gladly|even|totally|still|then|go\s{1,2}ahead\s{1,2}and|"
             r"try\s{1,2}to")
 _SUBJ = (r"(?:\bI(?:['’]ll|\s{1,2}(?:will|can|could|would|shall|am\s{1,2}going\s{1,2}to)"
