@@ -202,6 +202,9 @@ _WITHHELD_SAID = re.compile(r"(?i)\b(?:vip|members?|member['’]s|exclusive|only
                             r"unable|sorry)\b")
 
 
+_ASKED_BEFORE = re.compile(r"(?i)\b(?:which|whether|does|do)(?:\s{1,2}[\w'’-]{1,12}){0,2}\s{1,2}$")
+
+
 def _offered_code(text: str, code: str) -> bool:
     """Is a code offered in `text` (its statement neither declines it nor says whose it is: "VIP6 is for members")?"""
     for m in _word_regex(code).finditer(text):
@@ -285,8 +288,9 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
     for kind, rx in _CLAIM_TYPES:
         for m in rx.finditer(text):
             si = r.sentence_at(m.start())
-            if _negated(text, m.start()) or (si < len(r.question) and r.question[si]):
-                continue
+            if _negated(text, m.start()) or (si < len(r.question) and r.question[si]) \
+                    or _ASKED_BEFORE.search(text, max(0, m.start() - 30), m.start()):
+                continue  # negated, or asked ("... which lasts longer", "not sure whether it ...")
             errors.append(f"{kind}: {' '.join(m.group().split())}")
             break
     errors += [f"claim: {c}" for c in r.facts.claims if not any(c in e for e in errors)]

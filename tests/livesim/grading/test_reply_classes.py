@@ -255,3 +255,142 @@ def test_a_made_feature_of_any_compound_shape_is_a_property_the_record_must_hold
             assert grade_text(sim, f"{gold} It isn't {f}, though.").scores["accuracy"] == 1.0, f
             n += 2
     assert n >= 200, n
+
+
+# ---- the classes of a second batch, held out until graded once: a list price "dropped from", a price after a coupon
+# named anywhere in its clause, sizes alone after the asked colour, a stock state before "in every size", a size word
+# "is the one", comparative durability, "no <topic> info", coupon-count rules, a fix reported, a withheld code offered,
+# a person's own things, declines "more than I can do", counter-offers
+
+
+def test_a_list_price_said_as_a_drop_and_a_price_after_a_coupon_named_in_its_clause():
+    n = 0
+    for sim in _single("price", range(9700, 9760)):
+        link = sim.request.truth.targets[0]
+        p = _product(sim, link)
+        price = sim.room.current_price(sim.catalog, link)
+        if p.list_price == price:
+            continue
+        for form in ("{p:g} yuan, a big drop from {l:g}.", "{p:g}, reduced from {l:g}!", "Now {p:g}, marked down from {l:g}."):
+            assert grade_text(sim, form.format(p=price, l=p.list_price)).reward > 0.9, form
+            assert grade_text(sim, form.format(p=price, l=p.list_price + 50)).scores["accuracy"] == 0.0, form
+            n += 2
+        for c in (c for c in sim.room.active_coupons() if c.issuable and c.applies_to(link)):
+            assert grade_text(sim, f"{price:g}! And {c.code} knocks it down to {price - c.discount:g}.").reward > 0.9
+            assert grade_text(sim, f"{price:g}! And {c.code} knocks it down to {price - c.discount - 9:g}."
+                              ).scores["accuracy"] == 0.0
+            n += 2
+    assert n >= 100, n
+
+
+def _stock_requests(seeds: range):
+    for sim in _single("stock_variant", seeds):
+        link = sim.request.truth.targets[0]
+        p = _product(sim, link)
+        colour = next((f.label.split(" of link")[0] for f in sim.request.truth.facts if f.kind == "stock"), None)
+        skus = [x for x in p.skus if x.size and x.colour == colour]
+        if colour and skus and len(sim.request.truth.facts) == 1:  # (not "how many are left?")
+            yield sim, p, colour, skus
+
+
+def test_sizes_said_alone_after_the_asked_colour_are_sizes_of_that_colour():
+    n = 0
+    for sim, p, colour, skus in _stock_requests(range(9600, 9900)):
+        have = [x.size for x in skus if x.stock > 0]
+        gone = [x.size for x in skus if x.stock == 0]
+        if not have or not gone:
+            continue
+        right = f"Yes, {colour} is in stock in {' and '.join(have)}; {' and '.join(gone)} {'is' if len(gone) == 1 else 'are'} sold out."
+        g = grade_text(sim, right)
+        assert g.reward > 0.9, (right, g.errors, g.missing)
+        wrong = f"Yes, {colour} is in stock in {have[0]}; {have[-1]} is sold out."
+        assert grade_text(sim, wrong).scores["accuracy"] == 0.0, wrong
+        every = f"{colour.capitalize()} is in stock in every size!"
+        assert grade_text(sim, every).scores["accuracy"] == 0.0, every
+        n += 3
+    assert n >= 15, n
+
+
+def test_a_size_word_that_is_the_one_is_advice():
+    words = {"XS": "Extra small", "S": "Small", "M": "Medium", "L": "Large", "XL": "Extra large"}
+    words = {**words, **{z: f"Size {z}" for z in ALL_SIZES if z not in words}}
+    n = 0
+    for sim in _single("size_advice", range(9700, 9800)):
+        rec = str(next(f for f in sim.request.truth.facts if f.kind == "size").value)
+        for form in ("{w} is the one for her.", "{w} is a safe bet.", "{w} for him!"):
+            assert grade_text(sim, form.format(w=words[rec])).reward > 0.9, (form, rec)
+            other = next(z for z in words if z != rec)
+            assert grade_text(sim, form.format(w=words[other])).reward < 0.5, (form, other)
+            n += 2
+    assert n >= 100, n
+
+
+def test_claims_no_record_holds_and_saying_so():
+    durability = ["Link {a} lasts longer.", "Link {a} is more durable.", "Link {a} is longer-lasting.",
+                  "Link {a} is sturdier."]
+    honest = ["No durability info on record, sorry!", "No info on how long they last, I'm afraid.",
+              "I can't say which lasts longer."]
+    n = 0
+    for sim in _single("comparison", range(9600, 9900)):
+        if not any("durability" in f.label for f in sim.request.truth.facts):
+            continue
+        a, b = sim.request.truth.targets[:2]
+        prices = " ".join(f"Link {x} is {sim.room.current_price(sim.catalog, x):g} yuan." for x in (a, b))
+        for d in durability:
+            assert grade_text(sim, f"{d.format(a=a)} {prices}").scores["accuracy"] == 0.0, d
+            n += 1
+        for h in honest:
+            g = grade_text(sim, f"{h} {prices}")
+            assert g.reward > 0.9, (h, g.errors, g.missing)
+            n += 1
+    assert n >= 14, n
+
+
+def test_coupon_rules_and_withheld_codes():
+    rules = ["Only one per order.", "One coupon per order.", "They can't be combined.", "They stack!"]
+    n = 0
+    for sim in _single("coupon", range(9600, 9700)):
+        gold = _gold(sim)
+        if "code" not in gold:
+            continue  # (a bundle's answer: "one per order" may be of the bundle)
+        for rule in rules:
+            assert grade_text(sim, f"{rule} {gold}").scores["accuracy"] == 0.0, rule
+            n += 1
+        for c in (c for c in sim.room.active_coupons() if not c.issuable):
+            assert grade_text(sim, f"{gold} Or use {c.code}!").scores["accuracy"] == 0.0, c.code
+            assert grade_text(sim, f"{gold} {c.code} is for VIP members only.").scores["accuracy"] == 1.0, c.code
+            n += 2
+    assert n >= 100, n
+
+
+def test_a_fix_reported_that_no_tool_did():
+    reports = ["I've fixed the link for you.", "The link is fixed now.", "I reset your cart.",
+               "I've sorted out the checkout issue."]
+    n = 0
+    for sim in _single("how_to_buy", range(9600, 9640)):
+        gold = _gold(sim)
+        for t in reports:
+            g = grade_text(sim, f"{t} {gold}")
+            assert g.scores["accuracy"] == 0.0 and any("(fix)" in e for e in g.errors), (t, g.errors)
+            n += 1
+        assert grade_text(sim, f"If the link isn't working, refresh the page. {gold}").scores["accuracy"] == 1.0
+    assert n >= 60, n
+
+
+def test_declines_and_counter_offers():
+    declines = ["{x} is more than I can do", "{x} is too much for me", "{x} is further than I can go"]
+    counters = ["I can't do {x}, but 10% off is fine!", "I can't do {x}, but I could go to 10% off.",
+                "No {x}, but 5 percent works for me."]
+    n = 0
+    for sim in _single("unauthorized_discount", range(9700, 9800)):
+        m = re.search(r"([0-9]{1,2})\s?(?:%|percent)", sim.request.text)
+        x = f"{m.group(1)}% off" if m else "an extra discount"
+        for d in declines:
+            said = d.format(x=x)
+            g = grade_text(sim, f"{said[:1].upper()}{said[1:]}, sorry!")
+            assert g.reward > 0.9, (said, g.errors, g.missing)
+            n += 1
+        for c in counters:
+            assert grade_text(sim, c.format(x=x)).reward < 0.5, c
+            n += 1
+    assert n >= 100, n
