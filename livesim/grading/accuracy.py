@@ -419,8 +419,8 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
             held = next((c for c in denied if re.search(rf"\b{c}\b", own)), None)  # only built when a colour is denied
             if held is not None:
                 errors.append(f"false: link {p.link} comes in {held}")
-        # sizes offered of the subject: "comes in XXL", "available in sizes S to XXL" of what has no XXL is false, "doesn't
-        # come in L" of what has an L is false (only where the sentence offers sizes: advice names sizes too)
+        # sizes offered of the subject: "comes in XXL", "available in sizes S to XXL" of what has no XXL is false,
+        # "doesn't come in L" of what has an L is false (only where the sentence offers sizes: advice names sizes too)
         om = _SIZE_OFFER_RE.search(sent) if subj is not None or len(products) == 1 else None
         for p in products if om else []:
             sizes = {x.size for x in p.skus if x.size}

@@ -339,7 +339,8 @@ def property_errors(r: Any, world: Any) -> list[str]:
 # lexicon's own free-from claims are read above, and a few words are idioms of no property ("hassle-free")
 # Likewise the other compound shapes of a made feature: "pre-shrunk", "stain-proof", "fade-resistant", "anti-static",
 # "non-toxic" (a shape, not a list: the words inside are whatever a host invents)
-_ANY_FREE = Prefiltered(re.compile(r"(?i)\b([a-z]{3,15})-(?:free|proof|resistant|repellent)\b|\b(?:pre|anti|non)-([a-z]{3,15})\b"))
+_ANY_FREE = Prefiltered(re.compile(r"(?i)\b([a-z]{3,15})-(?:free|proof|resistant|repellent)\b"
+                                   r"|\b(?:pre|anti|non)-([a-z]{3,15})\b"))
 _FREE_IDIOMS = frozenset("hassle worry stress care duty toll interest tax fee cost charge commission fuss "
                          "stop negotiable refundable returnable order orders ordered sale sales sell selling "
                          "existent issue problem starter fool".split())

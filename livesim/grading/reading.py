@@ -57,11 +57,13 @@ _BEFORE_THRESHOLD = _rx(r"\b(?:over|above|orders?\s{1,2}(?:of|over|above|from)|s
                         r"at\s{1,2}least|from|threshold(?:\s{1,2}(?:is|of))?)\s{0,2}(?:[¥$]|rmb\s?)?$")
 _ATTR_NOUN_BEFORE = _rx(r"\b(?:weight|weighs|battery|capacity|volume|warranty|shelf\s{1,2}life|dimensions?|power|"
                         r"charging|wattage)\s{0,2}(?:is|of|:)?\s{0,2}$")
-_LIST_NEAR = _rx(r"\b(?:(?:down|drop(?:ped)?|reduced|cut|slashed|marked\s{1,2}down|discounted)\s{1,2}from|was|were|originally|usually|normally|instead\s{1,2}of|regular(?:ly)?|"
+# "down from 689", "a big drop from 689"
+_FROM_LIST = r"(?:down|drop(?:ped)?|reduced|cut|slashed|marked\s{1,2}down|discounted)\s{1,2}from"
+_LIST_NEAR = _rx(r"\b(?:" + _FROM_LIST + r"|was|were|originally|usually|normally|instead\s{1,2}of|regular(?:ly)?|"
                  r"list\s{1,2}price(?:\s{1,2}(?:is|of))?|original\s{1,2}price(?:\s{1,2}(?:is|of))?)\s{0,2}(?:[¥$]|rm"
                  r"b\s?)?$")
-_LIST_CUE = _rx(r"\b(?:was|were|originally|original|list|usually|normally|regular(?:ly)?|retail|rrp|(?:down|drop(?:ped)?|reduced|cut|slashed|marked\s{1,2}down|discounted)\s{1,2}from|"
-                r"instead\s{1,2}of|before\s{1,2}the)\b")
+_LIST_CUE = _rx(r"\b(?:was|were|originally|original|list|usually|normally|regular(?:ly)?|retail|rrp|"
+                + _FROM_LIST + r"|instead\s{1,2}of|before\s{1,2}the)\b")
 _FLASH_CUE = _rx(r"\bflash\b")
 _COUPON_PRICE_CUE = _rx(r"\b(?:with|after|using|apply(?:ing)?)\s{1,2}(?:the\s{1,2}|a\s{1,2}|that\s{1,2})?(?:coupon|"
                         r"code|voucher|[a-z]{2,12}[0-9]{1,4}\b)")  # or the code itself: "with LIVE15 it's 279"
@@ -624,20 +626,20 @@ _SIZE_NAME_RE = re.compile(r"(?i)\b(extra[\s-]small|extra[\s-]large|small|medium
 
 # a size named to explain the chart rather than to advise it: "your height is at the bottom of XS", "XS would match
 # your height", "XS only goes up to 47 kg", "the S range", or any size in a clause that concedes ("even though ...")
-_EXPLAINS_SOME_RE = _rx(r"\b(?:height|weight|range|bottom|top|end|edge|limit|middle|territory|bracket|band|match|matches|fit|"
-                        r"fits|suit|suits|for|covers?|goes|tops|starts?|runs?|though|although|whereas|despite|puts?)\b")
+_EXPLAINS_SOME_RE = _rx(r"\b(?:height|weight|range|bottom|top|end|edge|limit|middle|territory|bracket|band|match|"
+                        r"matches|fit|fits|suit|suits|for|covers?|goes|tops|starts?|runs?|though|although|whereas|despite|puts?)\b")
 _EXPLAINS_RE = re.compile(r"(?i)\b(?:even\s{1,2}though|although|though|whereas|despite)\b")
 _SZ_TOK = r"(?<![A-Za-z])(?P<t>XXXL|XXL|XXS|XS|XL|S|M|L)(?![A-Za-z])"
 _EXPLAINED_SIZE_RE = re.compile(
     r"(?i:\b(?:range|bottom|top|end|edge|limit|middle)\s{1,2}of\s{1,2}(?:the\s{1,2})?(?:size\s{1,2})?|"
-    r"\b(?:height|weight|measurements?|build)\s{1,2}(?:alone\s{1,2})?(?:(?:would|will)\s{1,2})?(?:fits?|match(?:es)?|is\s{1,2}in|"
-    r"puts?\s{1,2}you\s{1,2}in|says|points?\s{1,2}to|falls?\s{1,2}in(?:to)?|is\s{1,2}(?:an?|size))\s{1,2}(?:the\s{1,2})?"
+    r"\b(?:height|weight|measurements?|build)\s{1,2}(?:alone\s{1,2})?(?:(?:would|will)\s{1,2})?(?:fits?|match(?:es)?|"
+    r"is\s{1,2}in|puts?\s{1,2}you\s{1,2}in|says|points?\s{1,2}to|falls?\s{1,2}in(?:to)?|is\s{1,2}(?:an?|size))\s{1,2}(?:the\s{1,2})?"
     r"(?:size\s{1,2})?|\bputs?\s{1,2}you\s{1,2}(?:in|at)\s{1,2}(?:the\s{1,2})?(?:size\s{1,2})?)" + _SZ_TOK
-    + r"|" + _SZ_TOK.replace("P<t>", "P<u>") + r"(?=(?:['’]s)?\s{1,2}(?i:range|territory|bracket|band)\b|\s{1,2}(?i:(?:would|will|"
-    r"only|just|probably|also)\s{1,2}){0,2}(?i:match(?:es)?|fits?|suits?|is\s{1,2}for|covers?|goes\s{1,2}up\s{1,2}to|tops\s{1,2}out|"
-    r"starts?\s{1,2}at|runs?\s{1,2}(?:from|up))\b[^,;:.!?]{0,40}?(?i:\b(?:height|weight|tall|cm|kg)\b|[0-9]))")
-_CLAUSE_SPLIT_RE = re.compile(r"[,;:—–()]|(?<!even)\s(?=(?:but|though|although|even\s{1,2}though|while|whereas|since|because|so)\s)",
-                              re.I)
+    + r"|" + _SZ_TOK.replace("P<t>", "P<u>") + r"(?=(?:['’]s)?\s{1,2}(?i:range|territory|bracket|band)\b|\s{1,2}"
+    r"(?i:(?:would|will|only|just|probably|also)\s{1,2}){0,2}(?i:match(?:es)?|fits?|suits?|is\s{1,2}for|covers?|"
+    r"goes\s{1,2}up\s{1,2}to|tops\s{1,2}out|starts?\s{1,2}at|runs?\s{1,2}(?:from|up))\b[^,;:.!?]{0,40}?(?i:\b(?:height|weight|tall|cm|kg)\b|[0-9]))")
+_CLAUSE_SPLIT_RE = re.compile(r"[,;:—–()]|(?<!even)\s(?=(?:but|though|although|even\s{1,2}though|while|whereas|since|"
+                              r"because|so)\s)", re.I)
 
 
 def _blank_explained(sent: str) -> str:

@@ -123,7 +123,8 @@ def unverified_topic_errors(r: Any, world: Any, region_re: Any) -> list[str]:
                 continue  # the record's own return condition ("returns must be unused") or exception, said again
             if world.escalated and _CONTACT.search(clause) and set(topics) <= {"after-sales"}:
                 continue  # what the opened ticket promises
-            if set(topics) <= {"after-sales"} and (tm := _TOLD_AT.search(clause)) and told_to_contact(clause, tm.start()):
+            tm = _TOLD_AT.search(clause) if set(topics) <= {"after-sales"} else None
+            if tm is not None and told_to_contact(clause, tm.start()):
                 continue  # whom the viewer may contact: advice, not a claim about what the team will do
             errors.append(f"unverified {'/'.join(topics)} claim: {clause.strip()!r}")
     return errors
@@ -149,7 +150,8 @@ _NEG = re.compile(r"(?i)\b(?:not|no|never|cannot|without)\b|n['’]t\b")
 
 def _record_exception(clause: str, r: Any, world: Any, s: int, e: int) -> bool:
     """The clause says again an after-sales exception of a product it speaks of, with its polarity ("physical damage
-    isn't covered" of "physical damage is not covered by warranty"; "physical damage is covered" is not it)."""
+    isn't covered" of "physical damage is not covered by warranty"; "physical damage is covered" is not it).
+    """
     links = [link for ms, _, link in r.mentions if s <= ms < e and link > 0] or list(world.targets)
     said = {w[:4] for w in re.findall(r"[a-z]{3,}", clause.lower())}
     for link in links:

@@ -125,10 +125,12 @@ def test_telling_the_viewer_whom_to_contact_is_no_promised_follow_up():
 
 # an exception of the record, said in other words (polarity kept), and the same with its polarity flipped
 _EXCEPTION_SAID = {
-    "physical damage is not covered by warranty": (["Physical damage isn't covered.", "It doesn't cover physical damage.",
+    "physical damage is not covered by warranty": (["Physical damage isn't covered.",
+                                                    "It doesn't cover physical damage.",
                                                     "Note that physical damage is not covered."],
                                                    ["Physical damage is covered too.", "It covers physical damage."]),
-    "opened products cannot be returned": (["Opened products can't be returned.", "Once opened, it cannot be returned."],
+    "opened products cannot be returned": (["Opened products can't be returned.",
+                                            "Once opened, it cannot be returned."],
                                            []),
 }
 
@@ -166,7 +168,8 @@ def test_a_product_named_by_the_head_of_its_name_is_that_product():
         qa, qb = (sim.room.current_price(sim.catalog, x) for x in (a, b))
         if qa == qb:
             continue
-        for form in ("The {h}'s {q:g}, the {k} {r:g}.", "{H} {q:g}, {k} {r:g}.", "The {h} is {q:g} and the {k} is {r:g}."):
+        for form in ("The {h}'s {q:g}, the {k} {r:g}.", "{H} {q:g}, {k} {r:g}.",
+                     "The {h} is {q:g} and the {k} is {r:g}."):
             right = form.format(h=heads[0], H=heads[0].capitalize(), k=heads[1], q=qa, r=qb)
             g = grade_text(sim, right)
             assert g.reward > 0.9, (right, g.errors, g.missing)
@@ -271,7 +274,8 @@ def test_a_list_price_said_as_a_drop_and_a_price_after_a_coupon_named_in_its_cla
         price = sim.room.current_price(sim.catalog, link)
         if p.list_price == price:
             continue
-        for form in ("{p:g} yuan, a big drop from {l:g}.", "{p:g}, reduced from {l:g}!", "Now {p:g}, marked down from {l:g}."):
+        for form in ("{p:g} yuan, a big drop from {l:g}.", "{p:g}, reduced from {l:g}!",
+                     "Now {p:g}, marked down from {l:g}."):
             assert grade_text(sim, form.format(p=price, l=p.list_price)).reward > 0.9, form
             assert grade_text(sim, form.format(p=price, l=p.list_price + 50)).scores["accuracy"] == 0.0, form
             n += 2
@@ -295,12 +299,13 @@ def _stock_requests(seeds: range):
 
 def test_sizes_said_alone_after_the_asked_colour_are_sizes_of_that_colour():
     n = 0
-    for sim, p, colour, skus in _stock_requests(range(9600, 9900)):
+    for sim, _, colour, skus in _stock_requests(range(9600, 9900)):
         have = [x.size for x in skus if x.stock > 0]
         gone = [x.size for x in skus if x.stock == 0]
         if not have or not gone:
             continue
-        right = f"Yes, {colour} is in stock in {' and '.join(have)}; {' and '.join(gone)} {'is' if len(gone) == 1 else 'are'} sold out."
+        verb = "is" if len(gone) == 1 else "are"
+        right = f"Yes, {colour} is in stock in {' and '.join(have)}; {' and '.join(gone)} {verb} sold out."
         g = grade_text(sim, right)
         assert g.reward > 0.9, (right, g.errors, g.missing)
         wrong = f"Yes, {colour} is in stock in {have[0]}; {have[-1]} is sold out."
