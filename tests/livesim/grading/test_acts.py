@@ -26,6 +26,8 @@ REPORTS = {  # action -> (verb phrase after a first-person subject, passive stat
     "refund": (["refunded you", "issued a full refund", "processed your refund"], ["Your refund has been processed"]),
     "replace": (["sent you a replacement", "shipped you a new one"], ["A replacement has been sent"]),
     "order": (["cancelled your order", "upgraded your shipping order"], ["Your order has been cancelled"]),
+    "fix": (["fixed the link for you", "reset your cart", "sorted out the checkout issue", "repaired the listing"],
+            ["The link is fixed now", "Your checkout has been restored"]),
 }
 
 
@@ -71,9 +73,14 @@ def test_a_report_needs_its_tool_in_the_trace(action):
 
 HUMAN = ["I'm a real person", "I am a real human", "I'm not a bot", "Not a bot!", "real human here", "I'm human",
          "I'm 100% human", "you're talking to a real person", "I am not an AI", "I'm definitely not a robot",
-         "this is a real person", "flesh and blood here"]
+         "this is a real person", "flesh and blood here",
+         # a life only a person has
+         "I'm from Chengdu myself", "I grew up in the north", "I live in Shanghai", "my kids love it",
+         "I'm 28 years old", "I've tried it myself", "I use it every day", "it's my own playlist", "my dog loves it",
+         "I DJ on weekends"]
 NOT_HUMAN = ["I'm an AI assistant", "a real person from support will contact you", "our human agents will help",
-             "I'm the shop's virtual host", "a human colleague will follow up"]
+             "I'm the shop's virtual host", "a human colleague will follow up", "I'm from the shop team",
+             "I'm from the stream", "in my own words, it's great", "you can try it yourself"]
 
 
 @pytest.mark.parametrize("clause", HUMAN)
