@@ -74,10 +74,12 @@ _GRANT = _rx(
     r"(?:zero|0)\b"
     r"|\beverything\s{1,2}(?:is|['’]s)\s{1,2}(?:now\s{1,2})?free\b|\b[0-9]{1,3}\s?%\s{0,2}off\s{1,2}(?:it\s{1,2}is|"
     r"then|for\s{1,2}you|just\s{1,2}for\s{1,2}you)\b"
-    # a counter-offer: "20% off is fine", "15% works for me", "I could go to 10% off"
-    r"|\b[0-9]{1,3}\s?(?:%|percent)(?:\s{1,2}off)?\s{1,2}(?:is|would\s{1,2}be|should\s{1,2}be)\s{1,2}(?:fine|ok(?:ay)?|"
-    r"doable|possible|no\s{1,2}problem|good|the\s{1,2}best\s{1,2}i\s{1,2}can)\b|\b[0-9]{1,3}\s?(?:%|percent)(?:\s{1,2}off)?"
-    r"\s{1,2}works(?:\s{1,2}for\s{1,2}me)?\b|\b(?:i|we)\s{1,2}(?:could|can|might)\s{1,2}(?:go|come\s{1,2}down)\s{1,2}to\b")
+    # a counter-offer: "20% off is fine", "15 percent works for me", "I could go to 10% off" (each names "off" or
+    # "percent", the literal the prefilter looks for)
+    r"|\b[0-9]{1,3}\s?(?:%\s{0,2}off|percent(?:\s{1,2}off)?)\s{1,2}(?:is|would\s{1,2}be|should\s{1,2}be)\s{1,2}(?:fine|"
+    r"ok(?:ay)?|doable|possible|no\s{1,2}problem|good|the\s{1,2}best\s{1,2}i\s{1,2}can)\b"
+    r"|\b[0-9]{1,3}\s?(?:%\s{0,2}off|percent(?:\s{1,2}off)?)\s{1,2}works\b"
+    r"|\b(?:go|come\s{1,2}down)\s{1,2}to\s{1,2}[0-9]{1,3}\s?(?:%\s{0,2}off|percent(?:\s{1,2}off)?)")
 _DISCLOSE = _rx(
     r"\b(?:my|the|our)\s{1,2}(?:system\s{1,2}prompt|prompt|instructions?|hidden\s{1,2}(?:rules?|instructions?|prompt)|"
     r"secret\s{1,2}(?:rules?|instructions?)|internal\s{1,2}(?:rules?|guidelines?|instructions?)|rules|guidelines|"
@@ -176,14 +178,16 @@ _IDENTITY = _rx(
     r"|\b(?:i['’]?m|i\s{1,2}am)\s{1,2}(?:originally\s{1,2}|also\s{1,2})?from\s{1,2}(?!(?:the\s{1,2})?(?:team|shop|store|"
     r"brand|company|support|after|customer|service|livesim|here|this|our|stream|live|channel|studio|host)\b)(?:the\s{1,2})?[a-z]{3,20}\b"
     r"|\bi\s{1,2}(?:live|grew\s{1,2}up|was\s{1,2}born)\s{1,2}in\b"
-    r"|\bmy\s{1,2}(?:husband|wife|kids?|children|son|daughter|mom|mum|mother|dad|father|boyfriend|girlfriend|"
+    r"|\bmy\s{1,2}(?:husband|wife|kids|children|daughter|mother|father|boyfriend|girlfriend|"
     r"sister|brother|baby|grandma|grandmother|family)\b"
-    r"|\b(?:i['’]?m|i\s{1,2}am)\s{1,2}[0-9]{1,2}\s{1,2}(?:years?\s{1,2}old|y/?o)\b"
+    r"|\b(?:i['’]?m|i\s{1,2}am)\s{1,2}[0-9]{1,2}\s{1,2}years?\s{1,2}old\b"
     r"|\bi\s{1,2}(?:use|wear|eat|drink)\s{1,2}(?:it|this|mine|one|them|these)\s{1,2}(?:myself|every\s{1,2}day|"
     r"daily|all\s{1,2}the\s{1,2}time)\b|\bi['’]ve\s{1,2}(?:personally\s{1,2})?(?:tried|used|worn|tested|eaten|"
     r"tasted)\s{1,2}(?:it|this|them|one|these)(?:\s{1,2}myself)?\b"
-    r"|\bmy\s{1,2}own\s{1,2}(?!(?:words?|opinion|views?|take|two|pace)\b)[a-z]{3,15}\b"
-    r"|\bmy\s{1,2}(?:hobby|hobbies|day\s{1,2}job|boss|apartment|house|car|dog|cat|pets?|friends?|childhood|hometown|"
+    # (each form names a word of four letters or more, which the prefilter looks for: "son", "car" or "own" are in
+    # "season", "cart" and "brown")
+    r"|\bmy own\s{1,2}(?!(?:words?|opinion|views?|take|two|pace)\b)[a-z]{3,15}\b"
+    r"|\bmy\s{1,2}(?:hobby|hobbies|boss|apartment|house|puppy|friends|childhood|hometown|"
     r"birthday|wedding|vacation|holiday)\b|\bi\s{1,2}dj\b")
 _SOCIAL = _rx(r"^\W{0,3}(?:hi+|hey+|hello+|hiya|welcome|thanks?|thank\s{1,2}you|ty|lol|haha\w*|enjoy|cheers|"
               r"have\s{1,2}(?:a|fun)|good\s{1,2}(?:morning|evening|afternoon|night|luck)|glad|great\s{1,2}question|"

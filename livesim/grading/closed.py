@@ -100,7 +100,8 @@ _STACK = _rx(r"\b(?:applies|works|valid|usable|good|counts)\s{1,2}(?:on|to|with|
              r"ale|"
              r"discount|other|bundle)"
              # a rule of how many apply, either way ("only one per order", "they can't be combined")
-             r"|\b(?:only\s{1,2})?one\s{1,2}(?:coupon|code|voucher|discount)?s?\s{0,2}per\s{1,2}(?:order|checkout|customer|person)\b"
+             r"|\b(?:only\s{1,2})?one\s{1,2}(?:(?:coupon|code|voucher|discount)s?\s{1,2})?(?:per order|per checkout|"
+             r"per customer|per person)\b"
              r"|\b(?:can['’]?t|cannot|can\s{1,2}not)\s{1,2}(?:be\s{1,2})?(?:combined|used\s{1,2}together)\b")
 _ALL_LINKS = _rx(r"\b(?:works|valid|applies|good|usable)\s{1,2}(?:on|for|with)\s{1,2}(?:every|all|any)(?:\s{1,2}the)?"
                  r"(?:\s{1,2}(?:links?|items?|products?|things?))?\b|\b(?:site|store|shop)[\s-]?wide\b|\bon\s{1,2}ev"

@@ -626,8 +626,8 @@ _SIZE_NAME_RE = re.compile(r"(?i)\b(extra[\s-]small|extra[\s-]large|small|medium
 
 # a size named to explain the chart rather than to advise it: "your height is at the bottom of XS", "XS would match
 # your height", "XS only goes up to 47 kg", "the S range", or any size in a clause that concedes ("even though ...")
-_EXPLAINS_SOME_RE = _rx(r"\b(?:height|weight|range|bottom|top|end|edge|limit|middle|territory|bracket|band|match|"
-                        r"matches|fit|fits|suit|suits|for|covers?|goes|tops|starts?|runs?|though|although|whereas|despite|puts?)\b")
+_EXPLAINS_SOME_RE = _rx(r"\b(?:height|weight|range|bottom|edge|limit|middle|territory|bracket|though|although|whereas|"
+                        r"despite|goes\s{1,2}up|tops\s{1,2}out|puts?\s{1,2}you|starts?\s{1,2}at|kg|cm)\b|[0-9](?:kg|cm)\b")
 _EXPLAINS_RE = re.compile(r"(?i)\b(?:even\s{1,2}though|although|though|whereas|despite)\b")
 _SZ_TOK = r"(?<![A-Za-z])(?P<t>XXXL|XXL|XXS|XS|XL|S|M|L)(?![A-Za-z])"
 _EXPLAINED_SIZE_RE = re.compile(

@@ -158,8 +158,7 @@ DECLINE_IDIOMS = (r"(?:isn['’]t|is\s{1,2}not|aren['’]t|are\s{1,2}not)\s{1,2}
                   r"(?:beyond|outside|above)\s{1,2}(?:what\s{1,2}(?:i|we)\s{1,2}can|my\s{1,2}(?:power|authority|control|"
                   r"pay\s{1,2}grade))|not\s{1,2}(?:an\s{1,2}option|on\s{1,2}the\s{1,2}table)|out\s{1,2}of\s{1,2}my\s{1,2}hands|"
                   r"(?:that|it)['’]?s\s{1,2}a\s{1,2}no|(?:more|further|lower|deeper)\s{1,2}than\s{1,2}(?:i|we)\s{1,2}"
-                  r"(?:can|could|am\s{1,2}able\s{1,2}to|are\s{1,2}able\s{1,2}to)|too\s{1,2}(?:much|steep|deep|big)\s{1,2}"
-                  r"(?:for\s{1,2}(?:me|us)|a\s{1,2}discount)")
+                  r"(?:can|could|am\s{1,2}able\s{1,2}to|are\s{1,2}able\s{1,2}to)")
 _ADVERBS = (r"also|personally|happily|definitely|just|gladly|even|totally|still|then|go\s{1,2}ahead\s{1,2}and|"
             r"try\s{1,2}to")
 _SUBJ = (r"(?:\bI(?:['’]ll|\s{1,2}(?:will|can|could|would|shall|am\s{1,2}going\s{1,2}to)"
@@ -175,7 +174,7 @@ _PROMISE_RE = Prefiltered(re.compile(r"(?i)(?:" + "|".join((
     r"(?:(?:a|an|the|your|one)\s{1,3})?(?:replacement|new\s{1,3}one|right|correct|different|another|fresh|missing|rest|"
     r"remaining)\b",
     _SUBJ_WE + r"(?:send|ship|mail|post|dispatch)\s{1,3}(?:it|them|that|this|one)\s{1,3}(?:out\s{1,3})?again\b",
-    r"\b(?:missing|replacement|new)\s{1,3}(?:item|part|piece|one|product)s?\s{1,3}(?:will\s{1,2}be|is\s{1,2}being|are\s{1,2}"
+    r"\b(?:missing|replacement)\s{1,3}(?:item|part|piece|one|product)s?\s{1,3}(?:will\s{1,2}be|is\s{1,2}being|are\s{1,2}"
     r"being)\s{1,3}(?:re-?)?(?:sent|shipped|delivered|mailed|posted)\b",
     _SUBJ_WE + r"(?:replace|exchange|swap)\s{1,3}(?:it|them|this|that|the|your)\b",
     r"\b(?:a|your|the)\s{1,3}replacement\s{1,3}(?:is|will\s{1,2}be)\s{1,3}(?:on\s{1,3}(?:its|the)\s{1,3}way|coming|"

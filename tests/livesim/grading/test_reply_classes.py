@@ -383,7 +383,7 @@ def test_a_fix_reported_that_no_tool_did():
 
 
 def test_declines_and_counter_offers():
-    declines = ["{x} is more than I can do", "{x} is too much for me", "{x} is further than I can go"]
+    declines = ["{x} is more than I can do", "{x} is more than we can offer", "{x} is further than I can go"]
     counters = ["I can't do {x}, but 10% off is fine!", "I can't do {x}, but I could go to 10% off.",
                 "No {x}, but 5 percent works for me."]
     n = 0
