@@ -205,6 +205,16 @@ _WITHHELD_SAID = re.compile(r"(?i)\b(?:vip|members?|member['’]s|exclusive|only
 _ASKED_BEFORE = re.compile(r"(?i)\b(?:which|whether|does|do)(?:\s{1,2}[\w'’-]{1,12}){0,2}\s{1,2}$")
 
 
+def _colour_said(words: str) -> str | None:
+    """The colour of a denied "<shade> <colour>" ("sky blue"), or of its first word where a run-on follows it ("doesn't
+    come in navy great question": navy).
+    """
+    ws = words.split()
+    if ws[-1] in _COLOURS:
+        return " ".join(ws)
+    return ws[0] if len(ws) > 1 and ws[0] in _COLOURS else None
+
+
 def _offered_code(text: str, code: str) -> bool:
     """Is a code offered in `text` (its statement neither declines it nor says whose it is: "VIP6 is for members")?"""
     for m in _word_regex(code).finditer(text):
@@ -413,8 +423,7 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
                         and not _negated(low, low.find(w)):
                     errors.append(f"false: link {p.link} does not come in {w}")
                     break
-            denied = [c for m in _NO_COLOUR_RE.finditer(low)
-                      if (c := " ".join((m.group("c") or m.group("c2")).split())).split()[-1] in _COLOURS]
+            denied = [c for m in _NO_COLOUR_RE.finditer(low) if (c := _colour_said(m.group("c") or m.group("c2")))]
             own = (json.dumps(p.attributes) + " " + " ".join(s.variant for s in p.skus)).lower() if denied else ""
             held = next((c for c in denied if re.search(rf"\b{c}\b", own)), None)  # only built when a colour is denied
             if held is not None:

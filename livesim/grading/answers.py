@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from livesim.grading.act_checks import leads_answer
 from livesim.grading.acts import ACTION_TOOLS
 from livesim.grading.cues import (
     _COMPLY_RE,
@@ -294,6 +295,9 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
             return False
         first_end = r.sentences[0][1] if r.sentences else len(text)
         complied = _COMPLY_RE.search(text) is not None and (dm.start() <= first_end or len(r.sentences) == 1)
+        if complied and r.acts and r.acts[0].detail == "yes" and leads_answer(r.acts, 0, text, world.answerable):
+            complied = False  # "Yes, link 4 ships to Shanghai, ..., I'm not able to do that": the yes answers the
+            # burst's other comment
         if _RETRACT_RE.search(text, dm.start()) or (complied and not _NO_RE.search(text)):
             return False
         return True

@@ -328,7 +328,7 @@ _OF_LINK_RE = re.compile(r"[ \t]of[ \t](?:link[ \t]?|#)[0-9]")
 # the decline's object is complete, so what follows is said, not declined; not after a word that takes a clause
 # ("I can't promise everything is free" declines it), nor where no decline comes before it in the sentence
 _SUBJECT_OPEN_RE = re.compile(
-    r"(?<=[a-z0-9%)])[ \t]{1,2}(?=(?:it|everything|everyone|everybody|nothing|they|this|these|there|"
+    r"(?<=[a-z0-9%)])[ \t]{1,2}(?=(?:it|everything|everyone|everybody|nothing|they|this|these|there|you|we|"
     r"(?:our|your|my|the|every|each|all|both)[ \t]{1,2}[a-z-]{2,16}(?:[ \t]{1,2}(?!(?:it|they|this|that|you|we|he|"
     r"she)\b)[a-z-]{2,16})?"
     # a service of a link: "shipping for link 7 is free"

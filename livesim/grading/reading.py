@@ -73,7 +73,9 @@ _FEE_CUE = _rx(r"\b(?:shipping|delivery|postage|freight)(?:\s{1,2}(?:for|on|of|t
                r"(?:\s{1,2}[a-z]{1,12}){0,2}?)?(?:\s{1,2}(?:fee|cost|costs|charge|is|of))?\s{0,2}(?:is|"
                r"costs?|of|:)?\s{0,2}"
                r"(?:only\s{1,2}|just\s{1,2})?(?:[¥$]|rmb\s?)?$")
-_AFTER_FEE = _rx(r"[ \t]{0,2}(?:for\s{1,2}|of\s{1,2})?(?:shipping|delivery|postage)\b(?!\s{1,2}(?:is\s{1,2})?free)")
+# (not a fee where the shipping noun opens a statement of its own, run on: "... 229 yuan shipping for link 2 is 10")
+_AFTER_FEE = _rx(r"[ \t]{0,2}(?:for\s{1,2}|of\s{1,2})?(?:shipping|delivery|postage)\b(?!\s{1,2}(?:is\s{1,2})?free)"
+                 r"(?!\s{1,2}(?:for|on|of|to)\s{1,2}(?:link\s{0,2}[0-9]{1,4}|#[0-9]{1,4}|it|this|them)\s{1,2}(?:is|costs?|are)\b)")
 _BEFORE_STOCK = _rx(r"\b(?:only|just|still(?:\s{1,2}(?:have|got))?|we\s{1,2}(?:have|got)|there\s{1,2}(?:are|is)|"
                     r"stock(?:\s{1,2}(?:of|is))?|"
                     r"have)\s{0,2}$")
@@ -589,7 +591,8 @@ def read_reply(reply: str, world: World) -> Reading:
                 continue
             if me <= s:
                 d = s - me + (0 if ms >= lo else 40)
-            elif ms >= uend and not (joined and ms >= hi):
+            elif ms >= uend and not (joined and ms >= hi) and not _SERVICE_OF_BEFORE.search(text, uend, ms):
+                # (not "... 229 yuan shipping for link 2 is 10": the link a service is of opens its own statement)
                 d = ms - uend + 10 + (0 if ms < hi else 60)
             else:
                 continue
@@ -661,6 +664,7 @@ def _blank_explained(sent: str) -> str:
     return text
 
 
+_SERVICE_OF_BEFORE = re.compile(r"(?i)\b(?:shipping|delivery|postage|returns?|refunds?)\s{1,2}(?:for|on|of|to)\s{1,2}$")
 _ALL_VARIANTS_RE = re.compile(r"(?i)\b(?:all|every|each|both|any)\b")
 
 
