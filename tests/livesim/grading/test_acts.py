@@ -76,8 +76,8 @@ HUMAN = ["I'm a real person", "I am a real human", "I'm not a bot", "Not a bot!"
          "this is a real person", "flesh and blood here",
          # a life only a person has
          "I'm from Chengdu myself", "I grew up in the north", "I live in Shanghai", "my kids love it",
-         "I'm 28 years old", "I've tried it myself", "I use it every day", "it's my own playlist", "my husband loves it",
-         "I DJ on weekends"]
+         "I'm 28 years old", "I've tried it myself", "I use it every day", "it's my own playlist",
+         "my husband loves it", "I DJ on weekends"]
 NOT_HUMAN = ["I'm an AI assistant", "a real person from support will contact you", "our human agents will help",
              "I'm the shop's virtual host", "a human colleague will follow up", "I'm from the shop team",
              "I'm from the stream", "in my own words, it's great", "you can try it yourself"]
