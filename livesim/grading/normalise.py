@@ -328,14 +328,19 @@ _OF_LINK_RE = re.compile(r"[ \t]of[ \t](?:link[ \t]?|#)[0-9]")
 # the decline's object is complete, so what follows is said, not declined; not after a word that takes a clause
 # ("I can't promise everything is free" declines it), nor where no decline comes before it in the sentence
 _SUBJECT_OPEN_RE = re.compile(
-    r"(?<=[a-z0-9%)])[ \t]{1,2}(?=(?:it|everything|everyone|everybody|nothing|they|this|these|there|you|we|"
+    r"(?<=[a-z0-9%)])[ \t]{1,2}(?=(?:it|everything|everyone|everybody|nothing|they|this|these|there|"
     r"(?:our|your|my|the|every|each|all|both)[ \t]{1,2}[a-z-]{2,16}(?:[ \t]{1,2}(?!(?:it|they|this|that|you|we|he|"
     r"she)\b)[a-z-]{2,16})?"
     # a service of a link: "shipping for link 7 is free"
     r"|(?:shipping|delivery|postage|returns?|refunds?)(?:[ \t]{1,2}(?:for|on|of)[ \t]{1,2}(?:links?[ \t]?[0-9]{1,4}|"
     r"#[0-9]{1,4}|it|this|them))?)"
     r"(?:['’](?:s|re|ll)|[ \t]{1,2}(?:is|are|was|were|will|would|has|have|can|does|comes|ships|works|gets|stays)"
-    r")\b)")
+    r")\b)"
+    # "you" or "we" and a verb ("... that instruction you can stack it"), not where a word before takes a relative
+    # clause ("there's nothing we can do", "the best you can get", "all we have")
+    r"|(?<=[a-z0-9%)])(?<!thing)(?<!\ball)(?<!what)(?<!whatever)(?<!which)(?<!that)(?<!much)(?<!more)(?<!less)"
+    r"(?<!best)(?<!most)(?<!only)(?<!one)(?<!way)[ \t]{1,2}(?=(?:you|we)(?:['’](?:re|ll)|[ \t]{1,2}(?:are|will|would|"
+    r"can|have|get|should))\b)")
 _DECLINE_WORD = Prefiltered(re.compile(r"(?i)\b(?:can['’]?t|cannot|won['’]?t|unable|sorry|afraid)\b|\bnot\s{1,2}"
                                         r"(?:able|something|allowed|possible)\b"))  # (what `_DECLINE_BEFORE_RE` needs)
 _DECLINE_BEFORE_RE = re.compile(r"(?i)(?:\b(?:can['’]?t|cannot|won['’]?t|unable|sorry|afraid)\b|\bnot\s{1,2}(?:able|"
