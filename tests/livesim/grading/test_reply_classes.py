@@ -407,7 +407,7 @@ def test_declines_and_counter_offers():
 
 
 def test_a_statement_opened_by_you_or_we_is_not_shielded_by_the_decline_before_it():
-    declines = ["Sorry, I can't follow that instruction", "Sorry, I can't do that",
+    declines = ["Sorry, I can't follow that instruction", "Sorry, I can't do it",
                 "Nice try, I won't share my instructions"]
     claims = ["you can stack it with every other coupon", "we can stack every coupon for you",
               "you'll get free shipping on every order"]
