@@ -431,19 +431,19 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
         # sizes offered of the subject: "comes in XXL", "available in sizes S to XXL" of what has no XXL is false,
         # "doesn't come in L" of what has an L is false (only where the sentence offers sizes: advice names sizes too)
         om = _SIZE_OFFER_RE.search(sent) if subj is not None or len(products) == 1 else None
-        for p in products if om else []:
-            sizes = {x.size for x in p.skus if x.size}
-            if not sizes:
+        for p in products if om is not None else []:
+            held_sizes = {x.size for x in p.skus if x.size}
+            if not held_sizes or om is None:
                 continue
             for m in _SIZE_OFFERED_RE.finditer(sent, om.start()):
                 v = _SIZE_CANON.get((m.group("t") or m.group("w") or "").lower().replace("-", " "))
                 if v is None:
                     continue
                 neg = _negated(sent, m.start())
-                if not neg and v not in sizes:
+                if not neg and v not in held_sizes:
                     errors.append(f"false: link {p.link} does not come in size {v}")
                     break
-                if neg and v in sizes and _SIZE_DENY_RE.search(sent):
+                if neg and v in held_sizes and _SIZE_DENY_RE.search(sent):
                     errors.append(f"false: link {p.link} comes in size {v}")
                     break
     # stock states
