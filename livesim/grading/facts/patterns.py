@@ -242,8 +242,9 @@ _ESCALATION_RE = Prefiltered(re.compile(
     r"get\s{1,2}in\s{1,2}touch)"
 ))
 # the viewer told whom to contact ("if it stops working, reach out to our after-sales team"; "you can message
-# support"): advice to the viewer, not a follow-up the host promises; what `told_to_contact` reads before a verb
-_TOLD_BEFORE = re.compile(r"(?i)(?:^|[.!?,;:—–(]|(?:so|then|and|or|if\s{1,2}so))\s{0,3}(?:(?:just|please|simply|kindly|"
+# support"): advice to the viewer, not a follow-up the host promises; what `told_to_contact` reads before a verb (not
+# "and": "I'll look into it and contact after-sales" is the host's own follow-up)
+_TOLD_BEFORE = re.compile(r"(?i)(?:^|[.!?,;:—–(]|\b(?:so|then|if\s{1,2}so))\s{0,3}(?:(?:just|please|simply|kindly|"
                           r"feel\s{1,2}free\s{1,2}to|you\s{1,2}(?:can|could|should|may|might\s{1,2}want\s{1,2}to|"
                           r"['’]?ll\s{1,2}(?:want|need)\s{1,2}to)|best\s{1,2}to|do)\s{1,2})*$")
 _TOLD_VERB = re.compile(r"(?i)(?:contact|reach\s{1,2}out\s{1,2}to|message|email|e-mail|write\s{1,2}to|chat\s{1,2}with|"

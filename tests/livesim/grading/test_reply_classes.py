@@ -106,8 +106,10 @@ def test_a_size_named_to_explain_the_chart_is_not_advice():
 
 def test_telling_the_viewer_whom_to_contact_is_no_promised_follow_up():
     told = ["If it stops working, reach out to our after-sales team.", "You can contact our customer service anytime.",
-            "Just message support if anything goes wrong.", "Feel free to contact after-sales with any issue."]
+            "Just message support if anything goes wrong.", "Feel free to contact after-sales with any issue.",
+            "Any issue? Then contact our after-sales team."]
     promised = ["Our after-sales team will contact you.", "I'll contact after-sales for you.",
+                "I'll look into it and contact after-sales for you.",
                 "The support team will reach out to you soon."]
     n = 0
     for intent in ("spec_material", "returns", "shipping"):
