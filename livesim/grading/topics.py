@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from livesim.grading.cues import return_statement
-from livesim.grading.facts.patterns import told_to_contact
+from livesim.grading.facts.patterns import tells_whom_to_contact
 from livesim.grading.facts.prefilter import Prefiltered
 
 _T = re.IGNORECASE
@@ -56,8 +56,6 @@ _CONTACT = re.compile(r"(?i)\b(?:contact|reach\s{1,2}out|reach\s{1,2}you|get\s{1
                       r"call\s{1,2}you|look\s{1,2}into|opened\s{1,2}a\s{1,2}ticket|ticket|passed|forwarded|escalat\w"
                       r"{1,3}|"
                       r"handed)\b")
-_TOLD_AT = re.compile(r"(?i)\b(?:contact|reach\s{1,2}out|message|e-?mail|write\s{1,2}to|chat\s{1,2}with|ping|dm|get\s{1,2}in"
-                      r"\s{1,2}touch|call)\b")
 _STATE = re.compile(r"(?i)\b(?:in[\s-]stock|sold[\s-]out|out\s{1,2}of\s{1,2}stock|available|unavailable|gone|"
                     r"none\s{1,2}left|still\s{1,2}(?:there|have|got))\b")
 _RETURN_STATEMENT = re.compile(r"(?i)\b(?:[0-9]{1,3}[\s-]{1,2}days?|returnable|non[\s-]?returnable|can\s{1,2}(?:be\s"
@@ -123,16 +121,20 @@ def unverified_topic_errors(r: Any, world: Any, region_re: Any) -> list[str]:
                 continue  # the record's own return condition ("returns must be unused") or exception, said again
             if world.escalated and _CONTACT.search(clause) and set(topics) <= {"after-sales"}:
                 continue  # what the opened ticket promises
-            tm = _TOLD_AT.search(clause) if set(topics) <= {"after-sales"} else None
-            if tm is not None and told_to_contact(clause, tm.start()):
+            if set(topics) <= {"after-sales"} and tells_whom_to_contact(clause):
                 continue  # whom the viewer may contact: advice, not a claim about what the team will do
             errors.append(f"unverified {'/'.join(topics)} claim: {clause.strip()!r}")
     return errors
 
 
+def _links_spoken_of(r: Any, world: Any, s: int, e: int) -> list[int]:
+    """The links the statement `text[s:e]` names, else the request's."""
+    return [link for ms, _, link in r.mentions if s <= ms < e and link > 0] or list(world.targets)
+
+
 def _return_condition(clause: str, r: Any, world: Any, s: int, e: int) -> bool:
     """The clause states a part of the return condition of a product it speaks of ("tags attached", "unused")."""
-    links = [link for ms, _, link in r.mentions if s <= ms < e and link > 0] or list(world.targets)
+    links = _links_spoken_of(r, world, s, e)
     low = clause.lower()
     for link in links:
         p = world.by_link.get(link)
@@ -152,7 +154,7 @@ def _record_exception(clause: str, r: Any, world: Any, s: int, e: int) -> bool:
     """The clause says again an after-sales exception of a product it speaks of, with its polarity ("physical damage
     isn't covered" of "physical damage is not covered by warranty"; "physical damage is covered" is not it).
     """
-    links = [link for ms, _, link in r.mentions if s <= ms < e and link > 0] or list(world.targets)
+    links = _links_spoken_of(r, world, s, e)
     said = {w[:4] for w in re.findall(r"[a-z]{3,}", clause.lower())}
     for link in links:
         p = world.by_link.get(link)

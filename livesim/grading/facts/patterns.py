@@ -256,6 +256,15 @@ def told_to_contact(text: str, pos: int) -> bool:
     return _TOLD_VERB.match(text, pos) is not None and _TOLD_BEFORE.search(text, max(0, pos - 40), pos) is not None
 
 
+_TOLD_WORD = re.compile(r"(?i)\b" + _TOLD_VERB.pattern.removeprefix("(?i)"))
+
+
+def tells_whom_to_contact(clause: str) -> bool:
+    """Does the clause's first contacting verb open an instruction to the viewer (`told_to_contact`)?"""
+    m = _TOLD_WORD.search(clause)
+    return m is not None and told_to_contact(clause, m.start())
+
+
 def replace_ignoring_case(text: str, name: str, new: str) -> str:
     """`re.sub(re.escape(name), new, text, flags=re.IGNORECASE)` (`name` not empty, `new` without escapes),
     without compiling a pattern per name (viewer handles vary with every world): on ASCII text and name, re's case
