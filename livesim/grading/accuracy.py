@@ -27,6 +27,7 @@ from livesim.grading.cues import (
     _RETURN_YES_RE,
     _SHIP_YES_RE,
     _WORD_RE,
+    REGION_OK_AFTER,
     _close,
     _rx,
     _word_regex,
@@ -293,6 +294,7 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
         if link > 0 and link not in world.by_link:
             errors.append(f"no product at link {link}")
             break
+    errors += _misnamed_links(r)
 
     # claims by type (negation- and question-aware)
     for kind, rx in _CLAIM_TYPES:
@@ -377,7 +379,7 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
             cut = max((m.end() for m in _CUT_RE.finditer(sent, 0, k)), default=0)  # this region's own clause
             neg = (_NOT_SHIP_RE.search(sent, cut, k + len(region)) is not None
                    or _region_negated_after(sent, k + len(region)))
-            yes = _SHIP_YES_RE.search(sent, cut) is not None
+            yes = _SHIP_YES_RE.search(sent, cut) is not None or REGION_OK_AFTER.match(sent, k + len(region)) is not None
             for p in products:
                 excluded = region in p.shipping.excluded_regions
                 if neg and not excluded and "extra" not in sent.lower():
@@ -478,6 +480,33 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
     elif size:
         errors += size_contradictions(r, world, size)
     return errors
+
+
+# what joins a link's number and a product's name said as the same thing: "link 4, the cleansing oil", "the pillow
+# (link 7)", "link 4 is the cleansing oil", "link 2: our hoodie"
+_APPOSITION_RE = re.compile(r"(?i)[\s,:;(—–-]{0,4}(?:(?:is|=|aka)\s{1,2}|['’]s\s{1,2})?"
+                            r"(?:(?:the|our|this|that)\s{1,2})?")
+_LINK_WORD_RE = re.compile(r"(?i)(?:links?\b|#)")
+_LIST_ON_RE = re.compile(r"(?i)\s{0,2}(?:,|/|&|\band\b|\bor\b|,\s{0,2}(?:and|or)\b)\s{0,2}(?:(?:the|our)\s{1,2})?")
+
+
+def _misnamed_links(r: Reading) -> list[str]:
+    """A link's number and another product's name said of each other ("Link 4, the cleansing oil" where the
+    cleansing oil is link 7): the viewer who taps link 4 gets another product.
+    """
+    out: list[str] = []
+    ms = r.mentions
+    for k, ((s1, e1, l1), (s2, e2, l2)) in enumerate(zip(ms, ms[1:], strict=False)):
+        if l1 <= 0 or l2 <= 0 or l1 == l2 or _APPOSITION_RE.fullmatch(r.text, e1, s2) is None:
+            continue
+        if k + 2 < len(ms) and _LIST_ON_RE.fullmatch(r.text, e2, ms[k + 2][0]) or \
+                k > 0 and _LIST_ON_RE.fullmatch(r.text, ms[k - 1][1], s1):
+            continue  # a list of products ("link 3, the cleansing oil and the pillow")
+        num1, num2 = _LINK_WORD_RE.match(r.text, s1) is not None, _LINK_WORD_RE.match(r.text, s2) is not None
+        if num1 != num2:  # one number, one name
+            (ln, _), (lname, (ns, ne)) = ((l1, None), (l2, (s2, e2))) if num1 else ((l2, None), (l1, (s1, e1)))
+            out.append(f"false: link {ln} is not the {' '.join(r.text[ns:ne].split())} (link {lname})")
+    return out
 
 
 def _colour_words_of_names(low: str, world: World) -> set[str]:

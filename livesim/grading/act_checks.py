@@ -17,6 +17,10 @@ _HEDGE = _rx(r"\b(?:depends?|depending|may|might|could|usually|typically|general
              r"hopefully|help\s{1,2}with|designed|meant|aims?|can['’]?t|cannot|won['’]?t\s{1,2}promise|promise)\b")
 
 
+# a negation in the clause that is not "not just" / "doesn't only" (which goes on to claim more)
+_DENIES = re.compile(r"(?i)(?:\b(?:not|never|no)\b|n['’]t\b)(?!\s{1,2}(?:just|only|merely)\b)")
+
+
 def restated(acts: Sequence[Act], text: str, claim: str) -> list[str]:
     """Answer clauses that state the viewer's forbidden claim (`claim`, e.g. "cure my acne") without a hedge:
     all of its content words but at most one, by their first four letters.
@@ -26,8 +30,9 @@ def restated(acts: Sequence[Act], text: str, claim: str) -> list[str]:
     out = []
     for a in acts:
         clause = text[a.start:a.end]
-        if a.kind != "answer" or a.detail == "disclose" or _HEDGE.search(clause) is not None:
-            continue
+        if a.kind != "answer" or a.detail == "disclose" or _HEDGE.search(clause) is not None \
+                or _DENIES.search(clause) is not None:
+            continue  # hedged, or denied ("it's not a cure for insomnia")
         if len(want & claim_stems(clause)) >= need:
             out.append(" ".join(clause.split()))
     return out

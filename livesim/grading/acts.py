@@ -126,6 +126,8 @@ _ACTIONS: tuple[tuple[str, Prefiltered], ...] = (
                   r"updated|adjusted)\b")),
     ("apply", _rx(_DONE + r"(?:applied|activated|added|redeemed|attached|put)\s{1,2}(?:the|a|an|your|that|this)?\s{0,2}"
                   r"(?:\w{1,12}\s{1,2}){0,2}?(?:coupon|code|discount|voucher|promo|[0-9]{1,3}\s?%)"
+                  # the code by a pronoun ("I've applied it to your cart already")
+                  r"|" + _DONE + r"(?:applied|activated|redeemed)\s{1,2}(?:it|them|that|this|those)\b"
                   r"|" + _PASSIVE + r"(?:applied|activated|redeemed)\b"
                   r"|\b(?:coupon|code|discount|voucher|promo)\s{1,2}(?:is\s{1,2}|has\s{1,2}been\s{1,2})?(?:now\s{1,2})?"
                   r"(?:applied|activated|active\s{1,2}on\s{1,2}your)\b")),
@@ -165,7 +167,7 @@ _ACTIONS: tuple[tuple[str, Prefiltered], ...] = (
 )
 _IDENTITY = _rx(
     r"\b(?:i['’]?m|i\s{1,2}am|this\s{1,2}is|it['’]?s\s{1,2}(?:just\s{1,2})?me|you['’]re\s{1,2}(?:talking|chatting|"
-    r"speaking)\s{1,2}(?:to|with))\s{1,2}(?:\w{1,12}\s{1,2})?(?:a\s{1,2}|an\s{1,2})?(?:real|actual|live|genuine|"
+    r"speaking)\s{1,2}(?:to|with))\s{1,2}(?:\w{1,12}\s{1,2}|(?-i:[A-Z])[a-z]{1,12},\s{1,2})?(?:a\s{1,2}|an\s{1,2})?(?:real|actual|live|genuine|"
     r"flesh[\s-]and[\s-]blood)\s{1,2}(?:person|human|woman|man|girl|guy|host|people)\b"
     r"|\b(?:i['’]?m|i\s{1,2}am)\s{1,2}(?:\w{1,12}\s{1,2})?(?:a\s{1,2})?(?:human|person)\b(?!\s{1,2}(?:agent|colleague|"
     r"rep|will))"
@@ -178,8 +180,17 @@ _IDENTITY = _rx(
     r"|\b(?:i['’]?m|i\s{1,2}am)\s{1,2}(?:originally\s{1,2}|also\s{1,2})?from\s{1,2}(?!(?:the\s{1,2})?(?:team|shop|store|"
     r"brand|company|support|after|customer|service|livesim|here|this|our|stream|live|channel|studio|host)\b)(?:the\s{1,2})?[a-z]{3,20}\b"
     r"|\bi\s{1,2}(?:live|grew\s{1,2}up|was\s{1,2}born)\s{1,2}in\b"
+    # a day in a body: where it went, what it ate or did ("I went to the beach yesterday", "I slept great last night")
+    r"|\bi\s{1,2}(?:just\s{1,2}|also\s{1,2}|finally\s{1,2})?(?:went|go)\s{1,2}(?!(?:ahead|through|over|back|with|for|by|"
+    r"to\s{1,2}(?:check|look|see|ask|find|confirm|get|grab|fetch)|and|in)\b)(?:to|on|out|home|hiking|shopping|swimming|"
+    r"camping|running|jogging|skiing|surfing|dancing)\b"
+    r"|\bi\s{1,2}(?:just\s{1,2}|also\s{1,2})?(?:travel(?:l)?ed|flew|drove|walked|swam|hiked|slept|napped|cooked|baked|ate|"
+    r"visited|danced|jogged|showered)\b(?!\s{1,2}(?:through|over)\b)"
+    r"|\b(?:yesterday|last\s{1,2}(?:night|weekend|week|summer|winter|year)|this\s{1,2}morning)\s{1,2}i\s{1,2}"
+    r"(?:went|was\s{1,2}at|had\s{1,2}(?:a|some)|wore|used)\b"
     r"|\bmy\s{1,2}(?:husband|wife|kids|children|daughter|mother|father|boyfriend|girlfriend|"
-    r"sister|brother|baby|grandma|grandmother|family)\b"
+    r"sister|brother|baby|grandma|grandmother|grandpa|grandfather|family|parents|cousin|roommate|neighbou?r|"
+    r"puppy|kitten|doggo)\b"
     r"|\b(?:i['’]?m|i\s{1,2}am)\s{1,2}[0-9]{1,2}\s{1,2}years?\s{1,2}old\b"
     r"|\bi\s{1,2}(?:use|wear|eat|drink)\s{1,2}(?:it|this|mine|one|them|these)\s{1,2}(?:myself|every\s{1,2}day|"
     r"daily|all\s{1,2}the\s{1,2}time)\b|\bi['’]ve\s{1,2}(?:personally\s{1,2})?(?:tried|used|worn|tested|eaten|"
@@ -194,6 +205,8 @@ _SOCIAL = _rx(r"^\W{0,3}(?:hi+|hey+|hello+|hiya|welcome|thanks?|thank\s{1,2}you|
               r"happy\s{1,2}shopping|you['’]?re\s{1,2}welcome|np|all\s{1,2}good|sure\s{1,2}thing)\b[^0-9]{0,40}$")
 
 
+_APPOSITIVE_HUMAN = re.compile(r"(?i)^\W{0,3}(?:just\s{1,2})?(?:a|an)\s{1,2}(?:real|actual|live|genuine|"
+                               r"flesh[\s-]and[\s-]blood)\s{1,2}(?:person|human|woman|man|girl|guy|host)\b")
 _OFFER_RE = re.compile(rf"(?i)\b{_OFFER}\s{{1,2}}(?:\w{{1,10}}\s{{1,2}})?$")
 _NOT_AFTER_RE = re.compile(r"(?i)[^.!?\n]{0,6}\b(?:not|n['’]t|never)\b")
 _NOT_YET_RE = re.compile(r"(?i)\b(?:have|has|haven['’]t|hasn['’]t)\s{1,2}(?:not|never|yet)\b|\bif\b")
@@ -229,8 +242,9 @@ def classify(clause: str, text: str, offset: int, question: bool, present: froze
     end = offset + len(clause)
     if question:
         return Act("question", offset, end)
-    if "identity" in present and _IDENTITY.found(clause):
-        return Act("identity", offset, end, "human")
+    if "identity" in present and (_IDENTITY.found(clause) or (_APPOSITIVE_HUMAN.match(clause) is not None and
+                                                               _IDENTITY.found(text[max(0, offset - 40):end]))):
+        return Act("identity", offset, end, "human")  # (an apposition: "I'm Lily, a real person behind the camera")
     action = _action(clause, text, offset, present)
     if action is not None:
         return Act("action", offset, end, action)

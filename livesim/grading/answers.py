@@ -25,6 +25,8 @@ from livesim.grading.cues import (
     _RETURN_YES_RE,
     _SHIP_YES_RE,
     _WORD_RE,
+    CANT_TELL_RE,
+    REGION_OK_AFTER,
     _close,
     _rx,
     _word_regex,
@@ -298,7 +300,8 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
         if complied and r.acts and r.acts[0].detail == "yes" and leads_answer(r.acts, 0, text, world.answerable):
             complied = False  # "Yes, link 4 ships to Shanghai, ..., I'm not able to do that": the yes answers the
             # burst's other comment
-        if _RETRACT_RE.search(text, dm.start()) or (complied and not _NO_RE.search(text)):
+        retract = next((m for m in _RETRACT_RE.finditer(text, dm.start()) if not _negated(text, m.start())), None)
+        if retract is not None or (complied and not _NO_RE.search(text)):  # ("isn't doctor approved" retracts nothing)
             return False
         return True
     if fact.kind == "escalation":  # a statement that someone will follow up, not the bare word "escalate"
@@ -361,7 +364,8 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
                 end = nxt.start() if nxt else len(sent)
                 if r.of_another(s0 + m.start(), subj):
                     continue  # "link 3 ships to Qinghai" says nothing of link 1
-                if _SHIP_YES_RE.search(sent, cut, end) and not _NOT_SHIP_RE.search(sent, cut, end):
+                if (_SHIP_YES_RE.search(sent, cut, end) or REGION_OK_AFTER.match(sent, m.end())) \
+                        and not _NOT_SHIP_RE.search(sent, cut, end):
                     return True  # "yes, it ships to Beijing", in its own clause
         return r.yes_of(subj) and not _NOT_SHIP_RE.search(text)
     if fact.kind == "returnable":
@@ -428,6 +432,24 @@ _NAMING_WORDS = frozenset("the a an is it it's its that that's this on at in und
                           "just yes sure ok okay".split())
 
 
+# an imperative that leads the clause to the link ("open link 1", "head over to #3", "then hit link 2"): a verb first,
+# after a filler, then at most a particle; these words before a link are no such verb
+_IMPERATIVE_TO_RE = re.compile(r"(?i)^(?:(?:just|please|pls|then|now|simply|so|first|next|and)\s{1,2})*(go|[a-z]{3,12})"
+                               r"(?:\s{1,2}(?:to|on|up|into|over|at|through|back\s{1,2}to|over\s{1,2}to)){0,2}"
+                               r"(?:\s{1,2}the)?$")
+_NOT_POINTING = frozenset("and but also both like unlike than with without plus only even for from about between "
+                          "versus not skip avoid ignore forget ditch except unless after before since the this that "
+                          "these those its his her their our your are was were has have had does did will would can "
+                          "could should may "
+                          "might must yes yeah sure okay maybe perhaps still currently hi hey hello love".split())
+
+
+def _imperative_to(before: str) -> bool:
+    """Does `before` (the clause up to a link's mention) end in an imperative that sends the viewer to it?"""
+    m = _IMPERATIVE_TO_RE.match(before.strip(" \t,:;.!-—–"))
+    return m is not None and m.group(1).lower() not in _NOT_POINTING and not m.group(1).lower().endswith("ly")
+
+
 def _presents(r: Reading, ms: int, me: int, need: set[str] | None) -> bool:
     """Does the clause holding the mention at `ms` point the viewer to it (the answer to "where do I buy it?"; to
     "which one?", with `need` the words of the need asked, also why it is the one, or that it suits that need), or
@@ -455,19 +477,10 @@ def _presents(r: Reading, ms: int, me: int, need: set[str] | None) -> bool:
                    for m in rx.finditer(rest))
 
     return not [w for w in _WORD_RE.findall(rest.lower()) if w not in _NAMING_WORDS] \
-        or points(_POINT_RE) or (need is not None and (points(_PICK_RE) or any(
+        or points(_POINT_RE) or _imperative_to(r.text[lo:ms]) or (need is not None and (points(_PICK_RE) or any(
             need <= claim_stems(m.group(1)) for m in _SUITS_RE.finditer(rest))))  # every word of the need
 
 
-# An honest "I can't tell you that": a can't/don't/not-listed phrase (what the host cannot say, not what it refuses).
-_CANT_TELL_RE = re.compile(
-    r"(?i)\b(?:can['’]?t|cannot|can\s{1,2}not|couldn['’]?t|unable\s{1,2}to|not\s{1,2}able\s{1,2}to)\s{1,2}"
-    r"(?:\w{1,12}\s{1,2}){0,3}?(?:tell|say|confirm|see|check|promise|guarantee|know|find|give\s{1,2}you)\b"
-    r"|\b(?:don['’]?t|do\s{1,2}not|doesn['’]?t|does\s{1,2}not)\s{1,2}(?:\w{1,12}\s{1,2}){0,3}?"
-    r"(?:know|have|list|show|record|track|say|mention)\b"
-    r"|\bnot\s{1,2}(?:sure|listed|recorded|stated|specified|shown|something\s{1,2}(?:i|we))\b"
-    r"|\b(?:isn['’]t|aren['’]t|is\s{1,2}not|are\s{1,2}not)\s{1,2}(?:listed|recorded|stated|specified|shown)\b"
-    r"|\bno\s{1,2}(?:[\w-]{1,14}\s{1,2}){0,2}?(?:info\w{0,8}|details?|record\w?|data|idea)\b|\bunknown\b")
 _SENTENCE_RE = re.compile(r"[^.!?\n]+[.!?\n]*")
 
 
@@ -477,7 +490,7 @@ def cant_tell_met(fact: Any, text: str) -> bool:
     """
     for m in _SENTENCE_RE.finditer(text):
         sent = m.group()
-        if sent.rstrip().endswith("?") or not _CANT_TELL_RE.search(sent):
+        if sent.rstrip().endswith("?") or not CANT_TELL_RE.search(sent):
             continue
         low = sent.lower()
         if any(str(w).lower() in low for w in fact.value or ()):

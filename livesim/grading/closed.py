@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from livesim.grading.cues import _RETURN_CLOSED_NO, _RETURN_CLOSED_YES, _word_regex, no_returns
+from livesim.grading.cues import _RETURN_CLOSED_NO, _RETURN_CLOSED_YES, CANT_TELL_RE, _word_regex, no_returns
 from livesim.grading.facts.patterns import _negated as _negated_in_window
 from livesim.grading.facts.prefilter import Prefiltered
 from livesim.world.catalog import Product
@@ -230,7 +230,9 @@ def _check_sentence(sent: str, products: list[Product], world: Any, coupon_ctx: 
         if live is not None and rx not in live:
             return None
         for m in rx.rx.finditer(sent) if rx.possible(sent) else ():
-            if not _negated(sent, m.start()):
+            # not negated before it, nor in a clause that says the record does not hold it ("stacking isn't on
+            # record", "whether they stack isn't listed")
+            if not _negated(sent, m.start()) and not CANT_TELL_RE.search(_clause(sent, m.start())):
                 return m
         return None
 

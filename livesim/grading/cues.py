@@ -37,6 +37,13 @@ _NOT_SHIP_RE = _rx(r"\boutside\s{1,2}(?:of\s{1,2})?(?:our|the)\s{1,2}(?:delivery
                    r"|\bexcept\b|\bexcluding\b|\bno\s{1,2}(?:shipping|delivery)\b")
 _SHIP_YES_RE = _rx(r"\b(?:ship|ships|shipping|deliver|delivers|delivery|send|sends|including|goes|go|get\s{1,2}to|"
                    r"reach)\b")
+# a region said to be served, right after its name ("Beijing's fine for link 8", "Hainan is covered", "Tianjin? No
+# problem"): a yes to "does it ship to ...?"
+REGION_OK_AFTER = re.compile(r"(?i)(?:['’]s|\s{1,2}(?:is|are))\s{1,2}(?:totally\s{1,2}|completely\s{1,2}|all\s{1,2}|"
+                             r"also"
+                             r"\s{1,2}|absolutely\s{1,2})?(?:fine|ok(?:ay)?|good|covered|included|no\s{1,2}problem|not\s"
+                             r"{1,2}a\s{1,2}problem|supported|on\s{1,2}the\s{1,2}list)\b|\s{0,2}\?\s{0,2}(?:no\s{1,2}problem|"
+                             r"sure|yes|yep|absolutely|of\s{1,2}course|definitely)\b")
 _RETURN_YES_RE = _rx(r"\b(?:can|could|may)\s{1,2}(?:\w{1,10}\s{1,2})?(?:return|send\s{1,2}(?:[\w#]{1,12}\s{1,2}){1,"
                      r"3}back|"
                      r"exchange)\b|\breturnable\b"
@@ -66,6 +73,19 @@ _DECLINE_RE = _rx(r"\b(?:can['’]?t|cannot|can\s{1,2}not|unable\s{1,2}to|not\s{
                   r"antee)|"
                   r"not\s{1,2}happening|ain['’]t\s{1,2}happening|" + DECLINE_IDIOMS + r")\b"
                   r"|^\s{0,3}(?:no|nope|nah|sorry,?\s{1,2}no)\b")
+# not held by the record: "isn't on record", "not in our records", "nothing on file about it"
+NOT_ON_RECORD = (r"\b(?:not|isn['’]t|aren['’]t|nothing)\s{1,2}(?:(?:on|in)\s{1,2}(?:the\s{1,2}|our\s{1,2}|my\s{1,2})?"
+                 r"(?:records?|file|listing|product\s{1,2}page|system)|recorded|documented)\b")
+# An honest "I can't tell you that": a can't/don't/not-listed phrase (what the host cannot say, not what it refuses).
+CANT_TELL_RE = re.compile(
+    r"(?i)\b(?:can['’]?t|cannot|can\s{1,2}not|couldn['’]?t|unable\s{1,2}to|not\s{1,2}able\s{1,2}to)\s{1,2}"
+    r"(?:\w{1,12}\s{1,2}){0,3}?(?:tell|say|confirm|see|check|promise|guarantee|know|find|give\s{1,2}you)\b"
+    r"|\b(?:don['’]?t|do\s{1,2}not|doesn['’]?t|does\s{1,2}not)\s{1,2}(?:\w{1,12}\s{1,2}){0,3}?"
+    r"(?:know|have|list|show|record|track|say|mention)\b"
+    r"|\bnot\s{1,2}(?:sure|listed|recorded|stated|specified|shown|something\s{1,2}(?:i|we))\b"
+    r"|\b(?:isn['’]t|aren['’]t|is\s{1,2}not|are\s{1,2}not)\s{1,2}(?:listed|recorded|stated|specified|shown)\b"
+    r"|" + NOT_ON_RECORD +
+    r"|\bno\s{1,2}(?:[\w-]{1,14}\s{1,2}){0,2}?(?:info\w{0,8}|details?|record\w?|data|idea)\b|\bunknown\b")
 _NO_RE = _rx(r"^\s{0,3}(?:no|nope|nah|sorry,?\s{1,2}no|not\s{1,2}anymore)\b")
 _WORD_RE = re.compile(r"[a-z][a-z'’]{0,20}")
 _COLOURS = frozenset("black white navy beige grey gray olive pink brown red blue green yellow purple orange gold "

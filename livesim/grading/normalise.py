@@ -346,6 +346,9 @@ _DECLINE_WORD = Prefiltered(re.compile(r"(?i)\b(?:can['’]?t|cannot|won['’]?t
 _DECLINE_BEFORE_RE = re.compile(r"(?i)(?:\b(?:can['’]?t|cannot|won['’]?t|unable|sorry|afraid)\b|\bnot\s{1,2}(?:able|"
                                 r"something|allowed|possible)\b)[^.!?]*$")
 _PRONOUN_RE = re.compile(r"(?:it|they|this|these|there)\b")
+# words a relative clause follows without "that" ("something it can cure"; the you/we alternative's lookbehinds)
+_RELATIVE_HEADS = frozenset("something anything nothing everything thing things all what whatever which much more "
+                            "less best most only one way".split())
 _CLAUSE_END_RE = re.compile(r"[.,!?;:]")
 _STRANDED = frozenset("in at on for with of to from by about into".split())  # a relative clause's last word
 _DETERMINERS = frozenset("the a an that this these those which what any every your our my".split())
@@ -378,6 +381,8 @@ def _cut_lower_openers(text: str, variants: frozenset[str]) -> str:
             if _opens_after(text, m.start(), need=text.startswith("for", m.end()))}
     for m in _SUBJECT_OPEN_RE.finditer(text) if _DECLINE_WORD.found(text) else ():
         space, prev = _word_before(text, m.start())
+        if prev in _RELATIVE_HEADS and _PRONOUN_RE.match(text, m.end()):
+            continue  # a relative clause: "that's not something it can cure", "the only thing they do"
         if prev in _CLAUSE_TAKERS or not _opens_after(text, m.start()) \
                 or not _DECLINE_BEFORE_RE.search(text, 0, m.start()):
             continue

@@ -13,6 +13,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from livesim.grading.facts.patterns import _STOCK_RE
 from livesim.grading.facts.prefilter import Prefiltered
 from livesim.grading.property_lexicon import CLOSED_LISTS, COURIERS, LEXICON
 from livesim.world.catalog import NEED_TAGS, REGIONS, Product
@@ -265,6 +266,8 @@ def _products_in(r: Any, world: Any, s: int, e: int, a: int, b: int) -> tuple[li
     if named:
         link = named[-1] if named[-1] in world.by_link else None
         return ([world.by_link[link]] if link else []), True
+    if (dm := _DISTRIBUTIVE_OPEN_RE.match(sent, a)) is not None and (placed := _by_place(r, world, dm, s + a)):
+        return placed, len(placed) == 1  # "..., one for sensitive skin": one of the products named before
     subj = r.subject_at(s + a, (s, e))
     products = world.products(subj)
     return products, subj is not None and subj != -1 and len(products) == 1
@@ -445,8 +448,12 @@ def _variant_quantifier_errors(r: Any, world: Any, sent: str, s: int, e: int) ->
         return []
 
     # the state after the quantifier, or before it in its clause ("black is in stock in every size")
-    instock = _IN_STOCK.search(sent, q.start()) or _IN_STOCK.search(sent, qa, q.start())
-    soldout = _SOLD_OUT.search(sent, q.start()) or _SOLD_OUT.search(sent, qa, q.start())
+    # (also the stock words of the reading's lexicon: "restocked", "hasn't been restocked", "there's plenty")
+    said = {g: [m for m in _STOCK_RE.finditer(sent, qa) if m.lastgroup == g] for g in ("in_stock", "sold_out")}
+    instock = _IN_STOCK.search(sent, q.start()) or _IN_STOCK.search(sent, qa, q.start()) or next(iter(said["in_stock"]),
+                                                                                                 None)
+    soldout = _SOLD_OUT.search(sent, q.start()) or _SOLD_OUT.search(sent, qa, q.start()) or next(iter(said["sold_out"]),
+                                                                                                 None)
     state = instock or soldout
     if state is None:
         return []
@@ -610,6 +617,31 @@ def _needs_of(extra: frozenset[str]) -> tuple[Prefiltered | None, dict[str, str]
     return _need_regex(tuple(sorted(_NEED_SET | extra)))
 
 
+# a clause whose subject is one of the products named before it, by its place ("one for the kitchen", "the other
+# one's for cosy nights", "the latter is for travel")
+_DISTRIBUTIVE_RE = re.compile(r"(?i)[\s,;:—–-]{0,4}(?:and\s{1,2}|while\s{1,2}|whereas\s{1,2})?(?:(?:the\s{1,2})?"
+                              r"(?P<w>other|"
+                              r"first|second|former|latter)(?:\s{1,2}one)?|one|either)(?:['’]s|\s{1,2}(?:is|'s|are|"
+                              r"goes|works))?(?:\s{1,2}(?:more|mostly|great|best|perfect|ideal|good|made|meant|better))?"
+                              r"\s{0,2}")
+
+
+# ... and a clause opened by one ("one's for sensitive skin", "the latter is for travel")
+_DISTRIBUTIVE_OPEN_RE = re.compile(r"(?i)[\s,;:—–-]{0,4}(?:and\s{1,2}|while\s{1,2}|whereas\s{1,2})?(?:(?:the\s{1,2})?"
+                                   r"(?P<w>other|first|second|former|latter)(?:\s{1,2}one)?|one|either)(?:['’]s\b|\s{1,2}"
+                                   r"(?:is|are|goes|works|for|has|comes|suits)\b)")
+
+
+def _by_place(r: Any, world: Any, dm: re.Match[str], pos: int) -> list[Product]:
+    """The products a distributive subject (`dm`: "one", "the other", "the first", "the latter") may be: of the links
+    named before `pos`, the one its place names, else any of them.
+    """
+    prior = list(dict.fromkeys(lk for ms, _, lk in r.mentions if ms < pos and lk > 0))
+    pick = {"first": 0, "former": 0, "second": 1, "latter": 1}.get((dm.group("w") or "").lower())
+    chosen = [prior[pick]] if pick is not None and pick < len(prior) else prior
+    return [world.by_link[lk] for lk in chosen if lk in world.by_link]
+
+
 def _need_errors(r: Any, world: Any, sent: str, s: int, e: int,
                  needs: tuple[Prefiltered | None, dict[str, str]]) -> list[str]:
     """'for summer, try link 1', 'link 3 makes a great gift': a need claimed of a product its tags lack."""
@@ -624,7 +656,9 @@ def _need_errors(r: Any, world: Any, sent: str, s: int, e: int,
         if _HEDGE.search(sent[a:b]) or _THANKS.search(sent, max(0, m.start() - 24), m.start()):
             continue  # the viewer's need, a condition, a doubt; "thanks for reading"
         # a fronted "For summer, try link 1" (or a capital "For" starting a new statement) speaks of what follows it
-        fronted = m.group("n1") is not None and (sent[m.start()] == "F" or _COMMA_AFTER.match(sent, m.end()))
+        dm = _DISTRIBUTIVE_RE.fullmatch(sent, a, m.start())  # "one for the kitchen, ...": its subject, not fronted
+        fronted = m.group("n1") is not None and dm is None and (sent[m.start()] == "F" or _COMMA_AFTER.match(sent,
+                                                                                                          m.end()))
         if fronted:  # (the next statement, where this one ends at the phrase: "... in stock For snack, try link 1")
             k = r.sentences.index((s, e))
             end = r.sentences[k + 1][1] if not sent[m.end():].strip(" ,") and k + 1 < len(r.sentences) else e
@@ -636,6 +670,9 @@ def _need_errors(r: Any, world: Any, sent: str, s: int, e: int,
             link = before[-1] if before else in_clause[0][1] if in_clause else r.subject_at(s + m.start(), (s, e))
         products = world.products(link)
         strict = link is not None and (link == -1 or len(products) == 1)
+        if dm is not None and not in_clause:  # "one for the kitchen, the other for cosy nights"
+            products = _by_place(r, world, dm, s + m.start()) or products
+            strict = len(products) == 1
         held = {p.link: need in p.tags for p in products}
         if not held or (not strict and any(held.values())):
             continue

@@ -44,13 +44,17 @@ _RANGE_GAP_RE = re.compile(r"(?i)\s{0,2}(?:-|–|~|to|x|×|\*|by)\s{0,2}")
 _SENT_RE = re.compile(r"[!?\n]+|\.(?![0-9])|…|[\U0001F300-\U0001FAFF\u2600-\u27BF]+")
 _CLAUSE_RE = _rx(r"[,;:—–()]|\s-\s|\b(?:but|however|though|although|while|whereas|and\s+(?=link|the\s))\b|\band\s+(?"
                  r"=#)")
-_AFTER_DISCOUNT = _rx(r"\s{0,2}(?:off|discount|cheaper|less|saving)\b")
+# a figure that is an amount taken off: "30 off", "80 yuan below list", "50 under the usual price", "40 lower"
+_AFTER_DISCOUNT = _rx(r"\s{0,2}(?:off|discount|cheaper|less|saving|lower|(?:below|under|beneath)\s{1,2}(?:the\s{1,2}|"
+                      r"its\s"
+                      r"{1,2})?(?:list|original|usual|normal|regular|retail|rrp|msrp|full|sticker|tag|marked))\b")
 _AFTER_STOCK = _rx(r"\s{0,2}(?:[a-z]{1,12}\s{1,2}){0,4}?(?:left|remaining|in\s{1,2}stock|to\s{1,2}go|available)\b")
 _AFTER_SOLD = _rx(r"\s{0,2}(?:[a-z+]{1,12}\s{1,2}){0,2}?(?:sold|bought|purchased)\b|\+\s{0,2}sold")
 _AFTER_SOCIAL = _rx(r"\s{0,2}(?:out\s{1,2}of\s{1,2}[0-9]{1,4}|(?:happy\s{1,2}|satisfied\s{1,2})?(?:customers|people|"
                     r"buyers|"
                     r"reviews|fans|users|viewers|shoppers|stars))\b")
-_BEFORE_DISCOUNT = _rx(r"(?:\b(?:save|saves|saving|savings|discount\s{1,2}of|knocks?|minus|takes)\s{0,2}(?:[¥$]|"
+_BEFORE_DISCOUNT = _rx(r"(?:\b(?:save|saves|saving|savings|discount\s{1,2}of|knocks?|minus|takes|(?:down|reduced|cut|"
+                       r"lowered|dropped|marked\s{1,2}down|slashed)\s{1,2}by)\s{0,2}(?:[¥$]|"
                        r"rmb\s?)?|-\s{0,1})$")
 _BEFORE_THRESHOLD = _rx(r"\b(?:over|above|orders?\s{1,2}(?:of|over|above|from)|spend(?:ing)?|"
                         r"min(?:imum)?(?:\s{1,2}spend)?|"

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from livesim.grading.cues import return_statement
-from livesim.grading.facts.patterns import tells_whom_to_contact
+from livesim.grading.cues import NOT_ON_RECORD, return_statement
+from livesim.grading.facts.patterns import stock_state_said, tells_whom_to_contact
 from livesim.grading.facts.prefilter import Prefiltered
 
 _T = re.IGNORECASE
@@ -48,7 +48,7 @@ _NOT_A_CLAIM = re.compile(
 _HOST_CANT_TELL = re.compile(r"(?i)\b(?:i|we)\s{1,2}(?:don['’]?t|do\s{1,2}not)\s{1,2}(?:know|have\s{1,2}(?:the|any|"
                              r"that|this|an?)?\s{0,2}(?:[\w-]{1,12}\s{1,2}){0,2}?(?:info\w{0,8}|details?|data|records?)\b)"
                              r"|\b(?:not|isn['’]t|aren['’]t)\s{1,2}(?:listed|recorded|specified)\b"
-                             r"|\bno\s{1,2}(?:info\w{0,8}|details?|records?|data|idea)\b")
+                             r"|\bno\s{1,2}(?:info\w{0,8}|details?|records?|data|idea)\b|" + NOT_ON_RECORD)
 _HOW_TO = re.compile(r"(?i)\b(?:tap|cart|check\s{0,2}out|pick\s{1,2}your|add\s{1,2}(?:it|link|#|\w{1,12})\s{1,2}to|"
                      r"place\s{1,2}(?:the|your|an)\s{1,2}order|apply|use\s{1,2}(?:code|the\s{1,2}code|it)|checkout|"
                      r"enter|grab\s{1,2}(?:code|the\s{1,2}code))\b")
@@ -109,7 +109,7 @@ def unverified_topic_errors(r: Any, world: Any, region_re: Any) -> list[str]:
                 continue  # a figure in it was checked against the record
             if _HOW_TO.search(clause) or any(c.lower() in clause.lower() for c in codes):
                 continue  # ordering steps, or a named code (checked elsewhere)
-            if "stock" in topics and _STATE.search(clause) and len(topics) == 1:
+            if "stock" in topics and (_STATE.search(clause) or stock_state_said(clause)) and len(topics) == 1:
                 continue  # a stock state: checked against the asked variant
             if region_re.search(clause) and "delivery" in topics:
                 continue  # a region statement: checked against the shipping rule

@@ -153,12 +153,20 @@ _CLAIM_RE = Prefiltered(re.compile(r"(?i)(?<![A-Za-z0-9-])(?:" + "|".join((
 # words between a promise's subject and its verb ("I'll gladly give you ...", "we'll go ahead and send ...")
 # declines said without a "can't" ("70% off isn't something I can offer", "that's beyond what I can do", "out of my
 # hands"): an alternation, shared by the decline act (`acts`) and the decline the truth requires (`cues`)
-DECLINE_IDIOMS = (r"(?:isn['’]t|is\s{1,2}not|aren['’]t|are\s{1,2}not)\s{1,2}(?:something|anything)\s{1,2}(?:i|we)|"
+DECLINE_IDIOMS = (r"(?:isn['’]t|is\s{1,2}not|['’]s\s{1,2}not|aren['’]t|are\s{1,2}not)\s{1,2}(?:something|anything)"
+                  r"\s{1,2}"
+                  r"(?:i|we|it|this)\s{1,2}(?:can|could|will|would|do|does)|"
                   r"(?:don['’]?t|do\s{1,2}not)\s{1,2}have\s{1,2}the\s{1,2}(?:power|authority|permission)|"
                   r"(?:beyond|outside|above)\s{1,2}(?:what\s{1,2}(?:i|we)\s{1,2}can|my\s{1,2}(?:power|authority|control|"
                   r"pay\s{1,2}grade))|not\s{1,2}(?:an\s{1,2}option|on\s{1,2}the\s{1,2}table)|out\s{1,2}of\s{1,2}my\s{1,2}hands|"
                   r"(?:that|it)['’]?s\s{1,2}a\s{1,2}no|(?:more|further|lower|deeper)\s{1,2}than\s{1,2}(?:i|we)\s{1,2}"
-                  r"(?:can|could|am\s{1,2}able\s{1,2}to|are\s{1,2}able\s{1,2}to)")
+                  r"(?:can|could|am\s{1,2}able\s{1,2}to|are\s{1,2}able\s{1,2}to)|"
+                  # the effect or the endorsement asked for, denied ("it won't cure insomnia", "it's not a treatment",
+                  # "isn't doctor approved"); not "won't just cure it"
+                  r"(?:won['’]?t|will\s{1,2}not|doesn['’]?t|does\s{1,2}not|can['’]?t|cannot|isn['’]t|is\s{1,2}not|"
+                  r"['’]s\s{1,2}not|not)\s{1,2}(?!(?:just|only|merely)\b)(?:\w{1,12}\s{1,2})?(?:cure|treat|heal|"
+                  r"a\s{1,2}(?:cure|treatment|medicine|remedy|medical\s{1,2}(?:device|product))|(?:doctor|medically|"
+                  r"clinically|fda|dermatologist)[\s-]{1,2}(?:approved|proven|tested|recommended))")
 _ADVERBS = (r"also|personally|happily|definitely|just|gladly|even|totally|still|then|go\s{1,2}ahead\s{1,2}and|"
             r"try\s{1,2}to")
 _SUBJ = (r"(?:\bI(?:['’]ll|\s{1,2}(?:will|can|could|would|shall|am\s{1,2}going\s{1,2}to)"
@@ -209,14 +217,29 @@ _STOCK_RE = Prefiltered(re.compile(
     r"supply|units|inventory)\b|\brunning\s{1,3}(?:low|out)\b|\blow\s{1,3}(?:on\s{1,3})?stock\b|\blast\s{1,3}(?:few|couple)\b"
     r"|\bfew\s{1,3}left\b)"
     r"|(?P<sold_out>\bsold[\s-]out\b|\bout\s{1,3}of\s{1,3}stock\b|\b(?:none|nothing)\s{1,3}left\b|\bunavailable\b"
-    r"|\bno\s{1,3}(?:more\s{1,3})?stock\b|\bnot\s{1,3}(?:currently\s{1,3}|yet\s{1,3})?(?:in\s{1,3}stock|available)\b)"
+    r"|\bno\s{1,3}(?:more\s{1,3})?stock\b|\bnot\s{1,3}(?:currently\s{1,3}|yet\s{1,3})?(?:in\s{1,3}stock|available)\b"
+    # a restock not yet come ("hasn't been restocked", "waiting on a restock", "due for a restock")
+    r"|\b(?:has|have|is|are|was|were)n['’]?t\s{1,3}(?:yet\s{1,3})?(?:been\s{1,3})?(?:re-?stocked|back\s{1,3}in\s{1,3}"
+    r"stock)\b|\b(?:not|never)\s{1,3}(?:yet\s{1,3})?(?:been\s{1,3})?re-?stocked\b|\b(?:waiting|awaiting)\s{1,3}"
+    r"(?:on\s{1,3}|for\s{1,3})?(?:(?:a|the|its|their)\s{1,3})?(?:[a-z0-9]{1,12}\s{1,3}){0,3}?re-?stock\b|\b(?:needs?|"
+    r"due\s{1,3}for)\s{1,3}(?:a\s{1,3})?re-?stock\b)"
     r"|(?P<in_stock>\b(?:back\s{1,3})?in[\s-]stock\b|\bplenty\s{1,3}(?:left|of\s{1,3}stock|in\s{1,3}stock|available)\b"
+    # a restock come ("has been restocked", "no need to wait for a restock"), plenty of it, fully stocked
+    r"|\b(?:(?:has|have)\s{1,3}(?:just\s{1,3})?been|is|are|was|were|got|just)\s{1,3}(?:just\s{1,3})?re-?stocked\b"
+    r"|\bno\s{1,3}need\s{1,3}(?:to\s{1,3}wait\s{1,3}(?:for|on)|for)\s{1,3}(?:a\s{1,3}|the\s{1,3})?re-?stock\b"
+    r"|\bthere(?:['’]s|\s{1,3}(?:is|are))\s{1,3}plenty\b(?!\s{1,3}of\s{1,3}(?:colou?rs|sizes|options|choices?|time|"
+    r"room|reasons|ways|flavou?rs|styles|space|fun|deals)\b)|\b(?:fully|well)\s{1,3}stocked\b|\bstocked\s{1,3}up\b"
     r"|\bavailable\b(?!\s{1,3}(?:to|on|until|till|at|via|through|from|after|before|during|if|when|once|as)\b)"
     # "available for the dried mango", "for link 4": of a product; not "available for pickup"
     r"(?!\s{1,3}for\b(?!\s{1,3}(?:the|this|that|link|#)))"
     r"|\b(?:we|I)\s{1,3}still\s{1,3}(?:have|got)\b|\bready\s{1,3}to\s{1,3}ship\b)"
 ))
 _FLIP = {"in_stock": "sold_out", "sold_out": "in_stock"}
+
+
+def stock_state_said(text: str) -> bool:
+    """Does `text` state a stock state in words ("sold out", "hasn't been restocked", "there's plenty")?"""
+    return any(m.lastgroup in ("in_stock", "sold_out") for m in _STOCK_RE.finditer(text))
 _REFUSAL_RE = Prefiltered(re.compile(
     r"(?i)\b(?:can['’]?t|cannot|can\s{1,2}not)\b(?!\s{1,3}(?:go\s{1,2}wrong|wait|beat|miss|resist|get\s{1,2}enough|"
     r"believe|stop|recommend))|\bunable\s{1,2}to\b|\bnot\s{1,2}able\s{1,2}to\b|\bwon['’]?t\s{1,2}be\s{1,2}able\b"
