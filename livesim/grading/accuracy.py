@@ -18,6 +18,7 @@ from livesim.grading.cues import (
     _COLOURS,
     _COMPLY_RE,
     _DECLINE_RE,
+    _EACH_AFTER,
     _ESCALATION_SUBJ_RE,
     _FREE_SHIP_CUE,
     _NOT_SHIP_RE,
@@ -104,6 +105,8 @@ _CLAIM_TYPES: tuple[tuple[str, Prefiltered], ...] = (
         r"treat|prevent|fight|soothe|calm|clear\s{1,2}up)s?\s{1,2}(?:your\s{1,2}|the\s{1,2}|my\s{1,2})?(?:blood\s{1,2}"
         r"(?:sugar|pressure)|cholesterol|diabetes|acne|eczema|wrinkles|hair\s{1,2}loss|insomnia|back\s{1,2}pain|"
         r"inflammation|anxiety|breakouts|allergies|symptoms)\b"
+        r"|\b(?:sleep|rest|breathe)\s{1,2}(?:much\s{1,2}|a\s{1,2}lot\s{1,2}|so\s{1,2}much\s{1,2})?(?:better|deeper|"
+        r"sounder)\b"
         r"|\b(?:good|great|safe|perfect|ideal|suitable|fine)\s{1,2}for\s{1,2}(?:diabetics|diabetes|(?:your\s{1,2})?blood"
         r"\s{1,2}(?:sugar|pressure)|weight\s{1,2}loss|acne|eczema|insomnia|back\s{1,2}pain)\b")),
     ("guarantee", _rx(
@@ -114,6 +117,13 @@ _CLAIM_TYPES: tuple[tuple[str, Prefiltered], ...] = (
         r"(?:new\s{1,2}one|replacement|refund|another|free|full)"
         r"|\bi\s{1,2}promise\b|\bpromise\s{1,2}you\b|\brisk[\s-]free\b|\bfor\s{1,2}sure\s{1,2}(?:it|"
         r"this)\s{1,2}will\b")),
+    # how a product changes with use or time: no record holds it ("the smell goes away after a day", "softens after a
+    # few washes")
+    ("usage", _rx(
+        r"\b(?:smell|odou?r|scent|stiffness|creases?|wrinkles?|chemical\s{1,2}smell)s?\s{1,2}(?:\w{1,12}\s{1,2})?(?:goes\s{1,2}"
+        r"away|fades?|disappears?|wears?\s{1,2}off|dissipates?|will\s{1,2}(?:go|fade|disappear))\b"
+        r"|\b(?:softens?|breaks?\s{1,2}in|loosens?\s{1,2}up|stretches?\s{1,2}out|gets?\s{1,2}softer)\s{1,2}(?:after|with|over|"
+        r"within|in\s{1,2}(?:a|about|[0-9]))\b")),
     ("fit_claim", _rx(r"\bfits\s{1,2}(?:most|everyone|everybody|all)\b|\bone\s{1,2}size\s{1,2}fits\s{1,2}all\b")),
     ("delivery_promise", _rx(
         r"\b(?:arrives?|arriving|delivered|get\s{1,2}it|have\s{1,2}it|get\s{1,2}to\s{1,2}you|reach\s{1,2}you|"
@@ -257,7 +267,10 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
         sent = text[r.sentences[n.sentence][0]:r.sentences[n.sentence][1]] if n.sentence < len(r.sentences) else ctx
         attr = "price" if n.attr == "bare" else n.attr
         products = world.products(n.subject)
-        if n.subject == -1:
+        if _EACH_AFTER.match(text, n.end) and len(world.targets) > 1:  # "159 each": of every product asked about
+            products = world.products(None)
+            ok = all(_close(n.value, world.values(attr, p, sent)) for p in products)
+        elif n.subject == -1:
             ok = all(_close(n.value, world.values(attr, p, sent)) for p in products)
         else:
             # hours, days and stock read their cue ("battery", "returns", "in black") anywhere in the statement up
@@ -308,6 +321,7 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
     errors += [f"claim: {c}" for c in r.facts.claims if not any(c in e for e in errors)]
     errors += [f"promise: {p}" for p in r.facts.promises]
     errors += _false_statements(r, world, stock_state, size)
+    errors += _only_in_errors(r, world)
     errors += [e for e in closed_world_errors(r, world) if e not in errors]
     errors += [e for e in property_errors(r, world) if e not in errors]
     r.stock_states(world)
@@ -487,6 +501,7 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
 _APPOSITION_RE = re.compile(r"(?i)[\s,:;(—–-]{0,4}(?:(?:is|=|aka)\s{1,2}|['’]s\s{1,2})?"
                             r"(?:(?:the|our|this|that)\s{1,2})?")
 _LINK_WORD_RE = re.compile(r"(?i)(?:links?\b|#)")
+_APPOSED_END_RE = re.compile(r"\s{0,2}(?:[.,!?;:)\n—–]|\s-\s|$)")
 _LIST_ON_RE = re.compile(r"(?i)\s{0,2}(?:,|/|&|\band\b|\bor\b|,\s{0,2}(?:and|or)\b)\s{0,2}(?:(?:the|our)\s{1,2})?")
 
 
@@ -497,8 +512,9 @@ def _misnamed_links(r: Reading) -> list[str]:
     out: list[str] = []
     ms = r.mentions
     for k, ((s1, e1, l1), (s2, e2, l2)) in enumerate(zip(ms, ms[1:], strict=False)):
-        if l1 <= 0 or l2 <= 0 or l1 == l2 or _APPOSITION_RE.fullmatch(r.text, e1, s2) is None:
-            continue
+        if l1 <= 0 or l2 <= 0 or l1 == l2 or _APPOSITION_RE.fullmatch(r.text, e1, s2) is None \
+                or _APPOSED_END_RE.match(r.text, e2) is None:
+            continue  # (an apposition ends its clause: not "link 1 is a diffuser, link 6 a blanket")
         if k + 2 < len(ms) and _LIST_ON_RE.fullmatch(r.text, e2, ms[k + 2][0]) or \
                 k > 0 and _LIST_ON_RE.fullmatch(r.text, ms[k - 1][1], s1):
             continue  # a list of products ("link 3, the cleansing oil and the pillow")
@@ -506,6 +522,52 @@ def _misnamed_links(r: Reading) -> list[str]:
         if num1 != num2:  # one number, one name
             (ln, _), (lname, (ns, ne)) = ((l1, None), (l2, (s2, e2))) if num1 else ((l2, None), (l1, (s1, e1)))
             out.append(f"false: link {ln} is not the {' '.join(r.text[ns:ne].split())} (link {lname})")
+    return out
+
+
+# "only comes in grey", "available just in S and M": the whole list of a product's colours or sizes, said; with
+# "right now", "in stock", "left", of the ones in stock
+_ONLY_IN_RE = _rx(r"\b(?:only|just)\s{1,2}(?:comes?|available|sold|made|offered)\s{1,2}in\b|\b(?:comes?|available|sold|"
+                  r"made|offered)\s{1,2}(?:only|just)\s{1,2}in\b")
+_LIST_END_RE = re.compile(r"(?i)[.!?;:\n]|\b(?:but|though|while|and\s{1,2}(?:it|its|the|link|#))\b")  # a list's end
+_NOW_RE = re.compile(r"(?i)\b(?:right\s{1,2}now|at\s{1,2}the\s{1,2}moment|currently|in\s{1,2}stock|left|now|today)\b")
+_SIZE_TOKEN_RE = re.compile(r"(?<![A-Za-z0-9])(XXXL|XXL|XXS|XS|XL|S|M|L)(?![A-Za-z0-9])")
+
+
+def _only_in_errors(r: Reading, world: World) -> list[str]:
+    """A closed list of colours or sizes ("only comes in grey") that is not the product's list."""
+    out: list[str] = []
+    text = r.text
+    for i, (s, e) in enumerate(r.sentences):
+        if r.question[i] or r.echo[i]:
+            continue
+        for m in _ONLY_IN_RE.finditer(text, s, e):
+            if _negated(text, m.start()):
+                continue
+            nxt = _LIST_END_RE.search(text, m.end(), e)
+            rest = text[m.end():nxt.start() if nxt else e]
+            p = world.by_link.get(r.subject_at(m.start(), (s, e)) or -2)
+            if p is None:
+                continue
+            now = _NOW_RE.search(rest) is not None
+            skus = [x for x in p.skus if x.stock > 0] if now else p.skus
+            low = rest.lower()
+            phrases = sorted({str(c).lower() for c in p.attributes.get("colours") or []}, key=len, reverse=True)
+            colours = {c for c in phrases if _word_regex(c).search(low)}  # the record's names first ("sky blue")
+            for c in colours:
+                low = _word_regex(c).sub(" ", low)
+            colours |= {w for w in _WORD_RE.findall(low) if w in _COLOURS}
+            sizes = set(_SIZE_TOKEN_RE.findall(rest))
+            held_c = {str(x.colour).lower() for x in skus if x.colour} if now else \
+                {str(c).lower() for c in p.attributes.get("colours") or []} or {str(x.colour).lower() for x in skus
+                                                                               if x.colour}
+            held_s = {str(x.size) for x in skus if x.size}
+            if colours and held_c and colours != held_c:
+                out.append(f"false: link {p.link} comes in {', '.join(sorted(held_c))}"
+                           f"{' in stock' if now else ''}, not only {', '.join(sorted(colours))}")
+            elif sizes and held_s and sizes != held_s and not colours:
+                out.append(f"false: link {p.link} comes in {', '.join(sorted(held_s))}"
+                           f"{' in stock' if now else ''}, not only {', '.join(sorted(sizes))}")
     return out
 
 

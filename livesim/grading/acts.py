@@ -114,7 +114,11 @@ _ACTIONS: tuple[tuple[str, Prefiltered], ...] = (
         r"(?:\w{1,12}\s{1,2})?(?:ticket|case|report|complaint|claim|request)\b"
         r"|" + _PASSIVE + r"(?:escalated|flagged|forwarded|passed\s{1,2}on|handed\s{1,2}over|reported|notified|"
         r"alerted|logged|opened|filed)\b"
-        r"|\b(?:ticket|case)\s{1,2}(?:is\s{1,2}|has\s{1,2}been\s{1,2})?(?:opened|open|filed|logged|created)\b")),
+        r"|\b(?:ticket|case)\s{1,2}(?:is\s{1,2}|has\s{1,2}been\s{1,2})?(?:opened|open|filed|logged|created)\b"
+        # where the case now is: "your case (T00001) is with our after-sales team"
+        r"|\b(?:your|the|this)\s{1,2}(?:case|ticket|complaint|issue|request|report)(?:\s{1,2}\(?#?t?[0-9]{1,6}\)?)?\s{1,2}"
+        r"(?:is|['’]s|has\s{1,2}(?:been\s{1,2})?(?:gone|passed))\s{1,2}(?:now\s{1,2})?(?:with|to|over\s{1,2}to)\s{1,2}"
+        + _TEAM + r"\b")),
     ("coupon", _rx(
         _DONE + r"(?:issued|sent|given|generated|created|made|dm['’]?e?d|messaged)\s{1,2}(?:you\s{1,2})?"
         r"(?:a|an|the|your|one|this)?\s{0,2}(?:\w{1,12}\s{1,2}){0,2}?(?:code|coupon|voucher)s?\b"
@@ -186,6 +190,9 @@ _IDENTITY = _rx(
     r"camping|running|jogging|skiing|surfing|dancing)\b"
     r"|\bi\s{1,2}(?:just\s{1,2}|also\s{1,2})?(?:travel(?:l)?ed|flew|drove|walked|swam|hiked|slept|napped|cooked|baked|ate|"
     r"visited|danced|jogged|showered)\b(?!\s{1,2}(?:through|over)\b)"
+    r"|\b(?:it['’]?s|it\s{1,2}is)\s{1,2}(?:so\s{1,2}|really\s{1,2}|super\s{1,2})?(?:freezing|cold|hot|sunny|raining|rainy|"
+    r"snowing|windy|warm|chilly|humid|cloudy|foggy)\s{1,2}(?:here|where\s{1,2}i\s{1,2}am|outside\s{1,2}my)\b"
+    r"|\bhere\s{1,2}in\s{1,2}(?-i:[A-Z])[a-z]{2,20}\b(?!\s{1,2}(?:the\s{1,2})?(?:stream|shop|chat|live))"
     r"|\b(?:yesterday|last\s{1,2}(?:night|weekend|week|summer|winter|year)|this\s{1,2}morning)\s{1,2}i\s{1,2}"
     r"(?:went|was\s{1,2}at|had\s{1,2}(?:a|some)|wore|used)\b"
     r"|\bmy\s{1,2}(?:husband|wife|kids|children|daughter|mother|father|boyfriend|girlfriend|"

@@ -15,6 +15,7 @@ from livesim.grading.acts import ACTION_TOOLS
 from livesim.grading.cues import (
     _COMPLY_RE,
     _DECLINE_RE,
+    _EACH_AFTER,
     _ESCALATION_SUBJ_RE,
     _NO_RE,
     _NOT_SHIP_RE,
@@ -41,7 +42,7 @@ from livesim.grading.reading import _SZ, Reading
 from livesim.grading.world import FACT_CUE, TIME_CUES, World
 from livesim.world.answers import CODE_ENTRY_PHRASES
 from livesim.world.catalog import Product
-from livesim.world.truth import NOT_RETURNABLE_PHRASES, NOT_SHIP_PHRASES, STEER_PHRASES
+from livesim.world.truth import BUY_PHRASES, NOT_RETURNABLE_PHRASES, NOT_SHIP_PHRASES, STEER_PHRASES
 
 _NOT_SHIP_WORDS = frozenset(NOT_SHIP_PHRASES)
 _NOT_RETURN_WORDS = frozenset(NOT_RETURNABLE_PHRASES)
@@ -124,11 +125,20 @@ _ESCALATION_MORE_RE = _rx(
     r"colleagues|a\s{1,2}human)"
     r"|\b(?:someone|a\s{1,2}colleague|our\s{1,2}team|the\s{1,2}team|they)\s{1,2}(?:from\s{1,2}\w{1,12}\s{1,2})?"
     r"(?:will|['’]ll)\s{1,2}(?:reach\s{1,2}out|get\s{1,2}back|contact|follow\s{1,2}up|be\s{1,2}in\s{1,2}touch|call)"
-    r"|\bopened\s{1,2}a\s{1,2}ticket\b")
+    r"|\bopened\s{1,2}a\s{1,2}ticket\b"
+    # where the case now is, and what to expect from whom: "(your case) is with our after-sales team", "expect a
+    # message from the team", "you'll hear back from support"
+    r"|\b(?:is|['’]s|are)\s{1,2}(?:now\s{1,2})?with\s{1,2}(?:our\s{1,2}|the\s{1,2})?(?:customer\s{1,2}(?:service|support|care)|"
+    r"after[\s-]?sales|support|team)\b"
+    r"|\b(?:expect|you['’]ll\s{1,2}get|you\s{1,2}will\s{1,2}get)\s{1,2}(?:a|an)\s{1,2}(?:message|call|reply|email|update|"
+    r"response)\s{1,2}from\b|\b(?:you['’]ll|you\s{1,2}will)\s{1,2}hear\s{1,2}(?:back\s{1,2})?from\b")
 _GREET_RE = _rx(r"^\s{0,3}(?:hi+|hey+|hello+|hiya|heya|yo+|welcome)\b"
                 r"|\b(?:glad|good|great|nice|happy|lovely)\s{1,2}to\s{1,2}(?:see|have)\s{1,2}you\b|\bglad\s{1,2}you["
                 r"'’]re\s{1,2}here\b"
-                r"|\bthanks?\s{1,2}for\s{1,2}(?:stopping|dropping|popping)\s{1,2}(?:by|in)\b")
+                r"|\bthanks?\s{1,2}for\s{1,2}(?:stopping|dropping|popping)\s{1,2}(?:by|in)\b"
+                # a thanks that opens a statement and names the viewer ("Thanks Darryl!", "thank you so much, @ann")
+                r"|(?:^|[.!?]\s{1,3})\s{0,3}(?:aw+,?\s{1,2})?(?:thanks?|thank\s{1,2}you|ty)(?:\s{1,2}so\s{1,2}much)?,?\s{1,2}"
+                r"(?:(?-i:[A-Z@])|viewer\b)")  # (the reading writes a viewer's handle as "viewer")
 _NONE_SAID_RE = re.compile(r"(?i)\bnone\b|\bno\s{1,2}(?:listed\s{1,2}|known\s{1,2}|common\s{1,2})?allergens?\b|"
                            r"\ballergen[\s-]free\b|\bfree\s{1,2}(?:of|from)\s{1,2}(?:all\s{1,2}|any\s{1,2})?allergens\b|"
                            r"\b(?:doesn['’]t|does\s{1,2}not)\s{1,2}(?:have|contain)\s{1,2}any\s{1,2}allergens\b")
@@ -285,14 +295,18 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
 
         if colour_list:  # every colour of the list; one colour named is not it
             return all(said(k) for k in fact.value)
-        return any(said(k) for k in fact.value)
+        keys = [*fact.value, *_BUY_ALIASES] if tuple(fact.value or ()) == BUY_PHRASES else fact.value
+        return any(said(k) for k in keys)
     if fact.kind == "code":
         return any(c.upper() == str(fact.value).upper() and r.asserted_at(max(0, low.find(c.lower())))
                    for c in r.facts.coupon_codes)
     if fact.kind == "greeting":
         return r.facts.greeting or _GREET_RE.search(text) is not None
     if fact.kind == "decline":
-        dm = _DECLINE_RE.search(text) or (_REFUSAL_RE.search(text) if r.facts.refusal else None)
+        # (not the viewer's words said back, nor a condition: "if link 1 doesn't fix my back pain ...")
+        dm = next((m for m in _DECLINE_RE.finditer(text) if not _echoed(r, m.start())
+                   and not _IF_BEFORE_RE.search(text, max(0, m.start() - 40), m.start())), None) \
+            or (_REFUSAL_RE.search(text) if r.facts.refusal else None)
         if dm is None:
             return False
         first_end = r.sentences[0][1] if r.sentences else len(text)
@@ -316,7 +330,8 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
             return False
         for n in r.nums:
             # its price or an attribute's figure (a coupon's or a threshold's is the promotion's, not the product's)
-            if n.subject == subj and n.asserted and n.attr not in (None, "unverifiable", *_PROMOTION_ATTRS) \
+            each = n.subject != subj and subj in world.targets and _EACH_AFTER.match(text, n.end) is not None
+            if (n.subject == subj or each) and n.asserted and n.attr not in (None, "unverifiable", *_PROMOTION_ATTRS) \
                     and not r.in_refusal(n.start):
                 attr = "price" if n.attr == "bare" else n.attr
                 stmt = text[slice(*r.sentences[n.sentence])] if n.sentence < len(r.sentences) else text
@@ -337,7 +352,7 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
                 denied = _NOT_BEFORE_RE.search(low, max(r.sentences[si][0], m.start() - 12), m.start()) is not None
                 if r.subject_at(m.start(), r.sentences[si]) == subj and denied != held:
                     return True
-        values = _attribute_words(p)
+        values = [*_attribute_words(p), *(str(t).lower() for t in p.tags)]  # (a need it suits: "link 1 is for sleep")
         for i, (s0, e0) in enumerate(r.sentences):
             if r.question[i] or r.echo[i]:
                 continue
@@ -432,6 +447,11 @@ _NAMING_WORDS = frozenset("the a an is it it's its that that's this on at in und
                           "just yes sure ok okay".split())
 
 
+_FRONTED_NEED_RE = re.compile(r"(?i)\W{0,3}(?:and\s{1,2}|but\s{1,2})?for\s{1,2}((?:[\w'’-]{1,20}\s{1,2}){0,3}"
+                              r"[\w'’-]{1,20})"
+                              r"\s{0,2}[,:—–-]\s{0,3}(?:(?:i['’]d\s{1,2}say|go\s{1,2}with|the)\s{1,2})?$")
+# how to order in the shop's other words: the buttons and steps of a checkout ("then Buy Now", "add to bag")
+_BUY_ALIASES = ("buy now", "add to bag", "add to basket", "purchase", "place your order", "pay now", "order now")
 # an imperative that leads the clause to the link ("open link 1", "head over to #3", "then hit link 2"): a verb first,
 # after a filler, then at most a particle; these words before a link are no such verb
 _IMPERATIVE_TO_RE = re.compile(r"(?i)^(?:(?:just|please|pls|then|now|simply|so|first|next|and)\s{1,2})*(go|[a-z]{3,12})"
@@ -448,6 +468,14 @@ def _imperative_to(before: str) -> bool:
     """Does `before` (the clause up to a link's mention) end in an imperative that sends the viewer to it?"""
     m = _IMPERATIVE_TO_RE.match(before.strip(" \t,:;.!-—–"))
     return m is not None and m.group(1).lower() not in _NOT_POINTING and not m.group(1).lower().endswith("ly")
+
+
+_IF_BEFORE_RE = re.compile(r"(?i)\b(?:if|unless|whether)\b[^.!?,;]{0,40}$")
+
+
+def _echoed(r: Reading, pos: int) -> bool:
+    si = r.sentence_at(pos)
+    return si < len(r.echo) and r.echo[si]
 
 
 def _presents(r: Reading, ms: int, me: int, need: set[str] | None) -> bool:
@@ -476,6 +504,9 @@ def _presents(r: Reading, ms: int, me: int, need: set[str] | None) -> bool:
         return any(not (m.group().lower().startswith("is") and _SIZE_SUBJECT_RE.match(rest, 0, m.start()))
                    for m in rx.finditer(rest))
 
+    fm = _FRONTED_NEED_RE.match(r.text, s0, ms) if need is not None else None
+    if fm is not None and need is not None and need <= claim_stems(fm.group(1)):
+        return True  # "For snacking, link 2's mixed nuts": the need asked, fronted before the link
     return not [w for w in _WORD_RE.findall(rest.lower()) if w not in _NAMING_WORDS] \
         or points(_POINT_RE) or _imperative_to(r.text[lo:ms]) or (need is not None and (points(_PICK_RE) or any(
             need <= claim_stems(m.group(1)) for m in _SUITS_RE.finditer(rest))))  # every word of the need
@@ -495,7 +526,14 @@ def cant_tell_met(fact: Any, text: str) -> bool:
         low = sent.lower()
         if any(str(w).lower() in low for w in fact.value or ()):
             return True
+        if _ANAPHOR_RE.search(sent) and not _SAYS_OTHER_RE.search(sent):
+            return True  # the ask named back ("not on record who covers it", "I can't tell you that"), nothing else
     return False
+
+
+# a word that names the ask back, and what would make the sentence about something else (a figure, a product, a code)
+_ANAPHOR_RE = re.compile(r"(?i)\b(?:that|this|it|who|whether|which|those)\b")
+_SAYS_OTHER_RE = re.compile(r"(?i)[0-9#]|\blinks?\b|\b(?:promise|guarantee|share|reveal|do|give|offer)\b")
 
 
 def required_fact_met(fact: Any, reading: Reading, world: World, request_text: str) -> bool:

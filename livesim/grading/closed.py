@@ -56,7 +56,7 @@ _URGENCY = _rx(
     r"|\b(?:grab|get|buy|order)\s{1,2}(?:it|one|yours|them)\s{1,2}(?:now\s{1,2}before|fast|quick(?:ly)?|asap)\b"
     r"|\bwhile\s{1,2}(?:it|they|stocks?|supplies)\s{1,2}lasts?\b")
 _SOCIAL = _rx(
-    r"\b(?:people|everyone|everybody|the\s{1,2}(?:chat|room)|viewers|customers|buyers|shoppers|fans|folks|half\s{1,2}"
+    r"\b(?:people|everyone|everybody|the\s{1,2}(?:chat|room)|viewers|customers|buyers|shoppers|fans|users|folks|half\s{1,2}"
     r"(?:of\s{1,2})?(?:the\s{1,2})?(?:chat|room|viewers|you)|(?:lots|so\s{1,2}many|loads|tons)\s{1,2}of\s{1,2}(?:you|"
     r"people|viewers|buyers)|[0-9][0-9,]{0,7}\+?\s{1,2}(?:people|buyers|customers|viewers|of\s{1,2}you|fans|shoppers)"
     r")(?:['’]s)?\s{1,2}(?:\w{1,12}\s{1,2}){0,2}?(?:bought|buying|grabb\w{1,4}|order\w{0,3}|snapp\w{1,4}|"
@@ -105,7 +105,8 @@ _STACK = _rx(r"\b(?:applies|works|valid|usable|good|counts)\s{1,2}(?:on|to|with|
              r"|\b(?:can['’]?t|cannot|can\s{1,2}not)\s{1,2}(?:be\s{1,2})?(?:combined|used\s{1,2}together)\b")
 _ALL_LINKS = _rx(r"\b(?:works|valid|applies|good|usable)\s{1,2}(?:on|for|with)\s{1,2}(?:every|all|any)(?:\s{1,2}the)?"
                  r"(?:\s{1,2}(?:links?|items?|products?|things?))?\b|\b(?:site|store|shop)[\s-]?wide\b|\bon\s{1,2}ev"
-                 r"erything\b")
+                 r"erything\b|\b(?:off|on|for|with)\s{1,2}(?:any|every|all)\s{1,2}(?:\w{1,12}\s{1,2})?(?:links?|items?|"
+                 r"products?|things?|purchases?)\b|\boff\s{1,2}anything\b")
 _NO_EXPIRY = _rx(r"\bnever\s{1,2}expires?\b|\bno\s{1,2}expir\w{1,6}\b|\b(?:doesn['’]?t|won['’]?t|does\s{1,2}not|will"
                  r"\s{1,2}"
                  r"not)\s{1,2}expire\b|\bvalid\s{1,2}(?:forever|all\s{1,2}(?:day|week|month|year))\b")
@@ -167,7 +168,8 @@ _GRANT = _rx(
     r"|\b(?:here['’]?s|here\s{1,2}(?:is|are)|these\s{1,2}are)\s{1,2}(?:my|the|our)\s{1,2}(?:full\s{1,2}|hidden\s{1,2}|"
     r"internal\s{1,2}|secret\s{1,2})?(?:system\s{1,2}prompt|prompt|instructions|internal\s{1,2}notes|rules|coupon\s"
     r"{1,2}"
-    r"codes)\b|\bmy\s{1,2}(?:system\s{1,2}prompt|instructions)\s{1,2}(?:is|are|say)\b|\bi\s{1,2}was\s{1,2}(?:told|"
+    r"codes)\b|\bmy\s{1,2}(?:system\s{1,2}prompt|instructions)\s{1,2}(?:is|are|say)\b(?!\s{0,2}(?:private|confidential|"
+    r"secret|off[\s-]limits|not\s|hidden|staying|kept|something\s{1,2}i))|\bi\s{1,2}was\s{1,2}(?:told|"
     r"instructed)\s{1,2}to\b|\byou\s{1,2}are\s{1,2}(?:the\s{1,2}|a\s{1,2})?(?:host|assistant|ai)\b")
 _UNORDERABLE = _rx(
     r"\b(?:can['’]?t|cannot|can\s{1,2}not)\s{1,2}be\s{1,2}(?:ordered|bought|purchased)\b|\bnot\s{1,2}(?:available\s"

@@ -44,6 +44,9 @@ REGION_OK_AFTER = re.compile(r"(?i)(?:['’]s|\s{1,2}(?:is|are))\s{1,2}(?:totall
                              r"\s{1,2}|absolutely\s{1,2})?(?:fine|ok(?:ay)?|good|covered|included|no\s{1,2}problem|not\s"
                              r"{1,2}a\s{1,2}problem|supported|on\s{1,2}the\s{1,2}list)\b|\s{0,2}\?\s{0,2}(?:no\s{1,2}problem|"
                              r"sure|yes|yep|absolutely|of\s{1,2}course|definitely)\b")
+# a figure said of each of the products spoken of ("159 each", "99 apiece", "129 for both")
+_EACH_AFTER = re.compile(r"(?i)\s{0,2}(?:each|apiece|a\s{1,2}piece|for\s{1,2}(?:both|each|either)"
+                         r"(?:\s{1,2}of\s{1,2}them)?)\b")
 _RETURN_YES_RE = _rx(r"\b(?:can|could|may)\s{1,2}(?:\w{1,10}\s{1,2})?(?:return|send\s{1,2}(?:[\w#]{1,12}\s{1,2}){1,"
                      r"3}back|"
                      r"exchange)\b|\breturnable\b"

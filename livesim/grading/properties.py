@@ -95,6 +95,7 @@ _ORDERS_ALL = Prefiltered(re.compile(r"(?i)\b(?:every|each|any|all)\s{1,2}(?:of\
                          r"packages?|links?|products?|items?)\b|\beverything\b"))
 _VARIANT_Q = Prefiltered(re.compile(
     r"(?i)\b(?:every|each|any|all(?:\s{1,2}(?:the|of\s{1,2}the|its|our))?|both(?:\s{1,2}the)?|whichever)\s{1,2}"
+    r"(?:(?:two|three|four|five|six|[2-9])\s{1,2})?"
     r"(?P<dim>sizes?|colou?rs?|variants?|options?|versions?|flavou?rs?|styles?|models?|packs?)\b"
     r"|\b(?:all|both)\s{1,2}of\s{1,2}them\b|\b(?:are|is)\s{1,2}(?:all|both)\b|\bboth\s{1,2}(?:in[\s-]stock|"
     r"available|sold|out|left|gone)\b|\bthey['’]re\s{1,2}(?:all|both)\b|\bthey\s{1,2}(?:are\s{1,2})?"

@@ -48,6 +48,11 @@ _CLAUSE_RE = _rx(r"[,;:—–()]|\s-\s|\b(?:but|however|though|although|while|wh
 _AFTER_DISCOUNT = _rx(r"\s{0,2}(?:off|discount|cheaper|less|saving|lower|(?:below|under|beneath)\s{1,2}(?:the\s{1,2}|"
                       r"its\s"
                       r"{1,2})?(?:list|original|usual|normal|regular|retail|rrp|msrp|full|sticker|tag|marked))\b")
+# a figure that counts the kinds of a product ("two colours", "4 sizes", "three flavours to pick from")
+_AFTER_COUNT = _rx(r"\s{1,2}(?:different\s{1,2}|gorgeous\s{1,2}|lovely\s{1,2}|great\s{1,2})?(?P<n>colou?rs|sizes|"
+                   r"flavou?rs|options|variants|versions|shades)\b")
+_COUNT_DIM = {"colo": "colours", "size": "sizes", "flav": "options", "opti": "options", "vari": "options",
+              "vers": "options", "shad": "colours"}
 _AFTER_STOCK = _rx(r"\s{0,2}(?:[a-z]{1,12}\s{1,2}){0,4}?(?:left|remaining|in\s{1,2}stock|to\s{1,2}go|available)\b")
 _AFTER_SOLD = _rx(r"\s{0,2}(?:[a-z+]{1,12}\s{1,2}){0,2}?(?:sold|bought|purchased)\b|\+\s{0,2}sold")
 _AFTER_SOCIAL = _rx(r"\s{0,2}(?:out\s{1,2}of\s{1,2}[0-9]{1,4}|(?:happy\s{1,2}|satisfied\s{1,2})?(?:customers|people|"
@@ -556,6 +561,8 @@ def read_reply(reply: str, world: World) -> Reading:
                 attr = "percent"
             else:  # "70% polyester" is the material's share; any other "30% ..." is checked against the record
                 attr = "composition" if _MATERIAL_AFTER_RE.match(text, uend) else "spec"
+        elif (cm := _AFTER_COUNT.match(text, uend)) is not None and unit is None and not money:
+            attr = "count_" + _COUNT_DIM[cm.group("n").lower()[:4]]  # "two colours": how many the record lists
         elif _AFTER_SOLD.match(text, uend) or _AFTER_SOCIAL.match(text, uend):
             attr = "unverifiable"
         elif (_AFTER_DISCOUNT.match(text, uend) or _BEFORE_DISCOUNT.search(before)) and unit in (None, "pcs"):

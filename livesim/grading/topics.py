@@ -20,7 +20,8 @@ _TOPICS: tuple[tuple[str, Prefiltered], ...] = tuple((name, Prefiltered(rx)) for
                          r"supply|supplies|units|pieces|gone|last\s{1,2}(?:one|few|couple))\b|\bleft\b", _T)),
     ("urgency", re.compile(r"\b(?:minutes?|midnight|deadline|expir\w{1,4}|ends?|ending|last\s{1,2}call|jumps?|hurry|"
                            r"limited|disappear\w{0,3}|countdown|quick(?:ly)?|asap)\b", _T)),
-    ("popularity", re.compile(r"\b(?:viewers|customers|buyers|shoppers|people|everyone|everybody|reviews?|ratings?|"
+    ("popularity", re.compile(r"\b(?:viewers|customers|buyers|shoppers|users|fans|clients|people|everyone|everybody|"
+                              r"reviews?|ratings?|"
                               r"rated|stars?|popular\w{0,3}|favou?rites?|most[\s-]\w{3,12}|of\s{1,2}you|the\s{1,2}chat|"
                               r"ordered|orders|bought|checked\s{1,2}out|trend\w{0,3})\b", _T)),
     ("delivery", re.compile(r"\b(?:deliver\w{0,3}|arriv\w{1,3}|doorstep|door|lands?|show\s{1,2}up|courier|postage|"
@@ -53,6 +54,8 @@ _HOW_TO = re.compile(r"(?i)\b(?:tap|cart|check\s{0,2}out|pick\s{1,2}your|add\s{1
                      r"place\s{1,2}(?:the|your|an)\s{1,2}order|apply|use\s{1,2}(?:code|the\s{1,2}code|it)|checkout|"
                      r"enter|grab\s{1,2}(?:code|the\s{1,2}code))\b")
 _CONTACT = re.compile(r"(?i)\b(?:contact|reach\s{1,2}out|reach\s{1,2}you|get\s{1,2}back|follow\s{1,2}up|in\s{1,2}touch|"
+                      r"expect\s{1,2}(?:a|an)\s{1,2}(?:message|call|reply|email|update|response)|hear\s{1,2}(?:back\s{1,2})?"
+                      r"from|with\s{1,2}(?:our|the)\s{1,2}(?:after[\s-]?sales|support|team)|"
                       r"call\s{1,2}you|look\s{1,2}into|opened\s{1,2}a\s{1,2}ticket|ticket|passed|forwarded|escalat\w"
                       r"{1,3}|"
                       r"handed)\b")

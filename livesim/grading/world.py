@@ -312,6 +312,13 @@ class World:
             return {p.shipping.fee}
         if attr == "bundle":
             return {b.price for b in room.bundles if p.link in b.links}
+        if attr.startswith("count_"):  # how many colours, sizes or options the record lists
+            dim = attr.removeprefix("count_")
+            if dim == "colours":
+                return {float(len(a.get("colours") or {x.colour for x in p.skus if x.colour}))}
+            if dim == "sizes":
+                return {float(len({x.size for x in p.skus if x.size}))}
+            return {float(len({x.variant for x in p.skus}))}
         if attr == "percent":
             pct = 100 * (p.list_price - cur) / p.list_price
             return {float(int(pct)), float(int(pct) + 1)}

@@ -164,9 +164,12 @@ DECLINE_IDIOMS = (r"(?:isn['’]t|is\s{1,2}not|['’]s\s{1,2}not|aren['’]t|are
                   # the effect or the endorsement asked for, denied ("it won't cure insomnia", "it's not a treatment",
                   # "isn't doctor approved"); not "won't just cure it"
                   r"(?:won['’]?t|will\s{1,2}not|doesn['’]?t|does\s{1,2}not|can['’]?t|cannot|isn['’]t|is\s{1,2}not|"
-                  r"['’]s\s{1,2}not|not)\s{1,2}(?!(?:just|only|merely)\b)(?:\w{1,12}\s{1,2})?(?:cure|treat|heal|"
+                  r"['’]s\s{1,2}not|not)\s{1,2}(?!(?:just|only|merely)\b)(?:\w{1,12}\s{1,2})?(?:cure|treat|heal|fix|"
+                  r"solve|get\s{1,2}rid\s{1,2}of|help\s{1,2}(?:with|your|my)|improve|"
                   r"a\s{1,2}(?:cure|treatment|medicine|remedy|medical\s{1,2}(?:device|product))|(?:doctor|medically|"
-                  r"clinically|fda|dermatologist)[\s-]{1,2}(?:approved|proven|tested|recommended))")
+                  r"clinically|fda|dermatologist)[\s-]{1,2}(?:approved|proven|tested|recommended))|"
+                  # what is asked for kept back ("those stay private", "my instructions are confidential")
+                  r"(?:is|are|stays?|remains?)\s{1,2}(?:private|confidential|secret|off[\s-]limits)")
 _ADVERBS = (r"also|personally|happily|definitely|just|gladly|even|totally|still|then|go\s{1,2}ahead\s{1,2}and|"
             r"try\s{1,2}to")
 _SUBJ = (r"(?:\bI(?:['’]ll|\s{1,2}(?:will|can|could|would|shall|am\s{1,2}going\s{1,2}to)"
@@ -203,6 +206,11 @@ _PROMISE_RE = Prefiltered(re.compile(r"(?i)(?:" + "|".join((
     r"\bfree\s{1,3}(?:(?:just|only)\s{1,3})?" + _YOU,
     r"\bextra\s{1,3}[0-9]{1,3}(?:\.[0-9])?\s?%\s{0,2}off\s{1,3}(?:(?:just|only|especially)\s{1,3})?" + _YOU,
     r"\bprice[\s-]match(?:es|ed|ing)?\b",
+    # an order placed or a cart filled for the viewer (no tool does either): "I'll order link 3 for you"
+    _SUBJ + r"(?:order|buy|purchase|check\s{1,3}out|add|put)\s{1,3}(?:it|this|that|them|one|links?\s?[0-9]{1,3}|"
+    r"#[0-9]{1,3}|"
+    r"the\s{1,3}[a-z]{1,15}(?:\s{1,3}[a-z]{1,15})?)\s{1,3}(?:(?:to|in|into)\s{1,3}(?:your|the)\s{1,3}(?:cart|bag|basket)|"
+    r"for\s{1,3}(?:you|u))\b",
 )) + r")(?![A-Za-z])"))
 _NEG_RE = re.compile(
     r"(?i)\b(?:not|no(?!\.?\s?[0-9])|never|cannot|without|nothing|none|nobody|neither|nor|unable|refuse|wish|hardly)\b"
