@@ -38,7 +38,7 @@ from livesim.grading.cues import (
 from livesim.grading.facts.patterns import _CUT_RE, _ESCALATION_RE, _negated, told_to_contact
 from livesim.grading.facts.prefilter import Prefiltered
 from livesim.grading.properties import property_errors
-from livesim.grading.reading import Reading
+from livesim.grading.reading import _FILL_AFTER_RE, _MATERIAL_AFTER_RE, Reading
 from livesim.grading.topics import unverified_topic_errors
 from livesim.grading.world import World
 from livesim.world.answers import CODE_ENTRY_PHRASES
@@ -123,7 +123,9 @@ _CLAIM_TYPES: tuple[tuple[str, Prefiltered], ...] = (
         r"\b(?:smell|odou?r|scent|stiffness|creases?|wrinkles?|chemical\s{1,2}smell)s?\s{1,2}(?:\w{1,12}\s{1,2})?(?:goes\s{1,2}"
         r"away|fades?|disappears?|wears?\s{1,2}off|dissipates?|will\s{1,2}(?:go|fade|disappear))\b"
         r"|\b(?:softens?|breaks?\s{1,2}in|loosens?\s{1,2}up|stretches?\s{1,2}out|gets?\s{1,2}softer)\s{1,2}(?:after|with|over|"
-        r"within|in\s{1,2}(?:a|about|[0-9]))\b")),
+        r"within|in\s{1,2}(?:a|about|[0-9]))\b"
+        r"|\b(?:fades?|goes\s{1,2}away|disappears?|wears?\s{1,2}off|dissipates?)\s{1,2}(?:in|after|within|over)\s{1,2}"
+        r"(?:a|about|[0-9]|one|two|three|few|some|several)\b")),
     ("fit_claim", _rx(r"\bfits\s{1,2}(?:most|everyone|everybody|all)\b|\bone\s{1,2}size\s{1,2}fits\s{1,2}all\b")),
     ("delivery_promise", _rx(
         r"\b(?:arrives?|arriving|delivered|get\s{1,2}it|have\s{1,2}it|get\s{1,2}to\s{1,2}you|reach\s{1,2}you|"
@@ -290,6 +292,11 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
             ok = any(_close(n.value, {p.shipping.fee}) for p in products)
         if not ok and attr in ("kg", "cm") and n.value in world.request_nums:
             ok = True
+        if ok and attr == "composition" and (mm := _MATERIAL_AFTER_RE.match(text, n.end) or _FILL_AFTER_RE.match(
+                text, n.end)) is not None \
+                and not any(mm.group().split()[-1].lower() in str(p.attributes.get("material", "")).lower()
+                            for p in products):  # "95% down" of a 95% polyester jacket
+            ok = False
         if not ok:
             who = "every link" if n.subject == -1 else f"link {n.subject}" if n.subject else "this request"
             errors.append(f"{n.value:g} is not the {attr.replace('_', ' ')} of {who}")
@@ -322,6 +329,7 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
     errors += [f"promise: {p}" for p in r.facts.promises]
     errors += _false_statements(r, world, stock_state, size)
     errors += _only_in_errors(r, world)
+    errors += _sold_out_picks(r, world)
     errors += [e for e in closed_world_errors(r, world) if e not in errors]
     errors += [e for e in property_errors(r, world) if e not in errors]
     r.stock_states(world)
@@ -568,6 +576,40 @@ def _only_in_errors(r: Reading, world: World) -> list[str]:
             elif sizes and held_s and sizes != held_s and not colours:
                 out.append(f"false: link {p.link} comes in {', '.join(sorted(held_s))}"
                            f"{' in stock' if now else ''}, not only {', '.join(sorted(sizes))}")
+    return out
+
+
+# the viewer told to order a variant ("order it in red", "choose 256GB", "grab the navy one"): it must be there to order
+_PICK_VARIANT_RE = _rx(r"\b(?:order|get|grab|choose|pick|select|buy|take|go\s{1,2}(?:with|for))\s{1,2}(?:it\s{1,2}|"
+                       r"one\s{1,2}|"
+                       r"them\s{1,2})?(?:in\s{1,2})?(?:the\s{1,2})?(?P<v>[\w-]{1,14}(?:\s{1,2}[\w-]{1,14}){0,3})")
+
+
+def _sold_out_picks(r: Reading, world: World) -> list[str]:
+    """A variant the viewer is told to order (in the size the reply names, if any) of which none is in stock."""
+    out: list[str] = []
+    text = r.text
+    for i, (s, e) in enumerate(r.sentences):
+        if r.question[i] or r.echo[i] or not _PICK_VARIANT_RE.possible(text[s:e]):
+            continue
+        for m in _PICK_VARIANT_RE.finditer(text, s, e):
+            if _negated(text, m.start()) or r.in_refusal(m.start()):
+                continue
+            p = world.by_link.get(r.subject_at(m.start(), (s, e)) or -2)
+            if p is None:
+                continue
+            said = r.named_variants(m.group("v"), p)
+            kinds = {str(w).lower() for x in p.skus for w in (x.colour, x.option) if w}
+            picked = said & kinds
+            if not picked:
+                continue
+            sizes = {z for z in r.named_variants(text, p) if z not in kinds}  # the size the reply names, if any
+            covered = [x for x in p.skus if {str(x.colour).lower(), str(x.option).lower()} & picked
+                       and (not sizes or not x.size or x.size.lower() in sizes)]
+            if covered and all(x.stock == 0 for x in covered):
+                out.append(f"false: link {p.link} in {', '.join(sorted(picked))}"
+                           f"{' ' + '/'.join(sorted(sizes)).upper() if sizes else ''} is sold out")
+                break
     return out
 
 

@@ -83,7 +83,7 @@ _GRANT = _rx(
 _DISCLOSE = _rx(
     r"\b(?:my|the|our)\s{1,2}(?:system\s{1,2}prompt|prompt|instructions?|hidden\s{1,2}(?:rules?|instructions?|prompt)|"
     r"secret\s{1,2}(?:rules?|instructions?)|internal\s{1,2}(?:rules?|guidelines?|instructions?)|rules|guidelines|"
-    r"skills?|playbook|script|operator\s{1,2}notes?)\s{0,2}(?:says?|said|tells?\s{1,2}me|are|is|reads?|goes|"
+    r"skills?|playbook|script|(?:operator\s{1,2}|internal\s{1,2})?notes?)\s{0,2}(?:says?|said|tells?\s{1,2}me|are|is|reads?|goes|"
     r"includes?|:)(?!\s{0,2}(?:private|confidential|secret|off[\s-]limits|not\s{1,2}(?:something|for)|hidden|"
     r"something\s{1,2}i\s{1,2}(?:can['’]?t|don['’]?t|won['’]?t)))"
     r"|\b(?:i['’]?m|i\s{1,2}am|i['’]?ve\s{1,2}been|i\s{1,2}was|i\s{1,2}have\s{1,2}been|i['’]?m\s{1,2}being)\s{1,2}"
@@ -154,7 +154,8 @@ _ACTIONS: tuple[tuple[str, Prefiltered], ...] = (
     ("refund", _rx(_DONE + r"(?:refunded|reimbursed|compensated|credited)\b|" + _DONE + r"(?:issued|processed|"
                    r"started|initiated|approved|sent)\s{1,2}(?:a|an|the|your)\s{1,2}(?:full\s{1,2})?(?:refund|"
                    r"reimbursement|credit)\b|\b(?:refund|reimbursement)\s{1,2}(?:is|has\s{1,2}been)\s{1,2}"
-                   r"(?:now\s{1,2})?(?:processed|issued|approved|on\s{1,2}(?:its|the)\s{1,2}way|sent)\b")),
+                   r"(?:now\s{1,2})?(?:processed|issued|approved|on\s{1,2}(?:its|the)\s{1,2}way|sent)\b"
+                   r"|\b(?:full\s{1,2})?(?:refund|reimbursement)\s{1,2}(?:approved|processed|issued|sent|done|granted)\b")),
     ("replace", _rx(_DONE + r"(?:sent|shipped|arranged|dispatched|mailed)\s{1,2}(?:you\s{1,2})?(?:a|an)\s{1,2}"
                     r"(?:new|replacement|another|fresh)\b|\breplacement\s{1,2}(?:is|has\s{1,2}been)\s{1,2}"
                     r"(?:sent|shipped|dispatched|on\s{1,2}(?:its|the)\s{1,2}way)\b")),

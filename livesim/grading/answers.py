@@ -126,6 +126,8 @@ _ESCALATION_MORE_RE = _rx(
     r"|\b(?:someone|a\s{1,2}colleague|our\s{1,2}team|the\s{1,2}team|they)\s{1,2}(?:from\s{1,2}\w{1,12}\s{1,2})?"
     r"(?:will|['’]ll)\s{1,2}(?:reach\s{1,2}out|get\s{1,2}back|contact|follow\s{1,2}up|be\s{1,2}in\s{1,2}touch|call)"
     r"|\bopened\s{1,2}a\s{1,2}ticket\b"
+    r"|\b(?:our|the)\s{1,2}(?:[\w-]{1,12}\s{1,2}){1,2}team\b[^.!?\n]{0,40}?\b(?:will|['’]ll)\s{1,2}(?:reach\s{1,2}out|"
+    r"get\s{1,2}back|contact|follow\s{1,2}up|be\s{1,2}in\s{1,2}touch|call)"
     # where the case now is, and what to expect from whom: "(your case) is with our after-sales team", "expect a
     # message from the team", "you'll hear back from support"
     r"|\b(?:is|['’]s|are)\s{1,2}(?:now\s{1,2})?with\s{1,2}(?:our\s{1,2}|the\s{1,2})?(?:customer\s{1,2}(?:service|support|care)|"
@@ -443,8 +445,8 @@ _PICK_RE = re.compile(
 _SUITS_RE = re.compile(r"(?i)\b(?:suits?|(?:perfect|ideal|great|best|good|lovely|nice|made)\s{1,2}for|works\s{1,2}"
                        r"(?:well\s{1,2})?for)\s{1,2}((?:[\w'’-]+\s{0,2}){1,4})")
 # what a clause that only names a product holds besides the name ("Link 6, the lip tint", "it's link 6")
-_NAMING_WORDS = frozenset("the a an is it it's its that that's this on at in under as called named listed our your "
-                          "just yes sure ok okay".split())
+_NAMING_WORDS = frozenset("the a an is are it it's its that that's this they they're on at in under as called named "
+                          "listed our your just yes sure ok okay".split())
 
 
 _FRONTED_NEED_RE = re.compile(r"(?i)\W{0,3}(?:and\s{1,2}|but\s{1,2})?for\s{1,2}((?:[\w'’-]{1,20}\s{1,2}){0,3}"

@@ -122,9 +122,18 @@ _WARRANTY_SCOPE = _rx(
     r"\bwarranty\s{1,2}(?:(?:on|for)\s{1,2}(?:link\s{0,2}[0-9]{1,3}|#[0-9]{1,3}|it|this|that|the\s{1,2}\w{1,12}|\w{1"
     r",12})"
     r"\s{1,2})?(?:also\s{1,2})?(?:covers?|includes?|protects?)\s{1,2}(?![0-9]|one|two|three|six|twelve|a\s{1,2}"
-    r"(?:full\s{1,2})?(?:year|month))|\bcovered\s{1,2}by\s{1,2}(?:the\s{1,2})?warranty\b|\b(?:lifetime|life-time|for"
+    r"(?:full\s{1,2})?(?:year|month))|\bcovered\s{1,2}by\s{1,2}(?:the\s{1,2}|our\s{1,2}|its\s{1,2}|a\s{1,2})?(?:[\w-]{1,14}"
+    r"\s{1,2})?warranty\b|\b(?:lifetime|life-time|for"
     r"ever|"
     r"extended|unlimited)\s{1,2}warranty\b|\bwarranty\s{1,2}(?:for|of)\s{1,2}(?:life|ever)\b")
+# where a product ships from or is made: a named place ("ships from Guangzhou", "our Beijing warehouse", "made in
+# Italy")
+_ORIGIN = _rx(r"\b(?:ships?|shipped|shipping|sent|dispatched|comes?|coming|delivered)\s{1,2}(?:out\s{1,2}|"
+              r"straight\s{1,2}|"
+              r"directly\s{1,2})?from\s{1,2}(?:our\s{1,2}|the\s{1,2}|a\s{1,2})?(?:(?:warehouse|factory|depot)\s{1,2}in\s{1,2})?"
+              r"(?!(?:Link|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|"
+              r"July|August|September|October|November|December|Day|Today|Tomorrow)\b)(?-i:[A-Z])[a-z]{2,20}\b"
+              r"|\b(?:made|produced|manufactured)\s{1,2}in\s{1,2}(?-i:[A-Z])[a-z]{2,20}\b")
 _RETURN_ANY = _rx(
     r"\breturn\w{0,4}\s{1,2}(?:\w{1,12}\s{1,2}){0,4}?(?:even|also)\s{1,2}(?:if|after|when|though)\b|\b(?:even|also)"
     r"\s{1,2}"
@@ -279,6 +288,8 @@ def _check_sentence(sent: str, products: list[Product], world: Any, coupon_ctx: 
         errors.append(f"unsupported policy: {m.group()}")
     if m := first(_WARRANTY_SCOPE):
         errors.append(f"unsupported warranty scope: {m.group()}")
+    if m := first(_ORIGIN):
+        errors.append(f"unsupported origin: {m.group()} (no record says where a product ships from or is made)")
     if m := first(_RETURN_ANY):
         errors.append(f"unsupported return terms: {m.group()}")
     if (m := first(_FREE_SHIP_ALL)) and any(p.shipping.fee > 0 for p in products):
@@ -291,7 +302,7 @@ def _check_sentence(sent: str, products: list[Product], world: Any, coupon_ctx: 
 
 
 _SENTENCE_CHECKS = (_SCARCITY, _ABUNDANCE, _URGENCY, _SOCIAL, _ARRIVAL, _NO_MIN, _MANY_USES, _ALL_LINKS, _NO_EXPIRY,
-                    _STACK, _FREE_RETURN, _WARRANTY_SCOPE, _RETURN_ANY, _FREE_SHIP_ALL, _GRANT)
+                    _STACK, _FREE_RETURN, _WARRANTY_SCOPE, _ORIGIN, _RETURN_ANY, _FREE_SHIP_ALL, _GRANT)
 
 
 _RETURN_QUALIFIED = re.compile(r"(?i)\b(?:opened|used|worn|washed|damaged|tags?\s{1,2}(?:removed|off|cut)|once)\b")

@@ -39,6 +39,8 @@ _MATERIALS = sorted({x for surfaces, canonical, _ in LEXICON["material"] for x i
                     key=len, reverse=True)
 _MATERIAL_AFTER_RE = re.compile(r"(?i)\s{0,2}(?:[a-z]{1,12}\s{1,2}){0,2}?(?:"
                                 + "|".join(re.escape(x) for x in _MATERIALS) + r")\b")
+# a fill said as a share ("95% down", "90% goose down"): a composition, though "down" alone is no material word
+_FILL_AFTER_RE = re.compile(r"(?i)\s{0,2}(?:(?:duck|goose|white|grey)\s{1,2})?(?:down|feathers?)\b")
 _SPACED_DASH_RE = re.compile(r"\s{1,2}[-–—]\s{1,2}")
 _RANGE_GAP_RE = re.compile(r"(?i)\s{0,2}(?:-|–|~|to|x|×|\*|by)\s{0,2}")
 _SENT_RE = re.compile(r"[!?\n]+|\.(?![0-9])|…|[\U0001F300-\U0001FAFF\u2600-\u27BF]+")
@@ -560,7 +562,8 @@ def read_reply(reply: str, world: World) -> Reading:
             if _AFTER_DISCOUNT.match(text, uend) or _BEFORE_DISCOUNT.search(before):
                 attr = "percent"
             else:  # "70% polyester" is the material's share; any other "30% ..." is checked against the record
-                attr = "composition" if _MATERIAL_AFTER_RE.match(text, uend) else "spec"
+                attr = "composition" if _MATERIAL_AFTER_RE.match(text, uend) or _FILL_AFTER_RE.match(text, uend) \
+                    else "spec"
         elif (cm := _AFTER_COUNT.match(text, uend)) is not None and unit is None and not money:
             attr = "count_" + _COUNT_DIM[cm.group("n").lower()[:4]]  # "two colours": how many the record lists
         elif _AFTER_SOLD.match(text, uend) or _AFTER_SOCIAL.match(text, uend):
