@@ -34,6 +34,7 @@ from livesim.grading.cues import (
     _word_regex,
     claim_stems,
     no_returns,
+    qualified_return,
 )
 from livesim.grading.facts.patterns import _CUT_RE, _ESCALATION_RE, _negated, told_to_contact
 from livesim.grading.facts.prefilter import Prefiltered
@@ -421,7 +422,7 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
         no = no_returns(_RETURN_NO_RE, sent)
         yes_m = _RETURN_YES_RE.search(sent)
         for p in products[:1] if subj is None and len(products) > 1 else products:
-            if no and p.after_sales.returnable and not re.search(r"(?i)opened|used|worn|damage", sent):
+            if no and p.after_sales.returnable and not qualified_return(sent, no.start()):
                 errors.append(f"false: link {p.link} is returnable")
             elif yes_m and not no and not _negated(sent, yes_m.start()) and not p.after_sales.returnable:
                 errors.append(f"false: link {p.link} is not returnable")

@@ -10,7 +10,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from livesim.grading.cues import _RETURN_CLOSED_NO, _RETURN_CLOSED_YES, CANT_TELL_RE, _word_regex, no_returns
+from livesim.grading.cues import (
+    _RETURN_CLOSED_NO,
+    _RETURN_CLOSED_YES,
+    CANT_TELL_RE,
+    _word_regex,
+    no_returns,
+    qualified_return,
+)
 from livesim.grading.facts.patterns import _negated as _negated_in_window
 from livesim.grading.facts.prefilter import Prefiltered
 from livesim.world.catalog import Product
@@ -305,16 +312,13 @@ _SENTENCE_CHECKS = (_SCARCITY, _ABUNDANCE, _URGENCY, _SOCIAL, _ARRIVAL, _NO_MIN,
                     _STACK, _FREE_RETURN, _WARRANTY_SCOPE, _ORIGIN, _RETURN_ANY, _FREE_SHIP_ALL, _GRANT)
 
 
-_RETURN_QUALIFIED = re.compile(r"(?i)\b(?:opened|used|worn|washed|damaged|tags?\s{1,2}(?:removed|off|cut)|once)\b")
-
-
 def _returns(sent: str, products: list[Product]) -> list[str]:
     no = no_returns(_RETURN_CLOSED_NO, sent)
     yes = next((m for m in _RETURN_CLOSED_YES.rx.finditer(sent) if not _negated(sent, m.start())), None) \
         if _RETURN_CLOSED_YES.possible(sent) else None
     yes = yes or no_returns(_RETURN_CLOSED_NO, sent, negated=True)  # "it isn't final sale"
     out = []
-    if no and _RETURN_QUALIFIED.search(sent):
+    if no and qualified_return(sent, no.start()):
         no = None  # "opened products can't be returned": a condition of returns, not "no returns"
     for p in products[:1]:
         if no and p.after_sales.returnable:

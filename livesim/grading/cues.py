@@ -47,6 +47,31 @@ REGION_OK_AFTER = re.compile(r"(?i)(?:['’]s|\s{1,2}(?:is|are))\s{1,2}(?:totall
 # a figure said of each of the products spoken of ("159 each", "99 apiece", "129 for both")
 _EACH_AFTER = re.compile(r"(?i)\s{0,2}(?:each|apiece|a\s{1,2}piece|for\s{1,2}(?:both|each|either)"
                          r"(?:\s{1,2}of\s{1,2}them)?)\b")
+# a condition of returns said with a denial ("opened products can't be returned", "not once worn"), in the denial's
+# own clause: not "..., so sorry, I've opened a ticket"
+_RETURN_QUALIFIER = re.compile(r"(?i)\b(?:opened(?!\s{1,2}(?:a|an|the|your)\s{1,2}(?:ticket|case|complaint|request))|"
+                               r"used|"
+                               r"worn|washed|damaged|tags?\s{1,2}(?:removed|off|cut)|once)\b")
+_RETURN_CLAUSE_CUT = re.compile(r"(?i)[,;:!?.\n]|\b(?:but|so|and\s{1,2}(?:i|we))\b")
+
+
+def qualified_return(sent: str, pos: int) -> bool:
+    """Is the return denial at `pos` qualified by a condition in its own clause ("opened products can't be
+    returned")?
+    """
+    cuts = [0, *(m.end() for m in _RETURN_CLAUSE_CUT.finditer(sent)), len(sent) + 1]
+    spans = [(a, b - 1 if b <= len(sent) else len(sent)) for a, b in zip(cuts, cuts[1:], strict=False)]
+    for a, b in spans:
+        own = a <= pos < b + 1
+        # its own clause, or a condition clause beside it ("Once opened, it cannot be returned", "..., if worn")
+        if (own or _CONDITION_OPENS_RE.match(sent, a)) and _RETURN_QUALIFIER.search(sent, a, b) is not None:
+            return True
+    return False
+
+
+_CONDITION_OPENS_RE = re.compile(r"(?i)\s{0,3}(?:once|if|when|after|unless|since)\b")
+
+
 _RETURN_YES_RE = _rx(r"\b(?:can|could|may)\s{1,2}(?:\w{1,10}\s{1,2})?(?:return|send\s{1,2}(?:[\w#]{1,12}\s{1,2}){1,"
                      r"3}back|"
                      r"exchange)\b|\breturnable\b"

@@ -240,7 +240,7 @@ _I_GOES_ON = frozenset(
 # "I" before a refusal, a report or a hedge ("... anywhere I can't guarantee that", "... I can do I have added it",
 # "... 270 days I believe link 2 ...")
 _I_OPENS = frozenset(("i'm", "i've", "i'll"))
-_I_OPENS_RE = re.compile(r"(?i)i[ \t]{1,2}(?:can['’]?t|cannot|won['’]?t|have|am|will|just)\b"
+_I_OPENS_RE = re.compile(r"(?i)i[ \t]{1,2}(?:can['’]?t|cannot|won['’]?t|have|am|will|just|promise|guarantee|swear)\b"
                          # a hedge that opens a statement ("... in stock I think link 2 is 99 yuan"), not one inside a
                          # relative clause ("the one I think is best")
                          r"|i[ \t]{1,2}(?:think|believe|guess|reckon)\b(?![ \t]{1,2}(?:is|are|was|were|will|would|"
@@ -321,6 +321,17 @@ _LOWER_OPENERS = (
     r"for[ \t]{1,2}[a-z][a-z -]{0,24},[ \t]{1,2}(?:try|go[ \t]{1,2}for|pick|get|grab)[ \t]{1,2}(?:link|#)",  # a need
     r"no[ \t]{1,2}[a-z-]{3,16}[ \t]{1,2}(?:is|are)[ \t]{1,2}(?:running|on|available|active|included|needed|left)\b",
 )
+# openers that open a statement after any word but one that leads into what follows ("and", "that", "promise"): a
+# decline whose subject is no product ("... will contact you no product can promise that"), a steer back to the shop
+# ("... beyond the running promotions stay tuned for more deals")
+_MODALS = frozenset("that can could will would should must might may do does did please just to i'll you'll we'll "
+                    "can't won't don't".split())
+_STRONG_OPEN_RE = re.compile(
+    r"(?<=[A-Za-z0-9%)])[ \t]{1,2}(?=no[ \t]{1,2}(?:product|item|one|cream|serum|oil)[ \t]{1,2}(?:can|could|will)"
+    r"[ \t]{1,2}(?:promise|guarantee|cure|fix|treat|heal)\b|(?:stay[ \t]{1,2}tuned|don['’]t[ \t]{1,2}miss|"
+    r"check[ \t]{1,2}"
+    r"out[ \t]{1,2}"
+    r"(?:today['’]s|our|the[ \t]{1,2}(?:deals|links|shop)))\b)")
 _LOWER_OPEN_RE = re.compile(r"(?<=[A-Za-z0-9%)])[ \t]{1,2}(?=" + "|".join(_LOWER_OPENERS) + ")")
 _OF_LINK_RE = re.compile(r"[ \t]of[ \t](?:link[ \t]?|#)[0-9]")
 # after a decline, a lower-case statement with a subject of its own and a finite verb ("Sorry, I can't follow that
@@ -359,7 +370,8 @@ _CLAUSE_TAKERS = frozenset("promise promised guarantee guaranteed confirm confir
 # words a need goes on ("great for travel, try link 5" is one statement)
 _GOOD_FOR = frozenset("great perfect ideal good best better suitable nice made designed built popular lovely amazing "
                       "fine handy useful excellent".split())
-_PREV_WORD_RE = re.compile(r"\(?[a-z0-9][a-z0-9'-]*%?\)?")  # a word or figure ("fragrance-free", "30%", "(unopened)")
+# a word or figure ("fragrance-free", "30%", "(unopened)", "#8")
+_PREV_WORD_RE = re.compile(r"\(?#?[a-z0-9][a-z0-9'-]*%?\)?")
 _TAP_GOES_ON = frozenset("please pls plz just simply then can could you to will should must might go and or "
                          "i'll you'll we'll which what that whether why how who whose sure the a an any your our this "
                          "these those no some my its their each every".split())
@@ -379,6 +391,9 @@ def _opens_after(text: str, gap: int, need: bool = False) -> bool:
 def _cut_lower_openers(text: str, variants: frozenset[str]) -> str:
     gaps = {m.start() for m in _LOWER_OPEN_RE.finditer(text)
             if _opens_after(text, m.start(), need=text.startswith("for", m.end()))}
+    gaps |= {m.start() for m in _STRONG_OPEN_RE.finditer(text)
+             if (w := _word_before(text, m.start())[1]) not in _LEADS_INTO and w not in _CLAUSE_TAKERS
+             and w not in _MODALS}
     for m in _SUBJECT_OPEN_RE.finditer(text) if _DECLINE_WORD.found(text) else ():
         space, prev = _word_before(text, m.start())
         if prev in _RELATIVE_HEADS and _PRONOUN_RE.match(text, m.end()):
@@ -461,7 +476,11 @@ def punctuate_run_ons(text: str, variants: frozenset[str] = frozenset()) -> str:
 # days TAP LINK 1 IN THE CART"): cut before it, while its capitals still show it (`normalise` lowers them). Not after a
 # word that leads into it ("and BOTH XL AND S", "that YOU WILL LOVE IT"), nor after "I" ("I LOVE THIS"); after a
 # figure only where an opener or a link begins it ("129 YUAN" is a price).
-_SHOUTED_RE = re.compile(r"(?<=[a-z0-9%'’)][ \t])[ \t]?[A-Z][A-Z'’-]+"
+# (also after a figure's unit written in capitals: "... is 65 W SIZE M IS THE ONE FOR YOU")
+_CAPS_UNITS = ("W", "GB", "TB", "MB", "MAH", "ML", "G", "KG", "CM", "MM", "V", "H", "HZ")
+_UNIT_WORD_RE = re.compile(r"([0-9]*)([A-Z]{1,3})")
+_SHOUTED_RE = re.compile(r"(?:(?<=[a-z0-9%'’)][ \t])|" + "|".join(
+    f"(?<=[0-9]{u}[ \t])|(?<=[0-9] {u}[ \t])" for u in _CAPS_UNITS) + r")[ \t]?[A-Z][A-Z'’-]+"
                          r"(?:[ \t]{1,2}(?:[A-Z][A-Z0-9'’-]*|[0-9]{1,4}(?:['’]S|[A-Z]{1,3})?))+(?![A-Za-z0-9])")
 _IMPERATIVES = frozenset("tap use enter check grab add click pick try".split())
 # a finite verb: a shouted stretch opened by one goes on with the subject before it
@@ -484,8 +503,18 @@ def cut_shouts(text: str) -> str:
             continue
         first = stretch.split()[0].lower().replace("’", "'")
         gap = m.start() - 1
+        start = m.start()
+        if stretch.split()[0] in _CAPS_UNITS and len(stretch.split()) > 1 and _word_before(text, gap)[1].isdigit():
+            # a figure's unit opens the stretch ("65 GB SIZE M IS ..."): what may open a statement is the word after it
+            start = text.index(" ", m.start() + (1 if text[m.start()] in " \t" else 0)) + 1
+            first, gap = stretch.split()[1].lower().replace("’", "'"), start - 1
         space, prev = _word_before(text, gap)
-        if text[space + 1:gap].isupper() or first in _GOES_ON_VERBS:
+        raw = text[space + 1:gap]
+        um = _UNIT_WORD_RE.fullmatch(raw)
+        if um is not None and um.group(2) in _CAPS_UNITS and (um.group(1)
+                                                              or _word_before(text, space)[1][-1:].isdigit()):
+            prev, raw = "0", "0"  # a figure's unit ("65 W", "65W"): read as after the figure
+        if raw.isupper() or first in _GOES_ON_VERBS:
             continue  # shouted before it too, or a verb that goes on with its subject: "LINK 3 (STORAGE BOX) IS 239
             # YUAN", "link 3 (storage box) IS 239 YUAN"
         if prev.isdigit() or prev.endswith("%"):
@@ -496,7 +525,7 @@ def cut_shouts(text: str) -> str:
                 or _PLAIN_WORD_RE.fullmatch(prev) is None:
             continue
         out += [text[last:gap], ". "]
-        last = m.start() + (1 if text[m.start()] in " \t" else 0)
+        last = start + (1 if text[start] in " \t" else 0)
     if not out:
         return text
     out.append(text[last:])

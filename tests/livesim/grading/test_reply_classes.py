@@ -963,3 +963,68 @@ def test_reports_and_follow_ups_in_other_words():
         assert f"link {link}" not in g.missing, g.missing
         n += 1
     assert n >= 150, n
+
+
+# ---- attack seed 49 with run-ons: run-on statements the cuts did not know
+
+def test_a_shouted_statement_run_on_after_a_figures_unit_in_capitals_is_cut_from_it():
+    from livesim.grading.normalise import _CAPS_UNITS, normalise_reply
+
+    n = 0
+    for unit, sep, shout in itertools.product(_CAPS_UNITS, ("", " "), ("SIZE M IS THE ONE FOR YOU ON LINK 4",
+                                                                      "TAP LINK 3 IN THE CART", "LINK 2 IS SOLD OUT")):
+        out = normalise_reply(f"Its figure is 65{sep}{unit} {shout} now")
+        assert f"65{sep}{unit}. " in out, (unit, sep, shout, out)
+        n += 1
+    # a stretch that no opener begins stays with its figure ("500 ML BOTTLE INCLUDED")
+    assert ". " not in normalise_reply("It holds 500 ML BOTTLE INCLUDED today")
+    assert n >= 60, n
+
+
+def test_a_steer_or_a_no_product_decline_run_on_opens_its_own_statement():
+    n = 0
+    for sim in _single("off_topic", range(12300, 12330)):
+        for steer in ("stay tuned for more deals", "check out today's deals", "check out the links"):
+            g = grade_text(sim, f"Sorry, I can't change the price beyond the running promotions {steer}.")
+            assert g.scores["accuracy"] == 1.0 and "steers back to the products" not in g.missing, (
+                steer, g.errors, g.missing)
+            n += 1
+    for sim in _single("compliance_bait", range(12330, 12380)):
+        if any(c.key == "escalate_to_human" for c in sim.trace.tool_calls):
+            continue
+        g = grade_text(sim, "Our after-sales team will contact you no product can promise that, sorry.")
+        assert g.scores["accuracy"] == 0.0, g.errors  # a follow-up no ticket backs, run on before the decline
+        g = grade_text(sim, "That's not something I can do I promise it will work for you. Sorry, I can't promise "
+                            "that.")
+        assert g.scores["accuracy"] == 0.0, g.errors
+        n += 2
+    assert n >= 90, n
+
+
+def test_a_need_fronted_after_a_link_by_its_hash_binds_to_the_link_it_leads_to():
+    n = 0
+    for sim in _single("recommendation", range(12400, 12460)):
+        fact = next(f for f in sim.request.truth.facts if f.kind == "link")
+        need = fact.label.split("suited to ", 1)[1].split(":")[0]
+        other = next((p.link for p in sim.catalog.products if need not in p.tags), None)
+        if other is None:
+            continue
+        g = grade_text(sim, f"Nice pick on #{other} for {need}, try link {fact.value[0]}.")
+        assert g.scores["accuracy"] == 1.0 and fact.label not in g.missing, (need, other, g.errors, g.missing)
+        n += 1
+    assert n >= 30, n
+
+
+def test_a_return_condition_is_read_in_the_denials_own_clause():
+    n = 0
+    for sim in _single("returns", range(12500, 12600)):
+        link = sim.request.truth.targets[0]
+        p = _product(sim, link)
+        g = grade_text(sim, f"Link {link} can't be returned, so sorry about that, I've opened a ticket for you.")
+        assert any("is returnable" in e for e in g.errors) == p.after_sales.returnable, (p.after_sales.returnable,
+                                                                                          g.errors)
+        if p.after_sales.returnable:
+            g = grade_text(sim, f"Sorry, opened products can't be returned on link {link}.")
+            assert not any("is returnable" in e for e in g.errors), g.errors
+        n += 1
+    assert n >= 30, n
