@@ -590,19 +590,20 @@ def _sold_out_picks(r: Reading, world: World) -> list[str]:
     """A variant the viewer is told to order (in the size the reply names, if any) of which none is in stock."""
     out: list[str] = []
     text = r.text
+    kinds_of: dict[int, set[str]] = {}
     for i, (s, e) in enumerate(r.sentences):
         if r.question[i] or r.echo[i] or not _PICK_VARIANT_RE.possible(text[s:e]):
             continue
         for m in _PICK_VARIANT_RE.finditer(text, s, e):
-            if _negated(text, m.start()) or r.in_refusal(m.start()):
-                continue
             p = world.by_link.get(r.subject_at(m.start(), (s, e)) or -2)
             if p is None:
                 continue
-            said = r.named_variants(m.group("v"), p)
-            kinds = {str(w).lower() for x in p.skus for w in (x.colour, x.option) if w}
-            picked = said & kinds
-            if not picked:
+            kinds = kinds_of.get(p.link)
+            if kinds is None:
+                kinds = kinds_of[p.link] = {str(w).lower() for x in p.skus for w in (x.colour, x.option) if w}
+            v = m.group("v").lower()
+            picked = {k for k in kinds if k in v and _word_regex(k).search(v)}  # its colours and options named
+            if not picked or _negated(text, m.start()) or r.in_refusal(m.start()):
                 continue
             sizes = {z for z in r.named_variants(text, p) if z not in kinds}  # the size the reply names, if any
             covered = [x for x in p.skus if {str(x.colour).lower(), str(x.option).lower()} & picked
