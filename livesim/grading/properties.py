@@ -620,17 +620,15 @@ def _needs_of(extra: frozenset[str]) -> tuple[Prefiltered | None, dict[str, str]
 
 # a clause whose subject is one of the products named before it, by its place ("one for the kitchen", "the other
 # one's for cosy nights", "the latter is for travel")
-_DISTRIBUTIVE_RE = re.compile(r"(?i)[\s,;:—–-]{0,4}(?:and\s{1,2}|while\s{1,2}|whereas\s{1,2})?(?:(?:the\s{1,2})?"
-                              r"(?P<w>other|"
-                              r"first|second|former|latter)(?:\s{1,2}one)?|one|either)(?:['’]s|\s{1,2}(?:is|'s|are|"
-                              r"goes|works))?(?:\s{1,2}(?:more|mostly|great|best|perfect|ideal|good|made|meant|better))?"
-                              r"\s{0,2}")
+_DISTRIBUTIVE_HEAD = (r"(?i)[\s,;:—–-]{0,4}(?:and\s{1,2}|while\s{1,2}|whereas\s{1,2})?(?:(?:the\s{1,2})?"
+                      r"(?P<w>other|first|second|former|latter)(?:\s{1,2}one)?|one|either)")
+_DISTRIBUTIVE_RE = re.compile(_DISTRIBUTIVE_HEAD + r"(?:['’]s|\s{1,2}(?:is|'s|are|goes|works))?(?:\s{1,2}(?:more|"
+                              r"mostly|great|best|perfect|ideal|good|made|meant|better))?\s{0,2}")
 
 
 # ... and a clause opened by one ("one's for sensitive skin", "the latter is for travel")
-_DISTRIBUTIVE_OPEN_RE = re.compile(r"(?i)[\s,;:—–-]{0,4}(?:and\s{1,2}|while\s{1,2}|whereas\s{1,2})?(?:(?:the\s{1,2})?"
-                                   r"(?P<w>other|first|second|former|latter)(?:\s{1,2}one)?|one|either)(?:['’]s\b|\s{1,2}"
-                                   r"(?:is|are|goes|works|for|has|comes|suits)\b)")
+_DISTRIBUTIVE_OPEN_RE = re.compile(_DISTRIBUTIVE_HEAD + r"(?:['’]s\b|\s{1,2}(?:is|are|goes|works|for|has|comes|"
+                                   r"suits)\b)")
 
 
 def _by_place(r: Any, world: Any, dm: re.Match[str], pos: int) -> list[Product]:
