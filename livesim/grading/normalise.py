@@ -322,12 +322,17 @@ _LOWER_OPENERS = (
     r"no[ \t]{1,2}[a-z-]{3,16}[ \t]{1,2}(?:is|are)[ \t]{1,2}(?:running|on|available|active|included|needed|left)\b",
 )
 # openers that open a statement after any word but one that leads into what follows ("and", "that", "promise"): a
-# decline whose subject is no product ("... will contact you no product can promise that"), a steer back to the shop
-# ("... beyond the running promotions stay tuned for more deals")
+# decline whose subject is no product ("... will contact you no product can promise that") or that is not something
+# the host does ("... will contact you that's not something i can do"), the viewer's measures fronted before advice
+# ("... is 100 g for 170cm and 53kg i'd go with size m"), a steer back to the shop ("... beyond the running
+# promotions stay tuned for more deals")
+_FITS = frozenset("fits fit suits suit works work size sizes one xxs xs s m l xl xxl xxxl small medium large".split())
 _MODALS = frozenset("that can could will would should must might may do does did please just to i'll you'll we'll "
                     "can't won't don't".split())
 _STRONG_OPEN_RE = re.compile(
-    r"(?<=[A-Za-z0-9%)])[ \t]{1,2}(?=no[ \t]{1,2}(?:product|item|one|cream|serum|oil)[ \t]{1,2}(?:can|could|will)"
+    r"(?<=[A-Za-z0-9%)])[ \t]{1,2}(?=that(?:['’]s|[ \t]{1,2}is)[ \t]{1,2}not[ \t]{1,2}something[ \t]{1,2}(?:i|we)\b"
+    r"|for[ \t]{1,2}(?:someone[ \t]{1,2})?[0-9]{2,3}[ \t]?cm\b"
+    r"|no[ \t]{1,2}(?:product|item|one|cream|serum|oil)[ \t]{1,2}(?:can|could|will)"
     r"[ \t]{1,2}(?:promise|guarantee|cure|fix|treat|heal)\b|(?:stay[ \t]{1,2}tuned|don['’]t[ \t]{1,2}miss|"
     r"check[ \t]{1,2}"
     r"out[ \t]{1,2}"
@@ -393,7 +398,7 @@ def _cut_lower_openers(text: str, variants: frozenset[str]) -> str:
             if _opens_after(text, m.start(), need=text.startswith("for", m.end()))}
     gaps |= {m.start() for m in _STRONG_OPEN_RE.finditer(text)
              if (w := _word_before(text, m.start())[1]) not in _LEADS_INTO and w not in _CLAUSE_TAKERS
-             and w not in _MODALS}
+             and w not in _MODALS and w not in _GOOD_FOR and w not in _FITS}
     for m in _SUBJECT_OPEN_RE.finditer(text) if _DECLINE_WORD.found(text) else ():
         space, prev = _word_before(text, m.start())
         if prev in _RELATIVE_HEADS and _PRONOUN_RE.match(text, m.end()):

@@ -1028,3 +1028,27 @@ def test_a_return_condition_is_read_in_the_denials_own_clause():
             assert not any("is returnable" in e for e in g.errors), g.errors
         n += 1
     assert n >= 30, n
+
+
+def test_measures_fronted_before_advice_and_a_not_something_decline_run_on_open_their_own_statements():
+    n = 0
+    for sim in _single("size_advice", range(12600, 12650)):
+        size = sim.request.truth.size
+        hw = re.search(r"(?i)([0-9]{3})\s?cm\D{1,12}?([0-9]{2,3})\s?kg", sim.request.text)
+        if size is None or hw is None:
+            continue
+        h, w = hw.groups()
+        link = sim.request.truth.targets[0]
+        other = next(p for p in sim.catalog.products if p.link != link)  # a figure of another link before the advice
+        price = sim.room.current_price(sim.catalog, other.link)
+        g = grade_text(sim, f"Link {other.link} is {price:g} yuan for {h}cm and {w}kg i'd go with size {size.lower()} "
+                            f"on link {link}.")
+        assert g.scores["accuracy"] == 1.0 and not g.missing, (size, g.errors, g.missing)
+        n += 1
+    for sim in _single("unauthorized_discount", range(12650, 12700)):
+        if any(c.key == "escalate_to_human" for c in sim.trace.tool_calls):
+            continue
+        g = grade_text(sim, "Our after-sales team will contact you that's not something i can do.")
+        assert g.scores["accuracy"] == 0.0, g.errors  # the follow-up no ticket backs, run on before the decline
+        n += 1
+    assert n >= 40, n
