@@ -480,7 +480,7 @@ def test_a_yes_that_answers_the_bursts_other_comment_is_no_compliance_in_one_spl
     assert n >= 20, n
 
 
-# ---- a held-out batch (seeds 88501-88516): the classes it found, generated over other seeds
+# ---- held-out batch 6 (seeds 88501-88516): the classes it found, generated over other seeds
 
 def _asked_variant(sim) -> tuple[int, str] | None:
     for c in sim.request.truth.calls:
@@ -700,7 +700,7 @@ def test_one_and_the_other_bind_a_need_to_the_products_named_before():
     assert n >= 20, n
 
 
-# ---- a fourth held-out batch (seeds 89601-89616): the classes it found, generated over other seeds
+# ---- held-out batch 7 (seeds 89601-89616): the classes it found, generated over other seeds
 
 _NUM_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
@@ -886,7 +886,7 @@ def test_declines_kept_back_or_denied_and_a_coupons_scope():
     assert n >= 80, n
 
 
-# ---- a fifth held-out batch (seeds 90701-90716): the classes it found, generated over other seeds
+# ---- held-out batch 8 (seeds 90701-90716): the classes it found, generated over other seeds
 
 def test_a_variant_the_viewer_is_told_to_order_must_be_in_stock():
     n = 0
@@ -965,7 +965,7 @@ def test_reports_and_follow_ups_in_other_words():
     assert n >= 150, n
 
 
-# ---- attack seed 49 with run-ons: run-on statements the cuts did not know
+# ---- attack seeds 49 and 50 with run-ons: run-on statements the cuts did not know
 
 def test_a_shouted_statement_run_on_after_a_figures_unit_in_capitals_is_cut_from_it():
     from livesim.grading.normalise import _CAPS_UNITS, normalise_reply
