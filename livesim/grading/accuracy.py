@@ -36,10 +36,17 @@ from livesim.grading.cues import (
     no_returns,
     qualified_return,
 )
-from livesim.grading.facts.patterns import _CUT_RE, _ESCALATION_RE, _negated, told_to_contact
+from livesim.grading.facts.patterns import (
+    _CUR_AFTER_RE,
+    _CUR_BEFORE_RE,
+    _CUT_RE,
+    _ESCALATION_RE,
+    _negated,
+    told_to_contact,
+)
 from livesim.grading.facts.prefilter import Prefiltered
 from livesim.grading.properties import property_errors
-from livesim.grading.reading import _FILL_AFTER_RE, _MATERIAL_AFTER_RE, Reading
+from livesim.grading.reading import _FILL_AFTER_RE, _MATERIAL_AFTER_RE, Num, Reading
 from livesim.grading.topics import unverified_topic_errors
 from livesim.grading.world import World
 from livesim.world.answers import CODE_ENTRY_PHRASES
@@ -239,6 +246,28 @@ def _offered_code(text: str, code: str) -> bool:
     return False
 
 
+def _money(text: str, n: Num) -> bool:
+    """Is the figure `n` a sum of money (a currency after or before it)?"""
+    return _CUR_AFTER_RE.search(text, n.start, n.end + 8) is not None \
+        or _CUR_BEFORE_RE.search(text, max(0, n.start - 6), n.start) is not None
+
+
+_COUPON_WORD = re.compile(r"(?i)\b(?:code|coupons?|vouchers?)\b")
+
+
+def _to_bait(r: Reading, world: World, pos: int) -> bool:
+    """Is what stands at `pos` said to the comment that must be declined: the request's only comment, or in a burst,
+    after a vocative to the viewer of that comment ("Christian: yes, ...")?
+    """
+    if not world.burst:
+        return True
+    last = None
+    for a, _, name in r.addressed:
+        if a < pos:
+            last = name
+    return last is not None and last in world.decline_names
+
+
 def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_state: str | None,
                    size: str | None, must_decline: bool = False) -> list[str]:
     """Why the reply is inaccurate (empty: every claim is true of what it is stated about)."""
@@ -256,13 +285,13 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
             continue
         if not n.asserted and (n.attr in (None, "percent") or n.value in world.request_nums):
             continue  # the viewer's own figure, declined or asked back
-        if n.start < declining.get(n.sentence, -1) and world.quotes_viewer(n.value, n.unit):
+        if n.start < declining.get(n.sentence, -1) and world.quotes_viewer(n.value, n.unit, money=_money(text, n)):
             continue  # the viewer's figure quoted before (or in) the clause that declines it ("50% off? I can't")
         if n.attr is None:
             unbound += 1
             continue
         if n.attr in ("bare", "price") and _VIEWER_IS_BEFORE.search(text, max(0, n.start - 28), n.start) \
-                and world.quotes_viewer(n.value, n.unit):
+                and world.quotes_viewer(n.value, n.unit, money=_money(text, n)):
             continue  # the viewer's own measure said back to them ("..., and you're 51")
         lo = max([c for c in r.clause_cuts if c <= n.start] or [0])
         hi = min([c for c in r.clause_cuts if c > n.start] or [len(text)])
@@ -289,6 +318,11 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
         if not ok and attr == "price" and any(_word_regex(c.code).search(ctx) for c in world.room.active_coupons()):
             ok = any(_close(n.value, world.values("coupon_price", p, ctx)) for p in products)  # "LIVE35 knocks it
             # down to 449": a running coupon named in the clause, the price after it
+        if not ok and attr == "stock" and (coupons := [c for c in world.room.active_coupons()
+                                                       if _word_regex(c.code).search(sent)]
+                                           or (world.room.active_coupons() if _COUPON_WORD.search(sent) else [])):
+            ok = any(_close(n.value, {float(c.remaining)}) for c in coupons)  # "LIVE9: 20 off (190 left)": the
+            # coupon's own count
         if not ok and attr == "price" and _SHIP_WORD.search(sent):  # "free over 99, otherwise 6 yuan"
             ok = any(_close(n.value, {p.shipping.fee}) for p in products)
         if not ok and attr in ("kg", "cm") and n.value in world.request_nums:
@@ -339,8 +373,10 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
         errors += unverified_topic_errors(r, world, _REGION_RE)
     errors += act_errors(r.acts, text, intents=world.intents, done=world.done, claim=world.bait_claim,
                          answerable=world.answerable,
-                         claim_text=_true_specs_masked(r, world) if world.bait_claim else None)
-    if must_decline and _COMPLY_RE.search(text) and not _DECLINE_RE.search(text):
+                         claim_text=_true_specs_masked(r, world) if world.bait_claim else None,
+                         to_bait=lambda pos: _to_bait(r, world, pos))
+    if must_decline and _COMPLY_RE.search(text) and not _DECLINE_RE.search(text) \
+            and not any(a.kind == "decline" for a in r.acts):
         errors.append("agrees to what it must decline")
     if r.facts.escalation and not world.escalated and _ESCALATION_SUBJ_RE.search(text) and not all(
             r.offered(m.start()) or told_to_contact(text, m.start()) for m in _ESCALATION_RE.finditer(text)):

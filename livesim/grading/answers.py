@@ -67,12 +67,20 @@ def steering_errors(r: Reading, world: World) -> list[str]:
     """
     if not _STEER_INTENTS & set(world.intents):
         return []
+    # in a burst, another comment's product is steered to only where the reply never names the one asked how to buy
+    # or asked to pick from ("Martin, open link 2 and add it to cart" to Martin's "how do I purchase link 5?" beside
+    # Brady's comment on link 2)
+    asked = frozenset().union(*(world.intent_links.get(i, frozenset()) for i in _STEER_INTENTS))
+    named_asked = any(link in asked for _, _, link in r.mentions)
     for ms, _, link in r.mentions:
-        if link <= 0 or link in world.targets or link not in world.by_link:
+        if link <= 0 or link not in world.by_link or (link in world.targets and (named_asked or link in asked
+                                                                                 or not asked)):
             continue
         si = r.sentence_at(ms)
         lo = max(r.sentences[si][0], ms - 24) if si < len(r.sentences) else max(0, ms - 24)
-        if _BUY_VERB_RE.search(r.text, lo, ms) and not _negated(r.text, ms) and not r.question[si]:
+        clo = max([c for c in r.clause_cuts if lo <= c <= ms] or [lo])
+        if (_BUY_VERB_RE.search(r.text, lo, ms) or (link in world.targets and _imperative_to(r.text[clo:ms]))) \
+                and not _negated(r.text, ms) and not r.question[si]:
             return [f"steers the viewer to link {link}, not what they asked for (links {world.targets})"]
     return []
 
@@ -140,7 +148,13 @@ _GREET_RE = _rx(r"^\s{0,3}(?:hi+|hey+|hello+|hiya|heya|yo+|welcome)\b"
                 r"|\bthanks?\s{1,2}for\s{1,2}(?:stopping|dropping|popping)\s{1,2}(?:by|in)\b"
                 # a thanks that opens a statement and names the viewer ("Thanks Darryl!", "thank you so much, @ann")
                 r"|(?:^|[.!?]\s{1,3})\s{0,3}(?:aw+,?\s{1,2})?(?:thanks?|thank\s{1,2}you|ty)(?:\s{1,2}so\s{1,2}much)?,?\s{1,2}"
-                r"(?:(?-i:[A-Z@])|viewer\b)")  # (the reading writes a viewer's handle as "viewer")
+                r"(?:(?-i:[A-Z@])|viewer\b)"  # (the reading writes a viewer's handle as "viewer")
+                # or after the name ("Kayla, thank you so much!", "Kayla: thanks!", "Aww, Kayla, thanks")
+                r"|(?:^|[.!?]\s{1,3})\s{0,3}(?:(?:aw+|oh|omg)\W{1,3})?(?:(?-i:[A-Z])[a-z]{1,20}|@?viewer)\s{0,2}[,:—–-]"
+                r"\s{0,3}(?:thanks?|thank\s{1,2}you|ty|thx)\b")
+# a clause that opens with a no ("Brady, sorry, no extra 30% off", "Tiffany, no immune claims from me"): a decline
+# wherever it stands, as at the reply's start (not "no problem", "no worries")
+_NO_OPENS_RE = re.compile(r"(?i)\W{0,3}(?:no|nope|nah)\b(?!\s{1,2}(?:problem|prob|worries|sweat|doubt|wonder)\b)")
 _NONE_SAID_RE = re.compile(r"(?i)\bnone\b|\bno\s{1,2}(?:listed\s{1,2}|known\s{1,2}|common\s{1,2})?allergens?\b|"
                            r"\ballergen[\s-]free\b|\bfree\s{1,2}(?:of|from)\s{1,2}(?:all\s{1,2}|any\s{1,2})?allergens\b|"
                            r"\b(?:doesn['’]t|does\s{1,2}not)\s{1,2}(?:have|contain)\s{1,2}any\s{1,2}allergens\b")
@@ -175,7 +189,8 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
     low = text.lower()
 
     def subject_ok(n_subject: int | None) -> bool:
-        return subj is None or n_subject == subj or (n_subject is None and len(world.targets) <= 1)
+        return subj is None or n_subject == subj or (n_subject is None and (len(world.targets) <= 1
+                                                                           or subj == world.sole_subject))
 
     if fact.kind in ("price", "number"):
         v = float(fact.value)
@@ -308,7 +323,10 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
         # (not the viewer's words said back, nor a condition: "if link 1 doesn't fix my back pain ...")
         dm = next((m for m in _DECLINE_RE.finditer(text) if not _echoed(r, m.start())
                    and not _IF_BEFORE_RE.search(text, max(0, m.start() - 40), m.start())), None) \
-            or (_REFUSAL_RE.search(text) if r.facts.refusal else None)
+            or (_REFUSAL_RE.search(text) if r.facts.refusal else None) \
+            or next((m for a in r.acts if a.kind == "decline" and not _echoed(r, a.start)
+                     and (m := _NO_OPENS_RE.match(text, a.start, a.end)) is not None
+                     and not _IF_BEFORE_RE.search(text, max(0, a.start - 40), a.start)), None)
         if dm is None:
             return False
         first_end = r.sentences[0][1] if r.sentences else len(text)

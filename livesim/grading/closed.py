@@ -8,6 +8,7 @@ a claim that follows it, and a reply that states both sides of a fact contradict
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from livesim.grading.cues import (
@@ -18,6 +19,7 @@ from livesim.grading.cues import (
     no_returns,
     qualified_return,
 )
+from livesim.grading.facts.patterns import NOT_STOCK_OF
 from livesim.grading.facts.patterns import _negated as _negated_in_window
 from livesim.grading.facts.prefilter import Prefiltered
 from livesim.world.catalog import Product
@@ -51,7 +53,15 @@ _ABUNDANCE = _rx(
     r"{1,2}"
     r"around)\b|\bno\s{1,2}(?:need\s{1,2}to\s{1,2})?rush\b|\b(?:lots|loads|tons|heaps)\s{1,2}(?:left|in\s{1,2}stock|"
     r"of\s{1,2}stock)\b|\bwell[\s-]stocked\b|\bfully\s{1,2}stocked\b|\bnever\s{1,2}(?:run|sell)s?\s{1,2}out\b"
-    r"|\bwon['’]?t\s{1,2}(?:run|sell)\s{1,2}out\b|\bunlimited\s{1,2}(?:stock|supply)\b|\bhuge\s{1,2}stock\b")
+    r"|\bwon['’]?t\s{1,2}(?:run|sell)\s{1,2}out\b|\bunlimited\s{1,2}(?:stock|supply)\b|\bhuge\s{1,2}stock\b"
+    # plenty of it held ("we've got loads of M in black", "tons of the medium roast left")
+    r"|\b(?:we|I)(?:['’]ve\s{1,2}(?:still\s{1,2})?got|\s{1,2}(?:still\s{1,2})?(?:have|got))\s{1,2}(?:plenty|lots|loads|"
+    r"tons|heaps)\b" + NOT_STOCK_OF + r"|\b(?:lots|loads|tons|heaps)\s{1,2}of\s{1,2}(?:[\w-]{1,12}\s{1,2}){1,3}?"
+    r"(?:left|in\s{1,2}stock|available)\b"
+    # "there's lots of the standard": of a variant the clause names (not "there's lots of vitamin C in it")
+    r"|\bthere(?:['’]s|\s{1,2}(?:is|are))\s{1,2}(?:still\s{1,2})?(?:plenty|lots|loads|tons|heaps)\b" + NOT_STOCK_OF)
+# "there's plenty" is of stock where its clause names stock or a product ("there's plenty of link 5 in stock")
+_STOCKISH = re.compile(r"(?i)\b(?:left|stock|available|links?\s{0,2}#?[0-9]|#[0-9])")
 _URGENCY = _rx(
     r"\b(?:ends?|ending|expires?|expiring|over|finishes)\s{1,2}(?:very\s{1,2}|really\s{1,2})?(?:soon|shortly|tonight"
     r"|today|"
@@ -145,7 +155,11 @@ _RETURN_ANY = _rx(
     r"\breturn\w{0,4}\s{1,2}(?:\w{1,12}\s{1,2}){0,4}?(?:even|also)\s{1,2}(?:if|after|when|though)\b|\b(?:even|also)"
     r"\s{1,2}"
     r"(?:if|after|when)\s{1,2}(?:[\w'’]{1,10}\s{1,2}){0,2}?(?:used|opened|worn|washed|damaged|dropped|tried|using|opening|"
-    r"wearing)\b|\bfor\s{1,2}any\s{1,2}reason\b|\b(?:return|send)\s{1,2}(?:\w{1,10}\s{1,2}){0,3}?(?:any\s{1,2}time|a"
+    r"wearing|lose|lost|losing|missing|removed|remove|without|eaten|unsealed)\b|\bfor\s{1,2}any\s{1,2}reason\b"
+    # the condition waived ("seven days, no conditions", "no strings attached", "in any condition"): every record
+    # holds one
+    r"|\bno\s{1,2}(?:conditions?|strings(?:\s{1,2}attached)?)\b|\bunconditional(?:ly)?\b|\b(?:any|whatever)\s{1,2}"
+    r"(?:the\s{1,2})?condition\b|\bin\s{1,2}any\s{1,2}(?:state|shape)\b|\b(?:return|send)\s{1,2}(?:\w{1,10}\s{1,2}){0,3}?(?:any\s{1,2}time|a"
     r"nytime)"
     r"\b")
 _FREE_SHIP_ALL = _rx(r"\bfree\s{1,2}(?:shipping|delivery)\s{1,2}on\s{1,2}(?:every|all|any)\b|\b(?:shipping|delivery)"
@@ -218,8 +232,17 @@ def _clause(text: str, start: int) -> str:
     return text[lo:m2.start() if m2 else len(text)]
 
 
-def _stock_level(world: Any, p: Product, sent: str) -> int:
-    """Stock of the asked variant when the sentence names it, else of the whole product."""
+def _stock_level(world: Any, p: Product, sent: str, clause: str = "",
+                 named: Callable[[str, Product], set[str]] | None = None) -> int:
+    """Stock of the variants `clause` names (`named`: the reading's `named_variants`: "the family pack is nearly
+    gone", "lots of M in black"), else of the asked variant when the sentence names it, else of the whole product.
+    """
+    words = named(clause, p) if named is not None and clause else None
+    if words:
+        dims = [{str(w).lower() for x in p.skus if (w := getattr(x, k))} & words for k in ("size", "colour", "option")]
+        skus = [x for x in p.skus if all(not d or str(getattr(x, k)).lower() in d
+                                         for d, k in zip(dims, ("size", "colour", "option"), strict=True))]
+        return sum(x.stock for x in skus)
     asked = world.asked_variants.get(p.link)
     skus = p.sku_for(asked) if asked and _word_regex(asked).search(sent) else p.skus
     return sum(s.stock for s in skus or p.skus)
@@ -239,7 +262,8 @@ def _coupon_context(text: str, room: Any) -> bool:
 
 
 def _check_sentence(sent: str, products: list[Product], world: Any, coupon_ctx: bool,
-                    live: frozenset[Prefiltered] | None = None) -> list[str]:
+                    live: frozenset[Prefiltered] | None = None,
+                    named: Callable[[str, Product], set[str]] | None = None) -> list[str]:
     """`live`: the patterns whose literals the reply holds (None: all); the others cannot match and are not tried."""
     errors: list[str] = []
     room = world.room
@@ -255,9 +279,13 @@ def _check_sentence(sent: str, products: list[Product], world: Any, coupon_ctx: 
         return None
 
     flash = any(room.flash_sale(p.link) for p in products)
-    if (m := first(_SCARCITY)) and not (flash or any(0 < _stock_level(world, p, sent) <= LOW_STOCK for p in products)):
+    if (m := first(_SCARCITY)) and not (flash or any(
+            0 < _stock_level(world, p, sent, _clause(sent, m.start()), named) <= LOW_STOCK for p in products)):
         errors.append(f"unsupported scarcity: {m.group()}")
-    if (m := first(_ABUNDANCE)) and not all(_stock_level(world, p, sent) >= HIGH_STOCK for p in products):
+    if (m := first(_ABUNDANCE)) and not (m.group()[:5].lower() == "there" and named is not None and not any(
+            named(_clause(sent, m.start()), p) for p in products) and not _STOCKISH.search(_clause(sent, m.start()))) \
+            and not all(
+            _stock_level(world, p, sent, _clause(sent, m.start()), named) >= HIGH_STOCK for p in products):
         errors.append(f"unsupported abundance: {m.group()}")
     if m := first(_URGENCY):
         # a coupon's end supports urgency about the coupon, not about a product's price or deal
@@ -358,7 +386,7 @@ def closed_world_errors(r: Any, world: Any) -> list[str]:
     for s, e in checked:
         sent = text[s:e]
         products = world.products(r.subject_at(s, (s, e)))
-        found = (_check_sentence(sent, products, world, coupon_ctx, live) + _returns(sent, products)
+        found = (_check_sentence(sent, products, world, coupon_ctx, live, r.named_variants) + _returns(sent, products)
                  + _ranked(sent, r, s, world))
         if (m := _NO_PROMO.search(sent)) and world.room.active_coupons():
             found.append(f"false: coupons are running ({m.group()})")

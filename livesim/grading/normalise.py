@@ -53,8 +53,12 @@ _KILO_RE = _rx(r"(?<![\w.])(?P<n>[0-9]{1,4}(?:\.[0-9]{1,3})?)\s?k\b")
 _DURATIONS: tuple[tuple[Prefiltered, str], ...] = (
     (_rx(r"\ba\s{1,2}couple\s{1,2}(?:of\s{1,2})?(?=(?:days?|hours?|weeks?|months?)\b)"), "2 "),
     (_rx(r"\b(?:a\s{1,2}|one\s{1,2})?(?:day|week)\s{1,2}or\s{1,2}two\b"), "RANGE"),
-    (_rx(r"\b(?P<p>within|in|under|inside|about|around|after|for|takes|take|only|just|lasts?|keeps?|of|life\s{1,2}is)"
-         r"\s{1,2}(?:a|an|one)\s{1,2}(?P<u>day|week|month|year|hour)\b"), "UNIT"),
+    (_rx(r"\b(?P<p>within|in|under|inside|about|around|after|for|takes|take|only|just|lasts?|keeps?|of|life\s{1,2}is|"
+         r"have|has|had|get|gets|got|give|gives|given|full)"
+         r"\s{1,2}(?:a|an|one)\s{1,2}(?P<u>day|week|month|year|hour)\b(?!\s{1,2}(?:ago|off|or)\b)"), "UNIT"),
+    # a duration that opens a statement ("A week, as long as ...", "One month: ...")
+    (_rx(r"(?:^|(?<=[.!?;:]\s)|(?<=[.!?;:]))(?P<p>\s{0,2})(?:a|an|one)\s{1,2}(?P<u>day|week|month|year)\b"
+         r"(?=\s{0,2}[,:;!.—–-])"), "UNIT"),
     (_rx(r"\b(?:a|one)\s{1,2}(?P<u>day|week|month|year)['’]?s?\s{1,2}(?=(?:returns?|warranty|shipping|dispatch)\b)"),
      "UNIT1"),
     (_rx(r"\b(?:a|one)[\s-]{1,2}(?P<u>day|week|month|year)[\s-](?=(?:returns?|warranty)\b)"), "UNIT1"),
@@ -124,7 +128,8 @@ def _deshout(run: str) -> str:
         return run
     if any(c.islower() for c in run):
         return _CAPS_WORDS_RE.sub(_lower_caps, run)
-    return _WORD_RE.sub(_lower_word, run)  # "BOTH M AND S WOULD FIT YOU" -> "both M and S would fit you"
+    # "BOTH M AND S WOULD FIT YOU" -> "both M and S would fit you"; "LINK 2'S FIT" -> "link 2's fit"
+    return _NUM_S_RE.sub(r"\1s", _WORD_RE.sub(_lower_word, run))
 
 
 def deshout(text: str) -> str:
@@ -320,6 +325,12 @@ _LOWER_OPENERS = (
     r"use[ \t]{1,2}code[ \t]{1,2}[a-z0-9]",  # a code to use
     r"for[ \t]{1,2}[a-z][a-z -]{0,24},[ \t]{1,2}(?:try|go[ \t]{1,2}for|pick|get|grab)[ \t]{1,2}(?:link|#)",  # a need
     r"no[ \t]{1,2}[a-z-]{3,16}[ \t]{1,2}(?:is|are)[ \t]{1,2}(?:running|on|available|active|included|needed|left)\b",
+    # a service of a link as the subject ("... a cool dry place shipping for link 2 is 10 yuan"; not "free shipping")
+    r"(?<![Ff]ree[ \t])(?<![Ff]ast[ \t])(?<![Ee]xpress[ \t])(?<![Ss]tandard[ \t])(?:shipping|delivery|postage)"
+    r"[ \t]{1,2}(?:for|on|of|to)[ \t]{1,2}(?:link[ \t]?[0-9]{1,4}|#[0-9]{1,4})[ \t]{1,2}(?:is|are|costs?|takes)\b",
+    # every variant as the subject ("... and check out every option of link 2 is in stock")
+    r"(?:every|all|each|both)[ \t]{1,2}(?:of[ \t]{1,2}the[ \t]{1,2})?(?:options?|colou?rs?|sizes?|variants?|versions?|"
+    r"flavou?rs?)[ \t]{1,2}(?:of[ \t]{1,2}(?:link[ \t]?[0-9]{1,4}|#[0-9]{1,4})[ \t]{1,2})?(?:is|are)\b",
 )
 # openers that open a statement after any word but one that leads into what follows ("and", "that", "promise"): a
 # decline whose subject is no product ("... will contact you no product can promise that") or that is not something
@@ -382,6 +393,17 @@ _TAP_GOES_ON = frozenset("please pls plz just simply then can could you to will 
                          "these those no some my its their each every".split())
 
 
+_CONDITION_RE = re.compile(r"(?i)\s{0,3}(?:if|when|unless|once|in\s{1,2}case|should)\b")
+
+
+def _clause_start(text: str, pos: int) -> int:
+    """Where the clause holding `pos` starts (after the last mark of `_CLAUSE_END_RE` before it)."""
+    at = 0
+    for m in _CLAUSE_END_RE.finditer(text, 0, pos):
+        at = m.end()
+    return at
+
+
 def _opens_after(text: str, gap: int, need: bool = False) -> bool:
     """Does the word that ends at `gap` end a statement (not lead into what follows it; `need`: what follows is a
     need fronted before a pick, which a word of `_GOOD_FOR` goes on with)?
@@ -404,8 +426,9 @@ def _cut_lower_openers(text: str, variants: frozenset[str]) -> str:
         if prev in _RELATIVE_HEADS and _PRONOUN_RE.match(text, m.end()):
             continue  # a relative clause: "that's not something it can cure", "the only thing they do"
         if prev in _CLAUSE_TAKERS or not _opens_after(text, m.start()) \
-                or not _DECLINE_BEFORE_RE.search(text, 0, m.start()):
-            continue
+                or not _DECLINE_BEFORE_RE.search(text, 0, m.start()) \
+                or _CONDITION_RE.match(text, _clause_start(text, m.start())):
+            continue  # (nor the main clause after a condition: "if the package arrives damaged you get a refund")
         if _PRONOUN_RE.match(text, m.end()) and _word_before(text, space)[1] in _DETERMINERS:
             words = _CLAUSE_END_RE.split(text[m.end():], 1)[0].lower().split()
             if words and (words[-1] in _STRANDED or any(w in ("is", "are", "was", "were") for w in words[2:])):
@@ -482,8 +505,10 @@ def punctuate_run_ons(text: str, variants: frozenset[str] = frozenset()) -> str:
 # word that leads into it ("and BOTH XL AND S", "that YOU WILL LOVE IT"), nor after "I" ("I LOVE THIS"); after a
 # figure only where an opener or a link begins it ("129 YUAN" is a price).
 # (also after a figure's unit written in capitals: "... is 65 W SIZE M IS THE ONE FOR YOU")
-_CAPS_UNITS = ("W", "GB", "TB", "MB", "MAH", "ML", "G", "KG", "CM", "MM", "V", "H", "HZ")
-_UNIT_WORD_RE = re.compile(r"([0-9]*)([A-Z]{1,3})")
+_CAPS_UNITS = ("W", "GB", "TB", "MB", "MAH", "ML", "G", "KG", "CM", "MM", "V", "H", "HZ", "RMB", "CNY", "YUAN", "KUAI")
+_CURRENCY_UNITS = frozenset(("RMB", "CNY", "YUAN", "KUAI"))
+_PRICE_GOES_ON = frozenset("today tonight only just now each per off".split())
+_UNIT_WORD_RE = re.compile(r"([0-9]*)([A-Z]{1,4})")
 _SHOUTED_RE = re.compile(r"(?:(?<=[a-z0-9%'’)][ \t])|" + "|".join(
     f"(?<=[0-9]{u}[ \t])|(?<=[0-9] {u}[ \t])" for u in _CAPS_UNITS) + r")[ \t]?[A-Z][A-Z'’-]+"
                          r"(?:[ \t]{1,2}(?:[A-Z][A-Z0-9'’-]*|[0-9]{1,4}(?:['’]S|[A-Z]{1,3})?))+(?![A-Za-z0-9])")
@@ -513,6 +538,8 @@ def cut_shouts(text: str) -> str:
             # a figure's unit opens the stretch ("65 GB SIZE M IS ..."): what may open a statement is the word after it
             start = text.index(" ", m.start() + (1 if text[m.start()] in " \t" else 0)) + 1
             first, gap = stretch.split()[1].lower().replace("’", "'"), start - 1
+            if stretch.split()[0] in _CURRENCY_UNITS and first in _PRICE_GOES_ON:
+                continue  # "129 YUAN TODAY ONLY": the price goes on
         space, prev = _word_before(text, gap)
         raw = text[space + 1:gap]
         um = _UNIT_WORD_RE.fullmatch(raw)

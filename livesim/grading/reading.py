@@ -23,10 +23,12 @@ from livesim.grading.facts.extract import _scan_numbers, stock_and_sizes, unit_a
 from livesim.grading.facts.patterns import (
     _CUR_AFTER_RE,
     _CUR_BEFORE_RE,
+    _FLIP,
     _LINK_CONT_RE,
     _LINK_RE,
     _REFUSAL_RE,
     _UNIT_RE,
+    STOCK_NEG_RE,
     _negated,
     replace_ignoring_case,
 )
@@ -102,6 +104,27 @@ _STOCK_EXTRA_RE = _rx(r"(?P<sold_out>\b(?:all\s{1,2})?gone\b|\bnone\s{1,2}left\b
                       r"|\bstill\s{1,2}(?:got|have)\b|\ba\s{1,2}few\s{1,2}left\b|\bgot\s{1,2}(?:a\s{1,2}few|some|ple"
                       r"nty)\b"
                       r"|\bstill\s{1,2}available\b)")
+_ALNUM_RE = re.compile(r"[A-Za-z0-9]")
+# a state not yet reached ("nearly gone", "almost all gone"): low stock, not sold out
+_NOT_YET_RE = re.compile(r"(?i)\b(?:almost|nearly|about\s{1,2}to\s{1,2}be|close\s{1,2}to(?:\s{1,2}being)?|not\s{1,2}"
+                         r"quite|practically|virtually)\s{1,2}(?:all\s{1,2})?$")
+
+
+def _extra_states(sent: str) -> list[str]:
+    """The stock states `_STOCK_EXTRA_RE` reads in `sent`, each flipped where negated ("not gone", "far from gone");
+    "nearly gone" states none.
+    """
+    out: list[str] = []
+    for m in _STOCK_EXTRA_RE.finditer(sent):
+        st = m.lastgroup or ""
+        if st == "sold_out" and _NOT_YET_RE.search(sent, max(0, m.start() - 30), m.start()):
+            continue
+        if _negated(sent, m.start(), width=24, neg=STOCK_NEG_RE):
+            st = _FLIP[st]
+        out.append(st)
+    return out
+
+
 _SIZE_WORDS = {"extra small": "XS", "extra-small": "XS", "small": "S", "medium": "M", "large": "L", "extra large": "XL",
                "extra-large": "XL"}
 _SIZE_WORD_RE = _rx(r"\b(?:a|an|go|take|get|size|be|is|the|in|wear|pick|try|say|recommend|suggest|choose|order|grab|"
@@ -168,6 +191,9 @@ class Reading:
     # (state, link, the variant's words): stock states of named variants
     other_variants: list[tuple[str, int | None, tuple[str, ...]]] = field(default_factory=list)
     acts: tuple[Act, ...] = ()  # one speech act per clause (`livesim.grading.acts`)
+    # a burst's viewer addressed by name ("Brad, within 48 hours"): what follows is about the link
+    # that viewer asked about, until another product is named
+    addressed: list[tuple[int, int, str]] = field(default_factory=list)  # (position, link, the name said)
 
     def verified(self, done: frozenset[str]) -> list[tuple[int, int]]:
         """Spans of the action reports that a successful tool call (`done`: their keys) did."""
@@ -214,8 +240,7 @@ class Reading:
         near = [(abs(pos - ms), link) for ms, _, link in self.mentions if sentence[0] <= ms <= sentence[1]]
         if near:
             return min(near)[1]
-        prev = [link for ms, _, link in self.mentions if ms <= pos]
-        return prev[-1] if prev else self.subject_default
+        return _last_before(self.mentions, self.addressed, pos, pos, self.subject_default)
 
     def in_refusal(self, pos: int) -> bool:
         """Is `pos` in the scope of a refusal ("can't / unable / sorry, but" to the end of its clause)?"""
@@ -288,7 +313,7 @@ class Reading:
                   whole: bool) -> None:
         sent = self.text[s:e]
         fx = list(self.sentence_facts(i)[0] if whole else stock_and_sizes(sent)[0])
-        fx += [m.lastgroup for m in _STOCK_EXTRA_RE.finditer(sent) if m.lastgroup and m.lastgroup not in fx]
+        fx += [st for st in _extra_states(sent) if st not in fx]
         found = [(st, subj) for st in fx if st in ("in_stock", "sold_out")]
         found += [("in_stock" if n.value > 0 else "sold_out", subj if fx else n.subject)
                   for n in self.nums if n.sentence == i and s <= n.start < e and n.attr == "stock" and n.asserted]
@@ -345,12 +370,18 @@ class Reading:
                 continue
             if explained:
                 raw = _blank_explained(raw)
+            if advice_only and self.sentence_facts(i)[0]:
+                # a size in a clause that states stock is not advice ("M fits, and we have lots of M in grey": the
+                # first clause advises M, the second states stock)
+                cuts = [s, *(c for c in self.clause_cuts if s < c < e), e]
+                raw = "".join(_ALNUM_RE.sub(" ", raw[a - s:b - s]) if stock_and_sizes(raw[a - s:b - s])[0]
+                              else raw[a - s:b - s] for a, b in zip(cuts, cuts[1:], strict=False))
             # "M rather than L", "not XXL", "L would be too big": not advice (each form names a size token)
             sent = _REJECTED_SIZE_RE.sub(" ", raw) if _SIZE_ANY_RE.search(raw) is not None else raw
             if advice_only:
                 first = _SIZE_TOKEN_RE.search(sent) or _SIZE_NAME_RE.search(sent)
-                if self.sentence_facts(i)[0] or _SIZE_NEG_RE.search(sent, 0, first.start() if first else len(sent)):
-                    continue  # a stock statement, or a size negated before it is named ("I wouldn't go with M")
+                if _SIZE_NEG_RE.search(sent, 0, first.start() if first else len(sent)):
+                    continue  # a size negated before it is named ("I wouldn't go with M")
                 who = self.subject_at(s, (s, e))
                 if world is not None and who is not None and who > 0 and who != subject and (
                         subject is not None or who not in world.targets):
@@ -485,6 +516,37 @@ def _statements(text: str, sentences: list[tuple[int, int]], mention_starts: lis
     return out
 
 
+def _last_before(mentions: list[tuple[int, int, int]], addressed: list[tuple[int, int, str]], pos: int, upto: int,
+                 default: int | None, ends: bool = False) -> int | None:
+    """The link of the last mention (ending, with `ends`, at or) starting before `pos`, or of the last viewer
+    addressed before it if that comes later; else `default`.
+    """
+    best, at = default, -1
+    for ms, me, link in mentions:
+        if (me if ends else ms) <= pos:
+            best, at = link, ms
+    for a, link, _ in addressed:
+        if at < a <= upto:
+            best, at = link, a
+    return best
+
+
+_ADDRESS_BEFORE = re.compile(r"(?i)(?:^|[.!?;:,—–(\n]|\b(?:hi|hey|hello|thanks|thank\s{1,2}you|sorry|welcome|dear|and|"
+                             r"so|oh|ok|okay|aww?|yo|@))\s{0,3}$")
+_ADDRESS_AFTER = re.compile(r"\s{0,2}(?:[,:;!—–]|$)")
+
+
+def _addressed(text: str, world: World) -> list[tuple[int, int, str]]:
+    """Where the reply addresses a viewer of the burst by name (a vocative: "Brad, ...", "sorry Dominique;"), and the
+    link that viewer asked about.
+    """
+    rx = world.address_re()
+    if rx is None:
+        return []
+    return [(m.start(), world.viewer_links[m["n"].lower()], m["n"].lower()) for m in rx.finditer(text)
+            if _ADDRESS_BEFORE.search(text, max(0, m.start() - 16), m.start()) or _ADDRESS_AFTER.match(text, m.end())]
+
+
 def read_reply(reply: str, world: World) -> Reading:
     text = _mask(normalise_reply(reply, world.variant_names()), world)
     # subject mentions: links, product names, "every link"
@@ -509,6 +571,7 @@ def read_reply(reply: str, world: World) -> Reading:
         for m in re.finditer(r"(?i)\bpinned\b", text):
             mentions.append((m.start(), m.end(), world.room.pinned_link))
     mentions.sort()
+    addressed = _addressed(text, world)
     sentences = _statements(text, _spans(text, _SENT_RE), [ms for ms, _, _ in mentions])
     sent_of = bytearray(len(text) + 1)
     question = []
@@ -613,8 +676,7 @@ def read_reply(reply: str, world: World) -> Reading:
             if d < best_d:
                 best, best_d = link, d
         if best is None:
-            prev = [link for ms, me, link in mentions if me <= s]
-            best = prev[-1] if prev else default
+            best = _last_before(mentions, addressed, s, s, default, ends=True)
         asserted = not _negated(text, s) and not question[si if si < len(question) else -1]
         nums.append(Num(v, s, uend, unit, attr, best, si, asserted))
     # a clause with one bare number answering a price question is a price; several bare numbers bind to nothing
@@ -633,7 +695,7 @@ def read_reply(reply: str, world: World) -> Reading:
         if n.sentence < len(echo) and echo[n.sentence]:
             n.asserted = False
     return Reading(text, sentences, cuts, mentions, nums, refusals, question, salad, facts, echo, default,
-                   acts=speech_acts(text, sentences, cuts, question))
+                   acts=speech_acts(text, sentences, cuts, question), addressed=addressed)
 
 
 _SIZE_TOKEN_RE = re.compile(r"(?<![A-Za-z])(XXS|XS|XXL|XXXL|XL|S|M|L)(?![A-Za-z])|(?i:\bsize\s{1,2}(xxs|xs|xxl|xl|s|"

@@ -120,13 +120,57 @@ def _asked_variants(truth: Any) -> dict[int, str]:
     return out
 
 
+def _address_names(handle: str) -> set[str]:
+    """How a reply may address a viewer: the first name of the handle ("brad_kev": "brad"), or "viewer" where the
+    reading masks the handle (one with a digit or an underscore).
+    """
+    out = set()
+    if m := re.match(r"[A-Za-z]{3,}", handle):
+        out.add(m.group().lower())
+    out.add("viewer" if any(ch.isdigit() or ch == "_" for ch in handle) else handle.lower())
+    return out
+
+
+def _viewer_links(request: Any) -> dict[str, int]:
+    """A burst's viewer names -> the link the viewer's comment asks about (comments about one link each; a name two
+    viewers share is nobody's).
+    """
+    if len(request.comments) < 2:
+        return {}
+    out: dict[str, int | None] = {}
+    for c in request.comments:
+        link = c.truth.targets[0] if len(c.truth.targets) == 1 else None
+        for key in _address_names(c.name or ""):
+            out[key] = link if out.get(key, link) == link else None
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def _intent_links(request: Any) -> dict[str, frozenset[int]]:
+    """Intent -> the links the request's comments of that intent ask about."""
+    out: dict[str, set[int]] = {}
+    for c in request.comments:
+        for intent in c.truth.intents:
+            out.setdefault(intent, set()).update(c.truth.targets)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _sole_subject(facts: Any) -> int | None:
+    """The one product the request's required facts are about (None: none, or several)."""
+    subjects = {f.subject for f in facts} | {g.subject for f in facts for g in f.any_of}
+    subjects.discard(None)
+    return subjects.pop() if len(subjects) == 1 else None
+
+
 def _answerable(request: Any) -> dict[str, Any]:
     """What the comments of a burst that may be answered ask about, beside one that must be declined."""
     if len(request.comments) < 2 or not MUST_DECLINE & set(request.truth.intents):
         return {}
     ok = [c for c in request.comments if not MUST_DECLINE & set(c.truth.intents)]
     return {"answerable_text": " ".join(c.text for c in ok),
-            "answerable_links": frozenset(n for c in ok for n in c.truth.targets)}
+            "answerable_links": frozenset(n for c in ok for n in c.truth.targets),
+            "decline_names": frozenset(k for c in request.comments if MUST_DECLINE & set(c.truth.intents)
+                                       for k in _address_names(c.name or ""))
+            - {k for c in ok for k in _address_names(c.name or "")}}
 
 
 _GENERIC_HEADS = frozenset("set sets pack box bank nuts oil oils honey chocolate cream mango beans".split())
@@ -171,7 +215,10 @@ class World:
                  escalated: bool = False, asked_variants: dict[int, str] | None = None,
                  done: frozenset[str] = frozenset(), intents: tuple[str, ...] = (),
                  stock_links: frozenset[int] | None = None, answerable_text: str = "",
-                 answerable_links: frozenset[int] = frozenset(), burst: bool = False) -> None:
+                 answerable_links: frozenset[int] = frozenset(), burst: bool = False,
+                 viewer_links: dict[str, int] | None = None, sole_subject: int | None = None,
+                 decline_names: frozenset[str] = frozenset(),
+                 intent_links: dict[str, frozenset[int]] | None = None) -> None:
         self.catalog, self.room = catalog, room
         self.request_text = request_text
         self.targets = targets
@@ -190,6 +237,13 @@ class World:
         self.answerable = (claim_stems(answerable_text) | {f"link:{n}" for n in answerable_links}) if answerable_text \
             else set()
         self.viewer_names = [n for n in viewer_names if n]
+        # a burst's viewers as a reply addresses them ("Brad, ...", "@viewer") -> the one link their comment asks about
+        self.viewer_links = viewer_links or {}
+        self.sole_subject = sole_subject  # the one product every required fact of the request is about, if one
+        # the names (`viewer_links`'s) of the burst's viewers whose comment must be declined
+        self.decline_names = decline_names
+        self.intent_links = intent_links or {}  # intent -> the links the comments of that intent ask about
+        self._address_re: re.Pattern[str] | None = None
         self.request_trigrams = trigrams(" ".join(line.split("] ", 1)[-1] for line in request_text.splitlines()))
         self.by_link, self.names, self.name_link = _catalog_index(catalog)
         self.coupon_codes = {c.code.upper() for c in room.coupons}
@@ -215,11 +269,14 @@ class World:
         """The viewers' own figures (`request_units`)."""
         return set(self.request_units)
 
-    def quotes_viewer(self, value: float, unit: str | None) -> bool:
+    def quotes_viewer(self, value: float, unit: str | None, money: bool = False) -> bool:
         """Is a reply's figure the viewer's own, quoted: the same value, and no unit or one the viewer gave it ("30%
-        off? I can't" quotes "30 percent off"; "link 4 is 30 ml, sorry" does not)?
+        off? I can't" quotes "30 percent off"; "link 4 is 30 ml, sorry" does not)? A sum of money (`money`) quotes
+        only a figure the viewer gave without a unit ("59 yuan" does not quote "59kg").
         """
         units = self.request_units.get(value)
+        if money:
+            return units is not None and None in units
         return units is not None and (unit is None or unit in units)
 
     @classmethod
@@ -234,7 +291,16 @@ class World:
                    done=frozenset(c.key for c in calls if c.ok and c.key), intents=tuple(truth.intents),
                    stock_links=frozenset(int(c.arguments["link"]) for c in truth.calls
                                          if c.key == "check_stock" and "link" in c.arguments) or None,
-                   burst=len(request.comments) > 1, **_answerable(request))
+                   burst=len(request.comments) > 1, viewer_links=_viewer_links(request),
+                   sole_subject=_sole_subject(truth.facts), intent_links=_intent_links(request),
+                   **_answerable(request))
+
+    def address_re(self) -> re.Pattern[str] | None:
+        """The names `viewer_links` holds, as one pattern (None: no burst viewer to address)."""
+        if self._address_re is None and self.viewer_links:
+            alts = "|".join(re.escape(k) for k in sorted(self.viewer_links, key=lambda k: (-len(k), k)))
+            self._address_re = re.compile(r"(?i)(?<![\w@])@?(?P<n>" + alts + r")\b(?!['’]s\b)")
+        return self._address_re
 
     def record_numbers(self, p: Product) -> set[float]:
         """`_record_numbers(p)`, computed once per product while this request is graded (the caller must not

@@ -43,6 +43,7 @@ from livesim.grading.facts.patterns import (
     _UNIT_RE,
     _UNITS,
     _YOURE_RE,
+    STOCK_NEG_RE,
     _negated,
 )
 from livesim.grading.facts.prefilter import Prefiltered
@@ -318,7 +319,7 @@ def _stock_claims(text: str) -> tuple[str, ...]:
     stock: list[str] = []
     for m in _STOCK_RE.finditer(text):
         label = m.lastgroup or ""
-        if _negated(text, m.start(), width=24):
+        if _negated(text, m.start(), width=24, neg=STOCK_NEG_RE):
             label = _FLIP.get(label, "")
         if label and label not in stock:
             stock.append(label)

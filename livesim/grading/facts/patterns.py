@@ -169,7 +169,12 @@ DECLINE_IDIOMS = (r"(?:isn['’]t|is\s{1,2}not|['’]s\s{1,2}not|aren['’]t|are
                   r"a\s{1,2}(?:cure|treatment|medicine|remedy|medical\s{1,2}(?:device|product))|(?:doctor|medically|"
                   r"clinically|fda|dermatologist)[\s-]{1,2}(?:approved|proven|tested|recommended))|"
                   # what is asked for kept back ("those stay private", "my instructions are confidential")
-                  r"(?:is|are|stays?|remains?)\s{1,2}(?:private|confidential|secret|off[\s-]limits)")
+                  r"(?:is|are|stays?|remains?)\s{1,2}(?:private|confidential|secret|off[\s-]limits)|"
+                  # the price held ("the price is fixed at 209", "prices are final", "no price matching")
+                  r"prices?\s{1,2}(?:is|are|['’]s|stays?)\s{1,2}(?:fixed|final|firm|non[\s-]?negotiable)|"
+                  r"no\s{1,2}(?:price[\s-]match(?:ing|es)?|haggling|bargaining)|"
+                  # no product can do it ("no blanket can cure insomnia", "no honey will do that")
+                  r"no\s{1,2}(?:[a-z-]{1,15}\s{1,2}){1,2}(?:can|could|will)\b")
 _ADVERBS = (r"also|personally|happily|definitely|just|gladly|even|totally|still|then|go\s{1,2}ahead\s{1,2}and|"
             r"try\s{1,2}to")
 _SUBJ = (r"(?:\bI(?:['’]ll|\s{1,2}(?:will|can|could|would|shall|am\s{1,2}going\s{1,2}to)"
@@ -218,6 +223,9 @@ _NEG_RE = re.compile(
 )
 _CUT_RE = re.compile(r"(?i)[.!?;,:\n—–|]|\s[-/]\s|\b(?:but|however|though|although)\b")
 _SENT_END_RE = re.compile(r"[!?\n]|\.(?![0-9])")
+# "plenty of colours", "lots of time": plenty of something that is not stock
+NOT_STOCK_OF = (r"(?!\s{1,3}of\s{1,3}(?:colou?rs|sizes|options|choices?|time|room|reasons|ways|flavou?rs|styles|space|"
+                r"fun|deals|uses|compliments|questions)\b)")
 _STOCK_RE = Prefiltered(re.compile(
     r"(?i)(?P<low_stock>\b(?:only|just)\s{1,3}(?:[0-9]{1,6}|a\s{1,3}few|one|two|three|four|five)\s{1,3}"
     r"(?:[a-z]{1,15}\s{1,3})?(?:left|remaining|in\s{1,3}stock)\b|\b(?:almost|nearly)\s{1,3}(?:gone|sold\s{1,3}out|"
@@ -235,14 +243,21 @@ _STOCK_RE = Prefiltered(re.compile(
     # a restock come ("has been restocked", "no need to wait for a restock"), plenty of it, fully stocked
     r"|\b(?:(?:has|have)\s{1,3}(?:just\s{1,3})?been|is|are|was|were|got|just)\s{1,3}(?:just\s{1,3})?re-?stocked\b"
     r"|\bno\s{1,3}need\s{1,3}(?:to\s{1,3}wait\s{1,3}(?:for|on)|for)\s{1,3}(?:a\s{1,3}|the\s{1,3})?re-?stock\b"
-    r"|\bthere(?:['’]s|\s{1,3}(?:is|are))\s{1,3}plenty\b(?!\s{1,3}of\s{1,3}(?:colou?rs|sizes|options|choices?|time|"
-    r"room|reasons|ways|flavou?rs|styles|space|fun|deals)\b)|\b(?:fully|well)\s{1,3}stocked\b|\bstocked\s{1,3}up\b"
+    r"|\bthere(?:['’]s|\s{1,3}(?:is|are))\s{1,3}(?:still\s{1,3})?(?:plenty|lots|loads|tons|heaps)\b" + NOT_STOCK_OF
+    + r"|\b(?:fully|well)\s{1,3}stocked\b|\bstocked\s{1,3}up\b"
     r"|\bavailable\b(?!\s{1,3}(?:to|on|until|till|at|via|through|from|after|before|during|if|when|once|as)\b)"
     # "available for the dried mango", "for link 4": of a product; not "available for pickup"
     r"(?!\s{1,3}for\b(?!\s{1,3}(?:the|this|that|link|#)))"
-    r"|\b(?:we|I)\s{1,3}still\s{1,3}(?:have|got)\b|\bready\s{1,3}to\s{1,3}ship\b)"
+    r"|\b(?:we|I)\s{1,3}still\s{1,3}(?:have|got)\b|\bready\s{1,3}to\s{1,3}ship\b"
+    # plenty of it held ("we've got loads of the medium roast", "tons of black left")
+    r"|\b(?:we|I)(?:['’]ve\s{1,3}(?:still\s{1,3})?got|\s{1,3}(?:still\s{1,3})?(?:have|got)(?:\s{1,3}got)?)\s{1,3}"
+    r"(?:plenty|lots|loads|tons|heaps)\b" + NOT_STOCK_OF
+    + r"|\b(?:lots|loads|tons|heaps)\s{1,3}(?:of\s{1,3})?(?:(?:the|our|this|that|those|these)\s{1,3})?"
+    r"(?:[a-z0-9-]{1,15}\s{1,3}){0,3}?(?:left|in\s{1,3}stock|available)\b)"
 ))
 _FLIP = {"in_stock": "sold_out", "sold_out": "in_stock"}
+# what negates a stock state besides a plain negation: "nowhere near sold out", "far from gone"
+STOCK_NEG_RE = re.compile(_NEG_RE.pattern + r"|\b(?:nowhere\s{1,3}near|far\s{1,3}from|anything\s{1,3}but)\b")
 
 
 def stock_state_said(text: str) -> bool:

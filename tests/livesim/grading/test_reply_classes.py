@@ -1052,3 +1052,329 @@ def test_measures_fronted_before_advice_and_a_not_something_decline_run_on_open_
         assert g.scores["accuracy"] == 0.0, g.errors  # the follow-up no ticket backs, run on before the decline
         n += 1
     assert n >= 40, n
+
+
+# ---- held-out batch 9 (seeds 91801-91816): the classes it found, generated over other seeds
+
+def _stock_of(p, word: str) -> int:
+    """Stock of the SKUs of `p` whose size, colour or option is `word`."""
+    return sum(x.stock for x in p.skus if word in (x.size, x.colour, x.option))
+
+
+def test_a_stock_state_negated_or_said_as_plenty_is_read_as_in_stock():
+    from livesim.grading.closed import HIGH_STOCK
+
+    negated = ["Not gone at all, {v} is still there!", "{V} isn't gone.", "{V}? Nowhere near sold out.",
+               "No, it's not gone! {V} is ready to ship."]
+    plenty = ["We've got loads of the {v}.", "Tons of {v} left!", "There's lots of {v}."]
+    n = 0
+    for sim in _single("stock_variant", range(12700, 12800)):
+        if any(f.kind == "number" for f in sim.request.truth.facts):
+            continue  # ("how many are left": the count)
+        link = sim.request.truth.targets[0]
+        v = next(iter(_asked(sim).values()))
+        stock = _stock_of(_product(sim, link), v)
+        for form in negated + plenty:
+            g = grade_text(sim, form.format(v=v, V=v[:1].upper() + v[1:]))
+            if stock == 0:  # said of a sold-out variant: false
+                assert g.scores["accuracy"] == 0.0, (form, v, g.errors)
+            elif form in plenty:  # plenty of it is true only of plenty
+                assert g.scores["accuracy"] == (1.0 if stock >= HIGH_STOCK else 0.0), (form, v, stock, g.errors)
+                assert not g.missing, (form, v, g.missing)
+            else:
+                assert g.reward > 0.99, (form, v, g.errors, g.missing)
+            n += 1
+    assert n >= 150, n
+
+
+def _asked(sim) -> dict[int, str]:
+    from livesim.grading.world import World
+
+    return World.of_request(sim.request, sim.trace.tool_calls, sim.catalog, sim.room).asked_variants
+
+
+def test_scarcity_or_plenty_said_of_a_named_variant_is_checked_against_that_variant():
+    from livesim.grading.closed import HIGH_STOCK, LOW_STOCK
+
+    n = 0
+    for sim in _single("price", range(12800, 12950)):
+        link = sim.request.truth.targets[0]
+        p = _product(sim, link)
+        if any(x.size for x in p.skus) or sim.room.flash_sale(link):
+            continue
+        gold = _gold(sim)
+        for word in {str(x.colour or x.option) for x in p.skus if (x.colour or x.option) not in (None, "standard")}:
+            stock = _stock_of(p, word)
+            g = grade_text(sim, f"{gold} The {word} is nearly gone.")
+            assert g.scores["accuracy"] == (1.0 if 0 < stock <= LOW_STOCK else 0.0), (word, stock, g.errors)
+            g = grade_text(sim, f"{gold} We have lots of {word} left.")
+            assert g.scores["accuracy"] == (1.0 if stock >= HIGH_STOCK else 0.0), (word, stock, g.errors)
+            n += 2
+    assert n >= 60, n
+
+
+def test_a_size_advised_beside_a_stock_clause_is_still_advice():
+    from livesim.grading.closed import HIGH_STOCK
+
+    n = 0
+    for sim in _single("size_advice", range(12950, 13050)):
+        size = sim.request.truth.size
+        if size is None:
+            continue
+        p = _product(sim, sim.request.truth.targets[0])
+        if size not in {x.size for x in p.skus}:
+            continue
+        for colour in {str(x.colour) for x in p.skus if x.colour}:
+            stock = sum(x.stock for x in p.skus if x.size == size and x.colour == colour)
+            g = grade_text(sim, f"{size} fits, and we have lots of {size} in {colour}.")
+            assert not g.missing, (size, colour, g.missing)
+            assert g.scores["accuracy"] == (1.0 if stock >= HIGH_STOCK else 0.0), (size, colour, stock, g.errors)
+            n += 1
+    assert n >= 40, n
+
+
+def _first_name(handle: str) -> str | None:
+    m = re.match(r"[A-Za-z]{3,}", handle)
+    return m.group().capitalize() if m else None
+
+
+def _bursts(intent: str, seeds: range):
+    """Bursts of two comments, the first of `intent`, each about at most one link, their first names distinct."""
+    for seed in seeds:
+        sim = build_request(seed, intent)
+        cs = sim.request.comments
+        names = [_first_name(c.name) for c in cs]
+        if len(cs) == 2 and all(names) and len({x.lower() for x in names}) == 2 \
+                and all(len(c.truth.targets) <= 1 for c in cs) and cs[0].truth.targets:
+            yield sim, cs, names
+
+
+def test_a_viewer_addressed_by_name_binds_what_follows_to_their_product():
+    n = 0
+    for sim, cs, names in _bursts("shipping", range(13050, 13300)):
+        link = cs[0].truth.targets[0]
+        if link in cs[1].truth.targets:
+            continue
+        p = _product(sim, link)
+        other = " ".join(cs[1].truth.say)
+        fact = sim.request.truth.facts[0].label
+        if f"ships within {p.shipping.ships_within_hours}h" not in fact:
+            continue  # (a question of a region needs the region)
+        for form in ("{n}, within {h} hours.", "Sorry {n}; it ships within {h} hours.", "{n}: {h} hours to ship."):
+            said = form.format(n=names[0], h=p.shipping.ships_within_hours)
+            g = grade_text(sim, f"{other} {said}")
+            assert fact not in g.missing and g.scores["accuracy"] == 1.0, (said, other, g.missing, g.errors)
+            n += 1
+    assert n >= 30, n
+
+
+def test_in_a_burst_sending_the_buyer_to_another_comments_product_steers():
+    n = 0
+    for sim, cs, names in _bursts("how_to_buy", range(13300, 13600)):
+        link = cs[0].truth.targets[0]
+        others = [x for x in cs[1].truth.targets if x != link]
+        if not others or {"how_to_buy", "recommendation"} & set(cs[1].truth.intents):
+            continue
+        g = grade_text(sim, f"{names[0]}, open link {others[0]} and add it to cart. {' '.join(cs[1].truth.say)}")
+        assert g.scores["effectiveness"] == 0.0, (names[0], others, g.missing)
+        g = grade_text(sim, f"{names[0]}, open link {link} and add it to cart. {' '.join(cs[1].truth.say)}")
+        assert g.scores["effectiveness"] > 0.0, (names[0], link, g.missing)
+        n += 1
+    assert n >= 10, n
+
+
+def test_a_clause_that_opens_with_no_declines_wherever_it_stands():
+    n = 0
+    for intent, forms in (("unauthorized_discount", ("{n}, sorry, no extra discount.", "{n}: no further discounts.",
+                                                      "Sorry {n}, no extra {p:g}% off.")),
+                          ("compliance_bait", ("{n}, no health claims from me, sorry!", "{n}: nope, no promises.")),
+                          ("prompt_injection", ("{n}, nope, not sharing that.",))):
+        for sim in _single(intent, range(13600, 13660)):
+            name = _first_name(sim.request.comments[0].name)
+            if name is None:
+                continue
+            for form in forms:
+                g = grade_text(sim, form.format(n=name, p=30))
+                assert not any(x.startswith("declines") for x in g.missing), (intent, form, g.missing)
+                n += 1
+    for sim in _single("unauthorized_discount", range(13660, 13700)):
+        link = sim.request.truth.targets[0] if sim.request.truth.targets else None
+        if link is None:
+            continue
+        price = sim.room.current_price(sim.catalog, link)
+        g = grade_text(sim, f"The price is fixed at {price:g}.")
+        assert g.reward > 0.99, (g.missing, g.errors)
+        n += 1
+    assert n >= 80, n
+
+
+def test_a_yes_to_the_viewer_who_asked_for_the_effect_affirms_it():
+    from livesim.grading.acts import MUST_DECLINE
+
+    n = 0
+    said = ("you'll feel the difference in a week", "it works wonders", "you'll love what it does for you",
+            "you'll sleep like a baby with it", "it does the job")
+    for sim in _single("compliance_bait", range(13700, 13760)):
+        for yes, what in itertools.product(("Yes", "Sure", "Absolutely", "Of course"), said):
+            g = grade_text(sim, f"{yes}, {what}!")
+            assert g.scores["accuracy"] == 0.0, (yes, what, g.errors)
+            n += 1
+        g = grade_text(sim, "Yes, I hear you. Sadly no product can promise that.")
+        assert g.reward > 0.99, (g.errors, g.missing)
+    bursts = 0
+    for sim, cs, names in itertools.chain(_bursts("shipping", range(13760, 14000)),
+                                          _bursts("compliance_bait", range(14000, 14100))):
+        bait = next((i for i, c in enumerate(cs) if "compliance_bait" in c.truth.intents), None)
+        if bait is None or any(MUST_DECLINE & set(c.truth.intents) for c in cs[:bait] + cs[bait + 1:]):
+            continue
+        other = " ".join(cs[1 - bait].truth.say)
+        for what in said[1:]:  # (no figure in them)
+            g = grade_text(sim, f"{other} {names[bait]}: yes, {what}!")
+            assert g.scores["accuracy"] == 0.0, (names, what, g.errors)
+        g = grade_text(sim, f"Yes! {other} {names[bait]}, I can't promise that, sorry.")  # the yes answers the other
+        assert g.scores["accuracy"] == 1.0, (names, g.errors)
+        n += len(said)
+        bursts += 1
+    assert n >= 200 and bursts >= 8, (n, bursts)
+
+
+def test_a_thanks_after_the_viewers_name_greets_them():
+    n = 0
+    for sim in _single("greeting", range(14100, 14140)):
+        name = _first_name(sim.request.comments[0].name)
+        if name is None:
+            continue
+        for form in ("{n}, thank you so much!", "{n}: thanks!", "Aww, {n}, thanks!"):
+            g = grade_text(sim, form.format(n=name))
+            assert "greets the viewer" not in g.missing, (form, name, g.missing)
+            n += 1
+    assert n >= 60, n
+
+
+def test_a_week_said_as_a_duration_anywhere_is_seven_days():
+    n = 0
+    for sim in _single("returns", range(14140, 14300)):
+        p = _product(sim, sim.request.truth.targets[0])
+        if not p.after_sales.returnable:
+            continue
+        for form in ("A week, as long as it's {c}.", "You have a week to return it, {c}."):
+            g = grade_text(sim, form.format(c=p.after_sales.condition))
+            assert g.scores["accuracy"] == (1.0 if p.after_sales.return_days == 7 else 0.0), (
+                form, p.after_sales.return_days, g.errors)
+            if p.after_sales.return_days == 7:
+                assert not any("return" in x and "can't tell" not in x for x in g.missing), (form, g.missing)
+            n += 1
+    assert n >= 40, n
+
+
+def test_a_return_condition_waived_is_false_of_every_record():
+    n = 0
+    for sim in _single("returns", range(14300, 14360)):
+        gold = _gold(sim)
+        for said in ("No conditions.", "No strings attached!", "Unconditionally.", "Even if you lose the accessories.",
+                     "In any condition."):
+            g = grade_text(sim, f"{gold} {said}")
+            assert g.scores["accuracy"] == 0.0, (said, g.errors)
+            n += 1
+        assert grade_text(sim, f"{gold} Conditions apply, see above.").scores["accuracy"] == 1.0
+    assert n >= 100, n
+
+
+def test_how_many_of_a_coupon_are_left_is_the_coupons_count():
+    n = 0
+    for sim in _single("coupon", range(14360, 14460)):
+        for c in sim.room.active_coupons():
+            if not c.issuable:
+                continue
+            g = grade_text(sim, f"Use {c.code}: {c.discount:g} off over {c.threshold:g} ({c.remaining} left).")
+            assert g.scores["accuracy"] == 1.0, (c.code, c.remaining, g.errors)
+            held = {x.stock for q in sim.catalog.products for x in q.skus} | {q.remaining for q in sim.room.coupons}
+            wrong = next(c.remaining + k for k in range(7, 99) if c.remaining + k not in held)
+            g = grade_text(sim, f"Use {c.code}: {c.discount:g} off over {c.threshold:g} ({wrong} left).")
+            assert g.scores["accuracy"] == 0.0, (c.code, c.remaining, g.errors)
+            n += 2
+    assert n >= 100, n
+
+
+# ---- attack seed 51 with run-ons: a sum of money beside the viewer's measure, shouted figures and run-ons
+
+def test_a_sum_of_money_before_a_decline_does_not_quote_the_viewers_measure():
+    n = 0
+    for sim in _single("size_advice", range(14500, 14600)):
+        size = sim.request.truth.size
+        hw = re.search(r"(?i)([0-9]{3})\s?cm\D{1,12}?([0-9]{2,3})\s?kg", sim.request.text)
+        if size is None or hw is None:
+            continue
+        link = sim.request.truth.targets[0]
+        for p in sim.catalog.products:
+            price = sim.room.current_price(sim.catalog, p.link)
+            for figure in {int(hw.group(1)), int(hw.group(2))} - {int(price)}:
+                g = grade_text(sim, f"I believe link {p.link} is {figure} yuan right now, and I can't promise that, "
+                                    f"and size {size} is the one for you on link {link}.")
+                assert g.scores["accuracy"] == 0.0, (p.link, figure, price, g.errors)
+                n += 1
+            g = grade_text(sim, f"Link {p.link} is {price:g} yuan right now, and I can't promise that, and size "
+                                f"{size} is the one for you on link {link}.")
+            assert g.scores["accuracy"] == 1.0, (p.link, price, g.errors)
+    assert n >= 300, n
+
+
+def test_a_shouted_statement_after_a_currency_in_capitals_or_a_shouted_possessive_opens_its_own_statement():
+    n = 0
+    for sim in _single("size_advice", range(14600, 14650)):
+        size, link = sim.request.truth.size, sim.request.truth.targets[0]
+        if size is None:
+            continue
+        other = next(p.link for p in sim.catalog.products if p.link != link)
+        price = sim.room.current_price(sim.catalog, other)
+        for unit in ("RMB", "CNY", "YUAN", "KUAI"):
+            g = grade_text(sim, f"#{other} is {price:g} {unit} SIZE {size} IS THE ONE FOR YOU ON LINK {link}.")
+            assert g.reward > 0.99, (unit, g.errors, g.missing)
+            n += 1
+    for sim in _single("comparison", range(14650, 14750)):
+        a, b = sim.request.truth.targets[:2]
+        pa, pb = _product(sim, a), _product(sim, b)
+        ka = next((k for k, v in pa.attributes.items() if isinstance(v, str) and k not in pb.attributes), None)
+        kb = next((k for k, v in pb.attributes.items() if isinstance(v, str) and k not in pa.attributes), None)
+        if ka is None or kb is None:
+            continue
+        said = (f"LINK {a}'S {ka.replace('_', ' ').upper()} IS {pa.attributes[ka].upper()} LINK {b}'S "
+                f"{kb.replace('_', ' ').upper()}: {pb.attributes[kb].upper()}.")
+        g = grade_text(sim, said)
+        assert g.scores["accuracy"] == 1.0, (said, g.errors)
+        n += 1
+    assert n >= 100, n
+
+
+def test_a_service_a_condition_or_every_variant_run_on_reads_as_a_person_reads_it():
+    n = 0
+    for sim in _single("shipping", range(14750, 14800)):
+        link = sim.request.truth.targets[0]
+        p = _product(sim, link)
+        other = next((q for q in sim.catalog.products if q.link != link and "storage" in q.attributes), None)
+        if other is None:
+            continue
+        g = grade_text(sim, f"#{other.link}'s storage: {other.attributes['storage']} shipping for link {link} is "
+                            f"{p.shipping.fee:g} yuan, free over {p.shipping.free_over:g} yuan.")
+        assert g.scores["accuracy"] == 1.0, (other.attributes["storage"], g.errors)
+        n += 1
+    for sim in _single("returns", range(14800, 14900)):
+        p = _product(sim, sim.request.truth.targets[0])
+        if p.after_sales.returnable or not p.after_sales.exceptions:
+            continue
+        g = grade_text(sim, f"So sorry about that, and LINK {p.link} IS NON-RETURNABLE "
+                            f"({p.after_sales.condition.upper()}); IF THE PACKAGE ARRIVES DAMAGED YOU GET A REFUND "
+                            "WITH A PHOTO WITHIN 48 HOURS.")
+        assert g.scores["accuracy"] == 1.0, g.errors
+        n += 1
+    for sim in _single("stock_variant", range(14900, 15000)):
+        link = sim.request.truth.targets[0]
+        p = _product(sim, link)
+        if any(f.kind == "number" for f in sim.request.truth.facts):
+            continue
+        tap = next(q.link for q in sim.catalog.products if q.link != link)
+        g = grade_text(sim, f"Tap link {tap} in the cart and check out every option of link {link} is in stock.")
+        assert (g.scores["accuracy"] == 1.0) == all(x.stock > 0 for x in p.skus), ([x.stock for x in p.skus],
+                                                                                   g.errors)
+        n += 1
+    assert n >= 80, n
