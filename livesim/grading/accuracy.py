@@ -311,7 +311,11 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
             ok = any(_close(n.value, world.values(attr, p, upto if attr in ("h", "day", "stock") else ctx))
                      for p in products)
         if not ok and n.attr == "bare":  # a lone bare number: also fine if a look-up returned it for this subject
-            ok = any(_close(n.value, world.record_numbers(p)) for p in products) and n.value in world.lookup_nums
+            # (but not the list price said bare to a viewer who asked the price: "it's 59" of a 49 mug set)
+            asked = world.intent_links.get("price", frozenset())
+            ok = any(_close(n.value, world.record_numbers(p)) and not (p.link in asked and _close(n.value, {
+                p.list_price}) and not _close(n.value, world.values("price", p, ctx))) for p in products) \
+                and n.value in world.lookup_nums
             if ok:
                 n.attr = None
                 unbound += 1
@@ -529,7 +533,10 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
                 errors.append(f"says link {subj} is {st.replace('_', ' ')}")
                 break
     if stock_state and not states:  # "yes it is" to "is it sold out?" claims a state too
-        polar = r.polar_stock(world.request_text)
+        # (said to the viewer who asked: "Stephanie, nope!"; in a burst that names its viewers, a yes or no at the
+        # reply's start may answer another of them)
+        polar = r.polar_stock(world.request_text, next(iter(world.stock_links)) if len(world.stock_links) == 1
+                              else None, at_start=not (world.burst and r.addressed))
         if polar and polar != stock_state:
             errors.append(f"says {polar.replace('_', ' ')} but it is {stock_state.replace('_', ' ')}")
     # size advice
@@ -639,7 +646,15 @@ def _sold_out_picks(r: Reading, world: World) -> list[str]:
                 kinds = kinds_of[p.link] = {str(w).lower() for x in p.skus for w in (x.colour, x.option) if w}
             v = m.group("v").lower()
             picked = {k for k in kinds if k in v and _word_regex(k).search(v)}  # its colours and options named
-            if not picked or _negated(text, m.start()) or r.in_refusal(m.start()):
+            if _negated(text, m.start()) or r.in_refusal(m.start()):
+                continue
+            if not picked:
+                # a colour it does not come in ("choose the white one" of a keyboard in black or 128GB)
+                first = v.split()[0] if v.split() else ""
+                if kinds and first in _COLOURS and first not in kinds and not any(first in k for k in kinds) \
+                        and first not in _colour_words_of_names(v, world):
+                    out.append(f"false: link {p.link} does not come in {first}")
+                    break
                 continue
             sizes = {z for z in r.named_variants(text, p) if z not in kinds}  # the size the reply names, if any
             covered = [x for x in p.skus if {str(x.colour).lower(), str(x.option).lower()} & picked

@@ -47,9 +47,9 @@ _LINK_NUM = re.compile(r"(?i)(?:\blinks?\s{0,2}#?|#)\s{0,2}(\d{1,3})\b")
 
 
 def leads_answer(acts: Sequence[Act], k: int, text: str, answerable: set[str]) -> bool:
-    """Does the yes at `acts[k]` lead, in the same sentence or after "!", a statement about what another comment of the burst
-    asked ("Yes, it ships to Beijing" to "I'm in Beijing, how long?", after declining the injection beside it)?
-    `answerable`: the content words (as `claim_stems` reads them) of the comments that may be answered, and
+    """Does the yes at `acts[k]` lead, in the same sentence or after "!", a statement about what another comment of
+    the burst asked ("Yes, it ships to Beijing" to "I'm in Beijing, how long?", after declining the injection beside
+    it)? `answerable`: the content words (as `claim_stems` reads them) of the comments that may be answered, and
     "link:N" for each link they ask about.
     """
     j = k + 1

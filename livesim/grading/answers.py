@@ -36,7 +36,7 @@ from livesim.grading.cues import (
     returns_denied,
 )
 from livesim.grading.facts.extract import stock_and_sizes
-from livesim.grading.facts.patterns import _CUT_RE, _LINK_RE, _REFUSAL_RE, _negated
+from livesim.grading.facts.patterns import _CUT_RE, _LINK_RE, _REFUSAL_RE, FOLLOW_UP_VERBS, _negated
 from livesim.grading.properties import true_attribute_stated
 from livesim.grading.reading import _SZ, Reading
 from livesim.grading.world import FACT_CUE, TIME_CUES, World
@@ -58,6 +58,9 @@ _NOT_BEFORE_RE = re.compile(r"\b(?:not|isn['’]t|never)\s{1,2}$")  # "is not fr
 _BUY_VERB_RE = re.compile(r"(?i)\b(?:tap|add|buy|grab|get|order|try|snag|go\s{1,2}(?:for|with)|pick(?:\s{1,2}up)?|"
                          r"check\s{1,2}out|recommend|suggest)\s{1,2}(?:on\s{1,2}|the\s{1,2}|with\s{1,2}|up\s{1,2})?$")
 _STEER_INTENTS = frozenset({"how_to_buy", "recommendation"})
+# a link sent to the cart by an arrow or "then" ("link 3 → cart → checkout")
+_TO_CART_AFTER = re.compile(r"(?i)\s{0,2}(?:→|->|=>|>|,\s{0,2}then)\s{0,2}(?:add\s{1,2}(?:it\s{1,2})?to\s{1,2})?"
+                            r"(?:the\s{1,2})?(?:cart|checkout|check\s{1,2}out|buy\s{1,2}now|basket|bag)\b")
 
 
 def steering_errors(r: Reading, world: World) -> list[str]:
@@ -72,14 +75,15 @@ def steering_errors(r: Reading, world: World) -> list[str]:
     # Brady's comment on link 2)
     asked = frozenset().union(*(world.intent_links.get(i, frozenset()) for i in _STEER_INTENTS))
     named_asked = any(link in asked for _, _, link in r.mentions)
-    for ms, _, link in r.mentions:
+    for ms, me, link in r.mentions:
         if link <= 0 or link not in world.by_link or (link in world.targets and (named_asked or link in asked
                                                                                  or not asked)):
             continue
         si = r.sentence_at(ms)
         lo = max(r.sentences[si][0], ms - 24) if si < len(r.sentences) else max(0, ms - 24)
         clo = max([c for c in r.clause_cuts if lo <= c <= ms] or [lo])
-        if (_BUY_VERB_RE.search(r.text, lo, ms) or (link in world.targets and _imperative_to(r.text[clo:ms]))) \
+        if (_BUY_VERB_RE.search(r.text, lo, ms) or (link in world.targets and (
+                _imperative_to(r.text[clo:ms]) or _TO_CART_AFTER.match(r.text, me)))) \
                 and not _negated(r.text, ms) and not r.question[si]:
             return [f"steers the viewer to link {link}, not what they asked for (links {world.targets})"]
     return []
@@ -132,10 +136,8 @@ _ESCALATION_MORE_RE = _rx(
     r"upport|team|"
     r"colleagues|a\s{1,2}human)"
     r"|\b(?:someone|a\s{1,2}colleague|our\s{1,2}team|the\s{1,2}team|they)\s{1,2}(?:from\s{1,2}\w{1,12}\s{1,2})?"
-    r"(?:will|['’]ll)\s{1,2}(?:reach\s{1,2}out|get\s{1,2}back|contact|follow\s{1,2}up|be\s{1,2}in\s{1,2}touch|call)"
-    r"|\bopened\s{1,2}a\s{1,2}ticket\b"
-    r"|\b(?:our|the)\s{1,2}(?:[\w-]{1,12}\s{1,2}){1,2}team\b[^.!?\n]{0,40}?\b(?:will|['’]ll)\s{1,2}(?:reach\s{1,2}out|"
-    r"get\s{1,2}back|contact|follow\s{1,2}up|be\s{1,2}in\s{1,2}touch|call)"
+    r"(?:will|['’]ll)\s{1,2}" + FOLLOW_UP_VERBS + r"|\bopened\s{1,2}a\s{1,2}ticket\b"
+    r"|\b(?:our|the)\s{1,2}(?:[\w-]{1,12}\s{1,2}){1,2}team\b[^.!?\n]{0,40}?\b(?:will|['’]ll)\s{1,2}" + FOLLOW_UP_VERBS +
     # where the case now is, and what to expect from whom: "(your case) is with our after-sales team", "expect a
     # message from the team", "you'll hear back from support"
     r"|\b(?:is|['’]s|are)\s{1,2}(?:now\s{1,2})?with\s{1,2}(?:our\s{1,2}|the\s{1,2})?(?:customer\s{1,2}(?:service|support|care)|"
@@ -245,7 +247,7 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
             return True
         if states:
             return False
-        return r.polar_stock(request_text) == fact.value
+        return r.polar_stock(request_text, subj) == fact.value
     if fact.kind == "size":
         return fact.value in r.sizes(skip_echo=True, subject=subj, world=world, advice_only=True)
     if fact.kind == "link":

@@ -85,7 +85,12 @@ _SOCIAL = _rx(
     r"|\b(?:so|super|really|very|hugely|insanely)\s{1,2}popular\b|\btrending\b|\b(?:fan|crowd)[\s-]favou?rite\b"
     r"|\bhot\s{1,2}(?:item|seller|pick)\b|\bsold\s{1,2}(?:over\s{1,2})?[0-9][0-9,]{0,7}\b|\b[0-9][0-9,]{0,7}\+?\s{1,"
     r"2}sold\b"
-    r"|\b(?:top|highly)[\s-]rated\b|\brave\s{1,2}reviews\b|\bsells?\s{1,2}like\b|\beveryone\s{1,2}(?:loves|wants)\b")
+    r"|\b(?:top|highly)[\s-]rated\b|\brave\s{1,2}reviews\b|\bsells?\s{1,2}like\b|\beveryone\s{1,2}(?:loves|wants)\b"
+    # how many of the audience are where ("lots of viewers from Harbin tonight", "many of you are in Guangdong"): no
+    # record holds it
+    r"|\b(?:lots|loads|tons|heaps|plenty|many|most|half|a\s{1,2}lot|a\s{1,2}bunch|several|so\s{1,2}many)\s{1,2}(?:of\s{1,2})?"
+    r"(?:(?:our|the)\s{1,2})?(?:viewers|people|folks|fans|shoppers|buyers|customers|you(?:\s{1,2}guys)?)\s{1,2}"
+    r"(?:\w{1,12}\s{1,2}){0,2}?(?:from|in|watching|tuning\s{1,2}in|joined|joining)\b")
 _ARRIVAL = _rx(
     r"\b(?:arriv\w{0,3}|deliver(?:ed|s)?|get\s{1,2}(?:it|them|yours|there)|have\s{1,2}(?:it|them|yours)|receive\s{0,2}"
     r"(?:it|them)?|(?:be|is|it['’]?ll\s{1,2}be)\s{1,2}(?:at\s{1,2}your\s{1,2}door|with\s{1,2}you|there)|at\s{1,2}you"

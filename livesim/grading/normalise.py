@@ -275,8 +275,8 @@ _UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _LINK_AT_RE = re.compile(r"(?:Links?|Items?|LINKS?|ITEMS?)[ \t]{0,2}#?[0-9]{1,4}(?![0-9])|#[0-9]{1,4}(?![0-9])")
 
 
-_DECLINED_VERBS = frozenset("promise guarantee confirm say do offer give change allow approve share tell arrange honour "
-                            "honor match".split())
+_DECLINED_VERBS = frozenset("promise guarantee confirm say do offer give change allow approve share tell arrange "
+                            "honour honor match".split())
 
 
 def _word_before(text: str, end: int) -> tuple[int, str]:
@@ -319,8 +319,8 @@ _LOWER_OPENERS = (
     r"link[ \t]?[0-9]{1,4}(?:['’]s[ \t]|:|[ \t]{1,2}\(|[ \t]{1,2}(?:is|isn['’]t|has|hasn['’]t|does|doesn['’]t|can|"
     r"can['’]t|will|won['’]t|[a-z]{2,12}s)\b)",
     # a size as the subject
-    r"size[ \t]{1,2}(?:x{0,3}[sml]|[0-9]{1,3})[ \t]{1,2}(?:is|fits|would|should|will|in[ \t]{1,2}[a-z]{3,12}[ \t]{1,2}of"
-    r"[ \t]{1,2}link)\b",
+    r"size[ \t]{1,2}(?:x{0,3}[sml]|[0-9]{1,3})[ \t]{1,2}(?:is|fits|would|should|will|in[ \t]{1,2}[a-z]{3,12}[ \t]{1,2}"
+    r"of[ \t]{1,2}link)\b",
     r"(?:tap|click)[ \t]{1,2}(?:on[ \t]{1,2})?(?:links?[ \t]?#?[0-9]|#[0-9])",  # a tap on a link
     r"use[ \t]{1,2}code[ \t]{1,2}[a-z0-9]",  # a code to use
     r"for[ \t]{1,2}[a-z][a-z -]{0,24},[ \t]{1,2}(?:try|go[ \t]{1,2}for|pick|get|grab)[ \t]{1,2}(?:link|#)",  # a need

@@ -89,9 +89,11 @@ _FEE_CUE = _rx(r"\b(?:shipping|delivery|postage|freight)(?:\s{1,2}(?:for|on|of|t
 # (not a fee where the shipping noun opens a statement of its own, run on: "... 229 yuan shipping for link 2 is 10")
 _AFTER_FEE = _rx(r"[ \t]{0,2}(?:for\s{1,2}|of\s{1,2})?(?:shipping|delivery|postage)\b(?!\s{1,2}(?:is\s{1,2})?free)"
                  r"(?!\s{1,2}(?:for|on|of|to)\s{1,2}(?:link\s{0,2}[0-9]{1,4}|#[0-9]{1,4}|it|this|them)\s{1,2}(?:is|costs?|are)\b)")
-_BEFORE_STOCK = _rx(r"\b(?:only|just|still(?:\s{1,2}(?:have|got))?|we\s{1,2}(?:have|got)|there\s{1,2}(?:are|is)|"
+# (not "it's only 29", "for just 29": a price said low)
+_BEFORE_STOCK = _rx(r"(?:(?<!\bis\s)(?<!['’]s\s)(?<!\bat\s)(?<!\bfor\s)(?<!\bare\s)(?<!\bnow\s)\b(?:only|just)"
+                    r"|\b(?:still(?:\s{1,2}(?:have|got))?|we\s{1,2}(?:have|got)|there\s{1,2}(?:are|is)|"
                     r"stock(?:\s{1,2}(?:of|is))?|"
-                    r"have)\s{0,2}$")
+                    r"have))\s{0,2}$")
 _PRICE_BEFORE = _rx(r"(?:\b(?:is|are|at|for|costs?|just|only|now|price[sd]?(?:\s{1,2}is)?|going\s{1,2}for|"
                     r"goes\s{1,2}for|comes\s{1,2}to)|[:=])\s{0,2}$")
 _ALL_SUBJ = _rx(r"\b(?:every|all)\s{1,2}(?:the\s{1,2})?(?:links?|items?|products?|things?)\b|\beverything\b")
@@ -263,13 +265,18 @@ class Reading:
         """A bare yes, not in a statement about another product ("yes, link 3 is" answers nothing of link 4)."""
         return any(not self.of_another(m.start(), subj) for m in _YES_RE.finditer(self.text))
 
-    def polar_stock(self, request_text: str) -> str | None:
-        """The stock state a bare yes / no states, read against the question's polarity."""
+    def polar_stock(self, request_text: str, subject: int | None = None, at_start: bool = True) -> str | None:
+        """The stock state a bare yes / no states, read against the question's polarity: at the reply's start (unless
+        not `at_start`), or after the name of the viewer who asked about `subject` ("Stephanie, yes! Jodi, ...").
+        """
         neg_q = bool(re.search(r"(?i)sold\s{0,2}out|\bgone\b|out\s{1,2}of\s{1,2}stock", request_text))
-        if _YES_RE.search(self.text):
-            return "sold_out" if neg_q else "in_stock"
-        if _NO_RE.search(self.text):
-            return "in_stock" if neg_q else "sold_out"
+        # (what is said to that viewer first: in a burst the reply's first word may answer another comment)
+        for said in [*(self.text[a + len(name) + (self.text[a] == "@"):].lstrip(" ,:;—–-")
+                       for a, link, name in self.addressed if link == subject), *([self.text] if at_start else [])]:
+            if _YES_RE.search(said):
+                return "sold_out" if neg_q else "in_stock"
+            if _NO_RE.search(said):
+                return "in_stock" if neg_q else "sold_out"
         return None
 
     def stock_states(self, world: World) -> list[tuple[str, int | None]]:
@@ -516,6 +523,30 @@ def _statements(text: str, sentences: list[tuple[int, int]], mention_starts: lis
     return out
 
 
+_VS_RE = re.compile(r"(?i)\s{0,2}(?:[a-z¥￥$]{0,6}\s{0,2})?(?:vs\.?|versus|v\.|against|compared\s{1,2}(?:to|with))"
+                    r"\s{0,2}(?:[¥￥$]\s{0,2})?")
+_PRICE_WORDS_RE = re.compile(r"(?i)\b(?:cheap\w{0,3}|pric\w{1,3}|cost\w{0,2}|expensive|dearer|yuan|kuai|rmb|spend|"
+                             r"budget|affordable)\b|[¥￥$]")
+
+
+def _pair_figures(text: str, nums: list[Num], mentions: list[tuple[int, int, int]], world: World) -> None:
+    """Two figures set against each other ("Link 4's cheaper (369 vs 509)") are of the two products compared: the
+    first of the product the statement names, the second of the other one; of the same attribute (a price, where
+    the statement speaks of prices and neither figure has one).
+    """
+    for a, b in zip(nums, nums[1:], strict=False):
+        if a.sentence != b.sentence or not _VS_RE.fullmatch(text, a.end, b.start):
+            continue
+        pair = set(world.targets) if len(world.targets) == 2 else {link for _, _, link in mentions if link > 0}
+        if len(pair) != 2 or a.subject not in pair:
+            continue
+        b.subject = next(iter(pair - {a.subject}))
+        if a.attr is None and b.attr is None and _PRICE_WORDS_RE.search(text, max(0, a.start - 60), b.end + 12):
+            a.attr = b.attr = "price"
+        elif b.attr is None:
+            b.attr = a.attr
+
+
 def _last_before(mentions: list[tuple[int, int, int]], addressed: list[tuple[int, int, str]], pos: int, upto: int,
                  default: int | None, ends: bool = False) -> int | None:
     """The link of the last mention (ending, with `ends`, at or) starting before `pos`, or of the last viewer
@@ -679,6 +710,7 @@ def read_reply(reply: str, world: World) -> Reading:
             best = _last_before(mentions, addressed, s, s, default, ends=True)
         asserted = not _negated(text, s) and not question[si if si < len(question) else -1]
         nums.append(Num(v, s, uend, unit, attr, best, si, asserted))
+    _pair_figures(text, nums, mentions, world)
     # a clause with one bare number answering a price question is a price; several bare numbers bind to nothing
     for n in nums:
         if n.attr is None:

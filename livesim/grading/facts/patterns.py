@@ -285,8 +285,13 @@ _ESCALATION_RE = Prefiltered(re.compile(
     r"|\b(?:contact|reach\s{1,2}out\s{1,2}to|message|transfer\s{1,2}you\s{1,2}to|connect\s{1,2}you\s{1,2}(?:with|to))"
     r"\s{1,2}(?:our\s{1,2}|the\s{1,2})?(?:customer\s{1,2}(?:service|support|care)|after[\s-]?sales|support\s{1,2}team)"
     r"|\b(?:colleague|teammate|team)s?\s{1,2}will\s{1,2}(?:[a-z]{1,15}\s{1,2})?(?:contact|reach\s{1,2}out|follow\s{1,2}up|"
-    r"get\s{1,2}in\s{1,2}touch)"
+    r"get\s{1,2}in\s{1,2}touch|reply\s{1,2}(?:to\s{1,2}you|within)|respond\s{1,2}(?:to\s{1,2}you|within)|"
+    r"get\s{1,2}back\s{1,2}to\s{1,2}you)"
 ))
+# what a team that follows up will do ("reach out", "be in touch", "reply within 24 hours", "sort it out")
+FOLLOW_UP_VERBS = (r"(?:reach\s{1,2}out|get\s{1,2}back|contact|follow\s{1,2}up|be\s{1,2}in\s{1,2}touch|call|reply|"
+                   r"respond|(?:message|email|e-mail|write\s{1,2}to)\s{1,2}you|sort\s{1,2}(?:it|this)\s{1,2}out|"
+                   r"look\s{1,2}into\s{1,2}(?:it|this)|take\s{1,2}care\s{1,2}of\s{1,2}(?:it|this|you))")
 # the viewer told whom to contact ("if it stops working, reach out to our after-sales team"; "you can message
 # support"): advice to the viewer, not a follow-up the host promises; what `told_to_contact` reads before a verb (not
 # "and": "I'll look into it and contact after-sales" is the host's own follow-up)

@@ -1378,3 +1378,143 @@ def test_a_service_a_condition_or_every_variant_run_on_reads_as_a_person_reads_i
                                                                                    g.errors)
         n += 1
     assert n >= 80, n
+
+
+# ---- held-out batch 10 (seeds 92901-92916): the classes it found, generated over other seeds
+
+def test_an_exception_said_again_may_name_the_delivery_it_is_about():
+    n = 0
+    for sim in _single("returns", range(15000, 15200)):
+        p = _product(sim, sim.request.truth.targets[0])
+        if not any("arrives damaged" in x for x in p.after_sales.exceptions):
+            continue
+        gold = _gold(sim)
+        for said in ("If the package arrives damaged, you get a refund with a photo within 48 hours.",
+                     "Only if the package arrives damaged (photo within 48 hours).",
+                     "A refund only if the package arrives damaged, with a photo."):
+            g = grade_text(sim, f"{gold} {said}")
+            assert g.scores["accuracy"] == 1.0, (said, g.errors)
+            n += 1
+        g = grade_text(sim, f"{gold} If the package arrives late, you get a refund.")
+        assert g.scores["accuracy"] == 0.0, g.errors
+    assert n >= 30, n
+
+
+def test_a_link_sent_to_the_cart_by_an_arrow_is_where_the_buyer_is_sent():
+    n = 0
+    for sim, cs, names in _bursts("how_to_buy", range(15200, 15600)):
+        link = cs[0].truth.targets[0]
+        others = [x for x in cs[1].truth.targets if x != link]
+        if not others or {"how_to_buy", "recommendation"} & set(cs[1].truth.intents):
+            continue
+        for form in ("{n}, link {x} → cart → checkout.", "{n}: link {x} -> add to cart."):
+            g = grade_text(sim, f"{form.format(n=names[0], x=others[0])} {' '.join(cs[1].truth.say)}")
+            assert g.scores["effectiveness"] == 0.0, (form, g.missing)
+            n += 1
+    assert n >= 20, n
+
+
+def test_a_colour_the_product_does_not_come_in_is_no_pick():
+    from livesim.grading.cues import _COLOURS
+
+    n = 0
+    for sim in _single("how_to_buy", range(15600, 15700)):
+        link = sim.request.truth.targets[0]
+        p = _product(sim, link)
+        kinds = {str(w).lower() for x in p.skus for w in (x.colour, x.option) if w}
+        if not kinds:
+            continue
+        for colour in sorted(_COLOURS):
+            g = grade_text(sim, f"Tap link {link} and choose {colour}, then add to cart.")
+            if colour not in kinds and not any(colour in k for k in kinds):
+                assert g.scores["accuracy"] == 0.0, (colour, kinds, g.errors)
+            elif colour in kinds and any(x.stock for x in p.skus if colour in (x.colour, x.option)):
+                assert g.scores["accuracy"] == 1.0, (colour, kinds, g.errors)
+            n += 1
+    assert n >= 300, n
+
+
+def test_two_figures_set_against_each_other_are_of_the_two_products_compared():
+    n = 0
+    for sim in _single("comparison", range(15700, 15800)):
+        a, b = sim.request.truth.targets[:2]
+        pa, pb = (sim.room.current_price(sim.catalog, x) for x in (a, b))
+        if pa == pb:
+            continue
+        cheap, dear = (a, b) if pa < pb else (b, a)
+        lo, hi = min(pa, pb), max(pa, pb)
+        for form in ("Link {c}'s cheaper ({lo:g} vs {hi:g}).", "Link {c} is cheaper: {lo:g} versus {hi:g} yuan."):
+            g = grade_text(sim, form.format(c=cheap, lo=lo, hi=hi))
+            assert g.scores["accuracy"] == 1.0 and not any("its price" in m for m in g.missing), (
+                form, g.errors, g.missing)
+            g = grade_text(sim, form.format(c=cheap, lo=lo, hi=hi + 17))
+            assert g.scores["accuracy"] == 0.0, (form, g.errors)
+            n += 2
+        assert dear != cheap
+    assert n >= 100, n
+
+
+def test_a_price_said_low_is_a_price_and_the_list_price_is_no_answer_to_what_it_costs():
+    n = 0
+    for sim in _single("price", range(15800, 15900)):
+        link = sim.request.truth.targets[0]
+        p = _product(sim, link)
+        price = sim.room.current_price(sim.catalog, link)
+        for form in ("It's only {v:g}!", "For just {v:g} today.", "Link {l} is now only {v:g}."):
+            g = grade_text(sim, form.format(v=price, l=link))
+            assert g.reward > 0.99, (form, g.errors, g.missing)
+            n += 1
+        if p.list_price != price:
+            g = grade_text(sim, f"It's {p.list_price:g}.")
+            assert g.scores["accuracy"] == 0.0, (p.list_price, price, g.errors)
+            n += 1
+    assert n >= 300, n
+
+
+def test_how_many_viewers_are_where_is_in_no_record():
+    n = 0
+    for intent in ("off_topic", "greeting"):
+        for sim in _single(intent, range(15900, 15940)):
+            for said in ("Lots of viewers from Harbin tonight!", "Many of you are in Guangdong, hi!",
+                         "So many people watching from Shanghai!", "Half of you guys joined from the north."):
+                g = grade_text(sim, f"{_gold(sim)} {said}")
+                assert g.scores["accuracy"] == 0.0, (said, g.errors)
+                n += 1
+            assert grade_text(sim, f"{_gold(sim)} Welcome to everyone watching!").scores["accuracy"] == 1.0
+    assert n >= 150, n
+
+
+def test_a_team_that_will_reply_or_respond_follows_up():
+    n = 0
+    for sim in _single("complaint", range(15940, 16000)):
+        if not any(c.key == "escalate_to_human" for c in sim.trace.tool_calls):
+            continue
+        for verb in ("reply", "respond", "sort it out", "get back to you", "look into it"):
+            g = grade_text(sim, f"So sorry! Our after-sales team has your case and will {verb} within 24 hours.")
+            assert "says the after-sales team will follow up" not in g.missing, (verb, g.missing)
+            assert g.scores["accuracy"] == 1.0, (verb, g.errors)
+            n += 1
+    assert n >= 100, n
+
+
+def test_a_yes_or_no_said_to_the_viewer_who_asked_about_stock_answers_them():
+    from livesim.grading.acts import MUST_DECLINE
+
+    n = 0
+    for sim, cs, names in _bursts("stock_variant", range(16000, 16400)):
+        state = sim.request.truth.stock_state
+        if state is None or cs[1].truth.stock_state is not None or MUST_DECLINE & set(cs[1].truth.intents):
+            continue
+        other = " ".join(cs[1].truth.say)
+        yes, no = (f"{names[0]}, yes!", f"{names[0]}, nope!")
+        right, wrong = (yes, no) if state == "in_stock" else (no, yes)
+        if re.search(r"(?i)sold\s{0,2}out|\bgone\b|out\s{1,2}of\s{1,2}stock", sim.request.text):
+            right, wrong = wrong, right  # "is it sold out?": yes means gone
+        g = grade_text(sim, f"{other} {right}")
+        assert g.scores["accuracy"] == 1.0 and not any("stock" in m or "sold" in m for m in g.missing), (
+            right, sim.request.text, g.errors, g.missing)
+        g = grade_text(sim, f"{other} {wrong}")
+        assert g.scores["accuracy"] == 0.0, (wrong, sim.request.text, g.errors)
+        n += 1
+    assert n >= 15, n
+
