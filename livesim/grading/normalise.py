@@ -320,7 +320,7 @@ _LOWER_OPENERS = (
     r"can['’]t|will|won['’]t|[a-z]{2,12}s)\b)",
     # a size as the subject
     r"size[ \t]{1,2}(?:x{0,3}[sml]|[0-9]{1,3})[ \t]{1,2}(?:is|fits|would|should|will|in[ \t]{1,2}[a-z]{3,12}[ \t]{1,2}"
-    r"of[ \t]{1,2}link)\b",
+    r"of[ \t]{1,2}link|of[ \t]{1,2}(?:link|#)[ \t]?[0-9]{1,4}[ \t]{1,2}(?:is|are|isn['’]t|has))\b",
     r"(?:tap|click)[ \t]{1,2}(?:on[ \t]{1,2})?(?:links?[ \t]?#?[0-9]|#[0-9])",  # a tap on a link
     r"use[ \t]{1,2}code[ \t]{1,2}[a-z0-9]",  # a code to use
     r"for[ \t]{1,2}[a-z][a-z -]{0,24},[ \t]{1,2}(?:try|go[ \t]{1,2}for|pick|get|grab)[ \t]{1,2}(?:link|#)",  # a need
@@ -348,6 +348,9 @@ _STRONG_OPEN_RE = re.compile(
     r"check[ \t]{1,2}"
     r"out[ \t]{1,2}"
     r"(?:today['’]s|our|the[ \t]{1,2}(?:deals|links|shop)))\b)")
+# a decline whose "do" ends it ("that's not something I can do for 166cm and 68kg i'd go with size l": the measures
+# open the advice)
+_DECLINE_DONE_RE = re.compile(r"(?i)\b(?:something|anything)[ \t]{1,2}(?:i|we)[ \t]{1,2}(?:can|could)[ \t]{1,2}do$")
 _LOWER_OPEN_RE = re.compile(r"(?<=[A-Za-z0-9%)])[ \t]{1,2}(?=" + "|".join(_LOWER_OPENERS) + ")")
 _OF_LINK_RE = re.compile(r"[ \t]of[ \t](?:link[ \t]?|#)[0-9]")
 # after a decline, a lower-case statement with a subject of its own and a finite verb ("Sorry, I can't follow that
@@ -420,7 +423,8 @@ def _cut_lower_openers(text: str, variants: frozenset[str]) -> str:
             if _opens_after(text, m.start(), need=text.startswith("for", m.end()))}
     gaps |= {m.start() for m in _STRONG_OPEN_RE.finditer(text)
              if (w := _word_before(text, m.start())[1]) not in _LEADS_INTO and w not in _CLAUSE_TAKERS
-             and w not in _MODALS and w not in _GOOD_FOR and w not in _FITS}
+             and (w not in _MODALS or _DECLINE_DONE_RE.search(text, 0, m.start()) is not None)
+             and w not in _GOOD_FOR and w not in _FITS}
     for m in _SUBJECT_OPEN_RE.finditer(text) if _DECLINE_WORD.found(text) else ():
         space, prev = _word_before(text, m.start())
         if prev in _RELATIVE_HEADS and _PRONOUN_RE.match(text, m.end()):

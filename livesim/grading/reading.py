@@ -473,6 +473,7 @@ def _spans(text: str, rx: re.Pattern[str]) -> list[tuple[int, int]]:
 _FRONTED_RE = re.compile(r"(?i)\s{0,3}(?:within|for|in|at|on|by|after|before|from|to|with|without|under|over|about|"
                          r"around|at\s{1,2}just|for\s{1,2}only|only|just|starting|from\s{1,2}today|today|tonight|"
                          r"right\s{1,2}now|if|when|once|as\s{1,2}for|compared\s{1,2}to)\b")
+_FRONTED_COND_RE = re.compile(r"(?i)\s{0,3}(?:if|when|once)\b")
 _LIST_HEAD_RE = re.compile(r"(?i)(?:links|items|products)\b|#")
 _HARD_SEP_RE = re.compile(r";|\s[-–—/|]\s|\s?[–—]\s?")
 _AND_LEAD_RE = re.compile(r"(?i)\s{0,2}(?:(?:and|but|plus|also|then)\s{1,2})?(?:probably|maybe|perhaps|personally|"
@@ -497,9 +498,12 @@ def _statements(text: str, sentences: list[tuple[int, int]], mention_starts: lis
             if a < cur:
                 continue
             lead0 = _AND_LEAD_RE.match(text, cur)  # (after a hedge: "I think for dry skin, try link 2")
+            fronted = _FRONTED_RE.match(text, lead0.end() if lead0 else cur)
+            if fronted is not None and _FRONTED_COND_RE.match(fronted.group()) and len(text[cur:a].split()) > 8:
+                fronted = None  # a condition with its own main clause: "if the package arrives damaged you get a
+                # refund with a photo within 48 hours, I think link 6 is 289" fronts nothing
             if not hard and text[a:b].strip() == "," and not any(cur <= ms < a for ms in mention_starts) and (
-                    _FRONTED_RE.match(text, lead0.end() if lead0 else cur) or (
-                    len(text[cur:a].split()) <= 4 and not _ASCII_DIGIT_RE.search(text, cur, a))):
+                    fronted or (len(text[cur:a].split()) <= 4 and not _ASCII_DIGIT_RE.search(text, cur, a))):
                 # "Within 48 hours, link 3 ships out", "Great question, link 3 ...": a fronted phrase of the clause that
                 # names the link ("weight 293 g, tap link 6" is a figure of its own, not one fronting link 6); a clause
                 # joined by a conjunction fronts nothing ("if it arrives damaged you get a refund within 48 hours, and

@@ -1518,3 +1518,50 @@ def test_a_yes_or_no_said_to_the_viewer_who_asked_about_stock_answers_them():
         n += 1
     assert n >= 15, n
 
+
+
+# ---- attack seed 52 with run-ons: a long condition fronts nothing; a size of a link and measures after a decline
+
+def test_a_condition_with_its_own_main_clause_fronts_no_later_link():
+    n = 0
+    for sim in _single("returns", range(16400, 16600)):
+        link = sim.request.truth.targets[0]
+        p = _product(sim, link)
+        if p.after_sales.returnable or not any("arrives damaged" in x for x in p.after_sales.exceptions):
+            continue
+        other = next(q for q in sim.catalog.products if q.link != link)
+        price = sim.room.current_price(sim.catalog, other.link)
+        g = grade_text(sim, f"Link {link} is non-returnable ({p.after_sales.condition}); if the package arrives "
+                            f"damaged you get a refund with a photo within 48 hours, I think link {other.link} is only "
+                            f"{price:g} yuan today.")
+        assert g.scores["accuracy"] == 1.0, g.errors
+        n += 1
+    assert n >= 20, n
+
+
+def test_a_size_of_a_link_or_measures_after_a_decline_open_their_own_statement():
+    n = 0
+    for sim in _single("stock_variant", range(16600, 16800)):
+        link = sim.request.truth.targets[0]
+        p = _product(sim, link)
+        asked = next(iter(_asked(sim).values()))
+        if asked not in {x.size for x in p.skus} or any(f.kind == "number" for f in sim.request.truth.facts):
+            continue
+        gone = next((x for x in p.skus if x.stock == 0 and x.colour and x.size != asked), None)
+        if gone is None:
+            continue
+        state = "in stock" if sim.request.truth.stock_state == "in_stock" else "sold out"
+        g = grade_text(sim, f"Size {gone.size} in {gone.colour} of link {link} is sold out size {asked.lower()} of "
+                            f"link {link} is {state}.")
+        assert g.reward > 0.99, (gone.variant, asked, state, g.errors, g.missing)
+        n += 1
+    for sim in _single("size_advice", range(16800, 16860)):
+        size = sim.request.truth.size
+        hw = re.search(r"(?i)([0-9]{3})\s?cm\D{1,12}?([0-9]{2,3})\s?kg", sim.request.text)
+        if size is None or hw is None:
+            continue
+        g = grade_text(sim, f"That's not something I can do for {hw.group(1)}cm and {hw.group(2)}kg i'd go with size "
+                            f"{size.lower()} on link {sim.request.truth.targets[0]}.")
+        assert not g.missing, (size, g.missing)
+        n += 1
+    assert n >= 25, n
