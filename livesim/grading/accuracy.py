@@ -133,7 +133,19 @@ _CLAIM_TYPES: tuple[tuple[str, Prefiltered], ...] = (
         r"|\b(?:softens?|breaks?\s{1,2}in|loosens?\s{1,2}up|stretches?\s{1,2}out|gets?\s{1,2}softer)\s{1,2}(?:after|with|over|"
         r"within|in\s{1,2}(?:a|about|[0-9]))\b"
         r"|\b(?:fades?|goes\s{1,2}away|disappears?|wears?\s{1,2}off|dissipates?)\s{1,2}(?:in|after|within|over)\s{1,2}"
-        r"(?:a|about|[0-9]|one|two|three|few|some|several)\b")),
+        r"(?:a|about|[0-9]|one|two|three|few|some|several)\b"
+        # a fault said to be how the product is ("zippers loosen after the first wash", "that's normal")
+        r"|\b(?:loosens?|shrinks?|stretch(?:es)?|pills?|frays?|wears?\s{1,2}out|breaks?)\s{1,2}(?:up\s{1,2}|out\s{1,2})?"
+        r"(?:after|with|over|within)\s{1,2}(?:a|the|about|[0-9]|one|two|few|some|several|first|every)\b"
+        r"|\b(?:that|this|it)['’]?s\s{1,2}(?:totally\s{1,2}|completely\s{1,2}|perfectly\s{1,2}|pretty\s{1,2}|quite\s{1,2})?"
+        r"normal\b(?!\s{1,2}(?:to|price|pricing|size|sizing|fit|shipping)\b)")),
+    # what the stream is playing ("the song is 'Blinding Lights'", "we're playing Taylor Swift"): no record holds it
+    ("stream", _rx(
+        r"\b(?:the|this)\s{1,2}(?:song|track|tune|music|playlist|bgm)\s{1,2}(?:(?:playing\s{1,2})?(?:right\s{1,2}now\s{1,2})?"
+        r"(?:is|['’]s))\s{1,2}(?!(?:great|nice|good|lovely|amazing|fun|cool|fire|awesome|so|not|on|a\s{1,2}vibe|"
+        r"a\s{1,2}bop|playing)\b)(?:by\s{1,2})?[\w'‘’\"]"
+        r"|\b(?:this|that|the)\s{1,2}(?:song|track|tune)\s{1,2}(?:is\s{1,2})?by\b|\bwe['’]?re\s{1,2}playing\s{1,2}"
+        r"(?!(?:it|some|music|games?)\b)\w")),
     ("fit_claim", _rx(r"\bfits\s{1,2}(?:most|everyone|everybody|all)\b|\bone\s{1,2}size\s{1,2}fits\s{1,2}all\b")),
     ("delivery_promise", _rx(
         r"\b(?:arrives?|arriving|delivered|get\s{1,2}it|have\s{1,2}it|get\s{1,2}to\s{1,2}you|reach\s{1,2}you|"

@@ -196,6 +196,10 @@ _IDENTITY = _rx(
     r"|\bhere\s{1,2}in\s{1,2}(?-i:[A-Z])[a-z]{2,20}\b(?!\s{1,2}(?:the\s{1,2})?(?:stream|shop|chat|live))"
     r"|\b(?:yesterday|last\s{1,2}(?:night|weekend|week|summer|winter|year)|this\s{1,2}morning)\s{1,2}i\s{1,2}"
     r"(?:went|was\s{1,2}at|had\s{1,2}(?:a|some)|wore|used)\b"
+    # a trip only a person takes ("I was there last week", "I've been to Chengdu")
+    r"|\bi\s{1,2}(?:was|stayed|lived)\s{1,2}(?:there|in\s{1,2}[a-z]{3,20}|at\s{1,2}(?:a|the|my)\s{1,2}[a-z]{3,15})\b"
+    r"[^.!?\n]{0,30}?\b(?:last\s{1,2}(?:night|weekend|week|month|summer|winter|year)|yesterday|ago|once)\b"
+    r"|\bi['’]ve\s{1,2}(?:been|lived|stayed)\s{1,2}(?:to|there)\b"
     r"|\bmy\s{1,2}(?:husband|wife|kids|children|daughter|mother|father|boyfriend|girlfriend|"
     r"sister|brother|baby|grandma|grandmother|grandpa|grandfather|family|parents|cousin|roommate|neighbou?r|"
     r"puppy|kitten|doggo)\b"

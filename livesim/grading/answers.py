@@ -500,6 +500,15 @@ def _echoed(r: Reading, pos: int) -> bool:
     return si < len(r.echo) and r.echo[si]
 
 
+# a need said in the other words the shop uses for it ("great for cold weather" to "anything for winter?"), by stem
+_SAME_NEED = tuple(frozenset(g) for g in (("wint", "cold", "chil"), ("summ", "hot"), ("slee", "bedt"), ("cozy", "cosy")))
+
+
+def _need_said(need: set[str], said: set[str]) -> bool:
+    """Is every word of the need in `said`, or in the shop's other words for it (`_SAME_NEED`)?"""
+    return all(w in said or any(w in g and g & said for g in _SAME_NEED) for w in need)
+
+
 def _presents(r: Reading, ms: int, me: int, need: set[str] | None) -> bool:
     """Does the clause holding the mention at `ms` point the viewer to it (the answer to "where do I buy it?"; to
     "which one?", with `need` the words of the need asked, also why it is the one, or that it suits that need), or
@@ -530,8 +539,9 @@ def _presents(r: Reading, ms: int, me: int, need: set[str] | None) -> bool:
     if fm is not None and need is not None and need <= claim_stems(fm.group(1)):
         return True  # "For snacking, link 2's mixed nuts": the need asked, fronted before the link
     return not [w for w in _WORD_RE.findall(rest.lower()) if w not in _NAMING_WORDS] \
-        or points(_POINT_RE) or _imperative_to(r.text[lo:ms]) or (need is not None and (points(_PICK_RE) or any(
-            need <= claim_stems(m.group(1)) for m in _SUITS_RE.finditer(rest))))  # every word of the need
+        or points(_POINT_RE) or _imperative_to(r.text[lo:ms]) or _TO_CART_AFTER.match(r.text, me) is not None \
+        or (need is not None and (points(_PICK_RE) or any(
+            _need_said(need, claim_stems(m.group(1))) for m in _SUITS_RE.finditer(rest))))  # every word of the need
 
 
 _SENTENCE_RE = re.compile(r"[^.!?\n]+[.!?\n]*")

@@ -34,7 +34,7 @@ _NOT_SHIP_RE = _rx(r"\boutside\s{1,2}(?:of\s{1,2})?(?:our|the)\s{1,2}(?:delivery
                    r"regions?)\b|"
                    r"(?:\b(?:not|never|cannot|unable\s{1,2}to|no)\b|n['’]t\b)[^.!?\n]{0,30}?\b(?:ship|deliver|send|"
                    r"available|go)\w{0,4}\b"
-                   r"|\bexcept\b|\bexcluding\b|\bno\s{1,2}(?:shipping|delivery)\b")
+                   r"|\bexcept\b|\bexcluding\b|\bexcluded\b|\bno\s{1,2}(?:shipping|delivery)\b")
 _SHIP_YES_RE = _rx(r"\b(?:ship|ships|shipping|deliver|delivers|delivery|send|sends|including|goes|go|get\s{1,2}to|"
                    r"reach)\b")
 # a region said to be served, right after its name ("Beijing's fine for link 8", "Hainan is covered", "Tianjin? No

@@ -58,7 +58,9 @@ _AFTER_COUNT = _rx(r"\s{1,2}(?:different\s{1,2}|gorgeous\s{1,2}|lovely\s{1,2}|gr
 _COUNT_DIM = {"colo": "colours", "size": "sizes", "flav": "options", "opti": "options", "vari": "options",
               "vers": "options", "shad": "colours"}
 _AFTER_STOCK = _rx(r"\s{0,2}(?:[a-z]{1,12}\s{1,2}){0,4}?(?:left|remaining|in\s{1,2}stock|to\s{1,2}go|available)\b")
-_AFTER_SOLD = _rx(r"\s{0,2}(?:[a-z+]{1,12}\s{1,2}){0,2}?(?:sold|bought|purchased)\b|\+\s{0,2}sold")
+# ("2000 sold", "500+ bought"; not "79 but sold out": a price, and a stock state)
+_AFTER_SOLD = _rx(r"\s{0,2}(?:(?!(?:but|and|so|yet|though|now|already|currently)\b)[a-z+]{1,12}\s{1,2}){0,2}?"
+                  r"(?:sold(?![\s-]{1,2}out)|bought|purchased)\b|\+\s{0,2}sold")
 _AFTER_SOCIAL = _rx(r"\s{0,2}(?:out\s{1,2}of\s{1,2}[0-9]{1,4}|(?:happy\s{1,2}|satisfied\s{1,2})?(?:customers|people|"
                     r"buyers|"
                     r"reviews|fans|users|viewers|shoppers|stars))\b")
@@ -73,7 +75,8 @@ _ATTR_NOUN_BEFORE = _rx(r"\b(?:weight|weighs|battery|capacity|volume|warranty|sh
 # "down from 689", "a big drop from 689"
 _FROM_LIST = r"(?:down|drop(?:ped)?|reduced|cut|slashed|marked\s{1,2}down|discounted)\s{1,2}from"
 _LIST_NEAR = _rx(r"\b(?:" + _FROM_LIST + r"|was|were|originally|usually|normally|instead\s{1,2}of|regular(?:ly)?|"
-                 r"list\s{1,2}price(?:\s{1,2}(?:is|of))?|original\s{1,2}price(?:\s{1,2}(?:is|of))?)\s{0,2}(?:[¥$]|rm"
+                 r"list(?:\s{1,2}price)?(?:\s{1,2}(?:is|of|was))?|rrp|msrp|retail(?:\s{1,2}price)?|original\s{1,2}price(?:\s{1,2}"
+                 r"(?:is|of))?)\s{0,2}(?:[¥$]|rm"
                  r"b\s?)?$")
 _LIST_CUE = _rx(r"\b(?:was|were|originally|original|list|usually|normally|regular(?:ly)?|retail|rrp|"
                 + _FROM_LIST + r"|instead\s{1,2}of|before\s{1,2}the)\b")
@@ -133,7 +136,8 @@ _SIZE_WORD_RE = _rx(r"\b(?:a|an|go|take|get|size|be|is|the|in|wear|pick|try|say|
                     r"with|for|want|need)\s{1,2}(?P<w>extra[\s-]small|"
                     r"extra[\s-]large|small|medium|large)\b")
 _SIZE_BARE_RE = re.compile(r"(?<![A-Za-z0-9/])(?P<w>XXS|XXL|XXXL|XS|XL|S|M|L)(?![A-Za-z0-9/])(?=\s{0,2}(?:[!.,:]|$|"
-                           r"is\s|should|will|fits|would|for\s{1,2}(?:you|u|him|her|sure)\b|on\s{1,2}(?:link|#)|definitely|"
+                           r"is\s|should|will|fits|would|for\s{1,2}(?:you|u|him|her|sure|[0-9]{2,3}\s?(?:cm|kg))\b|"
+                           r"on\s{1,2}(?:link|#)|definitely|"
                            r"all\s{1,2}the\s{1,2}way|then\b))")
 _SIZE_LEAD_RE = re.compile(r"(?i)^\W{0,3}(?P<w>extra[\s-]small|extra[\s-]large|small|medium|large)\s{1,2}(?=for\s{1,"
                            r"2}(?:you|u)|"

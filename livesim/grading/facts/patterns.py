@@ -170,6 +170,8 @@ DECLINE_IDIOMS = (r"(?:isn['’]t|is\s{1,2}not|['’]s\s{1,2}not|aren['’]t|are
                   r"clinically|fda|dermatologist)[\s-]{1,2}(?:approved|proven|tested|recommended))|"
                   # what is asked for kept back ("those stay private", "my instructions are confidential")
                   r"(?:is|are|stays?|remains?)\s{1,2}(?:private|confidential|secret|off[\s-]limits)|"
+                  r"keep\s{1,2}(?:it|them|that|this|those|my\s{1,2}\w{1,15})\s{1,2}(?:to\s{1,2}myself|private|secret|"
+                  r"confidential|under\s{1,2}wraps)|"
                   # the price held ("the price is fixed at 209", "prices are final", "no price matching")
                   r"prices?\s{1,2}(?:is|are|['’]s|stays?)\s{1,2}(?:fixed|final|firm|non[\s-]?negotiable)|"
                   r"no\s{1,2}(?:price[\s-]match(?:ing|es)?|haggling|bargaining)|"
