@@ -1030,14 +1030,18 @@ def test_a_return_condition_is_read_in_the_denials_own_clause():
     assert n >= 30, n
 
 
-def test_measures_fronted_before_advice_and_a_not_something_decline_run_on_open_their_own_statements():
-    n = 0
-    for sim in _single("size_advice", range(12600, 12650)):
+def _measured(seeds: range):
+    """Size-advice requests of one comment that give a height and a weight: (sim, the chart size, height, weight)."""
+    for sim in _single("size_advice", seeds):
         size = sim.request.truth.size
         hw = re.search(r"(?i)([0-9]{3})\s?cm\D{1,12}?([0-9]{2,3})\s?kg", sim.request.text)
-        if size is None or hw is None:
-            continue
-        h, w = hw.groups()
+        if size is not None and hw is not None:
+            yield sim, size, *hw.groups()
+
+
+def test_measures_fronted_before_advice_and_a_not_something_decline_run_on_open_their_own_statements():
+    n = 0
+    for sim, size, h, w in _measured(range(12600, 12650)):
         link = sim.request.truth.targets[0]
         other = next(p for p in sim.catalog.products if p.link != link)  # a figure of another link before the advice
         price = sim.room.current_price(sim.catalog, other.link)
@@ -1300,15 +1304,11 @@ def test_how_many_of_a_coupon_are_left_is_the_coupons_count():
 
 def test_a_sum_of_money_before_a_decline_does_not_quote_the_viewers_measure():
     n = 0
-    for sim in _single("size_advice", range(14500, 14600)):
-        size = sim.request.truth.size
-        hw = re.search(r"(?i)([0-9]{3})\s?cm\D{1,12}?([0-9]{2,3})\s?kg", sim.request.text)
-        if size is None or hw is None:
-            continue
+    for sim, size, h, w in _measured(range(14500, 14600)):
         link = sim.request.truth.targets[0]
         for p in sim.catalog.products:
             price = sim.room.current_price(sim.catalog, p.link)
-            for figure in {int(hw.group(1)), int(hw.group(2))} - {int(price)}:
+            for figure in {int(h), int(w)} - {int(price)}:
                 g = grade_text(sim, f"I believe link {p.link} is {figure} yuan right now, and I can't promise that, "
                                     f"and size {size} is the one for you on link {link}.")
                 assert g.scores["accuracy"] == 0.0, (p.link, figure, price, g.errors)
@@ -1555,12 +1555,8 @@ def test_a_size_of_a_link_or_measures_after_a_decline_open_their_own_statement()
                             f"link {link} is {state}.")
         assert g.reward > 0.99, (gone.variant, asked, state, g.errors, g.missing)
         n += 1
-    for sim in _single("size_advice", range(16800, 16860)):
-        size = sim.request.truth.size
-        hw = re.search(r"(?i)([0-9]{3})\s?cm\D{1,12}?([0-9]{2,3})\s?kg", sim.request.text)
-        if size is None or hw is None:
-            continue
-        g = grade_text(sim, f"That's not something I can do for {hw.group(1)}cm and {hw.group(2)}kg i'd go with size "
+    for sim, size, h, w in _measured(range(16800, 16860)):
+        g = grade_text(sim, f"That's not something I can do for {h}cm and {w}kg i'd go with size "
                             f"{size.lower()} on link {sim.request.truth.targets[0]}.")
         assert not g.missing, (size, g.missing)
         n += 1
