@@ -501,7 +501,8 @@ def _echoed(r: Reading, pos: int) -> bool:
 
 
 # a need said in the other words the shop uses for it ("great for cold weather" to "anything for winter?"), by stem
-_SAME_NEED = tuple(frozenset(g) for g in (("wint", "cold", "chil"), ("summ", "hot"), ("slee", "bedt"), ("cozy", "cosy")))
+_SAME_NEED = tuple(frozenset(g) for g in (("wint", "cold", "chil"), ("summ", "hot"), ("slee", "bedt"),
+                                          ("cozy", "cosy")))
 
 
 def _need_said(need: set[str], said: set[str]) -> bool:

@@ -167,10 +167,16 @@ def _answerable(request: Any) -> dict[str, Any]:
         return {}
     ok = [c for c in request.comments if not MUST_DECLINE & set(c.truth.intents)]
     return {"answerable_text": " ".join(c.text for c in ok),
-            "answerable_links": frozenset(n for c in ok for n in c.truth.targets),
-            "decline_names": frozenset(k for c in request.comments if MUST_DECLINE & set(c.truth.intents)
-                                       for k in _address_names(c.name or ""))
-            - {k for c in ok for k in _address_names(c.name or "")}}
+            "answerable_links": frozenset(n for c in ok for n in c.truth.targets)}
+
+
+def _decline_names(request: Any) -> frozenset[str]:
+    """The names (`_viewer_links`'s) of a burst's viewers whose comment must be declined and no other viewer has."""
+    if len(request.comments) < 2 or not MUST_DECLINE & set(request.truth.intents):
+        return frozenset()
+    bait = {k for c in request.comments if MUST_DECLINE & set(c.truth.intents) for k in _address_names(c.name or "")}
+    return frozenset(bait - {k for c in request.comments if not MUST_DECLINE & set(c.truth.intents)
+                             for k in _address_names(c.name or "")})
 
 
 _GENERIC_HEADS = frozenset("set sets pack box bank nuts oil oils honey chocolate cream mango beans".split())
@@ -216,9 +222,7 @@ class World:
                  done: frozenset[str] = frozenset(), intents: tuple[str, ...] = (),
                  stock_links: frozenset[int] | None = None, answerable_text: str = "",
                  answerable_links: frozenset[int] = frozenset(), burst: bool = False,
-                 viewer_links: dict[str, int] | None = None, sole_subject: int | None = None,
-                 decline_names: frozenset[str] = frozenset(),
-                 intent_links: dict[str, frozenset[int]] | None = None) -> None:
+                 request: Any = None) -> None:
         self.catalog, self.room = catalog, room
         self.request_text = request_text
         self.targets = targets
@@ -237,12 +241,9 @@ class World:
         self.answerable = (claim_stems(answerable_text) | {f"link:{n}" for n in answerable_links}) if answerable_text \
             else set()
         self.viewer_names = [n for n in viewer_names if n]
-        # a burst's viewers as a reply addresses them ("Brad, ...", "@viewer") -> the one link their comment asks about
-        self.viewer_links = viewer_links or {}
-        self.sole_subject = sole_subject  # the one product every required fact of the request is about, if one
-        # the names (`viewer_links`'s) of the burst's viewers whose comment must be declined
-        self.decline_names = decline_names
-        self.intent_links = intent_links or {}  # intent -> the links the comments of that intent ask about
+        # the request itself (None: a world built by hand), read only where a reply needs it (the cached properties
+        # below: most grades never ask)
+        self._request = request
         self._address_re: re.Pattern[str] | None = None
         self.request_trigrams = trigrams(" ".join(line.split("] ", 1)[-1] for line in request_text.splitlines()))
         self.by_link, self.names, self.name_link = _catalog_index(catalog)
@@ -291,9 +292,27 @@ class World:
                    done=frozenset(c.key for c in calls if c.ok and c.key), intents=tuple(truth.intents),
                    stock_links=frozenset(int(c.arguments["link"]) for c in truth.calls
                                          if c.key == "check_stock" and "link" in c.arguments) or None,
-                   burst=len(request.comments) > 1, viewer_links=_viewer_links(request),
-                   sole_subject=_sole_subject(truth.facts), intent_links=_intent_links(request),
-                   **_answerable(request))
+                   burst=len(request.comments) > 1, request=request, **_answerable(request))
+
+    @cached_property
+    def viewer_links(self) -> dict[str, int]:
+        """A burst's viewers as a reply addresses them ("Brad, ...", "@viewer") -> the one link each asks about."""
+        return _viewer_links(self._request) if self._request is not None else {}
+
+    @cached_property
+    def sole_subject(self) -> int | None:
+        """The one product every required fact of the request is about, if one."""
+        return _sole_subject(self._request.truth.facts) if self._request is not None else None
+
+    @cached_property
+    def decline_names(self) -> frozenset[str]:
+        """The names (`viewer_links`'s) of the burst's viewers whose comment must be declined."""
+        return _decline_names(self._request) if self._request is not None else frozenset()
+
+    @cached_property
+    def intent_links(self) -> dict[str, frozenset[int]]:
+        """Intent -> the links the comments of that intent ask about."""
+        return _intent_links(self._request) if self._request is not None else {}
 
     def address_re(self) -> re.Pattern[str] | None:
         """The names `viewer_links` holds, as one pattern (None: no burst viewer to address)."""
