@@ -125,8 +125,8 @@ def test_statements_run_on_in_any_case_or_hedged_grade_like_their_punctuated_twi
     in front: "... is in stock link 2's net weight is 200 g", "... come in navy GREAT QUESTION", "... flavour is
     original I believe link 2 is 19 yuan"): graded wrong exactly when the same two with a full stop between are. The
     first is a statement that ends on a value (an attribute, a figure, a stock state) or one the grader finds wrong;
-    the second opens with its link or a variant "of link N". Not the first ending on "that": "Sorry, I can't promise that link 5 has a lifetime
-    guarantee" declines the claim, read as one sentence."""
+    the second opens with its link or a variant "of link N". Not the first ending on "that": "Sorry, I can't promise
+    that link 5 has a lifetime guarantee" declines the claim, read as one sentence."""
     import random
 
     from livesim.runs.attack_search import OPERATORS

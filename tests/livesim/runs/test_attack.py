@@ -203,7 +203,8 @@ def test_run_ons_are_opt_in():
 
 def test_a_run_on_after_that_has_no_label():
     """Run on, "Sorry, I can't promise that" before a claim declines the claim ("... promise that link 4 is
-    eco-certified"): neither search keeps such a reply; with a mark between, the claim is made and the reply is wrong."""
+    eco-certified"): neither search keeps such a reply; with a mark between, the claim is made and the reply is
+    wrong."""
     pool = Pool([Fragment("Sorry, I can't promise that.", "true", "decline", frozenset({0})),
                  Fragment("Link 4 is eco-certified.", "false", "invented", frozenset({0}))], frozenset({0}))
     s = Search([pool], _synthetic_reward, "wrong", np.random.default_rng(0), run_ons=True)
