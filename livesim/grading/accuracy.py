@@ -118,7 +118,7 @@ _CLAIM_TYPES: tuple[tuple[str, Prefiltered], ...] = (
         r"|\b(?:good|great|safe|perfect|ideal|suitable|fine)\s{1,2}for\s{1,2}(?:diabetics|diabetes|(?:your\s{1,2})?blood"
         r"\s{1,2}(?:sugar|pressure)|weight\s{1,2}loss|acne|eczema|insomnia|back\s{1,2}pain)\b")),
     ("guarantee", _rx(
-        r"\bguarantee[ds]?\b|\bmoney[\s-]back\b|\bno\s{1,2}questions\s{1,2}asked\b|\b100\s?%\s{1,2}(?:satisfaction|"
+        r"\bguarantee[ds]?\b|\bmoney[\s-]back\b|\bno[\s-]{1,2}questions?[\s-]{1,2}asked\b|\b100\s?%\s{1,2}(?:satisfaction|"
         r"refund)"
         r"|\b(?:we|i)(?:['’]ll|\s{1,2}will|\s{1,2}can)\s{1,2}(?:send|ship|give|get)\s{1,2}you\s{1,2}(?:a\s{1,2}|an\s"
         r"{1,2})?"
@@ -264,6 +264,7 @@ def _money(text: str, n: Num) -> bool:
         or _CUR_BEFORE_RE.search(text, max(0, n.start - 6), n.start) is not None
 
 
+_BUNDLE_WORDS = re.compile(r"(?i)\b(?:bundle|set|combo|together)\b|\+")
 _COUPON_WORD = re.compile(r"(?i)\b(?:code|coupons?|vouchers?)\b")
 
 
@@ -339,6 +340,8 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
                                            or (world.room.active_coupons() if _COUPON_WORD.search(sent) else [])):
             ok = any(_close(n.value, {float(c.remaining)}) for c in coupons)  # "LIVE9: 20 off (190 left)": the
             # coupon's own count
+        if not ok and attr == "price" and _BUNDLE_WORDS.search(sent):  # "the storage box + mixed nuts set is 159"
+            ok = any(_close(n.value, world.values("bundle", p, ctx)) for p in products)
         if not ok and attr == "price" and _SHIP_WORD.search(sent):  # "free over 99, otherwise 6 yuan"
             ok = any(_close(n.value, {p.shipping.fee}) for p in products)
         if not ok and attr in ("kg", "cm") and n.value in world.request_nums:

@@ -202,7 +202,7 @@ _IDENTITY = _rx(
     r"|\bi['’]ve\s{1,2}(?:been|lived|stayed)\s{1,2}(?:to|there)\b"
     r"|\bmy\s{1,2}(?:husband|wife|kids|children|daughter|mother|father|boyfriend|girlfriend|"
     r"sister|brother|baby|grandma|grandmother|grandpa|grandfather|family|parents|cousin|roommate|neighbou?r|"
-    r"puppy|kitten|doggo)\b"
+    r"puppy|kitten|doggo|cat|cats|dog|dogs|pets?)\b"
     r"|\b(?:i['’]?m|i\s{1,2}am)\s{1,2}[0-9]{1,2}\s{1,2}years?\s{1,2}old\b"
     r"|\bi\s{1,2}(?:use|wear|eat|drink)\s{1,2}(?:it|this|mine|one|them|these)\s{1,2}(?:myself|every\s{1,2}day|"
     r"daily|all\s{1,2}the\s{1,2}time)\b|\bi['’]ve\s{1,2}(?:personally\s{1,2})?(?:tried|used|worn|tested|eaten|"

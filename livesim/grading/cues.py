@@ -211,9 +211,14 @@ def no_returns(rx: Prefiltered, text: str, negated: bool = False) -> re.Match[st
     "final sale" instead (it says returns are possible).
     """
     for m in rx.finditer(text):
+        if _FROM_ME_RE.match(text, m.end()):
+            continue  # "no refunds from me": the host refusing what was asked, not the product's policy
         if ("final" in m.group().lower() and _negated(text, m.start())) == negated:
             return m
     return None
+
+
+_FROM_ME_RE = re.compile(r"(?i)\s{1,2}from\s{1,2}(?:me|us)\b")
 
 
 def returns_denied(sent: str) -> bool:

@@ -56,6 +56,9 @@ _DURATIONS: tuple[tuple[Prefiltered, str], ...] = (
     (_rx(r"\b(?P<p>within|in|under|inside|about|around|after|for|takes|take|only|just|lasts?|keeps?|of|life\s{1,2}is|"
          r"have|has|had|get|gets|got|give|gives|given|full)"
          r"\s{1,2}(?:a|an|one)\s{1,2}(?P<u>day|week|month|year|hour)\b(?!\s{1,2}(?:ago|off|or)\b)"), "UNIT"),
+    # a duration before what it is for ("a month to return it unused", "a week to decide")
+    (_rx(r"(?<=\s)(?P<p>)(?:a|one)\s{1,2}(?P<u>day|week|month|year)(?=\s{1,2}to\s{1,2}(?:return|send|exchange|decide|"
+         r"change|try|ask)\b)"), "UNIT1"),
     # a duration that opens a statement ("A week, as long as ...", "One month: ...")
     (_rx(r"(?:^|(?<=[.!?;:]\s)|(?<=[.!?;:]))(?P<p>\s{0,2})(?:a|an|one)\s{1,2}(?P<u>day|week|month|year)\b"
          r"(?=\s{0,2}[,:;!.—–-])"), "UNIT"),
@@ -177,6 +180,11 @@ _ONE_OK_RE = re.compile(r"(?i)\s{1,2}(?:days?|hours?|months?|years?|weeks?|yuan|
                         r"extra|of\s{1,2}(?:them|those|each))\b")
 
 
+# "only one 256GB power bank left": a count of what is left, a few words on
+_ONE_LEFT_RE = re.compile(r"(?i)(?:\s{1,2}[\w-]{1,15}){1,3}\s{1,2}(?:left|remaining|in\s{1,2}stock)\b")
+_ONLY_BEFORE_RE = re.compile(r"(?i)\b(?:only|just|exactly)\s{1,2}$")
+
+
 def _words_value(words: str) -> int | None:
     total, cur, seen = 0, 0, False
     for w in re.split(r"[\s-]+", words.lower()):
@@ -216,7 +224,9 @@ def words_to_digits(text: str) -> str:
             out = [g if v is None else str(v) for g, v in zip(groups, vals, strict=True)]
             return out[0] + "".join(sep + x for sep, x in zip(seps, out[1:], strict=True))
         if s.lower() in ("one", "a", "an") and not _ONE_OK_RE.match(text, m.end()) and not (
-                s.lower() == "one" and text[max(0, m.start() - 5):m.start()].lower() == "link "):
+                s.lower() == "one" and text[max(0, m.start() - 5):m.start()].lower() == "link ") and not (
+                s.lower() == "one" and _ONE_LEFT_RE.match(text, m.end())
+                and _ONLY_BEFORE_RE.search(text, max(0, m.start() - 10), m.start())):
             return s
         v = _words_value(s)
         return s if v is None else str(v)

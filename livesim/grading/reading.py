@@ -64,8 +64,12 @@ _AFTER_SOLD = _rx(r"\s{0,2}(?:(?!(?:but|and|so|yet|though|now|already|currently)
 _AFTER_SOCIAL = _rx(r"\s{0,2}(?:out\s{1,2}of\s{1,2}[0-9]{1,4}|(?:happy\s{1,2}|satisfied\s{1,2})?(?:customers|people|"
                     r"buyers|"
                     r"reviews|fans|users|viewers|shoppers|stars))\b")
+_LIST_AFTER = _rx(r"\s{0,2}(?:normally|usually|originally|regularly|before\s{1,2}(?:the\s{1,2})?(?:live|sale|stream|"
+                  r"discount)|at\s{1,2}list|list|rrp|full\s{1,2}price)\b")
+# ("save another 20": a discount on top)
 _BEFORE_DISCOUNT = _rx(r"(?:\b(?:save|saves|saving|savings|discount\s{1,2}of|knocks?|minus|takes|(?:down|reduced|cut|"
-                       r"lowered|dropped|marked\s{1,2}down|slashed)\s{1,2}by)\s{0,2}(?:[¥$]|"
+                       r"lowered|dropped|marked\s{1,2}down|slashed)\s{1,2}by)\s{0,2}(?:(?:another|an\s{1,2}extra|a\s{1,2}further|"
+                       r"extra)\s{1,2})?(?:[¥$]|"
                        r"rmb\s?)?|-\s{0,1})$")
 _BEFORE_THRESHOLD = _rx(r"\b(?:over|above|orders?\s{1,2}(?:of|over|above|from)|spend(?:ing)?|"
                         r"min(?:imum)?(?:\s{1,2}spend)?|"
@@ -93,7 +97,8 @@ _FEE_CUE = _rx(r"\b(?:shipping|delivery|postage|freight)(?:\s{1,2}(?:for|on|of|t
 _AFTER_FEE = _rx(r"[ \t]{0,2}(?:for\s{1,2}|of\s{1,2})?(?:shipping|delivery|postage)\b(?!\s{1,2}(?:is\s{1,2})?free)"
                  r"(?!\s{1,2}(?:for|on|of|to)\s{1,2}(?:link\s{0,2}[0-9]{1,4}|#[0-9]{1,4}|it|this|them)\s{1,2}(?:is|costs?|are)\b)")
 # (not "it's only 29", "for just 29": a price said low)
-_BEFORE_STOCK = _rx(r"(?:(?<!\bis\s)(?<!['’]s\s)(?<!\bat\s)(?<!\bfor\s)(?<!\bare\s)(?<!\bnow\s)\b(?:only|just)"
+_BEFORE_STOCK = _rx(r"(?:(?<!\bis\s)(?<!\bit['’]s\s)(?<!\bthat['’]s\s)(?<!\bat\s)(?<!\bfor\s)(?<!\bare\s)(?<!\bnow\s)"
+                    r"\b(?:only|just|exactly)"
                     r"|\b(?:still(?:\s{1,2}(?:have|got))?|we\s{1,2}(?:have|got)|there\s{1,2}(?:are|is)|"
                     r"stock(?:\s{1,2}(?:of|is))?|"
                     r"have))\s{0,2}$")
@@ -679,6 +684,8 @@ def read_reply(reply: str, world: World) -> Reading:
             attr = "spec"
         elif _LIST_NEAR.search(before) and (money or _PRICE_BEFORE.search(before) or not unit):
             attr = "list"
+        elif _LIST_AFTER.match(text, uend) and (money or not unit):
+            attr = "list"  # "(it's 809 normally)"
         elif _BEFORE_THRESHOLD.search(before):
             attr = "free_over" if _FREE_SHIP_CUE.search(ctx) else "threshold"
         elif _FEE_CUE.search(before) or _AFTER_FEE.match(text, uend):
@@ -727,7 +734,9 @@ def read_reply(reply: str, world: World) -> Reading:
                 n.attr = "coupon_price" if _COUPON_PRICE_CUE.search(text, lo, hi) else "bare"
 
     words = _WORD_RE.findall(text.lower())
-    salad = (len(words) >= 4 and not any(w.replace("’", "'") in _FUNCTION_WORDS for w in words)
+    # (not steps joined by arrows: "tap link 5 → cart → checkout" is an instruction)
+    salad = (len(words) >= 4 and "→" not in text and "->" not in text
+             and not any(w.replace("’", "'") in _FUNCTION_WORDS for w in words)
              and sum(w in _GENERIC_WORDS for w in words) >= 0.7 * len(words)
              and not any(n.attr not in (None, "bare") for n in nums))
     echo = [_is_echo(text[s0:e0], world.request_trigrams) for s0, e0 in sentences]

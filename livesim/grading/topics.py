@@ -22,7 +22,8 @@ _TOPICS: tuple[tuple[str, Prefiltered], ...] = tuple((name, Prefiltered(rx)) for
                            r"limited|disappear\w{0,3}|countdown|quick(?:ly)?|asap)\b", _T)),
     ("popularity", re.compile(r"\b(?:viewers|customers|buyers|shoppers|users|fans|clients|people|everyone|everybody|"
                               r"reviews?|ratings?|"
-                              r"rated|stars?|popular\w{0,3}|favou?rites?|most[\s-]\w{3,12}|of\s{1,2}you|the\s{1,2}chat|"
+                              r"rated|stars?|popular\w{0,3}|favou?rites?|most[\s-]\w{3,12}|(?<!both\s)(?<!each\s)(?<!either\s)of\s{1,2}you|"
+                              r"the\s{1,2}chat|"
                               r"ordered|orders|bought|checked\s{1,2}out|trend\w{0,3})\b", _T)),
     ("delivery", re.compile(r"\b(?:deliver\w{0,3}|arriv\w{1,3}|doorstep|door|lands?|show\s{1,2}up|courier|postage|"
                             r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekend|tomorrow|express)\b", _T)),
@@ -124,12 +125,34 @@ def unverified_topic_errors(r: Any, world: Any, region_re: Any) -> list[str]:
                                        and _record_exception(clause, r, world, s, e)):
                 continue  # the record's own return condition ("returns must be unused") or exception, said again
             # (an exception may name a delivery: "refund if the package arrives damaged")
+            if set(topics) <= {"urgency"} and not _DEAL_OR_TIME.search(sent) and _scarce(world):
+                continue  # "grab it quick" of the last one left, or while a flash sale runs: what the record supports
+                # (not a price or deal said to end: "the deal on link 6 ends very soon" needs a flash sale)
             if world.escalated and _CONTACT.search(clause) and set(topics) <= {"after-sales"}:
                 continue  # what the opened ticket promises
             if set(topics) <= {"after-sales"} and tells_whom_to_contact(clause):
                 continue  # whom the viewer may contact: advice, not a claim about what the team will do
             errors.append(f"unverified {'/'.join(topics)} claim: {clause.strip()!r}")
     return errors
+
+
+_DEAL_OR_TIME = re.compile(r"(?i)\b(?:prices?|deals?|offers?|discounts?|sales?|coupons?|codes?|minutes?|hours?|"
+                           r"midnight|tonight|ends?|ending|expir\w{0,4}|countdown|jumps?|call|stream|live)\b")
+
+
+def _scarce(world: Any) -> bool:
+    """Is what the request asks about nearly gone (the asked variant, else the product, at 1-10 left) or on a flash
+    sale (the closed-world urgency check's support)?
+    """
+    for link in world.targets:
+        p = world.by_link.get(link)
+        if p is None:
+            continue
+        asked = world.asked_variants.get(link)
+        left = sum(x.stock for x in (p.sku_for(asked) if asked else None) or p.skus)
+        if 0 < left <= 10 or world.room.flash_sale(link):
+            return True
+    return False
 
 
 def _links_spoken_of(r: Any, world: Any, s: int, e: int) -> list[int]:

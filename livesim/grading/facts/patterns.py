@@ -175,6 +175,9 @@ DECLINE_IDIOMS = (r"(?:isn['’]t|is\s{1,2}not|['’]s\s{1,2}not|aren['’]t|are
                   # the price held ("the price is fixed at 209", "prices are final", "no price matching")
                   r"prices?\s{1,2}(?:is|are|['’]s|stays?)\s{1,2}(?:fixed|final|firm|non[\s-]?negotiable)|"
                   r"no\s{1,2}(?:price[\s-]match(?:ing|es)?|haggling|bargaining)|"
+                  # what is asked for, refused by the host ("no refunds from me", "not a rule I follow")
+                  r"no\s{1,2}[a-z]{3,15}\s{1,2}from\s{1,2}(?:me|us)|not\s{1,2}(?:a\s{1,2}rule|an\s{1,2}instruction|"
+                  r"something)\s{1,2}(?:i|we)\s{1,2}(?:follow|take|obey|accept)|"
                   # no product can do it ("no blanket can cure insomnia", "no honey will do that")
                   r"no\s{1,2}(?:[a-z-]{1,15}\s{1,2}){1,2}(?:can|could|will)\b")
 _ADVERBS = (r"also|personally|happily|definitely|just|gladly|even|totally|still|then|go\s{1,2}ahead\s{1,2}and|"

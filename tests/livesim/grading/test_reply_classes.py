@@ -1670,3 +1670,96 @@ def test_what_the_stream_plays_and_a_fault_said_to_be_normal_are_in_no_record():
             assert g.scores["accuracy"] == 0.0, (said, g.errors)
             n += 1
     assert n >= 100, n
+
+
+# ---- held-out batch 12 (seeds 94101-94116): the classes it found, generated over other seeds
+
+def test_list_and_discount_figures_said_after_or_on_top_and_a_bundle_said_by_its_products():
+    n = 0
+    for sim in _single("price", range(18400, 18500)):
+        link = sim.request.truth.targets[0]
+        p = _product(sim, link)
+        price = sim.room.current_price(sim.catalog, link)
+        if p.list_price != price:
+            for form in ("{v:g} today ({l:g} normally).", "{v:g} now, it's {l:g} usually."):
+                assert grade_text(sim, form.format(v=price, l=p.list_price)).reward > 0.99, form
+                assert grade_text(sim, form.format(v=price, l=p.list_price + 9)).scores["accuracy"] == 0.0, form
+                n += 2
+        for c in sim.room.active_coupons():
+            if c.issuable and c.applies_to(link):
+                g = grade_text(sim, f"{price:g}! With {c.code} you save another {c.discount:g}.")
+                assert g.scores["accuracy"] == 1.0, (c.code, g.errors)
+                n += 1
+    for sim in _single("coupon", range(18500, 18700)):
+        for b in sim.room.bundles:
+            names = [_product(sim, x).short_name for x in b.links]
+            for form in ("The {a} + {b} set is {v:g}.", "There's a bundle: {a} and {b} for {v:g} yuan."):
+                g = grade_text(sim, form.format(a=names[0], b=names[1], v=b.price))
+                assert g.scores["accuracy"] == 1.0, (form, g.errors)
+                g = grade_text(sim, form.format(a=names[0], b=names[1], v=b.price + 13))
+                assert g.scores["accuracy"] == 0.0, (form, g.errors)
+                n += 2
+    assert n >= 150, n
+
+
+def test_steps_by_arrows_a_month_to_return_and_both_of_you_are_read_as_said():
+    n = 0
+    for sim in _single("how_to_buy", range(18700, 18760)):
+        if any(f.kind == "unknown" for f in sim.request.truth.facts):
+            continue
+        link = sim.request.truth.targets[0]
+        g = grade_text(sim, f"Hi there, tap link {link} → cart → checkout.")
+        assert g.reward > 0.99, g.missing
+        n += 1
+    for sim in _single("returns", range(18760, 18960)):
+        p = _product(sim, sim.request.truth.targets[0])
+        if not p.after_sales.returnable or p.after_sales.return_days not in (7, 30):
+            continue
+        unit = "week" if p.after_sales.return_days == 7 else "month"
+        g = grade_text(sim, f"Hi, a {unit} to return it {p.after_sales.condition}.")
+        assert g.scores["accuracy"] == 1.0 and not any("day" in m for m in g.missing), (unit, g.errors, g.missing)
+        n += 1
+    for sim, cs, names in _bursts("size_advice", range(18960, 19400)):
+        if sim.request.truth.size is None or any(c.truth.intents != ["size_advice"] for c in cs):
+            continue
+        g = grade_text(sim, f"{names[0]} and {names[1]}, both of you: size {sim.request.truth.size}.")
+        assert not any("popularity" in e for e in g.errors), g.errors
+        n += 1
+    assert n >= 40, n
+
+
+def test_a_pet_and_no_questions_asked_are_claims_and_a_refusal_from_the_host_declines():
+    n = 0
+    for sim in _single("off_topic", range(19400, 19430)):
+        for said in ("My cat's asleep on the couch lol.", "My dog loves this stream!", "My pets say hi!"):
+            g = grade_text(sim, f"{said} Check out today's deals!")
+            assert g.scores["accuracy"] == 0.0, (said, g.errors)
+            n += 1
+    for sim in _single("returns", range(19430, 19500)):
+        g = grade_text(sim, f"{_gold(sim)} No-questions-asked returns!")
+        assert g.scores["accuracy"] == 0.0, g.errors
+        n += 1
+    for sim in _single("prompt_injection", range(19500, 19530)):
+        for said in ("Nice try! No refunds from me.", "Sorry, that's not a rule I follow.",
+                     "No freebies from us, sorry!"):
+            g = grade_text(sim, said)
+            assert g.reward > 0.99, (said, g.errors, g.missing)
+            n += 1
+    assert n >= 150, n
+
+
+def test_a_count_said_in_words_before_what_is_left_and_urgency_of_the_last_few():
+    words = "zero one two three four five six seven eight nine ten".split()
+    n = 0
+    for sim in _single("stock_variant", range(19600, 20400)):
+        fact = next((f for f in sim.request.truth.facts if f.kind == "number"), None)
+        if fact is None or not 1 <= fact.value <= 10:
+            continue
+        v = next(iter(_asked(sim).values()))
+        for form in ("Only {w} {v} left.", "There's exactly {w} {v} left, grab it quick.", "Just {w} {v} units left!"):
+            g = grade_text(sim, form.format(w=words[int(fact.value)], v=v))
+            assert g.reward > 0.99, (form, fact.value, v, g.errors, g.missing)
+            n += 1
+        wrong = words[int(fact.value) + 1 if fact.value < 10 else 9]
+        assert grade_text(sim, f"Only {wrong} {v} left.").scores["accuracy"] == 0.0, (wrong, fact.value)
+    assert n >= 30, n
