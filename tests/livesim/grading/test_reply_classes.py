@@ -32,6 +32,19 @@ def _product(sim, link: int):
     return next(p for p in sim.catalog.products if p.link == link)
 
 
+def _said_after_gold(sim, wrong: tuple[str, ...], right: tuple[str, ...] = ()) -> int:
+    """The gold reply with each sentence of `wrong` said after it is inaccurate, with each of `right` still accurate;
+    how many wrong ones were checked."""
+    gold = _gold(sim)
+    for said in wrong:
+        g = grade_text(sim, f"{gold} {said}")
+        assert g.scores["accuracy"] == 0.0, (said, g.errors)
+    for said in right:
+        g = grade_text(sim, f"{gold} {said}")
+        assert g.scores["accuracy"] == 1.0, (said, g.errors)
+    return len(wrong)
+
+
 def test_a_price_after_a_coupon_named_by_its_code_is_checked_as_that_price():
     forms = ["{p:g} yuan, and with {c} it's {q:g}.", "It's {p:g}, or {q:g} using {c}.", "{p:g} yuan; {q:g} after {c}."]
     n = 0
@@ -929,10 +942,8 @@ def test_where_a_product_ships_from_or_is_made_is_in_no_record():
     n = 0
     for sim in _single("shipping", range(12000, 12040)):
         gold = _gold(sim)
-        for said in ("It ships from Guangzhou.", "It ships from our Beijing warehouse.", "It's made in Italy.",
-                     "Dispatched from our warehouse in Shanghai."):
-            assert grade_text(sim, f"{gold} {said}").scores["accuracy"] == 0.0, said
-            n += 1
+        n += _said_after_gold(sim, ("It ships from Guangzhou.", "It ships from our Beijing warehouse.",
+                                    "It's made in Italy.", "Dispatched from our warehouse in Shanghai."))
         for said in ("It ships from Monday to Friday.", "Shipping from the warehouse is fast."):
             g = grade_text(sim, f"{gold} {said}")
             assert not any("origin" in e for e in g.errors), (said, g.errors)
@@ -1274,13 +1285,9 @@ def test_a_week_said_as_a_duration_anywhere_is_seven_days():
 def test_a_return_condition_waived_is_false_of_every_record():
     n = 0
     for sim in _single("returns", range(14300, 14360)):
-        gold = _gold(sim)
-        for said in ("No conditions.", "No strings attached!", "Unconditionally.", "Even if you lose the accessories.",
-                     "In any condition."):
-            g = grade_text(sim, f"{gold} {said}")
-            assert g.scores["accuracy"] == 0.0, (said, g.errors)
-            n += 1
-        assert grade_text(sim, f"{gold} Conditions apply, see above.").scores["accuracy"] == 1.0
+        n += _said_after_gold(sim, ("No conditions.", "No strings attached!", "Unconditionally.",
+                                    "Even if you lose the accessories.", "In any condition."),
+                              right=("Conditions apply, see above.",))
     assert n >= 100, n
 
 
@@ -1475,12 +1482,10 @@ def test_how_many_viewers_are_where_is_in_no_record():
     n = 0
     for intent in ("off_topic", "greeting"):
         for sim in _single(intent, range(15900, 15940)):
-            for said in ("Lots of viewers from Harbin tonight!", "Many of you are in Guangdong, hi!",
-                         "So many people watching from Shanghai!", "Half of you guys joined from the north."):
-                g = grade_text(sim, f"{_gold(sim)} {said}")
-                assert g.scores["accuracy"] == 0.0, (said, g.errors)
-                n += 1
-            assert grade_text(sim, f"{_gold(sim)} Welcome to everyone watching!").scores["accuracy"] == 1.0
+            n += _said_after_gold(sim, ("Lots of viewers from Harbin tonight!", "Many of you are in Guangdong, hi!",
+                                        "So many people watching from Shanghai!",
+                                        "Half of you guys joined from the north."),
+                                  right=("Welcome to everyone watching!",))
     assert n >= 150, n
 
 
@@ -1640,13 +1645,9 @@ def test_kept_to_myself_declines_and_a_trip_only_a_person_takes_is_an_identity_c
             assert g.reward > 0.99, (form, g.missing, g.errors)
             n += 1
     for sim in _single("greeting", range(17930, 17970)):
-        gold = _gold(sim)
-        for said in ("I was there last week!", "I was in Chengdu last month, loved it!", "I've been to Chengdu too!",
-                     "I stayed at a hotel there once."):
-            g = grade_text(sim, f"{gold} {said}")
-            assert g.scores["accuracy"] == 0.0, (said, g.errors)
-            n += 1
-        assert grade_text(sim, f"{gold} I was just about to show link 1!").scores["accuracy"] == 1.0
+        n += _said_after_gold(sim, ("I was there last week!", "I was in Chengdu last month, loved it!",
+                                    "I've been to Chengdu too!", "I stayed at a hotel there once."),
+                              right=("I was just about to show link 1!",))
     assert n >= 150, n
 
 
@@ -1663,12 +1664,8 @@ def test_what_the_stream_plays_and_a_fault_said_to_be_normal_are_in_no_record():
         for said in ("The music is great, right?", "No idea what the song is, sorry!"):
             assert grade_text(sim, f"{said} Check out today's deals!").scores["accuracy"] == 1.0, said
     for sim in _single("complaint", range(18300, 18360)):
-        gold = _gold(sim)
-        for said in ("That's normal, zippers loosen after the first wash.", "It's totally normal.",
-                     "The fabric shrinks after a few washes."):
-            g = grade_text(sim, f"{gold} {said}")
-            assert g.scores["accuracy"] == 0.0, (said, g.errors)
-            n += 1
+        n += _said_after_gold(sim, ("That's normal, zippers loosen after the first wash.", "It's totally normal.",
+                                    "The fabric shrinks after a few washes."))
     assert n >= 100, n
 
 
