@@ -37,7 +37,7 @@ from livesim.grading.cues import (
 )
 from livesim.grading.facts.extract import stock_and_sizes
 from livesim.grading.facts.patterns import _CUT_RE, _LINK_RE, _REFUSAL_RE, FOLLOW_UP_VERBS, _negated
-from livesim.grading.properties import true_attribute_stated
+from livesim.grading.properties import true_attribute_stated, value_phrases
 from livesim.grading.reading import _SZ, Reading
 from livesim.grading.world import FACT_CUE, TIME_CUES, World
 from livesim.world.answers import CODE_ENTRY_PHRASES
@@ -180,6 +180,9 @@ _SKU_SIZE_IN_RE = re.compile(r"\b(?:xxs|xs|s|m|l|xl|xxl|xxxl|size\s{1,2}[a-z0-9]
 _EXTRA_DAYS_RE = re.compile(r"(?i)[0-9.]+\s{0,2}(?:extra|more|additional|further)\b")
 
 
+_VALUE_LABEL_RE = re.compile(r"[a-z_]+ = ")  # a keyword fact of one record value ("care = hand wash only")
+
+
 def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
     """Is one required fact stated as an answer (asserted, about the right subject, not a keyword salad)?"""
     if fact.any_of:
@@ -281,41 +284,48 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
         colour_list = p is not None and len(fact.value) >= 2 and [str(v).lower() for v in fact.value] == [
             str(c).lower() for c in p.attributes.get("colours") or []]
 
-        def said(k: str) -> bool:
-            for m in re.finditer(r"(?<![a-z])" + re.escape(str(k).lower()), low):  # a word, not inside one
+        def said(k: str, at: list[tuple[int, int]] | None = None) -> bool:
+            spans = at if at is not None else [
+                (m.start(), m.end()) for m in re.finditer(r"(?<![a-z])" + re.escape(str(k).lower()), low)]  # a word
+            for ms, me in spans:
                 if fact.kind == "apology":
-                    if not (world.burst and _bad_news(r, m.start())):
+                    if not (world.burst and _bad_news(r, ms)):
                         return True
                     continue  # in a burst, "sorry, link 8 doesn't ship to Hong Kong" is the other comment's bad news
                 if negative_answer:  # "non-returnable", "doesn't ship": of the asked product, not another one
-                    if not r.of_another(m.start(), subj):
+                    if not r.of_another(ms, subj):
                         return True
                     continue
-                if k == "order" and (_ORDER_NOUN_BEFORE_RE.search(low, max(0, m.start() - 12), m.start())
-                                     or _ORDER_NOUN_AFTER_RE.match(low, m.end())):
+                if k == "order" and (_ORDER_NOUN_BEFORE_RE.search(low, max(0, ms - 12), ms)
+                                     or _ORDER_NOUN_AFTER_RE.match(low, me)):
                     continue  # the noun: a threshold ("on orders over 99") or someone's order, not how to order
-                if fact.in_question and k in _WEAK_STEER and not _STEER_NOUN_RE.match(low, m.end()):
+                if fact.in_question and k in _WEAK_STEER and not _STEER_NOUN_RE.match(low, me):
                     continue  # "chat today", "the shop's AI host": not a steer back to the products
-                if code_entry and not _CODE_WORD_RE.search(low, *r.sentences[r.sentence_at(m.start())]) \
-                        and not any(c in low[slice(*r.sentences[r.sentence_at(m.start())])] for c in codes):
+                if code_entry and not _CODE_WORD_RE.search(low, *r.sentences[r.sentence_at(ms)]) \
+                        and not any(c in low[slice(*r.sentences[r.sentence_at(ms)])] for c in codes):
                     continue  # where a code goes: "tap link 2 in the cart and check out" says nothing of a code
                     # ("enter LIVE25 at checkout" names one)
-                si = r.sentence_at(m.start())
-                if colour_list and (_SKU_OF_RE.match(low, m.end())
-                                    or _SKU_SIZE_IN_RE.search(low, max(0, m.start() - 16), m.start())):
+                si = r.sentence_at(ms)
+                if colour_list and (_SKU_OF_RE.match(low, me)
+                                    or _SKU_SIZE_IN_RE.search(low, max(0, ms - 16), ms)):
                     continue  # a SKU named by its colour ("size XL in beige", "beige of link 8") lists no colours
-                if r.of_another(m.start(), subj):
+                if r.of_another(ms, subj):
                     continue  # stated of another product
-                if (r.asserted_at(m.start()) or (fact.in_question and not r.in_refusal(m.start())
+                if (r.asserted_at(ms) or (fact.in_question and not r.in_refusal(ms)
                                                    and not r.echo[si])) \
-                        and not _negated(text, m.start()):
+                        and not _negated(text, ms):
                     return True
             return False
 
         if colour_list:  # every colour of the list; one colour named is not it
             return all(said(k) for k in fact.value)
         keys = [*fact.value, *_BUY_ALIASES] if tuple(fact.value or ()) == BUY_PHRASES else fact.value
-        return any(said(k) for k in keys)
+        if any(said(k) for k in keys):
+            return True
+        # a record value said in the shop's other words for it, or with other spacing ("hand-wash only", "wash it by
+        # hand", "wipe it down" to "care = wipe clean"): the lexicon's phrases that name that value and no other
+        return _VALUE_LABEL_RE.match(fact.label) is not None and len(fact.value or ()) == 1 and said(
+            fact.value[0], value_phrases(text, str(fact.value[0])))
     if fact.kind == "code":
         return any(c.upper() == str(fact.value).upper() and r.asserted_at(max(0, low.find(c.lower())))
                    for c in r.facts.coupon_codes)

@@ -208,6 +208,20 @@ class _Scan:
         return out
 
 
+def value_phrases(text: str, value: str) -> list[tuple[int, int]]:
+    """Spans of the lexicon's phrases in `text` that name the record value `value` and no other: a row that maps
+    only to it ("wash it by hand" -> "hand wash only"), or a row of synonyms that holds it ("relaxed fit" for
+    "loose fit"). Tokens, so any spacing or hyphen between the words ("hand-wash only") reads the same.
+    """
+    target = _norm(value)
+    out = []
+    for _, _, cs, ce, (_, canonical, forms) in _Scan(text, []).matches(0, len(text)):
+        normed = {_norm(f) for f in forms}
+        if normed == {target} or (target in normed and canonical in forms):
+            out.append((cs, ce))
+    return out
+
+
 def _clause(sent: str, pos: int) -> tuple[int, int]:
     lo = 0
     for m in _CUT.finditer(sent, 0, pos):

@@ -319,12 +319,12 @@ lead free
     # --- care instructions (the catalogue's care vocabulary and the usual others)
     "care": """
 machine washable, machine wash, machine wash safe : machine wash cold, machine wash warm
-machine wash cold : machine wash cold
-machine wash warm : machine wash warm
-hand wash, hand washable, hand wash only : hand wash only
-dry clean, dry clean only, dry cleaning : dry clean only
-wipe clean, wipe it clean, wipe down : wipe clean
-dishwasher safe, dishwasher : dishwasher safe
+machine wash cold, cold machine wash, machine wash on cold, machine wash it cold, machine wash it on cold, machine wash in cold water, machine wash it in cold water, machine washable on cold, machine washable in cold water, machine washable cold, cold water machine wash : machine wash cold
+machine wash warm, warm machine wash, machine wash on warm, machine wash it warm, machine wash it on warm, machine wash in warm water, machine wash it in warm water, machine washable on warm, machine washable in warm water, machine washable warm, warm water machine wash : machine wash warm
+hand wash, hand washable, hand wash only, hand washing, hand washed, hand wash it, wash by hand, wash it by hand, wash them by hand, washed by hand, washing by hand, be washed by hand : hand wash only
+dry clean, dry clean only, dry cleaning, dry cleaned, dry clean it : dry clean only
+wipe clean, wipe it clean, wipe down, wipe it down, wipe them clean, wipe with a damp cloth, wipe it with a damp cloth, wiped clean, wiped down : wipe clean
+dishwasher safe, dishwasher, dish washer : dishwasher safe
 tumble dry, tumble dryer, tumble dried
 iron it, ironing, ironed, ironable
 bleach, bleached
@@ -390,7 +390,7 @@ cinnamon
 """,
     "storage": """
 refrigerate, refrigerated, refrigeration, fridge : refrigerate after opening
-cool dry place, room temperature, shelf stable : keep in a cool dry place
+cool dry place, cool and dry, cool dry spot, cool and dry place, room temperature, shelf stable : keep in a cool dry place
 freeze, freezer, frozen
 """,
     # --- origin (no record holds where anything is made or sourced)

@@ -25,11 +25,13 @@ from livesim.grading.facts.patterns import (
     _CUR_BEFORE_RE,
     _FLIP,
     _LINK_CONT_RE,
+    _LINK_RANGE_RE,
     _LINK_RE,
     _REFUSAL_RE,
     _UNIT_RE,
     STOCK_NEG_RE,
     _negated,
+    link_range,
     replace_ignoring_case,
 )
 from livesim.grading.normalise import normalise_reply
@@ -599,12 +601,18 @@ def read_reply(reply: str, world: World) -> Reading:
     for m in _LINK_RE.finditer(text):
         mentions.append((m.start(), m.end(), int(m["n"])))
         link_num_starts.add(m.start("n"))
+        end, last = m.end(), int(m["n"])
         if _LIST_HEAD_RE.match(m.group()):  # "links 1 and 7", "#2, #5 or #8": every number in the list is a link
             cur = _LINK_CONT_RE.match(text, m.end())
             while cur is not None and not _UNIT_RE.match(text, cur.end()) and not _CUR_AFTER_RE.match(text, cur.end()):
                 mentions.append((cur.start("n"), cur.end(), int(cur["n"])))
                 link_num_starts.add(cur.start("n"))
+                end, last = cur.end(), int(cur["n"])
                 cur = _LINK_CONT_RE.match(text, cur.end())
+        rg = _LINK_RANGE_RE.match(text, end)  # "links 1 to 8": the range's end is a link, not a figure of link 1
+        if link_range(last, rg) and not _UNIT_RE.match(text, rg.end()) and not _CUR_AFTER_RE.match(text, rg.end()):
+            mentions.append((rg.start("n"), rg.end(), int(rg["n"])))
+            link_num_starts.add(rg.start("n"))
     name_re = _names_regex_in(world.names, text)
     if name_re is not None:
         for m in name_re.finditer(text):

@@ -380,8 +380,8 @@ class World:
             return {p.list_price} | ({p.live_price} if fs else set())
         if attr == "flash":
             return {fs.price} if fs else set()
-        if attr == "coupon_price":
-            return {cur - c.discount for c in coupons}
+        if attr == "coupon_price":  # one item's price after a coupon that applies to it and whose minimum it meets
+            return {cur - c.discount for c in coupons if c.applies_to(p.link) and cur >= c.threshold}
         if attr == "discount":
             if named:  # "code LIVE17 takes 30 off": the named coupon's amount, nothing else
                 return {c.discount for c in named}

@@ -21,6 +21,7 @@ from livesim.grading.facts.patterns import (
     _FLIP,
     _GREETING_RE,
     _LINK_CONT_RE,
+    _LINK_RANGE_RE,
     _LINK_RE,
     _MDAYS,
     _MONTHS,
@@ -45,6 +46,7 @@ from livesim.grading.facts.patterns import (
     _YOURE_RE,
     STOCK_NEG_RE,
     _negated,
+    link_range,
 )
 from livesim.grading.facts.prefilter import Prefiltered
 from livesim.grading.facts.types import ExtractedFacts, Quantity
@@ -348,7 +350,13 @@ def _extract(text: str) -> ExtractedFacts:
                 break
             links.setdefault(n_start, int(cur["n"]))
             done = cur.end()
+            last = int(cur["n"])
             cur = _LINK_CONT_RE.match(text, cur.end())
+            if cur is None:  # "links 1 to 8": the range's end is a link too
+                rg = _LINK_RANGE_RE.match(text, done)
+                if link_range(last, rg) and rg.start("n") in num_starts and rg.start("n") not in is_price_or_unit:
+                    links.setdefault(rg.start("n"), int(rg["n"]))
+                    done = rg.end()
 
     code_starts = {s for s, _, _ in coupons}
     greeting = any(

@@ -105,6 +105,16 @@ _LINK_RE = re.compile(
 _LINK_CONT_RE = re.compile(
     _SP + r"(?:,|&|/|(?i:\band\b|\bor\b))" + _SP + r"(?:(?i:links?|items?|products?)" + _SP + ")?#?" + _LINK_TAIL
 )
+# a range of links after a link ("links 1 to 8", "links 2-5", "link 3 through link 6"): the second number is a link
+_LINK_RANGE_RE = re.compile(
+    r"(?:" + _SP + r"(?i:to|through|thru|till|until)\b" + _SP + r"|[-–~](?=#?[0-9]))"
+    + r"(?:(?i:links?|items?|products?)" + _SP + ")?#?" + _LINK_TAIL
+)
+
+
+def link_range(first: int, m: re.Match[str] | None) -> bool:
+    """Is `m` (a `_LINK_RANGE_RE` match after link `first`) the end of a range of links, not a figure?"""
+    return m is not None and first < int(m["n"]) <= 20
 _TOK = (r"(?<![A-Za-z0-9'’])(?:XXXL|XXL|XXS|XS|XL|[23]XL|S|M|L)"
         r"(?![A-Za-z0-9]|['’][A-Za-z]|\.[A-Za-z]|-(?!sized?\b)[a-z])")
 _TOK_UC_RE = re.compile(_TOK)

@@ -47,18 +47,20 @@ def _said_after_gold(sim, wrong: tuple[str, ...], right: tuple[str, ...] = ()) -
 
 def test_a_price_after_a_coupon_named_by_its_code_is_checked_as_that_price():
     forms = ["{p:g} yuan, and with {c} it's {q:g}.", "It's {p:g}, or {q:g} using {c}.", "{p:g} yuan; {q:g} after {c}."]
-    n = 0
+    n = below = 0
     for sim in _single("price", range(9600, 9660)):
         link = sim.request.truth.targets[0]
         price = sim.room.current_price(sim.catalog, link)
         issuable = [c for c in sim.room.active_coupons() if c.issuable and c.applies_to(link)]
         for c, form in itertools.product(issuable, forms):
+            # (a coupon whose minimum spend one item does not meet gives that item no such price: batch 13)
             right = grade_text(sim, form.format(p=price, c=c.code, q=price - c.discount))
-            assert right.scores["accuracy"] == 1.0, (form, c.code, right.errors)
+            assert right.scores["accuracy"] == (1.0 if price >= c.threshold else 0.0), (form, c.code, right.errors)
+            below += price < c.threshold
             wrong = grade_text(sim, form.format(p=price, c=c.code, q=price - c.discount - 7))
             assert wrong.scores["accuracy"] == 0.0, (form, c.code)
             n += 2
-    assert n >= 100, n
+    assert n >= 100 and below >= 10, (n, below)
 
 
 def test_a_size_offered_must_be_a_size_of_the_product():
@@ -295,7 +297,8 @@ def test_a_list_price_said_as_a_drop_and_a_price_after_a_coupon_named_in_its_cla
             assert grade_text(sim, form.format(p=price, l=p.list_price + 50)).scores["accuracy"] == 0.0, form
             n += 2
         for c in (c for c in sim.room.active_coupons() if c.issuable and c.applies_to(link)):
-            assert grade_text(sim, f"{price:g}! And {c.code} knocks it down to {price - c.discount:g}.").reward > 0.9
+            g = grade_text(sim, f"{price:g}! And {c.code} knocks it down to {price - c.discount:g}.")
+            assert (g.reward > 0.9) == (price >= c.threshold), (c, g.errors)  # (not below its minimum spend)
             assert grade_text(sim, f"{price:g}! And {c.code} knocks it down to {price - c.discount - 9:g}."
                               ).scores["accuracy"] == 0.0
             n += 2
@@ -1760,3 +1763,59 @@ def test_a_count_said_in_words_before_what_is_left_and_urgency_of_the_last_few()
         wrong = words[int(fact.value) + 1 if fact.value < 10 else 9]
         assert grade_text(sim, f"Only {wrong} {v} left.").scores["accuracy"] == 0.0, (wrong, fact.value)
     assert n >= 30, n
+
+
+# ---- held-out batch 13 (seeds 95201-95216): the classes it found, generated over other seeds
+
+_CARE_SAID = {
+    "hand wash only": ("hand-wash only", "wash it by hand", "hand washing only", "hand-washed only"),
+    "machine wash cold": ("machine-wash cold", "a cold machine wash", "machine wash it on cold",
+                          "machine wash in cold water"),
+    "machine wash warm": ("machine-wash warm", "a warm machine wash", "machine wash it on warm",
+                          "machine wash in warm water"),
+    "dry clean only": ("dry-clean only", "dry cleaning only", "have it dry-cleaned"),
+    "wipe clean": ("wipe it down", "wipe-clean", "just wipe it with a damp cloth"),
+    "dishwasher safe": ("dishwasher-safe", "fine in the dishwasher", "safe for the dish washer"),
+}
+
+
+def test_a_care_rule_said_in_other_words_or_spacing_answers_and_another_rule_so_said_is_false():
+    frames = ("{x}.", "Care's easy: {x}!", "For care, {x}.")
+    n = 0
+    asked = set()
+    for sim in _single("spec_material", range(9600, 10400)):
+        facts = sim.request.truth.facts
+        care = facts[0].value[0] if len(facts) == 1 and facts[0].label.startswith("care = ") else None
+        if care not in _CARE_SAID:
+            continue
+        asked.add(care)
+        for said, phrases in _CARE_SAID.items():
+            for x, frame in itertools.product(phrases, frames):
+                g = grade_text(sim, frame.format(x=x))
+                if said == care:
+                    assert g.reward > 0.99, (care, x, frame, g.errors, g.missing)
+                else:
+                    assert g.reward < 0.5, (care, x, frame)
+                n += 1
+    assert asked == set(_CARE_SAID), asked
+    assert n >= 300, n
+
+
+def test_a_range_of_links_names_links_and_gives_no_figure_of_its_first():
+    ranges = ("links {a} to {b}", "links {a}-{b}", "links {a} through {b}", "link {a} to link {b}", "#{a}-#{b}")
+    frames = ("Check out {r} for today's deals!", "Let's stay on the shop: {r} all have deals today.",
+              "No idea, but {r} are all live now.")
+    n = 0
+    steers = (s for s in _single("off_topic", range(9600, 9900))
+              if [f.in_question for f in s.request.truth.facts] == [True])  # a steer back, nothing else asked
+    for sim in itertools.islice(steers, 12):
+        links = sorted(p.link for p in sim.catalog.products)
+        for a, b in itertools.combinations(links, 2):
+            for r, frame in itertools.product(ranges, frames):
+                said = frame.format(r=r.format(a=a, b=b))
+                g = grade_text(sim, said)
+                assert g.reward > 0.99, (said, g.errors, g.missing)
+                n += 1
+        price = sim.room.current_price(sim.catalog, links[0])
+        assert grade_text(sim, f"Link {links[0]} - {price + 11:g} yuan today.").scores["accuracy"] == 0.0
+    assert n >= 2000, n
