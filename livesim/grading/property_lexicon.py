@@ -319,11 +319,11 @@ lead free
     # --- care instructions (the catalogue's care vocabulary and the usual others)
     "care": """
 machine washable, machine wash, machine wash safe : machine wash cold, machine wash warm
-machine wash cold, cold machine wash, machine wash on cold, machine wash it cold, machine wash it on cold, machine wash in cold water, machine wash it in cold water, machine washable on cold, machine washable in cold water, machine washable cold, cold water machine wash : machine wash cold
-machine wash warm, warm machine wash, machine wash on warm, machine wash it warm, machine wash it on warm, machine wash in warm water, machine wash it in warm water, machine washable on warm, machine washable in warm water, machine washable warm, warm water machine wash : machine wash warm
-hand wash, hand washable, hand wash only, hand washing, hand washed, hand wash it, wash by hand, wash it by hand, wash them by hand, washed by hand, washing by hand, be washed by hand : hand wash only
+hand wash, hand washable, hand wash only, hand washing, hand washed, hand wash it : hand wash only
+wash by hand, wash it by hand, wash them by hand, washed by hand, washing by hand : hand wash only
 dry clean, dry clean only, dry cleaning, dry cleaned, dry clean it : dry clean only
-wipe clean, wipe it clean, wipe down, wipe it down, wipe them clean, wipe with a damp cloth, wipe it with a damp cloth, wiped clean, wiped down : wipe clean
+wipe clean, wipe it clean, wipe down, wipe it down, wipe them clean, wiped clean, wiped down : wipe clean
+wipe with a damp cloth, wipe it with a damp cloth : wipe clean
 dishwasher safe, dishwasher, dish washer : dishwasher safe
 tumble dry, tumble dryer, tumble dried
 iron it, ironing, ironed, ironable
@@ -413,6 +413,14 @@ _ORIGIN_NOUN = ("cotton", "leather", "wool", "cashmere", "silk", "linen", "denim
                 "brand", "quality", "made", "beef", "mango", "mangoes", "nuts", "skincare", "formula", "bamboo", "wood",
                 "import", "imports", "factory")
 _RAW["origin"] += "".join(", ".join(f"{a} {n}" for n in _ORIGIN_NOUN) + "\n" for a in _ORIGIN_ADJ)
+
+# a machine wash at a temperature, said the ways people say it ("machine wash it on cold", "a cold machine wash")
+_MACHINE_FORMS = ("machine wash {t}", "{t} machine wash", "machine wash on {t}", "machine wash it {t}",
+                  "machine wash it on {t}", "machine wash in {t} water", "machine wash it in {t} water",
+                  "machine washable on {t}", "machine washable in {t} water", "machine washable {t}",
+                  "{t} water machine wash")
+_RAW["care"] += "".join(", ".join(f.format(t=t) for f in _MACHINE_FORMS) + f" : machine wash {t}\n"
+                        for t in ("cold", "warm"))
 
 # The couriers a host might name: no record holds which courier carries an order.
 COURIERS: tuple[str, ...] = (
