@@ -390,7 +390,7 @@ cinnamon
 """,
     "storage": """
 refrigerate, refrigerated, refrigeration, fridge : refrigerate after opening
-cool dry place, cool and dry, cool dry spot, cool and dry place, room temperature, shelf stable : keep in a cool dry place
+cool dry place, cool and dry, cool dry spot, room temperature, shelf stable : keep in a cool dry place
 freeze, freezer, frozen
 """,
     # --- origin (no record holds where anything is made or sourced)
