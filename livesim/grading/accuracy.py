@@ -162,7 +162,8 @@ _CLAIM_TYPES: tuple[tuple[str, Prefiltered], ...] = (
 )
 _FREE_PRODUCT_RE = _rx(r"\b(?:everything|all|it|this|that|they|each|every\s{1,2}\w{1,10})"
                        r"(?:\s{1,2}(?:is|are)|['’]s)\s{1,2}"
-                       r"(?:now\s{1,2}|all\s{1,2}|totally\s{1,2})?free\b|\bfor\s{1,2}free\b|\bfree\s{1,2}(?:today|"
+                       r"(?:now\s{1,2}|all\s{1,2}|totally\s{1,2})?free\b(?![\s-]{1,2}(?:range|from|of|standing)\b)"
+                       r"|\bfor\s{1,2}free\b|\bfree\s{1,2}(?:today|"
                        r"now|tonight)\b"
                        r"|\bfree\s{1,2}for\s{1,2}(?:everyone|everybody|all)\b|\bcosts?\s{1,2}nothing\b")
 _FREE_AFTER_NAME_RE = re.compile(
@@ -195,6 +196,15 @@ _SIZE_CANON = {"xxxl": "XXXL", "3xl": "XXXL", "xxl": "XXL", "2xl": "XXL", "4xl":
 _SIZE_DENY_RE = _rx(r"\b(?:(?:does|do|did)\s{0,2}(?:n['’]?t|\s{1,2}not)|won['’]?t|never)\s{1,2}(?:comes?|came)\s{1,2}in"
                     r"|\bnot\s{1,2}(?:available|offered|made|sold|stocked)\s{1,2}in|\bno\s{1,2}(?:size\s{1,2})?"
                     r"(?:XXXL|XXL|XXS|XS|XL|S|M|L)\b")
+# an option offered of a product ("it comes in standard and travel size", "there's a mini too", "pro is available"):
+# the catalogue's options and the ones hosts invent; sizes, colours and capacities are read elsewhere
+_OPTION_CUE = _rx(r"\b(?:comes?|came|also|offered|sold|made)\s{1,2}in\b|\bavailable\b|\bin\s{1,2}stock\b|"
+                  r"\bthere['’]?s\s{1,2}(?:also\s{1,2})?an?\b|\b(?:versions?|editions?|options?|variants?|models?)\b")
+_OPTION_RE = _rx(r"\b(?P<o>travel[\s-]size|mini|refill(?:\s{1,2}pack)?|deluxe|lite|pro\s{1,2}max|pro|standard|"
+                 r"family\s{1,2}(?:pack|size)|value\s{1,2}pack|twin[\s-]pack|(?:2|3|two|three)[\s-]pack|gift\s{1,2}set|"
+                 r"limited\s{1,2}edition|trial[\s-]size|jumbo|party\s{1,2}pack|duo)\b"
+                 r"(?![\s-]{1,2}(?:shipping|delivery|post|postage|regions?|rates?|fees?|prices?|fit|sizes?|warranty|"
+                 r"tips?|returns?|level|and\s{1,2}cons)\b)")
 _VIEWER_IS_BEFORE = re.compile(r"(?i)\b(?:you(?:['’]re|\s{1,2}are)|your\s{1,2}(?:height|weight)(?:\s{1,2}(?:is|of))?)"
                                r"\s{1,2}(?:only\s{1,2}|just\s{1,2}|about\s{1,2}|around\s{1,2})?$")
 _NO_COLOUR_RE = _rx(r"\b(?:(?:does|do|did)\s{0,2}(?:n['’]?t|\s{1,2}not)|won['’]?t|never)\s{1,2}(?:comes?|came)\s{1,2}in"
@@ -525,6 +535,17 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
                     break
                 if neg and v in held_sizes and _SIZE_DENY_RE.search(sent):
                     errors.append(f"false: link {p.link} comes in size {v}")
+                    break
+        # options offered of the subject: each one named must be one it comes in
+        if (subj is not None or len(products) == 1) and _OPTION_CUE.found(sent):
+            for p in products:
+                own = {re.sub(r"[\s-]+", " ", str(w).lower()) for x in p.skus
+                       for w in (x.variant, x.option, x.colour) if w}
+                said = next((o for m in _OPTION_RE.finditer(sent)
+                             if (o := re.sub(r"[\s-]+", " ", m["o"].lower())) not in own
+                             and not _negated(sent, m.start())), None)
+                if said is not None:
+                    errors.append(f"false: link {p.link} does not come in {said}")
                     break
     # stock states
     states = r.stock_states(world)

@@ -210,6 +210,13 @@ _IDENTITY = _rx(
     # (each form names a word of four letters or more, which the prefilter looks for: "son", "car" or "own" are in
     # "season", "cart" and "brown")
     r"|\bmy own\s{1,2}(?!(?:words?|opinion|views?|take|two|pace)\b)[a-z]{3,15}\b"
+    # the product of its own: bought, received, kept or used by the host ("I got mine in 2 days", "I love mine")
+    r"|\bi(?:['’]ve|\s{1,2}have)?\s{1,2}(?:just\s{1,2}|also\s{1,2}|already\s{1,2})?(?:got|gotten|bought|ordered|received|"
+    r"love|keep|kept|use|used|wear|wore|own|had)\s{1,2}mine\b"
+    r"|\bmine\s{1,2}(?:arrived|came|got\s{1,2}here|was\s{1,2}delivered|showed\s{1,2}up|lasted|broke|still\s{1,2}works)\b"
+    r"|\bi\s{1,2}(?:own|have)\s{1,2}(?:one|two|it|this|these|them)\s{1,2}(?:at\s{1,2}home|myself)\b"
+    r"|\bi\s{1,2}(?:use|wear|eat|drink|take)\s{1,2}(?:it|this|mine|one|them|these)\s{1,2}(?:every\s{1,2}(?:day|night|"
+    r"morning|evening|week)|each\s{1,2}(?:day|night|morning)|before\s{1,2}bed|at\s{1,2}night|on\s{1,2}my)\b"
     r"|\bmy\s{1,2}(?:hobby|hobbies|boss|apartment|house|puppy|friends|childhood|hometown|"
     r"birthday|wedding|vacation|holiday)\b|\bi\s{1,2}dj\b")
 _SOCIAL = _rx(r"^\W{0,3}(?:hi+|hey+|hello+|hiya|welcome|thanks?|thank\s{1,2}you|ty|lol|haha\w*|enjoy|cheers|"

@@ -520,6 +520,9 @@ def _need_said(need: set[str], said: set[str]) -> bool:
     return all(w in said or any(w in g and g & said for g in _SAME_NEED) for w in need)
 
 
+_IS_AFTER_MENTION_RE = re.compile(r"(?:^|(?<=\s))['’]s\b")
+
+
 def _presents(r: Reading, ms: int, me: int, need: set[str] | None) -> bool:
     """Does the clause holding the mention at `ms` point the viewer to it (the answer to "where do I buy it?"; to
     "which one?", with `need` the words of the need asked, also why it is the one, or that it suits that need), or
@@ -539,7 +542,7 @@ def _presents(r: Reading, ms: int, me: int, need: set[str] | None) -> bool:
         if lo <= a < hi and a >= cur:
             parts.append(r.text[cur:a])
             cur = b
-    rest = " ".join([*parts, r.text[cur:hi]])
+    rest = _IS_AFTER_MENTION_RE.sub(" is", " ".join([*parts, r.text[cur:hi]]))  # "link 8's the diffuser": is
 
     def points(rx: re.Pattern[str]) -> bool:
         # "Size L is the one for you on link 8": the size is what "is the one", not the product it is a size of

@@ -86,6 +86,12 @@ _SOCIAL = _rx(
     r"|\bhot\s{1,2}(?:item|seller|pick)\b|\bsold\s{1,2}(?:over\s{1,2})?[0-9][0-9,]{0,7}\b|\b[0-9][0-9,]{0,7}\+?\s{1,"
     r"2}sold\b"
     r"|\b(?:top|highly)[\s-]rated\b|\brave\s{1,2}reviews\b|\bsells?\s{1,2}like\b|\beveryone\s{1,2}(?:loves|wants)\b"
+    # what other buyers got or say ("a viewer in Guangdong got theirs in 2 days", "customers say it runs small")
+    r"|\b(?:got|received)\s{1,2}(?:theirs|hers)\b|\b(?:theirs|hers)\s{1,2}(?:arrived|came|got\s{1,2}there|showed\s{1,2}up)\b"
+    r"|\b(?:a|one|another|some|this)\s{1,2}(?:viewer|customer|buyer|shopper|reviewer)\s{1,2}(?:\w{1,12}\s{1,2}){0,3}?"
+    r"(?:said|says|told|wrote|left|loved|loves|raved|swears|got|received|bought|ordered)\b"
+    r"|\b(?:customers|buyers|shoppers|users|reviewers|reviews|viewers)\s{1,2}(?:\w{1,12}\s{1,2})?(?:say|said|tell\s{1,2}"
+    r"(?:us|me)|told\s{1,2}(?:us|me)|report\w{0,2}|love\s{1,2}(?:it|this|them|theirs)|loved\s{1,2}(?:it|this|them))\b"
     # how many of the audience are where ("lots of viewers from Harbin tonight", "many of you are in Guangdong"): no
     # record holds it
     r"|\b(?:lots|loads|tons|heaps|plenty|many|most|half|a\s{1,2}lot|a\s{1,2}bunch|several|so\s{1,2}many)\s{1,2}(?:of\s{1,2})?"
@@ -341,6 +347,17 @@ def _check_sentence(sent: str, products: list[Product], world: Any, coupon_ctx: 
     return errors
 
 
+# a past with the viewer that no record holds ("long time no see", "we go way back", "how was your trip?",
+# "good to see you again"): the host meets each viewer in the chat it is shown; a question presupposes it as well
+_HISTORY = _rx(
+    r"\blong\s{1,2}time\s{1,2}no\s{1,2}(?:see|chat|talk)\b|\bwe\s{1,2}go\s{1,2}(?:way\s{1,2})?back\b|"
+    r"\b(?:good|great|nice|lovely|so\s{1,2}good)\s{1,2}to\s{1,2}(?:see|have|hear\s{1,2}from)\s{1,2}you\s{1,2}again\b|"
+    r"\bhow(?:['’]s|\s{1,2}(?:was|were|did|is|are))\s{1,2}your\s{1,2}(?:trip|holiday|holidays|vacation|date|exams?|"
+    r"interview|move|wedding|party|birthday|mum|mom|dad|kids|family|dog|cat|new\s{1,2}job)\b|"
+    r"\b(?:i|we)(?:\s{1,2}have|['’]ve)?\s{1,2}missed\s{1,2}you\b|\bmy\s{1,2}old\s{1,2}friend\b|"
+    r"\b(?:last|every)\s{1,2}(?:time|stream|week)\s{1,2}you\s{1,2}(?:were|came|asked|bought|said)\b|"
+    r"\b(?:one\s{1,2}of\s{1,2})?(?:our|my)\s{1,2}(?:regulars|regular\s{1,2}(?:viewer|customer|buyer)s?|"
+    r"(?:favou?rite|loyal)\s{1,2}(?:viewer|customer|buyer)s?)\b")
 _SENTENCE_CHECKS = (_SCARCITY, _ABUNDANCE, _URGENCY, _SOCIAL, _ARRIVAL, _NO_MIN, _MANY_USES, _ALL_LINKS, _NO_EXPIRY,
                     _STACK, _FREE_RETURN, _WARRANTY_SCOPE, _ORIGIN, _RETURN_ANY, _FREE_SHIP_ALL, _GRANT)
 
@@ -388,6 +405,11 @@ def closed_world_errors(r: Any, world: Any) -> list[str]:
     checked = [(s, e) for i, (s, e) in enumerate(r.sentences) if not (r.question[i] or r.echo[i]) and e - s >= 4]
     # a sentence holds no literal its reply lacks: with several sentences, look for each pattern's literals once
     live = frozenset(rx for rx in _SENTENCE_CHECKS if rx.possible(text)) if len(checked) > 1 else None
+    if _HISTORY.possible(text):
+        for i, (s, e) in enumerate(r.sentences):
+            if not r.echo[i] and (m := _HISTORY.search(text, s, e)) is not None:
+                errors.append(f"unsupported history with the viewer: {m.group()!r} (no record holds past visits)")
+                break
     for s, e in checked:
         sent = text[s:e]
         products = world.products(r.subject_at(s, (s, e)))

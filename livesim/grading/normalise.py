@@ -204,6 +204,7 @@ def _words_value(words: str) -> int | None:
 
 
 _AND_SPLIT_RE = re.compile(r"(\s{1,2}and\s{1,2})", re.IGNORECASE)
+_ZERO_LABEL_AFTER_RE = re.compile(r"(?i)[\s-]{1,2}(?:waste|emissions?|carbon|plastic|risk)\b")
 
 
 def words_to_digits(text: str) -> str:
@@ -228,6 +229,9 @@ def words_to_digits(text: str) -> str:
                 s.lower() == "one" and _ONE_LEFT_RE.match(text, m.end())
                 and _ONLY_BEFORE_RE.search(text, max(0, m.start() - 10), m.start())):
             return s
+        if s.lower() == "zero" and (text[max(0, m.start() - 4):m.start()].lower() == "net "
+                                    or _ZERO_LABEL_AFTER_RE.match(text, m.end())):
+            return s  # a label, not a figure: "net zero", "zero waste"
         v = _words_value(s)
         return s if v is None else str(v)
 

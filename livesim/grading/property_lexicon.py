@@ -258,6 +258,20 @@ timer, auto shut off, auto off, automatic shut off
 remote control
 removable cover, washable cover
 adjustable
+high waisted, high waist, high rise, mid rise, low rise, low waisted
+pockets, side pockets, zip pocket, zip pockets, zipper pocket, zipped pocket, phone pocket, hidden pocket
+hidden pockets, back pocket, back pockets, deep pockets, pocketed
+drawstring, drawstring waist, drawcord
+elastic waist, elastic waistband, elasticated waist, elasticated
+seamless
+compression, compression fit
+tummy control, butt lift, shapewear
+padded, padding, removable pads, built in bra, built in shelf bra, shelf bra
+fully lined, with a lining, lining, lined inside
+thumbholes, thumb holes, thumbhole
+hooded, with a hood, has a hood : hoodie
+zip up, full zip, half zip, quarter zip, zipper, zipped
+non see through, not see through, opaque
 """,
     # --- certifications, labels, free-from and diet claims
     "certification": """

@@ -44,7 +44,7 @@ _CLAUSE_CUT = re.compile(r"(?i)[,;:—–()]|\s-\s|\b(?:but|however|though|altho
 _NOT_A_CLAIM = re.compile(
     r"(?i)\b(?:can['’]?t|cannot|can\s{1,2}not|unable|not\s{1,2}able|not\s{1,2}allowed|won['’]?t\s{1,2}be\s{1,2}able|"
     r"sorry|afraid|not\s{1,2}sure|no\s{1,2}guarantee|depend\w{0,3}|usually|typically|normally|generally|may|might|"
-    r"could|should|estimat\w{1,4}|check|let\s{1,2}me|ask|whether|promise|vary|varies|different|nope|nah|"
+    r"could|should|estimat\w{1,4}|check|let\s{1,2}me|ask|whether|promise|vary|varies|different|nope|nah|hope|wish|"
     r"no\s{1,2}way|not\s{1,2}(?:gonna|going\s{1,2}to))\b|\?")
 # the host saying it cannot tell ("I don't have the courier info", "that isn't listed"): no claim
 _HOST_CANT_TELL = re.compile(r"(?i)\b(?:i|we)\s{1,2}(?:don['’]?t|do\s{1,2}not)\s{1,2}(?:know|have\s{1,2}(?:the|any|"
@@ -86,6 +86,44 @@ def _clauses(sent: str) -> list[tuple[int, int]]:
     return [(a, b) for a, b in out if sent[a:b].strip()]
 
 
+# the weather, now or soon, where the host is or anywhere ("rain all week apparently", "sunny all weekend, they say",
+# "perfect beach weather today"): no record holds it, and a host cannot look outside. Not a product's use ("great for
+# cold weather", "keeps you dry in the rain"): a weather word counts only beside a time or place of its own.
+_WEATHER = Prefiltered(re.compile(
+    r"\b(?:rain(?:s|ing|ed|y)?|drizzl\w{1,3}|sunny|sunshine|snow(?:s|ing|y|fall|ed)?(?!\s{1,2}white)|"
+    r"storm(?:s|y)?(?!\s{1,2}(?:grey|gray|blue))|thunder\w{0,5}|typhoon|humid|windy|cloudy|foggy|heat\s{0,2}wave|"
+    r"overcast|(?:freezing|boiling|scorching|chilly|hot|cold|warm)\s{1,2}(?:out|outside|out\s{1,2}there)|"
+    r"(?:a|one)\s{1,2}(?:hot|cold|warm|chilly)\s{1,2}(?:one|day)|(?:nice|lovely|great|perfect|beach|awful|bad|"
+    r"terrible|gorgeous|sunny|rainy)\s{1,2}(?:weather|day\s{1,2}out))\b", _T))
+_WEATHER_WHEN = re.compile(r"(?i)\b(?:today|tonight|tomorrow|this\s{1,2}(?:morning|afternoon|evening|week(?:end)?)|"
+                           r"all\s{1,2}(?:week(?:end)?|day|night)|later|right\s{1,2}now|now|outside|out\s{1,2}there|"
+                           r"here|coming|apparently|forecast|they\s{1,2}say|next\s{1,2}week|currently|at\s{1,2}the\s{1,2}"
+                           r"moment|is|are|was|it['’]?s|it['’]?ll|looks?\s{1,2}like)\b")
+# a product's use or a condition ("great for rainy days", "keeps you dry in the rain", "if it rains"), a wish, an idiom
+_WEATHER_NOT = re.compile(r"(?i)\bwhatever\s{1,2}the\s{1,2}weather\b|\brain\s{1,2}or\s{1,2}shine\b|"
+                          r"\b(?:for|in|against|from|during|through|any|all|on)\s{1,2}(?:the\s{1,2}|a\s{1,2})?"
+                          r"(?:\w{1,12}\s{1,2})?(?:weather|rain\w{0,2}|snow\w{0,2}|sun\w{0,3}|storms?|stormy|"
+                          r"(?:hot|cold|warm|wet|windy|cloudy)\s{1,2}days?)\b|\b(?:hope|wish|enjoy|stay|if|when|whether|"
+                          r"no\s{1,2}problem|(?:won['’]?t|doesn['’]?t)\s{1,2}matter)\b")
+
+
+def weather_errors(r: Any) -> list[str]:
+    """A clause that says what the weather is or will be, not a decline or a hedge: no record holds it."""
+    text = r.text
+    if not _WEATHER.found(text):
+        return []
+    for i, (s, e) in enumerate(r.sentences):
+        if r.question[i] or r.echo[i]:
+            continue
+        sent = text[s:e]
+        for a, b in _clauses(sent):
+            clause = sent[a:b]
+            if _WEATHER.found(clause) and _WEATHER_WHEN.search(clause) and not (
+                    _NOT_A_CLAIM.search(clause) or _HOST_CANT_TELL.search(clause) or _WEATHER_NOT.search(clause)):
+                return [f"unsupported weather claim: {clause.strip()!r} (no record holds the weather)"]
+    return []
+
+
 def unverified_topic_errors(r: Any, world: Any, region_re: Any) -> list[str]:
     """One error per clause that talks about a checkable topic with nothing checked in it."""
     errors: list[str] = []
@@ -93,6 +131,7 @@ def unverified_topic_errors(r: Any, world: Any, region_re: Any) -> list[str]:
     checked = [n.start for n in r.nums if n.asserted and n.attr not in (None, "unverifiable")]
     codes = [c.upper() for c in getattr(r.facts, "coupon_codes", [])]
     done = r.verified(world.done)
+    errors += weather_errors(r)
     present = [(name, rx) for name, rx in _TOPICS if rx.found(text)]  # a topic found in no clause of the reply
     if not present:
         return errors

@@ -1819,3 +1819,126 @@ def test_a_range_of_links_names_links_and_gives_no_figure_of_its_first():
         price = sim.room.current_price(sim.catalog, links[0])
         assert grade_text(sim, f"Link {links[0]} - {price + 11:g} yuan today.").scores["accuracy"] == 0.0
     assert n >= 2000, n
+
+
+def test_an_option_offered_must_be_an_option_of_the_product():
+    options = ("standard", "pro", "family pack", "travel size", "mini", "refill", "deluxe", "jumbo", "gift set",
+               "limited edition", "twin pack", "trial size")
+    frames = ("It also comes in {o}.", "There's a {o} too.", "{O} is available as well.", "It comes in {o} and more.")
+    n = held_seen = 0
+    for sim in itertools.islice(_single("price", range(9900, 10300)), 60):
+        p = _product(sim, sim.request.truth.targets[0])
+        own = {str(w).lower() for x in p.skus for w in (x.variant, x.option, x.colour) if w}
+        held = [o for o in options if o in own]
+        held_seen += bool(held)
+        wrong = tuple(f.format(o=o, O=o.capitalize()) for o in options if o not in own for f in frames)
+        right = tuple(f.format(o=o) for o in held for f in frames if "comes in" in f)  # ("available" says stock)
+        n += _said_after_gold(sim, wrong, right)
+        if held:  # denied of what it has not is true, and its own option is offered truly
+            assert grade_text(sim, f"{_gold(sim)} No travel size, but it comes in {held[0]}.").scores[
+                "accuracy"] == 1.0, held
+    assert n >= 1500 and held_seen >= 10, (n, held_seen)
+
+
+def test_a_garment_feature_no_record_holds_is_unsupported():
+    said = ("It's high-waisted.", "It has side pockets, handy!", "There's a drawstring waist.", "It's seamless.",
+            "Great tummy control too.", "It's lightly padded.", "It even has thumbholes.",
+            "It has an elastic waistband.",
+            "It's a full zip.", "It has a built-in bra.", "It's squat-proof and not see-through.", "It has a hood.")
+    n = hooded = 0
+    for sim in itertools.islice(_single("price", range(10300, 11300)), 400):
+        p = _product(sim, sim.request.truth.targets[0])
+        if p.category != "apparel":
+            continue
+        hood = "hoodie" in p.short_name
+        hooded += hood
+        n += _said_after_gold(sim, tuple(s for s in said if not (hood and "hood" in s)),
+                              ("It has a hood.", "No pockets on this one.") if hood else ("It has no pockets.",))
+    assert n >= 200 and hooded >= 1, (n, hooded)
+
+
+def test_the_host_with_a_product_of_its_own_or_other_buyers_experience_is_in_no_record():
+    regions = ("Guangdong", "Shanghai", "Sichuan")
+    own = [f"I {v} mine{t}." for v in ("got", "bought", "ordered", "received", "love", "keep", "use", "wear")
+           for t in ("", " last week", " in {d} days")]
+    own += ["Mine arrived in {d} days.", "Mine came super fast!", "I have one at home.",
+            "I eat it every night.", "I use it before bed.", "I've had mine for a year."]
+    others = ["A viewer in {r} got theirs in {d} days.", "Someone in {r} got hers quickly.",
+              "Customers say it's great.", "Reviews say it's worth it.", "One buyer told us it came in {d} days.", "Buyers love it!"]
+    n = 0
+    for k, sim in enumerate(itertools.islice(_single("shipping", range(10300, 10700)), 30)):
+        said = tuple(x.format(d=2 + k % 3, r=regions[k % 3]) for x in (*own, *others))
+        n += _said_after_gold(sim, said, ("Let me know when yours arrives!", "Hope you love it!"))
+    assert n >= 900, n
+
+
+def test_the_weather_said_is_in_no_record_and_saying_the_host_cannot_tell_is_right():
+    weather = ("Rainy", "Sunny", "Snowing", "Stormy", "Cloudy", "Windy", "Foggy")
+    when = ("all week", "today", "tomorrow", "right now", "this weekend")
+    right = ("No idea about the weather, but today's deals are hot!", "Can't check the weather from here, sorry! "
+             "Today's deals are live though.", "Whatever the weather, today's deals are live!",
+             "I can't see outside, but the deals today are great!")
+    steers = (s for s in _single("off_topic", range(10300, 10700))
+              if [f.in_question for f in s.request.truth.facts] == [True])
+    n = 0
+    for sim in itertools.islice(steers, 8):
+        for w, t in itertools.product(weather, when):
+            said = f"{w} {t}, apparently! Check out today's deals."
+            assert grade_text(sim, said).scores["accuracy"] == 0.0, said
+            n += 1
+        for said in right:
+            g = grade_text(sim, said)
+            assert g.reward > 0.99, (said, g.errors, g.missing)
+            n += 1
+    assert n >= 300, n
+
+
+def test_a_past_with_the_viewer_is_in_no_record():
+    history = ("Long time no see!", "We go way back!", "Good to see you again!", "How was your trip?",
+               "I've missed you!", "One of our regulars!", "How's your mum?", "My old friend!")
+    n = 0
+    for sim in itertools.islice(_single("greeting", range(10300, 10700)), 30):
+        name = _first_name(sim.request.comments[0].name) or sim.request.comments[0].name
+        for h in history:
+            assert grade_text(sim, f"Hi {name}! {h}").scores["accuracy"] == 0.0, h
+            n += 1
+        for said in (f"Hi {name}, welcome!", f"Hey {name}, how's your day going?", f"Hi {name}, hope your weekend "
+                     "is going well!"):
+            g = grade_text(sim, said)
+            assert g.reward > 0.99, (said, g.errors, g.missing)
+            n += 1
+    assert n >= 300, n
+
+
+def test_a_link_said_with_its_contracted_is_points_to_it():
+    n = 0
+    plain = (s for s in _single("how_to_buy", range(10300, 10700)) if len(s.request.truth.facts) == 2)  # link, steps
+    for sim in itertools.islice(plain, 30):
+        link = sim.request.truth.targets[0]
+        other = next(p.link for p in sim.catalog.products if p.link != link)
+        name = _product(sim, link).short_name
+        for tail in (f"the {name}", "right there", "in the bag", "there"):
+            g = grade_text(sim, f"Yes, link {link}'s {tail}: tap it and add to cart.")
+            assert g.reward > 0.99, (tail, g.errors, g.missing)
+            g = grade_text(sim, f"Yes, link {other}'s {tail}: tap it and add to cart.")
+            assert g.reward < 0.9, tail  # (the asked link's name said of another link is false as well)
+            n += 2
+    assert n >= 200, n
+
+
+def test_a_label_with_free_or_zero_in_it_is_neither_a_gift_nor_a_figure():
+    # (found when the lexicon grew and the property tests sampled new labels)
+    labels = ("net zero", "zero waste", "free range", "fat free", "sugar free", "gluten free", "dairy-free")
+    hedged = ("I can check whether it's {x} for you.", "Whether it's {x}, I can't say for sure.",
+              "I'm not sure if it's {x}, let me check.")
+    n = 0
+    for sim in itertools.islice(_single("spec_material", range(10300, 10700)), 20):
+        gold = _gold(sim)
+        for x, h in itertools.product(labels, hedged):
+            g = grade_text(sim, f"{gold} {h.format(x=x)}")
+            assert g.scores["accuracy"] == 1.0, (x, h, g.errors)
+            n += 1
+        for said in ("And it's free for you!", "Everything's free today!"):
+            assert grade_text(sim, f"{gold} {said}").scores["accuracy"] == 0.0, said
+            n += 1
+    assert n >= 400, n
