@@ -539,13 +539,13 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
         # options offered of the subject: each one named must be one it comes in
         if (subj is not None or len(products) == 1) and _OPTION_CUE.found(sent):
             for p in products:
-                own = {re.sub(r"[\s-]+", " ", str(w).lower()) for x in p.skus
-                       for w in (x.variant, x.option, x.colour) if w}
-                said = next((o for m in _OPTION_RE.finditer(sent)
-                             if (o := re.sub(r"[\s-]+", " ", m["o"].lower())) not in own
-                             and not _negated(sent, m.start())), None)
-                if said is not None:
-                    errors.append(f"false: link {p.link} does not come in {said}")
+                options = {re.sub(r"[\s-]+", " ", str(w).lower()) for x in p.skus
+                           for w in (x.variant, x.option, x.colour) if w}
+                offered = next((o for m in _OPTION_RE.finditer(sent)
+                                if (o := re.sub(r"[\s-]+", " ", m["o"].lower())) not in options
+                                and not _negated(sent, m.start())), None)
+                if offered is not None:
+                    errors.append(f"false: link {p.link} does not come in {offered}")
                     break
     # stock states
     states = r.stock_states(world)

@@ -610,7 +610,8 @@ def read_reply(reply: str, world: World) -> Reading:
                 end, last = cur.end(), int(cur["n"])
                 cur = _LINK_CONT_RE.match(text, cur.end())
         rg = _LINK_RANGE_RE.match(text, end)  # "links 1 to 8": the range's end is a link, not a figure of link 1
-        if link_range(last, rg) and not _UNIT_RE.match(text, rg.end()) and not _CUR_AFTER_RE.match(text, rg.end()):
+        if rg is not None and link_range(last, rg) and not _UNIT_RE.match(text, rg.end()) \
+                and not _CUR_AFTER_RE.match(text, rg.end()):
             mentions.append((rg.start("n"), rg.end(), int(rg["n"])))
             link_num_starts.add(rg.start("n"))
     name_re = _names_regex_in(world.names, text)

@@ -354,7 +354,8 @@ def _extract(text: str) -> ExtractedFacts:
             cur = _LINK_CONT_RE.match(text, cur.end())
             if cur is None:  # "links 1 to 8": the range's end is a link too
                 rg = _LINK_RANGE_RE.match(text, done)
-                if link_range(last, rg) and rg.start("n") in num_starts and rg.start("n") not in is_price_or_unit:
+                if rg is not None and link_range(last, rg) and rg.start("n") in num_starts \
+                        and rg.start("n") not in is_price_or_unit:
                     links.setdefault(rg.start("n"), int(rg["n"]))
                     done = rg.end()
 

@@ -112,9 +112,9 @@ _LINK_RANGE_RE = re.compile(
 )
 
 
-def link_range(first: int, m: re.Match[str] | None) -> bool:
+def link_range(first: int, m: re.Match[str]) -> bool:
     """Is `m` (a `_LINK_RANGE_RE` match after link `first`) the end of a range of links, not a figure?"""
-    return m is not None and first < int(m["n"]) <= 20
+    return first < int(m["n"]) <= 20
 _TOK = (r"(?<![A-Za-z0-9'’])(?:XXXL|XXL|XXS|XS|XL|[23]XL|S|M|L)"
         r"(?![A-Za-z0-9]|['’][A-Za-z]|\.[A-Za-z]|-(?!sized?\b)[a-z])")
 _TOK_UC_RE = re.compile(_TOK)

@@ -1864,7 +1864,8 @@ def test_the_host_with_a_product_of_its_own_or_other_buyers_experience_is_in_no_
     own += ["Mine arrived in {d} days.", "Mine came super fast!", "I have one at home.",
             "I eat it every night.", "I use it before bed.", "I've had mine for a year."]
     others = ["A viewer in {r} got theirs in {d} days.", "Someone in {r} got hers quickly.",
-              "Customers say it's great.", "Reviews say it's worth it.", "One buyer told us it came in {d} days.", "Buyers love it!"]
+              "Customers say it's great.", "Reviews say it's worth it.", "One buyer told us it came in {d} days.",
+              "Buyers love it!"]
     n = 0
     for k, sim in enumerate(itertools.islice(_single("shipping", range(10300, 10700)), 30)):
         said = tuple(x.format(d=2 + k % 3, r=regions[k % 3]) for x in (*own, *others))
