@@ -581,7 +581,19 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
         errors.append(f"recommends size {sizes[0]}, the chart says {size}")
     elif size:
         errors += size_contradictions(r, world, size)
+    if world.burst and r.addressed and len(world.viewer_sizes) >= 2:
+        errors += _sizes_to_viewers(r, world.viewer_sizes)
     return errors
+
+
+def _sizes_to_viewers(r: Reading, want: dict[str, str]) -> list[str]:
+    """In a burst of size questions, the one size said to a viewer addressed by name ("Beth, M; Danielle, L.") must be
+    that viewer's (a stretch naming two sizes explains as well as advises and is left to the checks above).
+    """
+    for name, _, said in r.sizes_to_viewers():
+        if want.get(name, said) != said:
+            return [f"recommends size {said} to {name}, whose chart size is {want[name]}"]
+    return []
 
 
 # what joins a link's number and a product's name said as the same thing: "link 4, the cleansing oil", "the pillow

@@ -252,7 +252,8 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
             return False
         return r.polar_stock(request_text, subj) == fact.value
     if fact.kind == "size":
-        return fact.value in r.sizes(skip_echo=True, subject=subj, world=world, advice_only=True)
+        return fact.value in r.sizes(skip_echo=True, subject=subj, world=world, advice_only=True) or (
+            world.burst and any(link == subj and said == fact.value for _, link, said in r.sizes_to_viewers()))
     if fact.kind == "link":
         for ms, me, link in r.mentions:
             # (to "which one?", the fact of a recommendation; to "where do I buy it?", the asked link's)

@@ -70,6 +70,10 @@ _DURATIONS: tuple[tuple[Prefiltered, str], ...] = (
 )
 _HALF = {"year": "6 months", "day": "12 hours"}
 # a word each idiom (each duration) must contain; checked first, so a reply without one skips the list
+# "Last one in 256GB!", "it's the last one", "we're down to the last one": one left (not "the last one you asked
+# about", "link 3 is the last one on the list"): said at a statement's start or after "it's", "down to", "just"
+_LAST_ONE_RE = _rx(r"(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s)|(?<=\bit['’]s\s)|(?<=\bthat['’]s\s)|(?<=\bdown\s{1}to\s)|"
+                   r"(?<=\bjust\s)|(?<=\bonly\s))(?:the\s{1,2})?last\s{1,2}one(?=\s{1,2}in\s|\s{0,2}[!.,;]|\s{0,2}$)")
 _IDIOM_WORDS = Prefiltered(re.compile(r"(?i)\b(?:if|no|not|without|can['’]?t|cannot|won['’]?t|will|doesn['’]?t|never|"
                                       r"nothing|you['’]?ll|you|but|why|couldn['’]?t)\b"))
 _DURATION_WORDS = Prefiltered(re.compile(r"(?i)\b(?:days?|weeks?|months?|years?|hours?|half)\b"))
@@ -160,6 +164,8 @@ def normalise(text: str) -> str:
                 text = rx.rx.sub(rep, text)
     if _SPOKEN_RE.possible(text):
         text = _SPOKEN_RE.rx.sub(_spoken, text)
+    if _LAST_ONE_RE.possible(text):
+        text = _LAST_ONE_RE.rx.sub("only 1 left", text)
     if _KILO_RE.possible(text):
         text = _KILO_RE.rx.sub(lambda m: f"{float(m['n']) * 1000:g}", text)
     if _DURATION_WORDS.found(text):

@@ -276,6 +276,21 @@ class Reading:
         """A bare yes, not in a statement about another product ("yes, link 3 is" answers nothing of link 4)."""
         return any(not self.of_another(m.start(), subj) for m in _YES_RE.finditer(self.text))
 
+    def sizes_to_viewers(self) -> list[tuple[str, int, str]]:
+        """(name, link, size) for each viewer of a burst addressed by name whose stretch of the reply (to the next
+        name addressed) names one size and does not negate it ("Beth, M; Danielle, L.").
+        """
+        marks = sorted(self.addressed)
+        out = []
+        for k, (pos, link, name) in enumerate(marks):
+            seg = self.text[pos:marks[k + 1][0] if k + 1 < len(marks) else len(self.text)]
+            said = {(m.group(1) or m.group(2)).upper(): m.start() for m in _SIZE_TOKEN_RE.finditer(seg)}
+            for m in _SIZE_NAME_RE.finditer(seg):
+                said.setdefault(_SIZE_WORDS[re.sub(r"[\s-]+", " ", m.group(1).lower())], m.start())
+            if len(said) == 1 and not _SIZE_NEG_RE.search(seg, 0, next(iter(said.values()))):
+                out.append((name, link, next(iter(said))))
+        return out
+
     def polar_stock(self, request_text: str, subject: int | None = None, at_start: bool = True) -> str | None:
         """The stock state a bare yes / no states, read against the question's polarity: at the reply's start (unless
         not `at_start`), or after the name of the viewer who asked about `subject` ("Stephanie, yes! Jodi, ...").

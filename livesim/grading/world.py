@@ -145,6 +145,19 @@ def _viewer_links(request: Any) -> dict[str, int]:
     return {k: v for k, v in out.items() if v is not None}
 
 
+def _viewer_sizes(request: Any) -> dict[str, str]:
+    """A burst's viewer names -> the one size the chart gives the viewer (a name two viewers share is nobody's)."""
+    if len(request.comments) < 2:
+        return {}
+    out: dict[str, str | None] = {}
+    for c in request.comments:
+        sizes = {f.value for f in c.truth.facts if f.kind == "size"}
+        size = sizes.pop() if len(sizes) == 1 else None
+        for key in _address_names(c.name or ""):
+            out[key] = size if key not in out else None
+    return {k: v for k, v in out.items() if v is not None}
+
+
 def _intent_links(request: Any) -> dict[str, frozenset[int]]:
     """Intent -> the links the request's comments of that intent ask about."""
     out: dict[str, set[int]] = {}
@@ -295,6 +308,11 @@ class World:
                    burst=len(request.comments) > 1, request=request, **_answerable(request))
 
     @cached_property
+    def viewer_sizes(self) -> dict[str, str]:
+        """A burst's viewers as a reply addresses them -> the size the chart gives each one who asked for a size."""
+        return _viewer_sizes(self._request) if self._request is not None else {}
+
+    @cached_property
     def viewer_links(self) -> dict[str, int]:
         """A burst's viewers as a reply addresses them ("Brad, ...", "@viewer") -> the one link each asks about."""
         return _viewer_links(self._request) if self._request is not None else {}
@@ -413,7 +431,7 @@ class World:
             by_name = [s for s in skus if any(x and re.search(rf"\b{re.escape(str(x).lower())}\b", low)
                                                 for x in (s.colour, s.option))]
             sized = [s for s in (by_name or skus)
-                     if s.size and re.search(rf"(?i)(?<![A-Za-z]){s.size}(?![A-Za-z])", text)]
+                     if s.size and re.search(rf"(?i)(?<![A-Za-z'’]){s.size}(?![A-Za-z])", text)]  # (not "it's")
             pick = sized or by_name or skus
             out = {float(s.stock) for s in pick} | {float(sum(s.stock for s in pick))}
             if fs:

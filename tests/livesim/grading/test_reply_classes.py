@@ -1943,3 +1943,46 @@ def test_a_label_with_free_or_zero_in_it_is_neither_a_gift_nor_a_figure():
             assert grade_text(sim, f"{gold} {said}").scores["accuracy"] == 0.0, said
             n += 1
     assert n >= 400, n
+
+
+def test_the_last_one_said_of_a_variant_is_one_left():
+    forms = ("Last one in {v}!", "It's the last one in {v}, grab it!", "We're down to the last one in {v}.")
+    n = ones = 0
+    for sim in itertools.islice(_single("stock_variant", range(10300, 11500)), 200):
+        link = sim.request.truth.targets[0]
+        v = _asked(sim).get(link)
+        if not v or " " in v:
+            continue
+        p = _product(sim, link)
+        stock = _stock_of(p, v)
+        # (a count is checked against the variant's SKUs one by one as well: one left of "XL" in navy is no error)
+        one_sku = any(x.stock == 1 for x in p.skus if v in (x.size, x.colour, x.option))
+        ones += stock == 1
+        for form in forms:
+            g = grade_text(sim, form.format(v=v))
+            if stock == 1:
+                assert g.reward > 0.99, (form, v, g.errors, g.missing)
+            elif not one_sku:
+                assert g.scores["accuracy"] == 0.0, (form, v, stock)
+            n += 1
+    assert n >= 300 and ones >= 5, (n, ones)
+
+
+def test_in_a_burst_of_size_questions_the_size_said_to_each_viewer_is_theirs():
+    forms = ("{a}, {x}; {b}, {y}.", "{a}: size {x}. {b}: size {y}!", "{a}, go with {x}. {b}, I'd take {y}.")
+    n = 0
+    for sim, cs, names in _bursts("size_advice", range(10300, 12300)):
+        sizes = [next((f.value for f in c.truth.facts if f.kind == "size"), None) for c in cs]
+        if None in sizes:
+            continue
+        a, b = names
+        for form in forms:
+            g = grade_text(sim, form.format(a=a, b=b, x=sizes[0], y=sizes[1]))
+            assert g.reward > 0.99, (form, sizes, g.errors, g.missing)
+            for wrong in ("XS", "M", "XL"):
+                if wrong != sizes[0]:
+                    g = grade_text(sim, form.format(a=a, b=b, x=wrong, y=sizes[1]))
+                    assert g.scores["accuracy"] == 0.0, (form, sizes, wrong)
+                    n += 1
+            n += 1
+    assert n >= 60, n
