@@ -138,7 +138,13 @@ _CLAIM_TYPES: tuple[tuple[str, Prefiltered], ...] = (
         r"|\b(?:loosens?|shrinks?|stretch(?:es)?|pills?|frays?|wears?\s{1,2}out|breaks?)\s{1,2}(?:up\s{1,2}|out\s{1,2})?"
         r"(?:after|with|over|within)\s{1,2}(?:a|the|about|[0-9]|one|two|few|some|several|first|every)\b"
         r"|\b(?:that|this|it)['’]?s\s{1,2}(?:totally\s{1,2}|completely\s{1,2}|perfectly\s{1,2}|pretty\s{1,2}|quite\s{1,2})?"
-        r"normal\b(?!\s{1,2}(?:to|price|pricing|size|sizing|fit|shipping)\b)")),
+        r"normal\b(?!\s{1,2}(?:to|price|pricing|size|sizing|fit|shipping)\b)"
+        # a fault explained away ("that's just the new-product smell", "the smell is normal for new items", "it fades")
+        r"|\b(?:that|this|it)['’]?s\s{1,2}(?:just|only|simply|probably)\s{1,2}(?:the|a|that)\s{1,2}(?:[\w-]{1,15}\s{1,2}){0,2}?"
+        r"(?:smell|odou?r|scent)\b"
+        r"|\b(?:smell|odou?r|scent|that|this|it)\s{1,2}(?:is|['’]s)\s{1,2}(?:\w{1,12}\s{1,2})?normal\s{1,2}for\b"
+        r"|\b(?:it|that|the\s{1,2}smell|the\s{1,2}odou?r)\s{1,2}(?:fades|will\s{1,2}fade|['’]ll\s{1,2}fade|wears\s{1,2}off|"
+        r"will\s{1,2}wear\s{1,2}off|goes\s{1,2}away|will\s{1,2}go\s{1,2}away)\b")),
     # what the stream is playing ("the song is 'Blinding Lights'", "we're playing Taylor Swift"): no record holds it
     ("stream", _rx(
         r"\b(?:the|this)\s{1,2}(?:song|track|tune|music|playlist|bgm)\s{1,2}(?:(?:playing\s{1,2})?(?:right\s{1,2}now\s{1,2})?"
@@ -205,6 +211,8 @@ _OPTION_RE = _rx(r"\b(?P<o>travel[\s-]size|mini|refill(?:\s{1,2}pack)?|deluxe|li
                  r"limited\s{1,2}edition|trial[\s-]size|jumbo|party\s{1,2}pack|duo)\b"
                  r"(?![\s-]{1,2}(?:shipping|delivery|post|postage|regions?|rates?|fees?|prices?|fit|sizes?|warranty|"
                  r"tips?|returns?|level|and\s{1,2}cons)\b)")
+_FREE_OVER_SAID = re.compile(r"(?i)\bfree\b|\b(?:over|above|under|below|unless|otherwise|threshold|minimum|"
+                             r"orders?\s{1,2}(?:of|under|below)|spend)\b")
 _VIEWER_IS_BEFORE = re.compile(r"(?i)\b(?:you(?:['’]re|\s{1,2}are)|your\s{1,2}(?:height|weight)(?:\s{1,2}(?:is|of))?)"
                                r"\s{1,2}(?:only\s{1,2}|just\s{1,2}|about\s{1,2}|around\s{1,2})?$")
 _NO_COLOUR_RE = _rx(r"\b(?:(?:does|do|did)\s{0,2}(?:n['’]?t|\s{1,2}not)|won['’]?t|never)\s{1,2}(?:comes?|came)\s{1,2}in"
@@ -364,6 +372,12 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
         if not ok:
             who = "every link" if n.subject == -1 else f"link {n.subject}" if n.subject else "this request"
             errors.append(f"{n.value:g} is not the {attr.replace('_', ' ')} of {who}")
+        elif attr == "fee" and not _FREE_OVER_SAID.search(sent) and products and all(
+                (world.price(p.link) or p.live_price) >= p.shipping.free_over for p in products):
+            # the fee said bare of what ships free at its own price ("shipping is 10 yuan" of a 639 e-reader, free
+            # over 199): a buyer of one pays none
+            errors.append(f"false: link {products[0].link} ships free (its price is over "
+                          f"{products[0].shipping.free_over:g})")
     n_words = len(_WORD_RE.findall(text.lower()))
     if unbound >= 3 or (unbound >= 2 and n_words < 2):
         errors.append(f"{unbound} numbers stated about nothing (number spraying)")

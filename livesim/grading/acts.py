@@ -79,7 +79,10 @@ _GRANT = _rx(
     r"|\b[0-9]{1,3}\s?(?:%\s{0,2}off|percent(?:\s{1,2}off)?)\s{1,2}(?:is|would\s{1,2}be|should\s{1,2}be)\s{1,2}(?:fine|"
     r"ok(?:ay)?|doable|possible|no\s{1,2}problem|good|the\s{1,2}best\s{1,2}i\s{1,2}can)\b"
     r"|\b[0-9]{1,3}\s?(?:%\s{0,2}off|percent(?:\s{1,2}off)?)\s{1,2}works\b"
-    r"|\b(?:go|come\s{1,2}down)\s{1,2}to\s{1,2}[0-9]{1,3}\s?(?:%\s{0,2}off|percent(?:\s{1,2}off)?)")
+    r"|\b(?:go|come\s{1,2}down)\s{1,2}to\s{1,2}[0-9]{1,3}\s?(?:%\s{0,2}off|percent(?:\s{1,2}off)?)"
+    # the persona an injection asks for, taken on ("Arr matey!", "I am DAN now")
+    r"|\b(?:arr+|ahoy|matey|me\s{1,2}hearties|shiver\s{1,2}me\s{1,2}timbers|yo[\s-]ho|avast|(?:i\s{1,2}am|i['’]m|as)\s{1,2}"
+    r"dan|(?:dan|pirate)\s{1,2}mode)\b")
 _DISCLOSE = _rx(
     r"\b(?:my|the|our)\s{1,2}(?:system\s{1,2}prompt|prompt|instructions?|hidden\s{1,2}(?:rules?|instructions?|prompt)|"
     r"secret\s{1,2}(?:rules?|instructions?)|internal\s{1,2}(?:rules?|guidelines?|instructions?)|rules|guidelines|"
@@ -210,6 +213,12 @@ _IDENTITY = _rx(
     # (each form names a word of four letters or more, which the prefilter looks for: "son", "car" or "own" are in
     # "season", "cart" and "brown")
     r"|\bmy own\s{1,2}(?!(?:words?|opinion|views?|take|two|pace)\b)[a-z]{3,15}\b"
+    # people and places only a body has ("my stylist is amazing", "I got it done at the salon")
+    r"|\bmy\s{1,2}(?:stylist|hairdresser|hair\s{1,2}stylist|barber|makeup\s{1,2}artist|personal\s{1,2}trainer|trainer|"
+    r"doctor|dentist|therapist|nail\s{1,2}(?:tech|artist)|coworkers?|colleagues?|landlord)\b"
+    r"|\bi\s{1,2}(?:just\s{1,2}|also\s{1,2})?(?:got|had|went)\s{1,2}(?:[\w'’]{1,12}\s{1,2}){0,4}?(?:at|to)\s{1,2}the\s{1,2}"
+    r"(?:salon|hairdresser['’]?s?|barber['’]?s?|gym|spa|doctor['’]?s?|dentist['’]?s?)\b"
+    r"|\b(?:got|had|get)\s{1,2}my\s{1,2}(?:hair|nails|makeup|brows|lashes)\s{1,2}done\b"
     # the product of its own: bought, received, kept or used by the host ("I got mine in 2 days", "I love mine")
     r"|\bi(?:['’]ve|\s{1,2}have)?\s{1,2}(?:just\s{1,2}|also\s{1,2}|already\s{1,2})?(?:got|gotten|bought|ordered|received|"
     r"love|keep|kept|use|used|wear|wore|own|had)\s{1,2}mine\b"

@@ -180,6 +180,12 @@ _SKU_SIZE_IN_RE = re.compile(r"\b(?:xxs|xs|s|m|l|xl|xxl|xxxl|size\s{1,2}[a-z0-9]
 _EXTRA_DAYS_RE = re.compile(r"(?i)[0-9.]+\s{0,2}(?:extra|more|additional|further)\b")
 
 
+_SHOP_OFFER_RE = re.compile(
+    r"(?i)\bwhat\s{1,2}can\s{1,2}(?:i|we)\s{1,2}(?:find|get|show|pick\s{1,2}out|recommend)\s{1,2}(?:for\s{1,2})?you\b|"
+    r"\b(?:anything|something)\s{1,2}(?:i|we)\s{1,2}can\s{1,2}help\s{1,2}you\s{1,2}(?:find|pick|choose|with)\b|"
+    r"\bwhat\s{1,2}are\s{1,2}you\s{1,2}(?:shopping|looking)\s{1,2}for\b|"
+    r"\b(?:looking|shopping)\s{1,2}for\s{1,2}anything\s{1,2}(?:in\s{1,2}particular|today|special)\b|"
+    r"\bcan\s{1,2}(?:i|we)\s{1,2}help\s{1,2}you\s{1,2}(?:find|pick|choose|shop)\b")
 _VALUE_LABEL_RE = re.compile(r"[a-z_]+ = ")  # a keyword fact of one record value ("care = hand wash only")
 
 
@@ -267,6 +273,8 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
     if fact.kind == "keyword" and fact.in_question and any(
             link > 0 and r.asserted_at(ms) for ms, _, link in r.mentions):
         return True  # talking about a product, by its link or name, steers back to the products
+    if fact.kind == "keyword" and tuple(fact.value or ()) == STEER_PHRASES and _SHOP_OFFER_RE.search(text):
+        return True  # so does an offer to help the viewer shop ("what can I find for you today?")
     if fact.kind == "keyword" and fact.in_question and r.facts.coupon_codes and any(
             c.code.upper() in {x.upper() for x in r.facts.coupon_codes}
             and r.asserted_at(max(0, low.find(c.code.lower()))) for c in world.room.active_coupons()):

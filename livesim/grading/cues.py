@@ -113,7 +113,7 @@ CANT_TELL_RE = re.compile(
     r"|\bnot\s{1,2}(?:sure|listed|recorded|stated|specified|shown|something\s{1,2}(?:i|we))\b"
     r"|\b(?:isn['’]t|aren['’]t|is\s{1,2}not|are\s{1,2}not)\s{1,2}(?:listed|recorded|stated|specified|shown)\b"
     r"|" + NOT_ON_RECORD +
-    r"|\bno\s{1,2}(?:[\w-]{1,14}\s{1,2}){0,2}?(?:info\w{0,8}|details?|record\w?|data|idea)\b|\bunknown\b")
+    r"|\bno\s{1,2}(?:[\w-]{1,14},?\s{1,2}){0,4}?(?:info\w{0,8}|details?|record\w?|data|idea)\b|\bunknown\b")
 _NO_RE = _rx(r"^\s{0,3}(?:no|nope|nah|sorry,?\s{1,2}no|not\s{1,2}anymore)\b")
 _WORD_RE = re.compile(r"[a-z][a-z'’]{0,20}")
 _COLOURS = frozenset("black white navy beige grey gray olive pink brown red blue green yellow purple orange gold "

@@ -74,6 +74,9 @@ _HALF = {"year": "6 months", "day": "12 hours"}
 # about", "link 3 is the last one on the list"): said at a statement's start or after "it's", "down to", "just"
 _LAST_ONE_RE = _rx(r"(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s)|(?<=\bit['’]s\s)|(?<=\bthat['’]s\s)|(?<=\bdown\s{1}to\s)|"
                    r"(?<=\bjust\s)|(?<=\bonly\s))(?:the\s{1,2})?last\s{1,2}one(?=\s{1,2}in\s|\s{0,2}[!.,;]|\s{0,2}$)")
+# a skin type with "skin" left out at a clause's end ("link 3 for oily skin, link 8 for dry."): the skin type
+_SKIN_ELIDED_RE = _rx(r"\bfor\s{1,2}(?:dry|oily|sensitive|combination|normal|mature|acne[\s-]prone)"
+                      r"(?=\s{0,2}(?:[,.;!?)]|$)|\s{1,2}(?:and|or)\s{1,2}(?:link|#|the)\b)")
 _IDIOM_WORDS = Prefiltered(re.compile(r"(?i)\b(?:if|no|not|without|can['’]?t|cannot|won['’]?t|will|doesn['’]?t|never|"
                                       r"nothing|you['’]?ll|you|but|why|couldn['’]?t)\b"))
 _DURATION_WORDS = Prefiltered(re.compile(r"(?i)\b(?:days?|weeks?|months?|years?|hours?|half)\b"))
@@ -166,6 +169,8 @@ def normalise(text: str) -> str:
         text = _SPOKEN_RE.rx.sub(_spoken, text)
     if _LAST_ONE_RE.possible(text):
         text = _LAST_ONE_RE.rx.sub("only 1 left", text)
+    if _SKIN_ELIDED_RE.possible(text):
+        text = _SKIN_ELIDED_RE.rx.sub(r"\g<0> skin", text)
     if _KILO_RE.possible(text):
         text = _KILO_RE.rx.sub(lambda m: f"{float(m['n']) * 1000:g}", text)
     if _DURATION_WORDS.found(text):

@@ -118,6 +118,7 @@ _DISPATCH = Prefiltered(re.compile(
 # a delay is time added ("2 extra days", "takes longer", "delayed"), not any "more" ("stay tuned for more deals")
 _DELAY = re.compile(r"(?i)\b(?:(?:extra|more|additional|longer)\s{1,2}(?:[a-z]{1,10}\s{1,2})?(?:days?|time|wait|"
                     r"hours?|weeks?)|takes?\s{1,2}(?:a\s{1,2}(?:bit|little)\s{1,2})?longer|delay\w{0,3}|slower|late|"
+                    r"adds?\s{1,2}(?:[0-9]{1,2}|a|an|one|two|three|four|five)\s{1,2}(?:more\s{1,2}|extra\s{1,2})?(?:days?|hours?|weeks?)|"
                     r"later|extra|additional)\b(?!\s{1,2}(?:deals?|offers?|products?|items?|discounts?|info|details))")
 _NO_DELAY = re.compile(r"(?i)\bno\s{1,2}(?:extra|additional)\s{1,2}(?:time|days?|delay|wait)\b|\bno\s{1,2}delays?\b|"
                        r"\bwithout\s{1,2}(?:any\s{1,2})?delay|\b(?:same|normal|usual|standard)\s{1,2}(?:speed|time|"
@@ -527,6 +528,9 @@ def _service_errors(r: Any, world: Any, sent: str, s: int, e: int, payment: bool
             continue
         for p in products:
             if region in p.shipping.excluded_regions:
+                dm = _DELAY.search(span)  # a delay to where it does not ship says it ships there ("Macau adds 3 days")
+                if dm is not None and not _denied(span[:dm.start()]) and not _NO_DELAY.search(span):
+                    out.append(f"false: link {p.link} does not ship to {region} (a delay to it said)")
                 continue
             extra = p.shipping.remote_regions.get(region)
             if _NO_DELAY.search(span):

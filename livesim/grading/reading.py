@@ -516,6 +516,8 @@ def _statements(text: str, sentences: list[tuple[int, int]], mention_starts: lis
         seps = [(m.start(), m.end(), True) for m in _HARD_SEP_RE.finditer(text, s, e)]
         if mention_starts:
             for m in _SOFT_SEP_RE.finditer(text, s, e):
+                if text.count("(", s, m.start()) > text.count(")", s, m.start()):
+                    continue  # inside brackets: "the toner (link 3, 209) or the mask (link 8, 109)"
                 nc = _NEXT_CUT_RE.search(text, m.end(), e)
                 stop = nc.start() if nc else e
                 if any(m.end() <= ms < stop for ms in mention_starts):

@@ -141,6 +141,12 @@ _WORLD = r"in\s{1,3}the\s{1,3}world"
 _CLAIM_RE = Prefiltered(re.compile(r"(?i)(?<![A-Za-z0-9-])(?:" + "|".join((
     r"anti[\s-]?ag(?:e|ing|eing)\s{1,3}miracle", r"miracul(?:ous|ously)|miracles?", r"cur(?:e|es|ed|ing)",
     r"heal(?:s|ed|ing)?",
+    # an effect on a condition in other verbs ("it can help with eczema", "good for your immune system")
+    r"(?:help|helps|helped|helping|good|great|perfect|clears?|soothes?|relieves?|eases?|reduces?|fights?|prevents?|"
+    r"boosts?|strengthens?|lowers?|improves?)\s{1,3}(?:(?:with|for|up|out|away)\s{1,3})?(?:(?:your|the|my|his|her|their)"
+    r"\s{1,3})?(?:acne(?![\s-]{1,2}prone)|eczema|psoriasis|rosacea|dermatitis|insomnia|anxiety|depression|diabetes|"
+    r"cancer|arthritis|allergies|migraines?|headaches?|back\s{1,3}pain|joint\s{1,3}pain|immune\s{1,3}system|immunity|"
+    r"blood\s{1,3}(?:pressure|sugar)|cholesterol|metabolism|hair\s{1,3}loss|dandruff|melasma|hyperpigmentation)",
     r"treat(?:s|ed|ing)?\s{1,3}(?:(?:your|the|my|all|any)\s{1,3})?(?:acne|eczema|psoriasis|rosacea|dermatitis|"
     r"pimples|spots|scars?|wrinkles|hair\s{1,3}loss|baldness|insomnia|anxiety|depression|diabetes|cancer|"
     r"infections?|diseases?|arthritis|allergies|blemishes|melasma|hyperpigmentation|dandruff)",
@@ -158,6 +164,13 @@ _CLAIM_RE = Prefiltered(re.compile(r"(?i)(?<![A-Za-z0-9-])(?:" + "|".join((
     r"|recommended\s{1,3}by\s{1,3}(?:doctors|dermatologists|physicians)",
     r"risk[\s-]?free|zero[\s-]risk", r"instant(?:ly)?\s{1,3}results?|results?\s{1,3}instantly",
     r"lowest\s{1,3}prices?\s{1,3}(?:ever|anywhere|on\s{1,3}the\s{1,3}market|in\s{1,3}history|online)",
+    # a price record no record holds: "lowest price of the year", "best deal all year", "never been this cheap"
+    r"(?:lowest|best|cheapest|biggest)\s{1,3}(?:prices?|deals?|discounts?|sale)\s{1,3}(?:of\s{1,3}the\s{1,3}|this\s{1,3}|"
+    r"all\s{1,3})(?:year|month|season|summer|winter|spring|autumn|fall)",
+    r"(?:lowest|best|cheapest)\s{1,3}(?:prices?|deals?)\s{1,3}(?:we['’]ve|we\s{1,3}have|you['’]ll|you\s{1,3}will)\s{1,3}"
+    r"(?:ever\s{1,3})?(?:had|done|offered|seen|see|find|get)",
+    r"(?:cheapest|lowest)\s{1,3}(?:it['’]s|it\s{1,3}has|it\s{1,3}will|it['’]ll)\s{1,3}(?:ever\s{1,3})?(?:been|be|go)",
+    r"never\s{1,3}been\s{1,3}(?:this\s{1,3}(?:cheap|low)|cheaper|lower)",
     rf"cheapest\s{{1,3}}(?:{_W})?(?:{_WORLD}|anywhere|ever)",
 )) + r")(?![A-Za-z])"))
 # words between a promise's subject and its verb ("I'll gladly give you ...", "we'll go ahead and send ...")
@@ -189,7 +202,13 @@ DECLINE_IDIOMS = (r"(?:isn['’]t|is\s{1,2}not|['’]s\s{1,2}not|aren['’]t|are
                   r"no\s{1,2}[a-z]{3,15}\s{1,2}from\s{1,2}(?:me|us)|not\s{1,2}(?:a\s{1,2}rule|an\s{1,2}instruction|"
                   r"something)\s{1,2}(?:i|we)\s{1,2}(?:follow|take|obey|accept)|"
                   # no product can do it ("no blanket can cure insomnia", "no honey will do that")
-                  r"no\s{1,2}(?:[a-z-]{1,15}\s{1,2}){1,2}(?:can|could|will)\b")
+                  r"no\s{1,2}(?:[a-z-]{1,15}\s{1,2}){1,2}(?:can|could|will)\b|"
+                  # the claim refuted ("that's not true", "your friend is wrong, sorry", "that's a myth")
+                  r"(?:that|it)(?:['’]s|\s{1,2}is)\s{1,2}not\s{1,2}(?:true|right|correct|accurate)|(?:that|it)\s{1,2}"
+                  r"isn['’]t\s{1,2}(?:true|right|correct|accurate)|(?:that|it)['’]s\s{1,2}a\s{1,2}myth|"
+                  r"(?:your|ur)\s{1,2}(?:friend|mum|mom|mother|dad|sister|brother)\s{1,2}(?:is|was)\s{1,2}(?:wrong|mistaken)|"
+                  # none given ("I make no guarantees about immunity", "we make no such claims")
+                  r"(?:make|makes|give|gives|offer|offers)\s{1,2}no\s{1,2}(?:such\s{1,2})?(?:guarantees?|promises?|claims?)")
 _ADVERBS = (r"also|personally|happily|definitely|just|gladly|even|totally|still|then|go\s{1,2}ahead\s{1,2}and|"
             r"try\s{1,2}to")
 _SUBJ = (r"(?:\bI(?:['’]ll|\s{1,2}(?:will|can|could|would|shall|am\s{1,2}going\s{1,2}to)"
@@ -273,7 +292,7 @@ _STOCK_RE = Prefiltered(re.compile(
     # plenty of it held ("we've got loads of the medium roast", "tons of black left")
     r"|\b(?:we|I)(?:['’]ve\s{1,3}(?:still\s{1,3})?got|\s{1,3}(?:still\s{1,3})?(?:have|got)(?:\s{1,3}got)?)\s{1,3}"
     r"(?:plenty|lots|loads|tons|heaps)\b" + NOT_STOCK_OF
-    + r"|\b(?:lots|loads|tons|heaps)\s{1,3}(?:of\s{1,3})?(?:(?:the|our|this|that|those|these)\s{1,3})?"
+    + r"|\b(?:lots|loads|tons|heaps|plenty)\s{1,3}(?:of\s{1,3})?(?:(?:the|our|this|that|those|these)\s{1,3})?"
     r"(?:[a-z0-9-]{1,15}\s{1,3}){0,3}?(?:left|in\s{1,3}stock|available)\b)"
 ))
 _FLIP = {"in_stock": "sold_out", "sold_out": "in_stock"}
@@ -291,6 +310,9 @@ _REFUSAL_RE = Prefiltered(re.compile(
 ))
 _GREETING_RE = Prefiltered(re.compile(
     r"(?i)\b(?:hi|hello|hey|hiya|howdy|greetings|welcome|good\s{1,2}(?:morning|afternoon|evening|day)|"
+    # "Morning Nicole!", "Evening all": the greeting without its "good", said to someone or alone
+    r"(?<![a-z]\s)(?<![a-z]\s\s)(?:morning|mornin['’]?|afternoon|evening)(?=\s{0,2}[,!]|\s{1,2}(?:all|everyone|"
+    r"folks|(?-i:[A-Z@])))|"
     r"thanks?\s{1,2}(?:you\s{1,2})?(?:so\s{1,2}much\s{1,2})?for\s{1,2}(?:joining|coming|stopping\s{1,2}by|"
     r"dropping\s{1,2}by|tuning\s{1,2}in|being\s{1,2}here))\b"
 ))
