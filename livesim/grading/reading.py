@@ -506,6 +506,9 @@ _AND_LEAD_RE = re.compile(r"(?i)\s{0,2}(?:(?:and|but|plus|also|then)\s{1,2})?(?:
                           r"honestly|i(?:\s{1,2}(?:think|believe|guess|reckon|would\s{1,2}say)|['’]d\s{1,2}say))?\b")
 _SOFT_SEP_RE = re.compile(r",\s{0,2}(?:(?:and|but|while|plus|also|then)\s{1,2})?")
 _NEXT_CUT_RE = re.compile(r"[,;:]|\s[-–—/|]\s")
+_TRAILING_NEED_RE = re.compile(r"(?i)\s(for\s{1,2}(?:[\w'’-]{1,15}\s{1,2}){0,2}[\w'’-]{1,15})\s{0,2}$")
+_TRY_LINK_RE = re.compile(r"(?i)\s{0,3}(?:try|check\s{1,2}out|go\s{1,2}(?:for|with)|grab|get|see|pick|tap)\s{1,2}"
+                          r"(?:links?|#|the\s{1,2}|our\s{1,2})")
 _CONJ_CLAUSE_RE = re.compile(r"(?i)[,;]?\s{0,2}(?:and|but|while|whereas|plus)\b")  # a clause cut that joins another
 
 
@@ -546,6 +549,14 @@ def _statements(text: str, sentences: list[tuple[int, int]], mention_starts: lis
                 # "size L on link 2, for oily skin, try link 4": the fronted phrase goes with the clause it fronts
                 out.append((cur, k))
                 cur = k + 1
+                continue
+            fm = _TRAILING_NEED_RE.search(text, cur, a) if not hard and text[a:b].strip() == "," \
+                and _TRY_LINK_RE.match(text, b) else None
+            if fm is not None and fm.start(1) > cur and not any(fm.start(1) < ms < a for ms in mention_starts):
+                # "results vary from person to person for cold weather, try link 6": run on, the need fronts the
+                # clause after the comma, as "For cold weather, try link 6" does
+                out.append((cur, fm.start(1)))
+                cur = fm.start(1)
                 continue
             if text[cur:a].strip():
                 out.append((cur, a))
