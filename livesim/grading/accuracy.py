@@ -213,6 +213,8 @@ _OPTION_RE = _rx(r"\b(?P<o>travel[\s-]size|mini|refill(?:\s{1,2}pack)?|deluxe|li
                  r"tips?|returns?|level|and\s{1,2}cons)\b)")
 _FREE_OVER_SAID = re.compile(r"(?i)\bfree\b|\b(?:over|above|under|below|unless|otherwise|threshold|minimum|"
                              r"orders?\s{1,2}(?:of|under|below)|spend)\b")
+_ASKS_VIEWER_RE = re.compile(r"(?i)\W{0,3}(?:(?:and|so|or)\s{1,2})?(?:do|did|would|will|are|were|could|can|shall)"
+                             r"\s{1,2}(?:you|u)\b(?!\s{1,2}(?:even\s{1,2})?(?:know|believe|reali[sz]e|see|hear|notice))")
 _VIEWER_IS_BEFORE = re.compile(r"(?i)\b(?:you(?:['’]re|\s{1,2}are)|your\s{1,2}(?:height|weight)(?:\s{1,2}(?:is|of))?)"
                                r"\s{1,2}(?:only\s{1,2}|just\s{1,2}|about\s{1,2}|around\s{1,2})?$")
 _NO_COLOUR_RE = _rx(r"\b(?:(?:does|do|did)\s{0,2}(?:n['’]?t|\s{1,2}not)|won['’]?t|never)\s{1,2}(?:comes?|came)\s{1,2}in"
@@ -314,8 +316,10 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
             if not _negated(text, n.start):
                 errors.append(f"unverifiable figure {n.value:g} (sales, reviews or customers are in no record)")
             continue
-        if not n.asserted and (n.attr in (None, "percent") or n.value in world.request_nums):
-            continue  # the viewer's own figure, declined or asked back
+        if not n.asserted and (n.attr in (None, "percent") or n.value in world.request_nums or (
+                n.attr == "bare" and n.sentence < len(r.sentences) and r.question[n.sentence]
+                and _ASKS_VIEWER_RE.match(text, r.sentences[n.sentence][0]))):
+            continue  # the viewer's own figure, declined or asked back ("do you need two of them?")
         if n.start < declining.get(n.sentence, -1) and world.quotes_viewer(n.value, n.unit, money=_money(text, n)):
             continue  # the viewer's figure quoted before (or in) the clause that declines it ("50% off? I can't")
         if n.attr is None:

@@ -267,11 +267,11 @@ seamless
 compression, compression fit
 tummy control, butt lift, shapewear
 padded, padding, removable pads, built in bra, built in shelf bra, shelf bra
-fully lined, with a lining, lining, lined inside
+fully lined, lining, lined inside
 thumbholes, thumb holes, thumbhole
-hooded, with a hood, has a hood : hoodie
+hooded : hoodie
 zip up, full zip, half zip, quarter zip, zipper, zipped
-non see through, not see through, opaque
+non see through, opaque
 """,
     # --- certifications, labels, free-from and diet claims
     "certification": """

@@ -217,8 +217,9 @@ _YOU = r"for\s{1,3}(?:you|u)\b"
 # "we'll", the shop speaking: "we'll send the right colour out today"
 _SUBJ_WE = (r"(?:\b(?:I|we)(?:['’]ll|\s{1,2}(?:will|can|could|would|shall|are\s{1,2}going\s{1,2}to)|['’](?:m|re)\s{1,2}"
             r"going\s{1,2}to)|\blet\s{1,2}(?:me|us))\s{1,3}(?:(?:" + _ADVERBS + r")\s{1,3})?")
-# not the end of a free-from label ("is it fat free for you?", "gluten-free for you"): fixed-width lookbehinds
-_NOT_A_LABEL = "(?<!-)" + "".join(rf"(?<!\b{w}\s)" for w in (
+# not the end of a free-from label ("is it fat free for you?", "gluten-free for you"): fixed-width lookbehinds, read
+# after "free" has matched (before it, every position of every text would try them)
+_NOT_A_LABEL = "(?<!-free)" + "".join(rf"(?<!\b{w}\sfree)" for w in (
     "fat", "sugar", "gluten", "dairy", "nut", "nuts", "lactose", "paraben", "parabens", "fragrance", "cruelty", "bpa",
     "alcohol", "oil", "scent", "soy", "egg", "caffeine", "sulfate", "sulphate", "plastic", "toxin", "chemical",
     "allergen", "latex", "wheat", "peanut", "meat", "additive", "preservative", "pesticide", "hormone", "grain",
@@ -248,7 +249,7 @@ _PROMISE_RE = Prefiltered(re.compile(r"(?i)(?:" + "|".join((
     r"(?:price|deal|discount|offer|coupon|rate)s?\s{1,3}(?:(?:just|only|especially|exclusively)\s{1,3})?"
     + _YOU,
     r"\b(?:price|deal|discount|offer|coupon|gift)s?\s{1,3}(?:just|only|especially|exclusively)\s{1,3}" + _YOU,
-    _NOT_A_LABEL + r"\bfree\s{1,3}(?:(?:just|only)\s{1,3})?" + _YOU,
+    r"\bfree" + _NOT_A_LABEL + r"\s{1,3}(?:(?:just|only)\s{1,3})?" + _YOU,
     r"\bextra\s{1,3}[0-9]{1,3}(?:\.[0-9])?\s?%\s{0,2}off\s{1,3}(?:(?:just|only|especially)\s{1,3})?" + _YOU,
     r"\bprice[\s-]match(?:es|ed|ing)?\b",
     # an order placed or a cart filled for the viewer (no tool does either): "I'll order link 3 for you"

@@ -216,3 +216,21 @@ class Prefiltered:
 
     def __repr__(self) -> str:
         return f"Prefiltered({self.rx!r}, needs={self._needs!r})"
+
+
+class AnyOf:
+    """Several prefiltered patterns read as one alternation by `found`: each runs only on a text that holds one of
+    its own literals, where one long alternation would run wherever any branch's literal is (the branch whose literal
+    is most common decides for all).
+    """
+
+    __slots__ = ("parts",)
+
+    def __init__(self, *parts: Prefiltered) -> None:
+        self.parts = parts
+
+    def found(self, text: str) -> bool:
+        return any(p.found(text) for p in self.parts)
+
+    def __repr__(self) -> str:
+        return f"AnyOf({len(self.parts)} patterns)"

@@ -1845,7 +1845,7 @@ def test_a_garment_feature_no_record_holds_is_unsupported():
     said = ("It's high-waisted.", "It has side pockets, handy!", "There's a drawstring waist.", "It's seamless.",
             "Great tummy control too.", "It's lightly padded.", "It even has thumbholes.",
             "It has an elastic waistband.",
-            "It's a full zip.", "It has a built-in bra.", "It's squat-proof and not see-through.", "It has a hood.")
+            "It's a full zip.", "It has a built-in bra.", "It's squat-proof and non see-through.", "It's hooded.")
     n = hooded = 0
     for sim in itertools.islice(_single("price", range(10300, 11300)), 400):
         p = _product(sim, sim.request.truth.targets[0])
@@ -1854,7 +1854,7 @@ def test_a_garment_feature_no_record_holds_is_unsupported():
         hood = "hoodie" in p.short_name
         hooded += hood
         n += _said_after_gold(sim, tuple(s for s in said if not (hood and "hood" in s)),
-                              ("It has a hood.", "No pockets on this one.") if hood else ("It has no pockets.",))
+                              ("It's hooded.", "No pockets on this one.") if hood else ("It has no pockets.",))
     assert n >= 200 and hooded >= 1, (n, hooded)
 
 
@@ -2189,3 +2189,20 @@ def test_a_need_run_on_after_a_decline_fronts_the_link_after_the_comma():
             assert grade_text(sim, form.format(a=names[0], need=need, x=bad)).reward < 0.5, (form, need)
             n += 2
     assert n >= 20, n
+
+
+def test_a_figure_in_a_question_to_the_viewer_is_no_claim_but_a_rhetorical_one_is():
+    # (found when the property tests sampled "do you need it to be four way stretch?")
+    n = 0
+    for sim in itertools.islice(_single("price", range(10300, 10700)), 20):
+        gold = _gold(sim)
+        price = sim.room.current_price(sim.catalog, sim.request.truth.targets[0])
+        for said in ("Do you need two of them?", "Would you like 3?", "Do you need it to be four way stretch?",
+                     "Are you ordering 2 or 3?"):
+            g = grade_text(sim, f"{gold} {said}")
+            assert g.scores["accuracy"] == 1.0, (said, g.errors)
+            n += 1
+        for said in (f"Did you know it's only {price - 20:g}?", f"Can you believe it's {price - 30:g}?"):
+            assert grade_text(sim, f"{gold} {said}").scores["accuracy"] == 0.0, said
+            n += 1
+    assert n >= 100, n
