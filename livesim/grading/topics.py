@@ -8,6 +8,7 @@ forms, this rule catches the rest.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from livesim.grading.cues import NOT_ON_RECORD, return_statement
@@ -109,20 +110,27 @@ _WEATHER_NOT = re.compile(r"(?i)\bwhatever\s{1,2}the\s{1,2}weather\b|\brain\s{1,
                           r"|\b(?:deals?|prices?|offers?|savings|discounts?|vibes?|mood|chat|stream)\s{1,2}(?:are|is|['’]s)\b")
 
 
-def weather_errors(r: Any) -> list[str]:
-    """A clause that says what the weather is or will be, not a decline or a hedge: no record holds it."""
-    text = r.text
-    if not _WEATHER.found(text):
-        return []
+def _stated_clauses(r: Any) -> Iterator[tuple[int, int, str, int, int]]:
+    """(sentence start and end, sentence, clause start and end in it) of every clause of the reply's statements (no
+    questions, no echoes of the viewer's words).
+    """
     for i, (s, e) in enumerate(r.sentences):
         if r.question[i] or r.echo[i]:
             continue
-        sent = text[s:e]
+        sent = r.text[s:e]
         for a, b in _clauses(sent):
-            clause = sent[a:b]
-            if _WEATHER.found(clause) and _WEATHER_WHEN.search(clause) and not (
-                    _NOT_A_CLAIM.search(clause) or _HOST_CANT_TELL.search(clause) or _WEATHER_NOT.search(clause)):
-                return [f"unsupported weather claim: {clause.strip()!r} (no record holds the weather)"]
+            yield s, e, sent, a, b
+
+
+def weather_errors(r: Any) -> list[str]:
+    """A clause that says what the weather is or will be, not a decline or a hedge: no record holds it."""
+    if not _WEATHER.found(r.text):
+        return []
+    for _, _, sent, a, b in _stated_clauses(r):
+        clause = sent[a:b]
+        if _WEATHER.found(clause) and _WEATHER_WHEN.search(clause) and not (
+                _NOT_A_CLAIM.search(clause) or _HOST_CANT_TELL.search(clause) or _WEATHER_NOT.search(clause)):
+            return [f"unsupported weather claim: {clause.strip()!r} (no record holds the weather)"]
     return []
 
 
@@ -137,43 +145,39 @@ def unverified_topic_errors(r: Any, world: Any, region_re: Any) -> list[str]:
     present = [(name, rx) for name, rx in _TOPICS if rx.found(text)]  # a topic found in no clause of the reply
     if not present:
         return errors
-    for i, (s, e) in enumerate(r.sentences):
-        if r.question[i] or r.echo[i]:
-            continue
-        sent = text[s:e]
-        for a, b in _clauses(sent):
-            clause = sent[a:b]
-            topics = [name for name, rx in present if rx.found(clause)]
-            if not topics or _NOT_A_CLAIM.search(clause) or _HOST_CANT_TELL.search(clause) or r.salad \
-                    or not _SENTENCE.search(clause) \
-                    or _DEFLECT.search(clause):
-                continue  # no claim: a decline, hedge, keyword list, deflection or opinion
-            if any(s + a < ve and vs < s + b for vs, ve in done):
-                continue  # an action report that a successful tool call confirms
-            if any(s + a <= pos < s + b for pos in checked):
-                continue  # a figure in it was checked against the record
-            if _HOW_TO.search(clause) or any(c.lower() in clause.lower() for c in codes):
-                continue  # ordering steps, or a named code (checked elsewhere)
-            if "stock" in topics and (_STATE.search(clause) or stock_state_said(clause)) and len(topics) == 1:
-                continue  # a stock state: checked against the asked variant
-            if region_re.search(clause) and "delivery" in topics:
-                continue  # a region statement: checked against the shipping rule
-            if "policy" in topics and (_RETURN_STATEMENT.search(clause) or return_statement(clause)) \
-                    and set(topics) <= {"policy", "stock"}:
-                continue  # a return statement: checked against the after-sales rule
-            if "policy" in topics and (set(topics) <= {"policy"} and _return_condition(clause, r, world, s, e)
-                                       or set(topics) <= {"policy", "delivery"}
-                                       and _record_exception(clause, r, world, s, e)):
-                continue  # the record's own return condition ("returns must be unused") or exception, said again
-            # (an exception may name a delivery: "refund if the package arrives damaged")
-            if set(topics) <= {"urgency"} and not _DEAL_OR_TIME.search(sent) and _scarce(world):
-                continue  # "grab it quick" of the last one left, or while a flash sale runs: what the record supports
-                # (not a price or deal said to end: "the deal on link 6 ends very soon" needs a flash sale)
-            if world.escalated and _CONTACT.search(clause) and set(topics) <= {"after-sales"}:
-                continue  # what the opened ticket promises
-            if set(topics) <= {"after-sales"} and tells_whom_to_contact(clause):
-                continue  # whom the viewer may contact: advice, not a claim about what the team will do
-            errors.append(f"unverified {'/'.join(topics)} claim: {clause.strip()!r}")
+    for s, e, sent, a, b in _stated_clauses(r):
+        clause = sent[a:b]
+        topics = [name for name, rx in present if rx.found(clause)]
+        if not topics or _NOT_A_CLAIM.search(clause) or _HOST_CANT_TELL.search(clause) or r.salad \
+                or not _SENTENCE.search(clause) \
+                or _DEFLECT.search(clause):
+            continue  # no claim: a decline, hedge, keyword list, deflection or opinion
+        if any(s + a < ve and vs < s + b for vs, ve in done):
+            continue  # an action report that a successful tool call confirms
+        if any(s + a <= pos < s + b for pos in checked):
+            continue  # a figure in it was checked against the record
+        if _HOW_TO.search(clause) or any(c.lower() in clause.lower() for c in codes):
+            continue  # ordering steps, or a named code (checked elsewhere)
+        if "stock" in topics and (_STATE.search(clause) or stock_state_said(clause)) and len(topics) == 1:
+            continue  # a stock state: checked against the asked variant
+        if region_re.search(clause) and "delivery" in topics:
+            continue  # a region statement: checked against the shipping rule
+        if "policy" in topics and (_RETURN_STATEMENT.search(clause) or return_statement(clause)) \
+                and set(topics) <= {"policy", "stock"}:
+            continue  # a return statement: checked against the after-sales rule
+        if "policy" in topics and (set(topics) <= {"policy"} and _return_condition(clause, r, world, s, e)
+                                   or set(topics) <= {"policy", "delivery"}
+                                   and _record_exception(clause, r, world, s, e)):
+            continue  # the record's own return condition ("returns must be unused") or exception, said again
+        # (an exception may name a delivery: "refund if the package arrives damaged")
+        if set(topics) <= {"urgency"} and not _DEAL_OR_TIME.search(sent) and _scarce(world):
+            continue  # "grab it quick" of the last one left, or while a flash sale runs: what the record supports
+            # (not a price or deal said to end: "the deal on link 6 ends very soon" needs a flash sale)
+        if world.escalated and _CONTACT.search(clause) and set(topics) <= {"after-sales"}:
+            continue  # what the opened ticket promises
+        if set(topics) <= {"after-sales"} and tells_whom_to_contact(clause):
+            continue  # whom the viewer may contact: advice, not a claim about what the team will do
+        errors.append(f"unverified {'/'.join(topics)} claim: {clause.strip()!r}")
     return errors
 
 

@@ -45,6 +45,16 @@ def _said_after_gold(sim, wrong: tuple[str, ...], right: tuple[str, ...] = ()) -
     return len(wrong)
 
 
+def _said_alone(sim, wrong: tuple[str, ...], right: tuple[str, ...]) -> int:
+    """Each of `wrong` said alone is inaccurate and each of `right` is paid in full; how many were checked."""
+    for said in wrong:
+        assert grade_text(sim, said).scores["accuracy"] == 0.0, said
+    for said in right:
+        g = grade_text(sim, said)
+        assert g.reward > 0.99, (said, g.errors, g.missing)
+    return len(wrong) + len(right)
+
+
 def test_a_price_after_a_coupon_named_by_its_code_is_checked_as_that_price():
     forms = ["{p:g} yuan, and with {c} it's {q:g}.", "It's {p:g}, or {q:g} using {c}.", "{p:g} yuan; {q:g} after {c}."]
     n = below = 0
@@ -1887,14 +1897,8 @@ def test_the_weather_said_is_in_no_record_and_saying_the_host_cannot_tell_is_rig
               if [f.in_question for f in s.request.truth.facts] == [True])
     n = 0
     for sim in itertools.islice(steers, 8):
-        for w, t in itertools.product(weather, when):
-            said = f"{w} {t}, apparently! Check out today's deals."
-            assert grade_text(sim, said).scores["accuracy"] == 0.0, said
-            n += 1
-        for said in right:
-            g = grade_text(sim, said)
-            assert g.reward > 0.99, (said, g.errors, g.missing)
-            n += 1
+        n += _said_alone(sim, tuple(f"{w} {t}, apparently! Check out today's deals."
+                                    for w, t in itertools.product(weather, when)), right)
     assert n >= 300, n
 
 
@@ -1904,14 +1908,9 @@ def test_a_past_with_the_viewer_is_in_no_record():
     n = 0
     for sim in itertools.islice(_single("greeting", range(10300, 10700)), 30):
         name = _first_name(sim.request.comments[0].name) or sim.request.comments[0].name
-        for h in history:
-            assert grade_text(sim, f"Hi {name}! {h}").scores["accuracy"] == 0.0, h
-            n += 1
-        for said in (f"Hi {name}, welcome!", f"Hey {name}, how's your day going?", f"Hi {name}, hope your weekend "
-                     "is going well!"):
-            g = grade_text(sim, said)
-            assert g.reward > 0.99, (said, g.errors, g.missing)
-            n += 1
+        n += _said_alone(sim, tuple(f"Hi {name}! {h}" for h in history), (
+            f"Hi {name}, welcome!", f"Hey {name}, how's your day going?",
+            f"Hi {name}, hope your weekend is going well!"))
     assert n >= 300, n
 
 
@@ -2077,13 +2076,7 @@ def test_no_guarantees_and_a_refuted_claim_decline_and_agreeing_or_an_effect_in_
              "I can't promise it helps with eczema.")
     n = 0
     for sim in itertools.islice(_single("compliance_bait", range(10300, 10700)), 20):
-        for said in wrong:
-            assert grade_text(sim, said).scores["accuracy"] == 0.0, said
-            n += 1
-        for said in right:
-            g = grade_text(sim, said)
-            assert g.reward > 0.99, (said, g.errors, g.missing)
-            n += 1
+        n += _said_alone(sim, wrong, right)
     assert n >= 400, n
 
 
