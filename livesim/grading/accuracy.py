@@ -522,6 +522,8 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
         # a colour word inside a product name the sentence uses is part of the name ("the Brown Home board", "(eye
         # cream)"), not a colour; a brand elsewhere in the catalogue named White does not make "comes in white" true
         in_names = _colour_words_of_names(low, world) if words else set()
+        if words:  # nor is a viewer's name said to them ("White, link 4 is in stock")
+            in_names |= {text[a:b].lower().lstrip("@") for a, b in r.vocatives if s <= a < e}
         for p in products if words else []:
             blob = blobs.get(p.link)
             if blob is None:  # built once per product and reply

@@ -295,7 +295,8 @@ def _products_in(r: Any, world: Any, s: int, e: int, a: int, b: int) -> tuple[li
 def property_errors(r: Any, world: Any) -> list[str]:
     """Errors for product properties, variant quantifiers and service properties stated as facts."""
     text = r.text
-    masked = [(ms, me) for ms, me, link in r.mentions if link > 0]
+    # (not a product's name, nor a viewer's said as a vocative: "Alexa: standard is available")
+    masked = sorted([*((ms, me) for ms, me, link in r.mentions if link > 0), *r.vocatives])
     scan = _Scan(text, masked)
     recs: dict[int, str] = {}
     errors: list[str] = []
@@ -484,7 +485,14 @@ def _variant_quantifier_errors(r: Any, world: Any, sent: str, s: int, e: int) ->
     field = "size" if dim.startswith("size") else "colour" if dim.startswith("col") else "option"
     out = []
     for p in products:
-        named = r.named_variants(sent, p)
+        # the variants named in the quantifier's clause, and of the dimensions it names none of, those named in the
+        # rest of the sentence ("In black, S and M are both in stock": black; "S, and every colour is in stock in M":
+        # M, not S)
+        named = r.named_variants(sent[qa:qb], p)
+        vals = {f: {str(getattr(x, f)).lower() for x in p.skus if getattr(x, f)} for f in ("size", "colour", "option")}
+        here = {f for f, v in vals.items() if named & v}
+        named |= {w for w in r.named_variants(f"{sent[:qa]} {sent[qb:]}", p)
+                  if not any(w in vals[f] for f in here)}
         fields = [f for f in ("size", "colour", "option") if not (dim and f == field)]
         picks = {f: named & {str(getattr(x, f)).lower() for x in p.skus if getattr(x, f)} for f in fields}
         if dim or any(picks.values()):  # "every size in black", "S and M in black": each named dimension must match
@@ -494,9 +502,25 @@ def _variant_quantifier_errors(r: Any, world: Any, sent: str, s: int, e: int) ->
                 out.append(f"false: link {p.link} is not {claim.replace('_', ' ')}")
             continue
         bad = [x.variant for x in covered if (x.stock > 0) != (claim == "in_stock")]
+        sized = {x.size for x in p.skus if x.size}
+        if sized and claim == "in_stock" and not bad:  # "every colour is in stock in XS" of a product with no XS
+            bad = sorted(r.sizes_named(sent[qa:qb]) - sized)
+        if dim and field != "option" and claim == "in_stock" and not bad:
+            # every colour the record lists, not only those it has SKUs of: "every colour is in stock in XL" is false
+            # of a listed colour no SKU in XL carries
+            held = {str(getattr(x, field)).lower() for x in covered if getattr(x, field)}
+            bad = [v for v in _listed(p, field) if v not in held]
         if bad:
             out.append(f"false: not every variant of link {p.link} is {claim.replace('_', ' ')} ({bad[0]})")
     return out
+
+
+def _listed(p: Any, field: str) -> list[str]:
+    """The colours (sizes) a product's record lists: its SKUs', and its attributes' colours."""
+    out = [str(getattr(x, field)).lower() for x in p.skus if getattr(x, field)]
+    if field == "colour":  # (a size is the product's where it has SKUs of it: "it comes in XS" of none is false)
+        out += [str(c).lower() for c in p.attributes.get("colours") or ()]
+    return list(dict.fromkeys(out))
 
 
 def _service_errors(r: Any, world: Any, sent: str, s: int, e: int, payment: bool = True) -> list[str]:

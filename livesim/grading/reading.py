@@ -51,7 +51,8 @@ _SENT_RE = re.compile(r"[!?\n]+|\.(?![0-9])|…|[\U0001F300-\U0001FAFF\u2600-\u2
 _CLAUSE_RE = _rx(r"[,;:—–()]|\s-\s|\b(?:but|however|though|although|while|whereas|and\s+(?=link|the\s))\b|\band\s+(?"
                  r"=#)")
 # a figure that is an amount taken off: "30 off", "80 yuan below list", "50 under the usual price", "40 lower"
-_AFTER_DISCOUNT = _rx(r"\s{0,2}(?:off|discount|cheaper|less|saving|lower|(?:below|under|beneath)\s{1,2}(?:the\s{1,2}|"
+_AFTER_DISCOUNT = _rx(r"\s{0,2}(?:off(?![\s-]{1,2}(?:stream|air|line|season)\b)|discount|cheaper|less|saving|lower|"
+                      r"(?:below|under|beneath)\s{1,2}(?:the\s{1,2}|"
                       r"its\s"
                       r"{1,2})?(?:list|original|usual|normal|regular|retail|rrp|msrp|full|sticker|tag|marked))\b")
 # a figure that counts the kinds of a product ("two colours", "4 sizes", "three flavours to pick from")
@@ -66,8 +67,11 @@ _AFTER_SOLD = _rx(r"\s{0,2}(?:(?!(?:but|and|so|yet|though|now|already|currently)
 _AFTER_SOCIAL = _rx(r"\s{0,2}(?:out\s{1,2}of\s{1,2}[0-9]{1,4}|(?:happy\s{1,2}|satisfied\s{1,2})?(?:customers|people|"
                     r"buyers|"
                     r"reviews|fans|users|viewers|shoppers|stars))\b")
-_LIST_AFTER = _rx(r"\s{0,2}(?:normally|usually|originally|regularly|before\s{1,2}(?:the\s{1,2})?(?:live|sale|stream|"
-                  r"discount)|at\s{1,2}list|list|rrp|full\s{1,2}price)\b")
+# ("(it's 809 normally)", "269 (349 before)", "349 previously, now 269")
+_LIST_AFTER = _rx(r"\s{0,2}(?:normally|usually|originally|regularly|previously|formerly|before\s{1,2}(?:the\s{1,2})?"
+                  r"(?:live|sale|stream|discounts?|promo(?:tion)?|deal)|before(?=\s{0,2}(?:[).,;:!?—–]|$|and\b|but\b|"
+                  r"now\b|so\b))|at\s{1,2}list|list|rrp|full\s{1,2}price|(?:at\s{1,2})?(?:the\s{1,2})?(?:regular|usual|"
+                  r"original|normal)\s{1,2}price|off[\s-]stream|pre[\s-]?(?:sale|discount))\b")
 # ("save another 20": a discount on top)
 _BEFORE_DISCOUNT = _rx(r"(?:\b(?:save|saves|saving|savings|discount\s{1,2}of|knocks?|minus|takes|(?:down|reduced|cut|"
                        r"lowered|dropped|marked\s{1,2}down|slashed)\s{1,2}by)\s{0,2}(?:(?:another|an\s{1,2}extra|a\s{1,2}further|"
@@ -104,6 +108,7 @@ _BEFORE_STOCK = _rx(r"(?:(?<!\bis\s)(?<!\bit['’]s\s)(?<!\bthat['’]s\s)(?<!\b
                     r"|\b(?:still(?:\s{1,2}(?:have|got))?|we\s{1,2}(?:have|got)|there\s{1,2}(?:are|is)|"
                     r"stock(?:\s{1,2}(?:of|is))?|"
                     r"have))\s{0,2}$")
+_ONLY_BEFORE_RE = _rx(r"\b(?:only|just)\s{0,2}$")
 _PRICE_BEFORE = _rx(r"(?:\b(?:is|are|at|for|costs?|just|only|now|price[sd]?(?:\s{1,2}is)?|going\s{1,2}for|"
                     r"goes\s{1,2}for|comes\s{1,2}to)|[:=])\s{0,2}$")
 _ALL_SUBJ = _rx(r"\b(?:every|all)\s{1,2}(?:the\s{1,2})?(?:links?|items?|products?|things?)\b|\beverything\b")
@@ -207,6 +212,8 @@ class Reading:
     # a burst's viewer addressed by name ("Brad, within 48 hours"): what follows is about the link
     # that viewer asked about, until another product is named
     addressed: list[tuple[int, int, str]] = field(default_factory=list)  # (position, link, the name said)
+    # where any viewer of the request is addressed by first name: a name there, not a word of the sentence
+    vocatives: list[tuple[int, int]] = field(default_factory=list)
 
     def verified(self, done: frozenset[str]) -> list[tuple[int, int]]:
         """Spans of the action reports that a successful tool call (`done`: their keys) did."""
@@ -253,7 +260,10 @@ class Reading:
         near = [(abs(pos - ms), link) for ms, _, link in self.mentions if sentence[0] <= ms <= sentence[1]]
         if near:
             return min(near)[1]
-        return _last_before(self.mentions, self.addressed, pos, pos, self.subject_default)
+        # a viewer addressed at the statement's head ("... 15 days. Lacey: 128GB is available") is its subject
+        upto = max([pos, *(a for a, _, _ in self.addressed if sentence[0] <= a <= sentence[1]
+                           and _VOCATIVE_HEAD_RE.fullmatch(self.text, sentence[0], a))])
+        return _last_before(self.mentions, self.addressed, pos, upto, self.subject_default)
 
     def in_refusal(self, pos: int) -> bool:
         """Is `pos` in the scope of a refusal ("can't / unable / sorry, but" to the end of its clause)?"""
@@ -363,6 +373,11 @@ class Reading:
                 # "black is in stock in S and XL; M and L are sold out": sizes alone, after the asked colour was
                 # named, are sizes of that colour
                 named = named | {asked.lower()}
+            if named and asked is None and not named & {x.size.lower() for x in p.skus if x.size} \
+                    and any(x.size for x in p.skus) \
+                    and len(adv := set(self.sizes(subject=p.link, world=world, advice_only=True))) == 1:
+                # "M, and it's in stock in navy": a colour's stock after the one size advised is of that size
+                named = named | {adv.pop().lower()}
             if named:
                 if (asked is None or asked.lower() not in named) and not _ALL_VARIANTS_RE.search(sent):
                     # a state of a named variant (asked or not): true of that variant, not of the product as a whole
@@ -431,6 +446,14 @@ class Reading:
                 found.append(_SIZE_WORDS[re.sub(r"[\s-]+", " ", lead["w"].lower()).replace("extra ", "extra ")])
             out += [x for x in found if x not in out]
         return out
+
+    @staticmethod
+    def sizes_named(sent: str) -> set[str]:
+        """Every size a sentence names as a token ("XS", "size m") or a word ("extra small"), upper case."""
+        out = {(m.group(1) or m.group(2) or "").upper() for m in _SIZE_TOKEN_RE.finditer(sent)}
+        out |= {v for m in _SIZE_NAME_RE.finditer(sent) if (v := _SIZE_WORDS.get(re.sub(r"[\s-]+", " ",
+                                                                                        m.group(1).lower())))}
+        return out - {""}
 
     @staticmethod
     def named_variants(sent: str, p: Product) -> set[str]:
@@ -607,6 +630,12 @@ def _last_before(mentions: list[tuple[int, int, int]], addressed: list[tuple[int
 
 _ADDRESS_BEFORE = re.compile(r"(?i)(?:^|[.!?;:,—–(\n]|\b(?:hi|hey|hello|thanks|thank\s{1,2}you|sorry|welcome|dear|and|"
                              r"so|oh|ok|okay|aww?|yo|@))\s{0,3}$")
+# what may stand before a vocative that opens a statement ("Lacey: ...", "and sorry Sean, ...")
+_VOCATIVE_HEAD_RE = re.compile(r"(?i)[\W_]*(?:(?:and|so|oh|ok|okay|hi|hey|hello|sorry|thanks|thank\s{1,2}you|welcome|"
+                               r"dear|aww?|yo)\W*)*")
+# (where a name is a vocative and not a word of the sentence: not after "and", "so" or "(": "cotton and silk")
+_VOCATIVE_BEFORE = re.compile(r"(?i)(?:^|[.!?;:,—–\n]|\b(?:hi|hey|hello|thanks|thank\s{1,2}you|sorry|welcome|dear|"
+                              r"oh|ok|okay|aww?|yo))\s{0,3}$")
 _ADDRESS_AFTER = re.compile(r"\s{0,2}(?:[,:;!—–]|$)")
 
 
@@ -619,6 +648,15 @@ def _addressed(text: str, world: World) -> list[tuple[int, int, str]]:
         return []
     return [(m.start(), world.viewer_links[m["n"].lower()], m["n"].lower()) for m in rx.finditer(text)
             if _ADDRESS_BEFORE.search(text, max(0, m.start() - 16), m.start()) or _ADDRESS_AFTER.match(text, m.end())]
+
+
+def _vocatives(text: str, world: World) -> list[tuple[int, int]]:
+    """Spans where the reply addresses a viewer of the request by first name (as `_addressed` reads a vocative)."""
+    rx = world.vocative_re
+    if rx is None:
+        return []
+    return [(m.start(), m.end()) for m in rx.finditer(text)
+            if _VOCATIVE_BEFORE.search(text, max(0, m.start() - 16), m.start())]
 
 
 def read_reply(reply: str, world: World) -> Reading:
@@ -763,6 +801,11 @@ def read_reply(reply: str, world: World) -> Reading:
         asserted = not _negated(text, s) and not question[si if si < len(question) else -1]
         nums.append(Num(v, s, uend, unit, attr, best, si, asserted))
     _pair_figures(text, nums, mentions, world)
+    for n in nums:  # "Only 49, 79 before the promo!": "only" a figure set against a list price is a price
+        if n.attr == "stock" and n.unit is None and not _AFTER_STOCK.match(text, n.end) \
+                and _ONLY_BEFORE_RE.search(text, max(0, n.start - 12), n.start) \
+                and any(m.attr == "list" and m.sentence == n.sentence and m.subject == n.subject for m in nums):
+            n.attr = "price"
     # a clause with one bare number answering a price question is a price; several bare numbers bind to nothing
     for n in nums:
         if n.attr is None:
@@ -781,7 +824,8 @@ def read_reply(reply: str, world: World) -> Reading:
         if n.sentence < len(echo) and echo[n.sentence]:
             n.asserted = False
     return Reading(text, sentences, cuts, mentions, nums, refusals, question, salad, facts, echo, default,
-                   acts=speech_acts(text, sentences, cuts, question), addressed=addressed)
+                   acts=speech_acts(text, sentences, cuts, question), addressed=addressed,
+                   vocatives=_vocatives(text, world))
 
 
 _SIZE_TOKEN_RE = re.compile(r"(?<![A-Za-z])(XXS|XS|XXL|XXXL|XL|S|M|L)(?![A-Za-z])|(?i:\bsize\s{1,2}(xxs|xs|xxl|xl|s|"

@@ -332,6 +332,17 @@ class World:
         """Intent -> the links the comments of that intent ask about."""
         return _intent_links(self._request) if self._request is not None else {}
 
+    @cached_property
+    def vocative_re(self) -> re.Pattern[str] | None:
+        """The first names of every viewer of the request (a burst's or one comment's), as one pattern: where a
+        reply says one as a vocative ("Alexa: standard is available") it is a name, not a word of the lexicon.
+        """
+        names = {k for n in self.viewer_names for k in _address_names(n) if k != "viewer"}
+        if not names:
+            return None
+        alts = "|".join(re.escape(k) for k in sorted(names, key=lambda k: (-len(k), k)))
+        return re.compile(r"(?i)(?<![\w@])@?(?:" + alts + r")\b(?!['’]s\b)")
+
     def address_re(self) -> re.Pattern[str] | None:
         """The names `viewer_links` holds, as one pattern (None: no burst viewer to address)."""
         if self._address_re is None and self.viewer_links:
