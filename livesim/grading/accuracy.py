@@ -63,8 +63,10 @@ _CLAIM_TYPES: tuple[tuple[str, Prefiltered], ...] = (
         r"|\bbest\b[^.!?\n]{0,30}?\b(?:on\s{1,2}the\s{1,2}(?:market|platform|planet)|in\s{1,2}the\s{1,2}(?:world|"
         r"country|business|industry|shop)|"
         r"anywhere|ever|of\s{1,2}the\s{1,2}year|in\s{1,2}town|around)\b"
-        r"|\b(?:lowest|cheapest|biggest|highest|fastest|warmest|softest|strongest|finest|deepest|"
-        r"greatest)\b[^.!?\n]{0,40}?\b(?:ever|anywhere|"
+        # (any superlative, "-est" or "most ...", set against a world of others: "the lightest on the market")
+        r"|\b(?:lowest|cheapest|biggest|highest|fastest|warmest|softest|strongest|finest|deepest|greatest|"
+        r"(?!(?:inter|hon|for|r|t|ch|gu|requ|qu|w|n|v|p|l|z|cont|prot|sugg|manif|harv|dig|inv|arr|earn|mod|"
+        r"sugg|inf|int|rob|att|det|dev|mol|tamp)est\b)[a-z]{2,10}est|most\s{1,2}[a-z]{3,15})\b[^.!?\n]{0,40}?\b(?:ever|anywhere|"
         r"on\s{1,2}the\s{1,2}(?:market|platform)|in\s{1,2}(?:the\s{1,2})?(?:world|country|market|shop|town|history)|"
         r"you['’]ll\s{1,2}"
         r"(?:ever\s{1,2})?(?:find|wear|see|get|have)|around|online|of\s{1,2}all)\b"
@@ -117,6 +119,20 @@ _CLAIM_TYPES: tuple[tuple[str, Prefiltered], ...] = (
         r"sounder)\b"
         r"|\b(?:good|great|safe|perfect|ideal|suitable|fine)\s{1,2}for\s{1,2}(?:diabetics|diabetes|(?:your\s{1,2})?blood"
         r"\s{1,2}(?:sugar|pressure)|weight\s{1,2}loss|acne|eczema|insomnia|back\s{1,2}pain)\b")),
+    # where the viewer's parcel is or what befell it, stated or guessed as likely ("it's probably with a neighbour",
+    # "the courier must have left it at the front desk"): no record holds it (a "might be ... could you check?" is a
+    # suggestion, not a claim)
+    ("parcel", _rx(
+        r"\b(?:it|your\s{1,2}(?:parcel|package|order|delivery|item)|the\s{1,2}(?:parcel|package))\s{0,2}(?:['’]s|is|must\s{1,2}"
+        r"be|was|has\s{1,2}been)\s{1,2}(?:probably\s{1,2}|likely\s{1,2}|most\s{1,2}likely\s{1,2}|surely\s{1,2}|"
+        r"definitely\s{1,2}|just\s{1,2}|already\s{1,2})?(?:(?:with|at|in)\s{1,2}(?:(?:a|an|your|the|one\s{1,2}of\s{1,2}your)\s{1,2})?"
+        r"(?:neighbou?rs?|front\s{1,2}desk|reception|concierge|mail\s{0,2}room|(?:parcel\s{1,2})?locker|post\s{1,2}office|"
+        r"pick[\s-]?up\s{1,2}point|collection\s{1,2}point|porch|security|building|lobby|doorman)|stolen|lost\s{1,2}in\s{1,2}"
+        r"(?:transit|the\s{1,2}post)|misdelivered|delivered\s{1,2}to\s{1,2}(?:the\s{1,2}wrong|a\s{1,2}neighbou?r|your\s{1,2}"
+        r"neighbou?r))\b"
+        r"|\b(?:the\s{1,2})?(?:courier|driver|postman|delivery\s{1,2}(?:guy|person|driver))\s{1,2}(?:probably\s{1,2}|"
+        r"likely\s{1,2}|must\s{1,2}have\s{1,2}|has\s{1,2})?(?:left|dropped|put|delivered|handed)\s{1,2}it\s{1,2}"
+        r"(?:with|at|to|in)\b")),
     ("guarantee", _rx(
         r"\bguarantee[ds]?\b|\bmoney[\s-]back\b|\bno[\s-]{1,2}questions?[\s-]{1,2}asked\b|\b100\s?%\s{1,2}(?:satisfaction|"
         r"refund)"

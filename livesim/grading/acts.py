@@ -133,8 +133,11 @@ _ACTIONS: tuple[tuple[str, Prefiltered], ...] = (
                   r"updated|adjusted)\b")),
     ("apply", _rx(_DONE + r"(?:applied|activated|added|redeemed|attached|put)\s{1,2}(?:the|a|an|your|that|this)?\s{0,2}"
                   r"(?:\w{1,12}\s{1,2}){0,2}?(?:coupon|code|discount|voucher|promo|[0-9]{1,3}\s?%)"
-                  # the code by a pronoun ("I've applied it to your cart already")
+                  # the code by a pronoun or by itself ("I've applied it to your cart", "I've applied LIVE20 to
+                  # your account")
                   r"|" + _DONE + r"(?:applied|activated|redeemed)\s{1,2}(?:it|them|that|this|those)\b"
+                  r"|" + _DONE + r"(?:applied|activated|redeemed|added|attached|put)\s{1,2}(?:the\s{1,2})?"
+                  r"[a-z]{2,12}[0-9]{1,4}\b"
                   r"|" + _PASSIVE + r"(?:applied|activated|redeemed)\b"
                   r"|\b(?:coupon|code|discount|voucher|promo)\s{1,2}(?:is\s{1,2}|has\s{1,2}been\s{1,2})?(?:now\s{1,2})?"
                   r"(?:applied|activated|active\s{1,2}on\s{1,2}your)\b")),

@@ -574,18 +574,25 @@ def cant_tell_met(fact: Any, text: str) -> bool:
     """Does a statement (not a question) in `text` say the host cannot tell the part of the ask that `fact`
     names (one of its topic words in the same sentence)?
     """
+    asked = False  # the sentence before was the topic asked back ("Payment methods? Not something I have on record.")
     for m in _SENTENCE_RE.finditer(text):
         sent = m.group()
-        if sent.rstrip().endswith("?") or not CANT_TELL_RE.search(sent):
-            continue
         low = sent.lower()
-        if any(str(w).lower() in low for w in fact.value or ()):
+        if sent.rstrip().endswith("?") or not CANT_TELL_RE.search(sent):
+            asked = sent.rstrip().endswith("?") and any(str(w).lower() in low for w in fact.value or ())
+            continue
+        if any(str(w).lower() in low for w in fact.value or ()) or asked and _ELLIPTIC_RE.match(sent):
             return True
+        asked = False
         if _ANAPHOR_RE.search(sent) and not _SAYS_OTHER_RE.search(sent):
             return True  # the ask named back ("not on record who covers it", "I can't tell you that"), nothing else
     return False
 
 
+# a can't-tell with no subject of its own, answering the topic just asked back ("Not something I have on record.")
+_ELLIPTIC_RE = re.compile(r"(?i)\W{0,3}(?:sorry,?\s{1,2}|sadly,?\s{1,2}|honestly,?\s{1,2})?(?:not|no|nothing|none|"
+                          r"unknown|"
+                          r"can['’]?t|couldn['’]?t|don['’]?t|never)\b")
 # a word that names the ask back, and what would make the sentence about something else (a figure, a product, a code)
 _ANAPHOR_RE = re.compile(r"(?i)\b(?:that|this|it|who|whether|which|those)\b")
 _SAYS_OTHER_RE = re.compile(r"(?i)[0-9#]|\blinks?\b|\b(?:promise|guarantee|share|reveal|do|give|offer)\b")
@@ -621,6 +628,17 @@ def _is_steer(fact: Any) -> bool:
     return fact.kind == "keyword" and fact.in_question and tuple(fact.value or ()) == STEER_PHRASES
 
 
+def _ignored_viewers(required: list[Any], met: list[bool], world: World) -> list[str]:
+    """The viewers of a burst who asked more than a greeting and of whose required facts the reply meets none."""
+    ok = {id(f): m for f, m in zip(required, met, strict=True)}
+    out = []
+    for name, facts in world.comment_facts:
+        mine = [f for f in facts if id(f) in ok]
+        if mine and any(f.kind != "greeting" for f in mine) and not any(ok[id(f)] for f in mine):
+            out.append(name)
+    return out
+
+
 def answer_terms(truth: Any, reading: Reading, world: World, rtext: str) -> tuple[float, list[str]]:
     """(effectiveness, the labels of the facts missing) of the reply `reading` read: 1 where every required fact is
     stated, 0.5 where some are, 0 where none is, where it only says back the link the viewer wrote, or where it sends
@@ -646,6 +664,10 @@ def answer_terms(truth: Any, reading: Reading, world: World, rtext: str) -> tupl
         effectiveness = 0.0 if (not text.strip() or required) else 1.0
     else:
         effectiveness = 1.0 if all(met) else 0.0 if about_other_product(reading, truth.targets) else 0.5
+    if effectiveness == 0.5 and (ignored := _ignored_viewers(required, met, world)):
+        # a burst's viewer whose question none of the reply answers is not served by answers to the others: the
+        # reply is off-target for them (a greeting left unreturned is partial credit)
+        effectiveness, missing = 0.0, [*missing, *(f"answers nothing {name} asked" for name in ignored)]
     steered = steering_errors(reading, world) if text.strip() else []
     if steered:  # sent to buy another product than the one asked for (or suited): off-target
         effectiveness, missing = 0.0, [*missing, *steered]

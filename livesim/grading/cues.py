@@ -111,7 +111,8 @@ CANT_TELL_RE = re.compile(
     r"|\b(?:don['’]?t|do\s{1,2}not|doesn['’]?t|does\s{1,2}not)\s{1,2}(?:\w{1,12}\s{1,2}){0,3}?"
     r"(?:know|have|list|show|record|track|say|mention)\b"
     r"|\bnot\s{1,2}(?:sure|listed|recorded|stated|specified|shown|something\s{1,2}(?:i|we))\b"
-    r"|\b(?:isn['’]t|aren['’]t|is\s{1,2}not|are\s{1,2}not)\s{1,2}(?:listed|recorded|stated|specified|shown)\b"
+    r"|\b(?:isn['’]t|aren['’]t|is\s{1,2}not|are\s{1,2}not)\s{1,2}(?:listed|recorded|stated|specified|shown|"
+    r"something\s{1,2}(?:i|we))\b"
     r"|" + NOT_ON_RECORD +
     r"|\bno\s{1,2}(?:[\w-]{1,14},?\s{1,2}){0,4}?(?:info\w{0,8}|details?|record\w?|data|idea)\b|\bunknown\b")
 _NO_RE = _rx(r"^\s{0,3}(?:no|nope|nah|sorry,?\s{1,2}no|not\s{1,2}anymore)\b")

@@ -283,8 +283,9 @@ _LEADS_INTO = frozenset(
     "and or but so then also plus for of on in at to from with than like vs versus about is are was were be been buy "
     "get try grab tap check pick recommend choose add order see love prefer suggest want need as if because since "
     "while whereas where when both either neither into onto over under between compared unlike beside besides via per "
-    "sure think say guess reckon believe hope bet maybe perhaps probably honestly personally definitely yes yeah not"
-    .split())
+    "sure think say guess reckon believe hope bet maybe perhaps probably honestly personally definitely yes yeah not "
+    # what a statement is said, promised or known of ("I can't promise Link 8 will never fade")
+    "promise guarantee confirm swear claim know expect imagine suppose assume tell".split())
 # after a link mention, words that go on with the statement it is named in ("check out Link 3 today", "tap Link 3
 # and Link 4", "go for Link 3 in navy"); any other word makes the mention the subject of a statement of its own
 # ("... navy Link 4 won an award", "... 10 W Link 2's weight is 31 g")
@@ -344,8 +345,8 @@ _LOWER_OPENERS = (
     r"link[ \t]?[0-9]{1,4}(?:['’]s[ \t]|:|[ \t]{1,2}\(|[ \t]{1,2}(?:is|isn['’]t|has|hasn['’]t|does|doesn['’]t|can|"
     r"can['’]t|will|won['’]t|[a-z]{2,12}s)\b)",
     # a size as the subject
-    r"size[ \t]{1,2}(?:x{0,3}[sml]|[0-9]{1,3})[ \t]{1,2}(?:is|fits|would|should|will|in[ \t]{1,2}[a-z]{3,12}[ \t]{1,2}"
-    r"of[ \t]{1,2}link|of[ \t]{1,2}(?:link|#)[ \t]?[0-9]{1,4}[ \t]{1,2}(?:is|are|isn['’]t|has))\b",
+    r"size[ \t]{1,2}(?:x{0,3}[sml]|X{0,3}[SML]|[0-9]{1,3})[ \t]{1,2}(?:is|fits|would|should|will|in[ \t]{1,2}"
+    r"[a-z]{3,12}[ \t]{1,2}of[ \t]{1,2}link|of[ \t]{1,2}(?:link|#)[ \t]?[0-9]{1,4}[ \t]{1,2}(?:is|are|isn['’]t|has))\b",
     r"(?:tap|click)[ \t]{1,2}(?:on[ \t]{1,2})?(?:links?[ \t]?#?[0-9]|#[0-9])",  # a tap on a link
     r"use[ \t]{1,2}code[ \t]{1,2}[a-z0-9]",  # a code to use
     r"for[ \t]{1,2}[a-z][a-z -]{0,24},[ \t]{1,2}(?:try|go[ \t]{1,2}for|pick|get|grab)[ \t]{1,2}(?:link|#)",  # a need

@@ -13,6 +13,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from livesim.grading.cues import CANT_TELL_RE
 from livesim.grading.facts.patterns import _STOCK_RE
 from livesim.grading.facts.prefilter import Prefiltered
 from livesim.grading.property_lexicon import CLOSED_LISTS, COURIERS, LEXICON
@@ -533,7 +534,8 @@ def _service_errors(r: Any, world: Any, sent: str, s: int, e: int, payment: bool
         return out
     for m in _PAYMENT.finditer(sent) if payment else ():
         a, b = _clause(sent, m.start())
-        if not _PAYMENT_CUE.search(sent, a, b) or _denied(sent[a:m.start()]) or _HEDGE.search(sent[a:b]):
+        if not _PAYMENT_CUE.search(sent, a, b) or _denied(sent[a:m.start()]) or _HEDGE.search(sent[a:b]) \
+                or CANT_TELL_RE.search(sent, a, b):  # "card payment isn't something we can see"
             continue  # "can't confirm card payment", "if you pay by card", "a greeting card"
         out.append(f"unsupported payment method: {m.group()!r} (no record says how an order is paid)")
         break

@@ -84,7 +84,11 @@ _ATTR_NOUN_BEFORE = _rx(r"\b(?:weight|weighs|battery|capacity|volume|warranty|sh
                         r"charging|wattage)\s{0,2}(?:is|of|:)?\s{0,2}$")
 # "down from 689", "a big drop from 689"
 _FROM_LIST = r"(?:down|drop(?:ped)?|reduced|cut|slashed|marked\s{1,2}down|discounted)\s{1,2}from"
-_LIST_NEAR = _rx(r"\b(?:" + _FROM_LIST + r"|was|were|originally|usually|normally|instead\s{1,2}of|regular(?:ly)?|"
+# "down to 259 from 379": the figure after "from" is the list price
+_TO_FROM_LIST = (r"(?:down|reduced|cut|drop(?:ped)?|lowered|slashed|marked\s{1,2}down|discounted)\s{1,2}to\s{1,2}"
+                 r"(?:[¥$]|rmb\s?)?[0-9][0-9.,]{0,8}(?:\s{0,2}(?:yuan|rmb|元))?\s{1,2}from")
+_LIST_NEAR = _rx(r"\b(?:" + _FROM_LIST + r"|" + _TO_FROM_LIST + r"|was|were|originally|usually|normally|"
+                 r"instead\s{1,2}of|regular(?:ly)?|"
                  r"list(?:\s{1,2}price)?(?:\s{1,2}(?:is|of|was))?|rrp|msrp|retail(?:\s{1,2}price)?|original\s{1,2}price(?:\s{1,2}"
                  r"(?:is|of))?)\s{0,2}(?:[¥$]|rm"
                  r"b\s?)?$")
@@ -108,6 +112,15 @@ _BEFORE_STOCK = _rx(r"(?:(?<!\bis\s)(?<!\bit['’]s\s)(?<!\bthat['’]s\s)(?<!\b
                     r"|\b(?:still(?:\s{1,2}(?:have|got))?|we\s{1,2}(?:have|got)|there\s{1,2}(?:are|is)|"
                     r"stock(?:\s{1,2}(?:of|is))?|"
                     r"have))\s{0,2}$")
+# a count in brackets after a stock state ("white's still there (458)", "in stock (3)")
+_STATE_PAREN_RE = _rx(r"\b(?:in[\s-]stock|available|still\s{1,2}(?:there|here|around)|left|remaining|restocked)"
+                      r"\s{0,2}\(\s{0,2}$")
+# "still got black, 41 of them": a count of what is held
+_OF_THEM_RE = _rx(r"\s{1,2}of\s{1,2}(?:them|those|these)\b")
+_HAVE_CUE = _rx(r"\b(?:got|have|has|left|in[\s-]stock|still|there['’]s|there\s{1,2}(?:are|is))\b")
+# a part of a stock statement that says the same of another variant: "..., and so is standard", "M too"
+_SO_IS_RE = _rx(r"^\W{0,3}(?:and\s{1,2}|but\s{1,2})?(?:so|as)\s{1,2}(?:is|are|does|do)\b|\b(?:too|as\s{1,2}well|also)"
+                r"\W{0,3}$|^\W{0,3}(?:and\s{1,2})?(?:same|ditto)\s{1,2}(?:for|with|goes\s{1,2}for)\b")
 _ONLY_BEFORE_RE = _rx(r"\b(?:only|just)\s{0,2}$")
 _PRICE_BEFORE = _rx(r"(?:\b(?:is|are|at|for|costs?|just|only|now|price[sd]?(?:\s{1,2}is)?|going\s{1,2}for|"
                     r"goes\s{1,2}for|comes\s{1,2}to)|[:=])\s{0,2}$")
@@ -331,21 +344,29 @@ class Reading:
             stated = any(x in ("in_stock", "sold_out") for x in self.sentence_facts(i)[0]) \
                 or _STOCK_EXTRA_RE.search(self.text, s, e) is not None
             parts = self._variant_parts(s, e, p) if p is not None and stated else [(s, e)]
+            carried: list[str] = []
             for a, b in parts:
-                self._stock_of(world, i, a, b, subj, out, whole=len(parts) == 1)
+                carried = self._stock_of(world, i, a, b, subj, out, whole=len(parts) == 1, carried=carried)
         self._stock = out
         return out
 
     def _variant_parts(self, s: int, e: int, p: Product) -> list[tuple[int, int]]:
         """The statement cut before each clause that names a variant of `p` when one before it names another."""
         sent = self.text[s:e]
-        if len(self.named_variants(sent, p)) < 2 or _ALL_VARIANTS_RE.search(sent):
+        # (with the colours its record lists but has no SKU of: "sky blue is sold out, but grey is in stock")
+        listed = [c for c in {str(c).lower() for c in p.attributes.get("colours") or ()} if c in sent.lower()]
+
+        def names(part: str) -> set[str]:
+            low = part.lower()
+            return self.named_variants(part, p) | {c for c in listed if c in low and _word_regex(c).search(low)}
+
+        if len(names(sent)) < 2 or _ALL_VARIANTS_RE.search(sent):
             return [(s, e)]
         cuts = [c for c in self.clause_cuts if s < c < e]
         parts: list[tuple[int, int]] = []
         lo, named = s, False
         for a, b in zip([s, *cuts], [*cuts, e], strict=True):
-            here = bool(self.named_variants(self.text[a:b], p))
+            here = bool(names(self.text[a:b]))
             if here and named:
                 parts.append((lo, a))
                 lo = a
@@ -353,10 +374,16 @@ class Reading:
         return [*parts, (lo, e)]
 
     def _stock_of(self, world: World, i: int, s: int, e: int, subj: int | None, out: list[tuple[str, int | None]],
-                  whole: bool) -> None:
+                  whole: bool, carried: list[str] = ()) -> list[str]:  # type: ignore[assignment]
+        """Read the stock states of the statement's part [s, e) into `out` (and `other_variants`); returns them. A
+        part with none that says the same of another variant ("white's in stock, and so is standard") takes
+        `carried`, the states of the part before it.
+        """
         sent = self.text[s:e]
         fx = list(self.sentence_facts(i)[0] if whole else stock_and_sizes(sent)[0])
         fx += [st for st in _extra_states(sent) if st not in fx]
+        if carried and not any(st in ("in_stock", "sold_out") for st in fx) and _SO_IS_RE.search(sent):
+            fx += list(carried)
         found = [(st, subj) for st in fx if st in ("in_stock", "sold_out")]
         found += [("in_stock" if n.value > 0 else "sold_out", subj if fx else n.subject)
                   for n in self.nums if n.sentence == i and s <= n.start < e and n.attr == "stock" and n.asserted]
@@ -365,6 +392,12 @@ class Reading:
             asked = world.asked_variants.get(p.link) if p is not None else None
             if p is None:
                 out.append((st, sj))
+                continue
+            if unsold := _listed_unsold(sent, p):
+                # a colour the record lists but has no SKU of cannot be bought: "it's in stock in sky blue" is false,
+                # "sky blue is sold out" true
+                if st == "in_stock":
+                    self.other_variants.append((st, p.link, (unsold,)))
                 continue
             named = self.named_variants(sent, p)
             if named and asked is not None and asked.lower() not in named \
@@ -395,6 +428,7 @@ class Reading:
                 self.other_variants.append((st, p.link, (foreign,)))
             else:
                 out.append((st, sj))
+        return [st for st in fx if st in ("in_stock", "sold_out")]
 
     def sizes(self, skip_echo: bool = False, subject: int | None = None, world: World | None = None,
                advice_only: bool = False) -> list[str]:
@@ -489,6 +523,21 @@ class Reading:
         return None
 
 
+def _listed_unsold(sent: str, p: Product) -> str | None:
+    """A colour `p`'s attributes list that none of its SKUs comes in, named in `sent` where it names no colour of a
+    SKU (a statement of several colours is read by the colours its SKUs come in).
+    """
+    held = {str(x.colour).lower() for x in p.skus if x.colour}
+    low = sent.lower()
+    if any(_word_regex(c).search(low) for c in held):
+        return None
+    for c in p.attributes.get("colours") or ():
+        c = str(c).lower()
+        if c not in held and c in low and _word_regex(c).search(low):
+            return c
+    return None
+
+
 def _mask(text: str, world: World) -> str:
     for name in world.viewer_names:
         if any(ch.isdigit() or ch == "_" for ch in name):  # not numbers, codes or tool names
@@ -529,7 +578,11 @@ _AND_LEAD_RE = re.compile(r"(?i)\s{0,2}(?:(?:and|but|plus|also|then)\s{1,2})?(?:
                           r"honestly|i(?:\s{1,2}(?:think|believe|guess|reckon|would\s{1,2}say)|['’]d\s{1,2}say))?\b")
 _SOFT_SEP_RE = re.compile(r",\s{0,2}(?:(?:and|but|while|plus|also|then)\s{1,2})?")
 _NEXT_CUT_RE = re.compile(r"[,;:]|\s[-–—/|]\s")
-_TRAILING_NEED_RE = re.compile(r"(?i)\s(for\s{1,2}(?:[\w'’-]{1,15}\s{1,2}){0,2}[\w'’-]{1,15})\s{0,2}$")
+# (a need, not a person or a time: "I've reserved one for you, tap link 3" runs nothing on)
+_TRAILING_NEED_RE = re.compile(r"(?i)\s(for\s{1,2}(?!(?:you|u|ya|yourself|yourselves|them|her|him|me|us|everyone|"
+                               r"all|now|today|tonight|sure|real|free|ages|a\s{1,2}(?:bit|while|moment|sec|second|minute)|(?:our|the|my|your)\s{1,2}"
+                               r"(?:team|staff|colleagues?|support|after[\s-]?sales|manager|supervisor))\b)"
+                               r"(?:[\w'’-]{1,15}\s{1,2}){0,2}[\w'’-]{1,15})\s{0,2}$")
 _TRY_LINK_RE = re.compile(r"(?i)\s{0,3}(?:try|check\s{1,2}out|go\s{1,2}(?:for|with)|grab|get|see|pick|tap)\s{1,2}"
                           r"(?:links?|#|the\s{1,2}|our\s{1,2})")
 _CONJ_CLAUSE_RE = re.compile(r"(?i)[,;]?\s{0,2}(?:and|but|while|whereas|plus)\b")  # a clause cut that joins another
@@ -765,7 +818,9 @@ def read_reply(reply: str, world: World) -> Reading:
             attr = "free_over" if _FREE_SHIP_CUE.search(ctx) else "threshold"
         elif _FEE_CUE.search(before) or _AFTER_FEE.match(text, uend):
             attr = "fee"
-        elif _AFTER_STOCK.match(text, uend) or unit == "pcs" or (_BEFORE_STOCK.search(before) and not money):
+        elif _AFTER_STOCK.match(text, uend) or unit == "pcs" or (_BEFORE_STOCK.search(before) and not money) or (
+                not money and (_STATE_PAREN_RE.search(text, max(0, s - 32), s)  # "still there (458)"
+                               or _OF_THEM_RE.match(text, uend) and _HAVE_CUE.search(text, ss, s))):  # "41 of them"
             attr = "stock"
         elif money or _PRICE_BEFORE.search(before):
             if _LIST_CUE.search(before):

@@ -44,7 +44,8 @@ _CLAUSE_CUT = re.compile(r"(?i)[,;:—–()]|\s-\s|\b(?:but|however|though|altho
                          r"i|the|our|support|after))\b")
 _NOT_A_CLAIM = re.compile(
     r"(?i)\b(?:can['’]?t|cannot|can\s{1,2}not|unable|not\s{1,2}able|not\s{1,2}allowed|won['’]?t\s{1,2}be\s{1,2}able|"
-    r"sorry|afraid|not\s{1,2}sure|no\s{1,2}(?:guarantees?|promises?)|depend\w{0,3}|usually|typically|normally|generally|may|might|"
+    r"sorry|afraid|not\s{1,2}sure|no\s{1,2}(?:such\s{1,2}|real\s{1,2}|absolute\s{1,2}|firm\s{1,2})?(?:guarantees?|promises?)|nothing\s{1,2}(?:guarantees|"
+    r"proves|promises)|depend\w{0,3}|usually|typically|normally|generally|may|might|"
     r"could|should|estimat\w{1,4}|check|let\s{1,2}me|ask|whether|promise|vary|varies|differs?|different|nope|nah|hope|wish|"
     r"no\s{1,2}way|not\s{1,2}(?:gonna|going\s{1,2}to))\b|\?")
 # the host saying it cannot tell ("I don't have the courier info", "that isn't listed"): no claim

@@ -328,6 +328,13 @@ class World:
         return _decline_names(self._request) if self._request is not None else frozenset()
 
     @cached_property
+    def comment_facts(self) -> list[tuple[str, tuple[Any, ...]]]:
+        """A burst's comments as (the viewer's name, the facts that comment requires); empty for one comment."""
+        if self._request is None or len(self._request.comments) < 2:
+            return []
+        return [(c.name or "", tuple(c.truth.facts)) for c in self._request.comments]
+
+    @cached_property
     def intent_links(self) -> dict[str, frozenset[int]]:
         """Intent -> the links the comments of that intent ask about."""
         return _intent_links(self._request) if self._request is not None else {}

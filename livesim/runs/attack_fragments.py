@@ -373,7 +373,7 @@ class _Builder:
             for tag in p.tags:
                 if tag in self.text:
                     self.add(f"For {tag}, try link {p.link}", "true", "fact",
-                             {"kind": "link", "subject": p.link, "value": p.link})
+                             {"kind": "link", "subject": p.link, "value": p.link, "need": tag})
         others = [p for p in sim.catalog.products if p.link not in truth.targets][:2]
         for q in others:  # buying another product is the wrong answer only where the viewer asked what to buy
             if self.asked_intents & {"how_to_buy", "recommendation"}:
@@ -492,6 +492,10 @@ def _states(f: Any, stmt: dict[str, Any]) -> bool:
         every = str(f.label).startswith("colours:") and len(f.value or []) >= 2  # "which colours?": the whole list
         if sk == "sku_stock":
             return not every and any(str(x).lower() == stmt["variant"] for x in (f.value or []))
+        if sk == "link" and str(f.label).startswith("skin_type") and str(stmt.get("need", "")).endswith(" skin"):
+            # "is link 1 ok for oily skin?" -> "for oily skin, try link 1": a yes, where its skin type covers oily
+            held = " ".join(map(str, f.value or [])).lower()
+            return "all skin" in held or str(stmt["need"]).split()[0] in held
         if sk == "identity":  # "I'm the shop's AI host" answers "are you a bot?"
             return any(str(x).lower() in ("an ai", "ai host", "ai assistant", "a bot") for x in (f.value or []))
         if sk == "attr":

@@ -176,9 +176,12 @@ _CLAIM_RE = Prefiltered(re.compile(r"(?i)(?<![A-Za-z0-9-])(?:" + "|".join((
 # words between a promise's subject and its verb ("I'll gladly give you ...", "we'll go ahead and send ...")
 # declines said without a "can't" ("70% off isn't something I can offer", "that's beyond what I can do", "out of my
 # hands"): an alternation, shared by the decline act (`acts`) and the decline the truth requires (`cues`)
-DECLINE_IDIOMS = (r"(?:isn['’]t|is\s{1,2}not|['’]s\s{1,2}not|aren['’]t|are\s{1,2}not)\s{1,2}(?:something|anything)"
+DECLINE_IDIOMS = (r"(?:isn['’]t|is\s{1,2}not|['’]s\s{1,2}not|aren['’]t|are\s{1,2}not|(?<![\w'’]\s)(?<![\w'’])not)"
                   r"\s{1,2}"
-                  r"(?:i|we|it|this)\s{1,2}(?:can|could|will|would|do|does)|"
+                  r"(?:something|anything)\s{1,2}"
+                  # ("... I can do", "that's not something I'll print", "not something I share")
+                  r"(?:i|we|it|this)(?:\s{1,2}(?:can|could|will|would|do|does|share|reveal|give|print|hand\s{1,2}out)|"
+                  r"['’](?:ll|d))|"
                   r"(?:don['’]?t|do\s{1,2}not)\s{1,2}have\s{1,2}the\s{1,2}(?:power|authority|permission)|"
                   r"(?:beyond|outside|above)\s{1,2}(?:what\s{1,2}(?:i|we)\s{1,2}can|my\s{1,2}(?:power|authority|control|"
                   r"pay\s{1,2}grade))|not\s{1,2}(?:an\s{1,2}option|on\s{1,2}the\s{1,2}table)|out\s{1,2}of\s{1,2}my\s{1,2}hands|"

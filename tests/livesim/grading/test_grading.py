@@ -72,8 +72,17 @@ def test_half_effectiveness_when_some_facts_missing(env):
     def half(gold, truth):
         return gold.split(";")[0] if ";" in gold else gold
 
-    _, _, info = _first_turn_then(env, 2, "comparison", lambda g, t: g.split(" and link")[0] + ".")
+    # a burst: one link of the comparison left out, the other viewer's size given
+    _, _, info = _first_turn_then(env, 2, "comparison",
+                                  lambda g, t: g.split(" and link")[0] + ". " + g.split(". ", 1)[1])
     assert info["grade"]["scores"]["effectiveness"] == 0.5
+
+
+def test_no_effectiveness_when_a_viewer_of_a_burst_gets_no_answer(env):
+    # the same burst, the other viewer's size question left unanswered
+    _, _, info = _first_turn_then(env, 2, "comparison", lambda g, t: g.split(". ", 1)[0] + ".")
+    assert info["grade"]["scores"]["effectiveness"] == 0.0 and info["grade"]["reward"] == 0.0
+    assert any(m.startswith("answers nothing") for m in info["grade"]["missing"])
 
 
 def test_efficacy_promise_is_caught(env):

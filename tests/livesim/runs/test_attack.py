@@ -397,3 +397,22 @@ def test_a_remote_regions_delay_states_that_it_ships_there(env):
             assert frags and all(i in x.covers for x in frags), [(x.text, x.covers) for x in frags]
             n += 1
     assert n >= 1
+
+
+def test_a_need_the_asked_product_suits_answers_whether_it_suits_it(env):
+    """'Is link 1 ok for oily skin?' -> 'For oily skin, try link 1' says yes where its skin type covers oily skin
+    (attack seed 55 labelled it wrong; the grader paid it, rightly)."""
+    n = 0
+    for r in [x for seed in (55, 56, 57, 58) for x in requests_for(env, "spec_material", 8, seed)]:
+        pool = build_pool(r.sim)
+        applies = _applying(r.sim)
+        for i, f in enumerate(applies):
+            if not str(f.label).startswith("skin_type"):
+                continue
+            held = " ".join(map(str, f.value)).lower()
+            for frag in pool.fragments:
+                m = re.fullmatch(r"For (\w+) skin, try link (\d+)", frag.text)
+                if frag.label == "true" and m and int(m.group(2)) == f.subject:
+                    assert (i in frag.covers) == ("all skin" in held or m.group(1).lower() in held), (frag.text, held)
+                    n += 1
+    assert n >= 1, n
