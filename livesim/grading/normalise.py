@@ -487,6 +487,12 @@ def _cut_lower_openers(text: str, variants: frozenset[str]) -> str:
     return "".join(out)
 
 
+def _names_variant(phrase: str, variants: frozenset[str]) -> bool:
+    """Does the phrase before " of link N" end with a variant the catalogue sells ("Dark roast", "Size M in red")?"""
+    words = re.sub(r"(?i)[ \t]of[ \t](?:links?[ \t]?|#)[0-9]*$", "", phrase).lower().replace("’", "'").split()
+    return any(" ".join(words[i:]) in variants for i in range(len(words))) or any(w in variants for w in words)
+
+
 def punctuate_run_ons(text: str, variants: frozenset[str] = frozenset()) -> str:
     """A full stop before each statement a reply runs on without one (see above; `variants`: the lower-case variant
     names the catalogue sells); other text is kept as it is.
@@ -511,8 +517,10 @@ def punctuate_run_ons(text: str, variants: frozenset[str] = frozenset()) -> str:
             if word not in _OPENERS:
                 v = _VARIANT_OF_RE.match(text, at)
                 if v is None or (text[text.rfind(" ", 0, gap) + 1:gap + 1][:1] in _UPPER
-                                 and len(v.group().split()) > 4):
-                    continue  # (after a capitalised word, words of a name go on: "Inner Mongolia red of link 7")
+                                 and len(v.group().split()) > 4) \
+                        or (variants and not _names_variant(v.group(), variants)):
+                    continue  # (after a capitalised word, words of a name go on: "Inner Mongolia red of link 7"; a
+                    # place is no variant: "made in Italy returns of link 1 ...")
             if w is not None and len(w.group()) > 1 and w.group().isupper():
                 continue  # shouted
             before = text[:gap].rsplit(None, 3)[-3:]

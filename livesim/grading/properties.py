@@ -83,6 +83,20 @@ class _Hedges:
 
 
 _HEDGE = _Hedges()
+_SORRY_ABOUT = re.compile(r"(?i)sorry\s{1,2}(?:about|for)")
+
+
+def _hedged_before(sent: str, end: int, width: int) -> bool:
+    """A hedge in the `width` characters before `end`; an apology ("so sorry about that, ...") only in the clause that
+    ends there, where it names the fault the viewer reports, not in a clause before it.
+    """
+    lo = max(0, end - width)
+    a = _clause(sent, max(0, end - 1))[0] if end else 0
+    while (hm := _HEDGE.search(sent, lo, end)) is not None:
+        if hm.start() >= a or not _SORRY_ABOUT.match(hm.group()):
+            return True
+        lo = hm.end()
+    return False
 # a question that states what it asks about ("did you know it's waterproof?")
 _RHETORICAL = re.compile(r"(?i)\bdid\s{1,2}(?:you|u)\s{1,2}know\b|\b(?:isn['’]?t|ain['’]?t)\s{1,2}(?:it|that)\s{1,2}"
                          r"(?:great|nice|amazing|awesome|cool|lovely)\b|\bwho\s{1,2}doesn['’]?t\s{1,2}love\b|"
@@ -421,7 +435,7 @@ def _attribute_value_errors(r: Any, world: Any, sent: str, s: int, e: int, rec: 
     out: list[str] = []
     for m in _ATTR_IS.finditer(sent):
         attr, key, val = _said_value(m)
-        if not val or _JUDGING.intersection(val) or _HEDGE.search(sent[max(0, m.start() - 40):m.start()]):
+        if not val or _JUDGING.intersection(val) or _hedged_before(sent, m.start(), 40):
             continue
         if val[-1] == "of":  # "flavour is classic classic of link 5 is sold out": where the value ends is not known
             continue
@@ -465,7 +479,7 @@ def _variant_quantifier_errors(r: Any, world: Any, sent: str, s: int, e: int) ->
     if q is None or _NOT_EVERY.search(sent):
         return []
     qa, qb = _clause(sent, q.start())
-    if _HEDGE.search(sent, max(0, qa - 30), qb):  # a hedge in (or just before) the quantifier's clause
+    if _hedged_before(sent, qb, qb - max(0, qa - 30)):  # a hedge in (or just before) the quantifier's clause
         return []
 
     # the state after the quantifier, or before it in its clause ("black is in stock in every size")

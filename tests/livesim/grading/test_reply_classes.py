@@ -2577,3 +2577,47 @@ def test_a_size_in_capitals_after_a_list_of_another_links_colours_opens_its_own_
             assert g.scores["accuracy"] == (1.0 if ok else 0.0), (said, g.errors)
             n += 1
     assert n >= 60, n
+
+
+# ---- attack seed 56 with run-ons: a place after "made in" opens nothing; an apology before a value hedges nothing
+
+def test_a_capitalised_place_before_of_link_is_no_variant_opening_a_run_on():
+    n = 0
+    for sim in itertools.islice(_single("returns", range(33600, 34600)), 30):
+        link = sim.request.truth.targets[0]
+        rule = _product(sim, link).after_sales
+        if not rule.returnable:
+            continue
+        for place in ("Italy", "France", "Japan", "Korea", "Germany"):
+            said = (f"Link {link} is made in {place} returns of link {link} must be {rule.condition} Link {link} has "
+                    f"{rule.return_days}-day returns.")
+            assert grade_text(sim, said).scores["accuracy"] == 0.0, said
+            # (the same without the origin is right: the run-on is read as two statements)
+            said = f"Returns of link {link} must be {rule.condition} Link {link} has {rule.return_days}-day returns."
+            assert grade_text(sim, said).scores["accuracy"] == 1.0, said
+            n += 1
+    assert n >= 80, n
+
+
+def test_an_apology_in_a_clause_before_a_value_hedges_nothing():
+    n = 0
+    def valued(sim):
+        link = next(iter(sim.request.truth.targets), None)
+        return link is not None and {"flavour", "fit"} & set(_product(sim, link).attributes)
+
+    for intent in ("price", "spec_material", "shipping"):
+        for sim in itertools.islice(filter(valued, _single(intent, range(34200, 35000))), 12):
+            link = sim.request.truth.targets[0]
+            p = _product(sim, link)
+            key = "flavour" if "flavour" in p.attributes else "fit"
+            true = str(p.attributes[key])
+            wrong = next(v for v in ("original", "spicy", "honey", "matcha", "slim fit", "loose fit", "regular fit")
+                         if v != true and (key == "flavour") == ("fit" not in v))
+            gold = _gold(sim)
+            for opener in ("So sorry about that", "Sorry for the wait", "Really sorry about the delay"):
+                g = grade_text(sim, f"{gold} {opener}, link {link}'s {key} is {wrong}.")
+                assert g.scores["accuracy"] == 0.0, (opener, key, wrong, true)
+                g = grade_text(sim, f"{gold} {opener}, link {link}'s {key} is {true}.")
+                assert g.scores["accuracy"] == 1.0, (opener, key, true, g.errors)
+                n += 2
+    assert n >= 100, n
