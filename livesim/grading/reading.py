@@ -705,8 +705,12 @@ def _addressed(text: str, world: World) -> list[tuple[int, int, str]]:
 
 def _vocatives(text: str, world: World) -> list[tuple[int, int]]:
     """Spans where the reply addresses a viewer of the request by first name (as `_addressed` reads a vocative)."""
-    rx = world.vocative_re
-    if rx is None:
+    voc = world.vocative_re
+    if voc is None:
+        return []
+    names, rx = voc
+    low = text.lower()
+    if not any(n in low for n in names):
         return []
     return [(m.start(), m.end()) for m in rx.finditer(text)
             if _VOCATIVE_BEFORE.search(text, max(0, m.start() - 16), m.start())]

@@ -131,6 +131,16 @@ def _address_names(handle: str) -> set[str]:
     return out
 
 
+@lru_cache(maxsize=1024)
+def _vocative_re(handles: tuple[str, ...]) -> tuple[tuple[str, ...], re.Pattern[str]] | None:
+    """`World.vocative_re` for these viewer handles (the same handles recur over a stream's requests)."""
+    names = sorted({k for n in handles for k in _address_names(n) if k != "viewer"}, key=lambda k: (-len(k), k))
+    if not names:
+        return None
+    alts = "|".join(re.escape(k) for k in names)
+    return tuple(names), re.compile(r"(?i)(?<![\w@])@?(?:" + alts + r")\b(?!['’]s\b)")
+
+
 def _viewer_links(request: Any) -> dict[str, int]:
     """A burst's viewer names -> the link the viewer's comment asks about (comments about one link each; a name two
     viewers share is nobody's).
@@ -339,16 +349,12 @@ class World:
         """Intent -> the links the comments of that intent ask about."""
         return _intent_links(self._request) if self._request is not None else {}
 
-    @cached_property
-    def vocative_re(self) -> re.Pattern[str] | None:
-        """The first names of every viewer of the request (a burst's or one comment's), as one pattern: where a
-        reply says one as a vocative ("Alexa: standard is available") it is a name, not a word of the lexicon.
+    @property
+    def vocative_re(self) -> tuple[tuple[str, ...], re.Pattern[str]] | None:
+        """The first names of every viewer of the request (a burst's or one comment's), and them as one pattern:
+        where a reply says one as a vocative ("Alexa: standard is available") it is a name, not a word of the lexicon.
         """
-        names = {k for n in self.viewer_names for k in _address_names(n) if k != "viewer"}
-        if not names:
-            return None
-        alts = "|".join(re.escape(k) for k in sorted(names, key=lambda k: (-len(k), k)))
-        return re.compile(r"(?i)(?<![\w@])@?(?:" + alts + r")\b(?!['’]s\b)")
+        return _vocative_re(tuple(self.viewer_names))
 
     def address_re(self) -> re.Pattern[str] | None:
         """The names `viewer_links` holds, as one pattern (None: no burst viewer to address)."""

@@ -2519,21 +2519,13 @@ def test_where_the_parcel_is_guessed_as_likely_is_in_no_record():
     guessed = ("It's probably {p}.", "Your parcel is most likely {p}.", "It must be {p}.")
     suggested = ("It might be {p}, could you check?", "Could you check whether it's {p}?",
                  "Please check with your neighbours and the front desk.")
-    n = 0
-    for sim in itertools.islice(_single("complaint", range(30600, 31400)), 12):
-        gold = _gold(sim)
-        for form, place in itertools.product(guessed, places):
-            assert grade_text(sim, f"{gold} {form.format(p=place)}").scores["accuracy"] == 0.0, (form, place)
-            n += 1
-        for said in ("The courier probably left it at the front desk.", "It was probably stolen.",
-                     "The driver must have dropped it with a neighbour."):
-            assert grade_text(sim, f"{gold} {said}").scores["accuracy"] == 0.0, said
-            n += 1
-        for form, place in itertools.product(suggested, places):
-            g = grade_text(sim, f"{gold} {form.format(p=place)}")
-            assert g.scores["accuracy"] == 1.0, (form, place, g.errors)
-            n += 1
-    assert n >= 300, n
+    wrong = (*(f.format(p=p) for f, p in itertools.product(guessed, places)),
+             "The courier probably left it at the front desk.", "It was probably stolen.",
+             "The driver must have dropped it with a neighbour.")
+    right = tuple(f.format(p=p) for f, p in itertools.product(suggested, places))
+    sims = itertools.islice(_single("complaint", range(30600, 31400)), 12)
+    n = sum(_said_after_gold(sim, wrong, right) for sim in sims)
+    assert n >= 200, n
 
 
 # ---- attack seed 55 with run-ons: "for you" or "for our team" fronts no link; a capital size opens a run-on
