@@ -13,6 +13,7 @@ bounded repeats only.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -374,7 +375,7 @@ class Reading:
         return [*parts, (lo, e)]
 
     def _stock_of(self, world: World, i: int, s: int, e: int, subj: int | None, out: list[tuple[str, int | None]],
-                  whole: bool, carried: list[str] = ()) -> list[str]:  # type: ignore[assignment]
+                  whole: bool, carried: Sequence[str] = ()) -> list[str]:
         """Read the stock states of the statement's part [s, e) into `out` (and `other_variants`); returns them. A
         part with none that says the same of another variant ("white's in stock, and so is standard") takes
         `carried`, the states of the part before it.
