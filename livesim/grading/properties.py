@@ -524,18 +524,11 @@ def _variant_quantifier_errors(r: Any, world: Any, sent: str, s: int, e: int) ->
             # every colour the record lists, not only those it has SKUs of: "every colour is in stock in XL" is false
             # of a listed colour no SKU in XL carries
             held = {str(getattr(x, field)).lower() for x in covered if getattr(x, field)}
-            bad = [v for v in _listed(p, field) if v not in held]
+            bad = [v for v in (world.listed_colours(p) if field == "colour" else
+                               dict.fromkeys(str(x.size).lower() for x in p.skus if x.size)) if v not in held]
         if bad:
             out.append(f"false: not every variant of link {p.link} is {claim.replace('_', ' ')} ({bad[0]})")
     return out
-
-
-def _listed(p: Any, field: str) -> list[str]:
-    """The colours (sizes) a product's record lists: its SKUs', and its attributes' colours."""
-    out = [str(getattr(x, field)).lower() for x in p.skus if getattr(x, field)]
-    if field == "colour":  # (a size is the product's where it has SKUs of it: "it comes in XS" of none is false)
-        out += [str(c).lower() for c in p.attributes.get("colours") or ()]
-    return list(dict.fromkeys(out))
 
 
 def _service_errors(r: Any, world: Any, sent: str, s: int, e: int, payment: bool = True) -> list[str]:

@@ -355,7 +355,7 @@ class Reading:
         """The statement cut before each clause that names a variant of `p` when one before it names another."""
         sent = self.text[s:e]
         # (with the colours its record lists but has no SKU of: "sky blue is sold out, but grey is in stock")
-        listed = [c for c in {str(c).lower() for c in p.attributes.get("colours") or ()} if c in sent.lower()]
+        listed = [c for c in World.listed_colours(p) if c in sent.lower()]
 
         def names(part: str) -> set[str]:
             low = part.lower()
@@ -493,17 +493,8 @@ class Reading:
     @staticmethod
     def named_variants(sent: str, p: Product) -> set[str]:
         """The variants of `p` a sentence names (sizes as tokens, 'size s' or words; colours and options as words)."""
-        out: set[str] = set()
         sizes = {x.size for x in p.skus if x.size}
-        if sizes:
-            for m in _SIZE_TOKEN_RE.finditer(sent):
-                v = (m.group(1) or m.group(2) or "").upper()
-                if v in sizes:
-                    out.add(v.lower())
-            for m in _SIZE_NAME_RE.finditer(sent):
-                v = _SIZE_WORDS.get(re.sub(r"[\s-]+", " ", m.group(1).lower()))
-                if v in sizes:
-                    out.add(v.lower())
+        out = {v.lower() for v in Reading.sizes_named(sent) if v in sizes} if sizes else set()
         low = sent.lower()
         for x in p.skus:
             for w in (x.colour, x.option):
@@ -532,11 +523,8 @@ def _listed_unsold(sent: str, p: Product) -> str | None:
     low = sent.lower()
     if any(_word_regex(c).search(low) for c in held):
         return None
-    for c in p.attributes.get("colours") or ():
-        c = str(c).lower()
-        if c not in held and c in low and _word_regex(c).search(low):
-            return c
-    return None
+    return next((c for c in World.listed_colours(p) if c not in held and c in low and _word_regex(c).search(low)),
+                None)
 
 
 def _mask(text: str, world: World) -> str:

@@ -537,6 +537,14 @@ class World:
         return bool(part) and part < whole
 
     @staticmethod
+    def listed_colours(p: Product) -> list[str]:
+        """Every colour a product's record lists, lower case: its SKUs' and its attributes' (which may name colours
+        no SKU comes in).
+        """
+        return list(dict.fromkeys([*(str(x.colour).lower() for x in p.skus if x.colour),
+                                   *(str(c).lower() for c in p.attributes.get("colours") or ())]))
+
+    @staticmethod
     def variant_words(p: Product) -> set[str]:
         return {str(w) for x in p.skus for w in (x.size, x.colour, x.option) if w}
 
