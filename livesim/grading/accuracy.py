@@ -102,7 +102,12 @@ _CLAIM_TYPES: tuple[tuple[str, Prefiltered], ...] = (
         r"|\bindestructible\b|\bunbreakable\b|\byou['’]ll\s{1,2}never\s{1,2}need\b|\bso\s{1,2}durable\b"
         # a comparison of how long things last: no record holds it ("link 5 lasts longer", "more durable")
         r"|\blasts?\s{1,2}(?:a\s{1,2}lot\s{1,2}|much\s{1,2}|way\s{1,2})?longer\b|\b(?:more|most)\s{1,2}durable\b|"
-        r"\blonger[\s-]lasting\b|\b(?:sturdier|tougher|the\s{1,2}sturdiest|the\s{1,2}toughest)\b|\bbuilt\s{1,2}to\s{1,2}last\b")),
+        r"\blonger[\s-]lasting\b|\b(?:sturdier|tougher|the\s{1,2}sturdiest|the\s{1,2}toughest)\b|\bbuilt\s{1,2}to\s{1,2}last\b"
+        # ... or in other words: "lasts twice as long", "outlasts", "3x as durable", "holds up better"
+        r"|\b(?:lasts?|keeps?)\s{1,2}(?:about\s{1,2})?(?:twice|double|three\s{1,2}times|[0-9]{1,2}\s?x|[0-9]{1,2}\s{1,2}"
+        r"times)\s{1,2}as\s{1,2}long\b|\bout[\s-]?(?:lasts?|lives?)\b|\b(?:twice|three\s{1,2}times|[0-9]{1,2}\s?x)\s{1,2}"
+        r"as\s{1,2}(?:durable|sturdy|tough|long[\s-]lasting)\b|\b(?:holds?|stands?)\s{1,2}up\s{1,2}(?:better|longer)\b"
+        r"|\bwears?\s{1,2}better\b|\bmore\s{1,2}hard[\s-]wearing\b")),
     ("health", _rx(
         r"\b(?:100\s?%|completely|totally|perfectly)\s{1,2}(?:safe|harmless|natural|non[\s-]?toxic)\b"
         r"|\bsafe\s{1,2}for\s{1,2}(?:everyone|everybody|babies|kids|pregnan\w{0,6}|all)\b|\bhypoallergenic\b|"
@@ -160,7 +165,13 @@ _CLAIM_TYPES: tuple[tuple[str, Prefiltered], ...] = (
         r"(?:smell|odou?r|scent)\b"
         r"|\b(?:smell|odou?r|scent|that|this|it)\s{1,2}(?:is|['’]s)\s{1,2}(?:\w{1,12}\s{1,2})?normal\s{1,2}for\b"
         r"|\b(?:it|that|the\s{1,2}smell|the\s{1,2}odou?r)\s{1,2}(?:fades|will\s{1,2}fade|['’]ll\s{1,2}fade|wears\s{1,2}off|"
-        r"will\s{1,2}wear\s{1,2}off|goes\s{1,2}away|will\s{1,2}go\s{1,2}away)\b")),
+        r"will\s{1,2}wear\s{1,2}off|goes\s{1,2}away|will\s{1,2}go\s{1,2}away)\b"
+        # ... said of the smell itself ("that smell is normal and will fade", "the odour is harmless")
+        r"|\b(?:smell|odou?r|scent)s?\s{1,2}(?:is|are|['’]s)\s{1,2}(?:totally\s{1,2}|completely\s{1,2}|perfectly\s{1,2}|"
+        r"pretty\s{1,2}|quite\s{1,2}|very\s{1,2}|just\s{1,2})?(?:normal|common|expected|harmless|temporary|safe|"
+        r"nothing\s{1,2}to\s{1,2}worry)\b"
+        r"|\b(?:and|but)\s{1,2}(?:it\s{1,2}will|it['’]ll|will|['’]ll)\s{1,2}(?:fade|go\s{1,2}away|wear\s{1,2}off|"
+        r"disappear)\b")),
     # what the stream is playing ("the song is 'Blinding Lights'", "we're playing Taylor Swift"): no record holds it
     ("stream", _rx(
         r"\b(?:the|this)\s{1,2}(?:song|track|tune|music|playlist|bgm)\s{1,2}(?:(?:playing\s{1,2})?(?:right\s{1,2}now\s{1,2})?"
@@ -302,6 +313,7 @@ def _money(text: str, n: Num) -> bool:
 
 _BUNDLE_WORDS = re.compile(r"(?i)\b(?:bundle|set|combo|together)\b|\+")
 _COUPON_WORD = re.compile(r"(?i)\b(?:code|coupons?|vouchers?)\b")
+_OTHER_PROMO = re.compile(r"(?i)\b(?:gifts?|free\s{1,2}(?:shipping|delivery|gift)|bundles?|flash|ships?\s{1,2}free)\b")
 
 
 def _to_bait(r: Reading, world: World, pos: int) -> bool:
@@ -359,8 +371,10 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
             # hours, days and stock read their cue ("battery", "returns", "in black") anywhere in the statement up
             # to the end of the number's clause, not in a later clause ("..., and our team will contact you")
             upto = text[r.cue_start(n.start, lo):hi] if n.sentence < len(r.sentences) else ctx
-            ok = any(_close(n.value, world.values(attr, p, upto if attr in ("h", "day", "stock") else ctx))
-                     for p in products)
+            # (a coupon's minimum, too, is the coupon's named earlier in the statement: "LIVE10 at checkout, 20 off
+            # when your order's 199 or more", unless its own clause is of another promotion)
+            wide = attr in ("h", "day", "stock") or attr == "threshold" and not _OTHER_PROMO.search(ctx)
+            ok = any(_close(n.value, world.values(attr, p, upto if wide else ctx)) for p in products)
         if not ok and n.attr == "bare":  # a lone bare number: also fine if a look-up returned it for this subject
             # (but not the list price said bare to a viewer who asked the price: "it's 59" of a 49 mug set)
             asked = world.intent_links.get("price", frozenset())

@@ -106,6 +106,7 @@ _PASSIVE = r"(?:\b(?:it|this|that|they|yours?|your\s{1,2}\w{1,12}(?:\s{1,2}\w{1,
            r"['’]s\s{1,2}been)\s{1,2}(?:now\s{1,2}|already\s{1,2}|just\s{1,2}|been\s{1,2})?)"
 _TEAM = r"(?:(?:our|the|a|my)\s{1,2})?(?:customer\s{1,2}(?:service|support|care)|after[\s-]?sales|support|team|" \
         r"colleagues?|humans?|a\s{1,2}human|staff|manager|supervisor|agents?|specialists?)"
+_INBOX = r"(?:inbox|dms?|direct\s{1,2}messages?|private\s{1,2}messages?|messages|pms?|e-?mail)\b"
 _ACTIONS: tuple[tuple[str, Prefiltered], ...] = (
     ("escalate", _rx(
         _DONE + r"(?:escalated|flagged|forwarded|passed|handed|reported|raised|sent|transferred|referred|notified|"
@@ -125,7 +126,17 @@ _ACTIONS: tuple[tuple[str, Prefiltered], ...] = (
     ("coupon", _rx(
         _DONE + r"(?:issued|sent|given|generated|created|made|dm['’]?e?d|messaged)\s{1,2}(?:you\s{1,2})?"
         r"(?:a|an|the|your|one|this)?\s{0,2}(?:\w{1,12}\s{1,2}){0,2}?(?:code|coupon|voucher)s?\b"
-        r"|" + _PASSIVE + r"(?:issued|sent|generated)\s{1,2}(?:to\s{1,2}you|your\s{1,2}way)\b")),
+        r"|" + _PASSIVE + r"(?:issued|sent|generated)\s{1,2}(?:to\s{1,2}you|your\s{1,2}way)\b"
+        # the code by itself, or sent to where the viewer reads it ("I've DMed you LIVE10", "I've sent LIVE10 to your
+        # inbox", "check your DMs", "it's in your messages")
+        r"|" + _DONE + r"(?:issued|sent|given|dm['’]?e?d|pm['’]?e?d|messaged|texted|emailed|dropped|slid)\s{1,2}"
+        r"(?:you\s{1,2})?(?:the\s{1,2})?[a-z]{2,12}[0-9]{1,4}\b"
+        r"|" + _DONE + r"(?:sent|dropped|put|slid|popped)\s{1,2}(?:\w{1,12}\s{1,2}){0,3}?(?:to|in|into)\s{1,2}"
+        r"(?:your\s{1,2})?" + _INBOX +
+        r"|\b(?:check|look\s{1,2}in|open)\s{1,2}your\s{1,2}" + _INBOX + r"[^.!?\n]{0,24}?(?:\b[a-z]{2,12}[0-9]{1,4}\b|"
+        r"\b(?:code|coupon|voucher)s?\b)"
+        r"|(?:\b[a-z]{2,12}[0-9]{1,4}|\b(?:code|coupon|voucher)s?)\s{1,2}(?:is|are|['’]s|['’]re)\s{1,2}(?:now\s{1,2}|"
+        r"already\s{1,2}|waiting\s{1,2})?in\s{1,2}your\s{1,2}" + _INBOX)),
     ("pin", _rx(_DONE + r"(?:pinned|re-?pinned)\b|\bjust\s{1,2}pinned\b")),
     ("price", _rx(_DONE + r"(?:lowered|changed|dropped|reduced|cut|updated|adjusted|slashed|set)\s{1,2}(?:the|its|"
                   r"your|this|that)\s{1,2}(?:\w{1,12}\s{1,2})?price"

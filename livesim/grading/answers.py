@@ -105,6 +105,18 @@ def negative_policy_stated(fact: Any, r: Reading, world: World) -> bool:
     return False
 
 
+def _kind_said(p: Product, world: World) -> re.Pattern[str] | None:
+    """What kind of thing `p` is, said of it ("link 1 is a pleated skirt", "link 5's a speaker"): a true fact that
+    tells it apart where no other product of the request is of its kind (two coffee beans are not told apart so).
+    """
+    noun = p.short_name.lower().split()[-1]
+    if any(noun in q.short_name.lower().split() for link in world.targets if link != p.link
+           and (q := world.by_link.get(link)) is not None):
+        return None
+    return re.compile(r"(?:\bis|\bare|['’]s)\s{1,2}(?:a|an|the|our)\s{1,2}(?:[a-z&'’-]{1,20}\s{1,2}){0,3}?"
+                      + re.escape(noun) + r"s?\b")
+
+
 def _attribute_words(p: Product) -> list[str]:
     """The product's string attribute values (material, colours, flavour...), minus words of its own name."""
     out = []
@@ -203,10 +215,24 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
         return subj is None or n_subject == subj or (n_subject is None and (len(world.targets) <= 1
                                                                            or subj == world.sole_subject))
 
+    def count_of_its_variant(n: Any) -> bool:
+        """A count said of no product in a statement that names the variant the count is of, which no other product
+        of the request sells ("there are 129 black ones" in a reply that also names links 1 and 6).
+        """
+        if fact.attribute != "stock_count" or n.subject is not None or subj is None or n.sentence >= len(r.sentences):
+            return False
+        variant = fact.label.split(" of link ")[0].split(" ", 1)[-1].lower()
+        if not _word_regex(variant).search(text[slice(*r.sentences[n.sentence])].lower()):
+            return False
+        key = variant.removeprefix("size ")  # ("size M": any product in sizes sells an M)
+        return not any(key in {w.lower() for w in World.variant_words(p)} | set(World.listed_colours(p))
+                       for link in world.targets if link != subj and (p := world.by_link.get(link)) is not None)
+
     if fact.kind in ("price", "number"):
         v = float(fact.value)
         for n in r.nums:
-            if not n.asserted or r.in_refusal(n.start) or not subject_ok(n.subject) or n.attr is None:
+            if not n.asserted or r.in_refusal(n.start) or n.attr is None \
+                    or not (subject_ok(n.subject) or count_of_its_variant(n)):
                 continue
             if fact.kind == "price":
                 if n.attr in ("price", "flash", "bare") and abs(n.value - v) < 1e-6:
@@ -394,6 +420,7 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
                 if r.subject_at(m.start(), r.sentences[si]) == subj and denied != held:
                     return True
         values = [*_attribute_words(p), *(str(t).lower() for t in p.tags)]  # (a need it suits: "link 1 is for sleep")
+        kind = _kind_said(p, world)
         for i, (s0, e0) in enumerate(r.sentences):
             if r.question[i] or r.echo[i]:
                 continue
@@ -405,7 +432,8 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
                 lo = max([c for c in r.clause_cuts if s0 <= c <= ms] or [s0])
                 hi = min([m2 for m2, _, l2 in r.mentions[k + 1:] if l2 != subj and m2 < e0] or [e0])
                 clause = low[lo:hi]
-                if (any(v in clause for v in values) or true_attribute_stated(clause, p)) \
+                if (any(v in clause for v in values) or true_attribute_stated(clause, p)
+                        or (kind is not None and kind.search(clause) is not None)) \
                         and not _negated(sent, ms - s0 + 1):
                     return True
         return False

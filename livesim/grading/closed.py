@@ -34,7 +34,7 @@ def _rx(p: str) -> Prefiltered:
 
 
 _NUMW = r"(?:[0-9]{1,4}|a|an|one|two|three|four|five|six|seven|a\s{1,2}few|a\s{1,2}couple(?:\s{1,2}of)?)"
-_SCARCITY = _rx(
+SCARCITY = _rx(  # (also read by `topics`: a scarcity is checked here, not left unverified)
     r"\b(?:almost|nearly|about\s{1,2}to\s{1,2}be|close\s{1,2}to\s{1,2}being)\s{1,2}(?:gone|sold[\s-]out|out\s{1,2}of"
     r"\s{1,2}"
     r"stock)\b|\b(?:selling|going|moving)\s{1,2}(?:out\s{1,2})?(?:fast|quick(?:ly)?)\b|\bflying\s{1,2}off\b"
@@ -291,7 +291,7 @@ def _check_sentence(sent: str, products: list[Product], world: Any, coupon_ctx: 
         return None
 
     flash = any(room.flash_sale(p.link) for p in products)
-    if (m := first(_SCARCITY)) and not (flash or any(
+    if (m := first(SCARCITY)) and not (flash or any(
             0 < _stock_level(world, p, sent, _clause(sent, m.start()), named) <= LOW_STOCK for p in products)):
         errors.append(f"unsupported scarcity: {m.group()}")
     if (m := first(_ABUNDANCE)) and not (m.group()[:5].lower() == "there" and named is not None and not any(
@@ -359,7 +359,7 @@ _HISTORY = _rx(
     r"\b(?:last|every)\s{1,2}(?:time|stream|week)\s{1,2}you\s{1,2}(?:were|came|asked|bought|said)\b|"
     r"\b(?:one\s{1,2}of\s{1,2})?(?:our|my)\s{1,2}(?:regulars|regular\s{1,2}(?:viewer|customer|buyer)s?|"
     r"(?:favou?rite|loyal)\s{1,2}(?:viewer|customer|buyer)s?)\b")
-_SENTENCE_CHECKS = (_SCARCITY, _ABUNDANCE, _URGENCY, _SOCIAL, _ARRIVAL, _NO_MIN, _MANY_USES, _ALL_LINKS, _NO_EXPIRY,
+_SENTENCE_CHECKS = (SCARCITY, _ABUNDANCE, _URGENCY, _SOCIAL, _ARRIVAL, _NO_MIN, _MANY_USES, _ALL_LINKS, _NO_EXPIRY,
                     _STACK, _FREE_RETURN, _WARRANTY_SCOPE, _ORIGIN, _RETURN_ANY, _FREE_SHIP_ALL, _GRANT)
 
 

@@ -84,6 +84,9 @@ _RETURN_NO_RE = _rx(r"\bnon[\s-]?returnable\b|\bnot\s{1,2}returnable\b|\bno\s{1,
                     r"them)\s{1,2}back)\b"
                     r"|\bfinal[\s-]{1,2}sale\b")
 _COMPLY_RE = _rx(r"^\s{0,3}(?:sure|ok(?:ay)?|yes|yep|yeah|of\s{1,2}course|done|absolutely|confirmed)\b")
+# no one and nothing can promise it ("no product can guarantee that", "nothing can promise results")
+NOBODY_CAN_PROMISE = (r"(?:no\s{1,2}(?:[\w-]{1,12}\s{1,2}){0,2}?|nothing\s{1,2}|nobody\s{1,2})(?:can|could|will|would)"
+                      r"\s{1,2}(?:honestly\s{1,2}|really\s{1,2}|truly\s{1,2}|ever\s{1,2})?(?:guarantee|promise)")
 _DECLINE_RE = _rx(r"\b(?:can['’]?t|cannot|can\s{1,2}not|unable\s{1,2}to|not\s{1,2}able\s{1,2}to|"
                   r"won['’]?t\s{1,2}be\s{1,2}able|not\s{1,2}allowed|"
                   r"not\s{1,2}permitted|not\s{1,2}possible|no\s{1,2}can\s{1,2}do|"
@@ -99,7 +102,7 @@ _DECLINE_RE = _rx(r"\b(?:can['’]?t|cannot|can\s{1,2}not|unable\s{1,2}to|not\s{
                   r"vary\s{1,2}from\s{1,2}person|only\s{1,2}the\s{1,2}running\s{1,2}promotions|"
                   r"price\s{1,2}is\s{1,2}set|not\s{1,2}(?:gonna|going\s{1,2}to)\s{1,2}(?:happen|promise|do|give|guar"
                   r"antee)|"
-                  r"not\s{1,2}happening|ain['’]t\s{1,2}happening|" + DECLINE_IDIOMS + r")\b"
+                  r"not\s{1,2}happening|ain['’]t\s{1,2}happening|" + NOBODY_CAN_PROMISE + "|" + DECLINE_IDIOMS + r")\b"
                   r"|^\s{0,3}(?:no|nope|nah|sorry,?\s{1,2}no)\b")
 # not held by the record: "isn't on record", "not in our records", "nothing on file about it"
 NOT_ON_RECORD = (r"\b(?:not|isn['’]t|aren['’]t|nothing)\s{1,2}(?:(?:on|in)\s{1,2}(?:the\s{1,2}|our\s{1,2}|my\s{1,2})?"
@@ -191,7 +194,14 @@ _RETURN_CLOSED_NO = _rx(
     r"won['’]?t)\s{1,2}(?:be\s{1,2})?(?:refund\w{0,3}|returned|exchanged|sent\s{1,2}back)\b|\b(?:non|not)[\s-]?"
     r"(?:refundable|returnable)\b|\b(?:can['’]?t|cannot|can\s{1,2}not|won['’]?t\s{1,2}be\s{1,2}able\s{1,2}to)\s{1,2}"
     r"(?:return|send)\s{1,2}(?:\w{1,12}\s{1,2}){0,3}?back\b|\b(?:can['’]?t|cannot|can\s{1,2}not)\s{1,2}return\b"
-    r"|\ball\s{1,2}sales\s{1,2}(?:are\s{1,2})?final\b|\bfinal[\s-]{1,2}sale\b")
+    r"|\ball\s{1,2}sales\s{1,2}(?:are\s{1,2})?final\b|\bfinal[\s-]{1,2}sale\b"
+    # the negation contracted or said in other words ("isn't returnable", "not eligible for returns", "we don't
+    # accept returns", "won't be taken back")
+    r"|\b(?:is|are|was|were)n['’]t\s{1,2}(?:\w{1,10}\s{1,2})?(?:refundable|returnable)\b"
+    r"|(?:\bnot|n['’]t|\bin)\s{0,2}eligible\s{1,2}for\s{1,2}(?:a\s{1,2}|any\s{1,2})?(?:returns?|refunds?)\b"
+    r"|\b(?:do|does|can)(?:n['’]t|\s{1,2}not)\s{1,2}(?:accept|take|allow|offer|do)\s{1,2}(?:any\s{1,2})?"
+    r"(?:returns?|refunds?)\b"
+    r"|\b(?:won['’]t|will\s{1,2}not|can['’]?t|cannot)\s{1,2}be\s{1,2}(?:accepted|taken)\s{1,2}back\b")
 _RETURN_CLOSED_YES = _rx(
     r"\b[0-9]{1,3}[\s-]{1,2}days?\s{1,2}(?:no[\s-]reason\s{1,2})?(?:returns?|refunds?)\b|\b(?:is|are|it['’]?s)\s{1,2}"
     r"(?:fully\s{1,2})?returnable\b|\b(?:can|could|may)\s{1,2}(?:\w{1,10}\s{1,2})?(?:return|refund|send\s{1,2}(?:\w"

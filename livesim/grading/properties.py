@@ -408,7 +408,9 @@ _ATTR_IS = re.compile(
     r"(?:\s{1,2}(?:is|would\s{1,2}be|will\s{1,2}be)\s{1,2}|\s{0,2}[:=]\s{0,2}|\s{1,2}-\s{1,2})"
     r"(?P<val>[a-z][a-z'’ -]{0,40}?)\s{0,2}(?=$|[.,;!?()]|\s(?:and|but|so|which|too|as|if|for|on|in|with|from|"
     # ... or a word that opens the next statement, run on ("flavour is wildflower hello and welcome", "... I believe")
-    r"though|i|hello|hi|hey|welcome|thanks|thank|great|love|sorry|tap|hope|probably)\b)")
+    r"though|i|hello|hi|hey|welcome|thanks|thank|great|love|sorry|tap|hope|probably|"
+    r"you|your|you['’]re|we|we['’]re|our|it|it['’]s|they|this|these|that['’]s|link|enjoy|let['’]s|check|grab|please|"
+    r"also|plus|yes|yeah|absolutely|perfect|nice|good|happy)\b)")
 _ATTR_KEY = {"flavour": "flavour", "flavor": "flavour", "taste": "flavour", "fit": "fit", "fabric": "material",
              "material": "material", "care": "care", "storage": "storage", "skin": "skin_type"}
 _VALUE_FILLER = frozenset("a an the very really so quite pure just its it's it s our their this that".split())
@@ -459,9 +461,17 @@ def _attribute_value_errors(r: Any, world: Any, sent: str, s: int, e: int, rec: 
     return out
 
 
+# a value said of the product itself ("link 2 is ceramic", "it's made of 100% cotton"), not a name said with an
+# article ("link 2 is the ceramic mug set")
+_PREDICATE = (r"(?i)\b(?:is|are|made\s{1,2}(?:out\s{1,2})?(?:of|from|with)|crafted\s{1,2}(?:of|from))\s{1,2}"
+              r"(?:(?:all|pure|solid|real|[0-9]{1,3}\s?%)\s{1,2})?")
+_NOT_BEFORE = re.compile(r"(?i)(?:\bnot|n['’]t|\bnever)\s{1,2}(?:\S+\s{1,2})?$")
+
+
 def true_attribute_stated(text: str, p: Product) -> bool:
     """An '<attribute> is <value>' in `text` whose value is the record's ("its material is ceramic" of a ceramic mug
-    set: a true fact about it, though the value is also a word of its name).
+    set: a true fact about it, though the value is also a word of its name), or the record's material or flavour said
+    of the product ("link 2 is made of ceramic", "link 7 is chili lime").
     """
     for m in _ATTR_IS.finditer(text):
         _, key, val = _said_value(m)
@@ -470,6 +480,13 @@ def true_attribute_stated(text: str, p: Product) -> bool:
             continue
         if set(val) <= _held_words(held):
             return True
+    for key in ("material", "flavour"):
+        held = p.attributes.get(key)
+        if isinstance(held, str) and held.lower() != "none":
+            value = held.lower().split("% ")[-1]
+            for m in re.finditer(_PREDICATE + re.escape(value).replace(r"\ ", r"[\s-]{1,2}") + r"\b", text):
+                if not _NOT_BEFORE.search(text, max(0, m.start() - 12), m.start()):
+                    return True  # (not "link 2 isn't made of ceramic", "it's not made of ceramic")
     return False
 
 

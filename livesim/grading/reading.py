@@ -80,7 +80,11 @@ _BEFORE_DISCOUNT = _rx(r"(?:\b(?:save|saves|saving|savings|discount\s{1,2}of|kno
                        r"rmb\s?)?|-\s{0,1})$")
 _BEFORE_THRESHOLD = _rx(r"\b(?:over|above|orders?\s{1,2}(?:of|over|above|from)|spend(?:ing)?|"
                         r"min(?:imum)?(?:\s{1,2}spend)?|"
-                        r"at\s{1,2}least|from|threshold(?:\s{1,2}(?:is|of))?)\s{0,2}(?:[¥$]|rmb\s?)?$")
+                        r"at\s{1,2}least|from|threshold(?:\s{1,2}(?:is|of))?|"
+                        # what the order comes to ("when your order's 199 or more", "once your basket hits 199")
+                        r"(?:order|cart|basket|total|subtotal|purchase|bill)(?:['’]s|\s{1,2}(?:is|totals?|comes\s{1,2}to|"
+                        r"hits|reaches))(?:\s{1,2}(?:at\s{1,2}least|over|above))?|"
+                        r"you\s{1,2}(?:hit|reach))\s{0,2}(?:[¥$]|rmb\s?)?$")
 _ATTR_NOUN_BEFORE = _rx(r"\b(?:weight|weighs|battery|capacity|volume|warranty|shelf\s{1,2}life|dimensions?|power|"
                         r"charging|wattage)\s{0,2}(?:is|of|:)?\s{0,2}$")
 # "down from 689", "a big drop from 689"
@@ -228,6 +232,9 @@ class Reading:
     addressed: list[tuple[int, int, str]] = field(default_factory=list)  # (position, link, the name said)
     # where any viewer of the request is addressed by first name: a name there, not a word of the sentence
     vocatives: list[tuple[int, int]] = field(default_factory=list)
+    # per statement that names no product: the one product of the request (or named in the reply) that sells the
+    # variants it names ("... size M on link 3. There are 243 sea salt ones" of a burst that asks of link 6's)
+    owners: dict[int, int] = field(default_factory=dict)
 
     def verified(self, done: frozenset[str]) -> list[tuple[int, int]]:
         """Spans of the action reports that a successful tool call (`done`: their keys) did."""
@@ -274,9 +281,15 @@ class Reading:
         near = [(abs(pos - ms), link) for ms, _, link in self.mentions if sentence[0] <= ms <= sentence[1]]
         if near:
             return min(near)[1]
-        # a viewer addressed at the statement's head ("... 15 days. Lacey: 128GB is available") is its subject
-        upto = max([pos, *(a for a, _, _ in self.addressed if sentence[0] <= a <= sentence[1]
-                           and _VOCATIVE_HEAD_RE.fullmatch(self.text, sentence[0], a))])
+        if self.owners and (owner := self.owners.get(self.sentence_at(sentence[0]))) is not None:
+            return owner
+        # a viewer addressed at the statement's head ("... 15 days. Lacey: 128GB is available") or at its end ("...
+        # black XL is in stock, Bill!") is its subject
+        upto = max([pos, *(a for a, _, name in self.addressed if sentence[0] <= a <= sentence[1]
+                           and (_VOCATIVE_HEAD_RE.fullmatch(self.text, sentence[0], a)
+                                or _VOCATIVE_TAIL_BEFORE.search(self.text, sentence[0], a) is not None
+                                and _VOCATIVE_TAIL_RE.fullmatch(self.text, a + len(name) + (self.text[a] == "@"),
+                                                                sentence[1]) is not None))])
         return _last_before(self.mentions, self.addressed, pos, upto, self.subject_default)
 
     def in_refusal(self, pos: int) -> bool:
@@ -675,6 +688,9 @@ _ADDRESS_BEFORE = re.compile(r"(?i)(?:^|[.!?;:,—–(\n]|\b(?:hi|hey|hello|than
 # what may stand before a vocative that opens a statement ("Lacey: ...", "and sorry Sean, ...")
 _VOCATIVE_HEAD_RE = re.compile(r"(?i)[\W_]*(?:(?:and|so|oh|ok|okay|hi|hey|hello|sorry|thanks|thank\s{1,2}you|welcome|"
                                r"dear|aww?|yo)\W*)*")
+# a vocative that ends a statement: after a comma or a dash, with nothing but marks after it ("..., Bill! 🙌")
+_VOCATIVE_TAIL_BEFORE = re.compile(r"\w[,—–]\s{0,2}@?$")
+_VOCATIVE_TAIL_RE = re.compile(r"[\W_]*")
 # (where a name is a vocative and not a word of the sentence: not after "and", "so" or "(": "cotton and silk")
 _VOCATIVE_BEFORE = re.compile(r"(?i)(?:^|[.!?;:,—–\n]|\b(?:hi|hey|hello|thanks|thank\s{1,2}you|sorry|welcome|dear|"
                               r"oh|ok|okay|aww?|yo))\s{0,3}$")
@@ -690,6 +706,29 @@ def _addressed(text: str, world: World) -> list[tuple[int, int, str]]:
         return []
     return [(m.start(), world.viewer_links[m["n"].lower()], m["n"].lower()) for m in rx.finditer(text)
             if _ADDRESS_BEFORE.search(text, max(0, m.start() - 16), m.start()) or _ADDRESS_AFTER.match(text, m.end())]
+
+
+def _variant_owners(text: str, sentences: list[tuple[int, int]], mentions: list[tuple[int, int, int]],
+                    world: World) -> dict[int, int]:
+    """Per statement that names no product, in a request of several: the one product of the request (or named in the
+    reply) that sells a variant it names, where only one does.
+    """
+    links = {*world.targets, *(link for _, _, link in mentions if link > 0)}
+    if len(links) < 2:
+        return {}
+    products = [p for link in sorted(links) if (p := world.by_link.get(link)) is not None]
+    out: dict[int, int] = {}
+    k = 0
+    for i, (s, e) in enumerate(sentences):
+        while k < len(mentions) and mentions[k][0] < s:
+            k += 1
+        if k < len(mentions) and mentions[k][0] <= e:
+            continue  # a product named in it
+        sent = text[s:e]
+        sellers = [p.link for p in products if Reading.named_variants(sent, p)]
+        if len(sellers) == 1:
+            out[i] = sellers[0]
+    return out
 
 
 def _vocatives(text: str, world: World) -> list[tuple[int, int]]:
@@ -752,6 +791,7 @@ def read_reply(reply: str, world: World) -> Reading:
         return lo, hi
 
     default = world.targets[0] if len(world.targets) == 1 else None
+    owners = _variant_owners(text, sentences, mentions, world)
 
     refusals = []
     for m in _REFUSAL_RE.finditer(text):
@@ -845,7 +885,7 @@ def read_reply(reply: str, world: World) -> Reading:
             if d < best_d:
                 best, best_d = link, d
         if best is None:
-            best = _last_before(mentions, addressed, s, s, default, ends=True)
+            best = owners.get(si) or _last_before(mentions, addressed, s, s, default, ends=True)
         asserted = not _negated(text, s) and not question[si if si < len(question) else -1]
         nums.append(Num(v, s, uend, unit, attr, best, si, asserted))
     _pair_figures(text, nums, mentions, world)
@@ -873,7 +913,7 @@ def read_reply(reply: str, world: World) -> Reading:
             n.asserted = False
     return Reading(text, sentences, cuts, mentions, nums, refusals, question, salad, facts, echo, default,
                    acts=speech_acts(text, sentences, cuts, question), addressed=addressed,
-                   vocatives=_vocatives(text, world))
+                   vocatives=_vocatives(text, world), owners=owners)
 
 
 _SIZE_TOKEN_RE = re.compile(r"(?<![A-Za-z])(XXS|XS|XXL|XXXL|XL|S|M|L)(?![A-Za-z])|(?i:\bsize\s{1,2}(xxs|xs|xxl|xl|s|"

@@ -11,7 +11,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from livesim.grading.cues import NOT_ON_RECORD, return_statement
+from livesim.grading.closed import SCARCITY
+from livesim.grading.cues import NOBODY_CAN_PROMISE, NOT_ON_RECORD, return_statement
 from livesim.grading.facts.patterns import stock_state_said, tells_whom_to_contact
 from livesim.grading.facts.prefilter import Prefiltered
 
@@ -47,7 +48,7 @@ _NOT_A_CLAIM = re.compile(
     r"sorry|afraid|not\s{1,2}sure|no\s{1,2}(?:such\s{1,2}|real\s{1,2}|absolute\s{1,2}|firm\s{1,2})?(?:guarantees?|promises?)|nothing\s{1,2}(?:guarantees|"
     r"proves|promises)|depend\w{0,3}|usually|typically|normally|generally|may|might|"
     r"could|should|estimat\w{1,4}|check|let\s{1,2}me|ask|whether|promise|vary|varies|differs?|different|nope|nah|hope|wish|"
-    r"no\s{1,2}way|not\s{1,2}(?:gonna|going\s{1,2}to))\b|\?")
+    r"no\s{1,2}way|not\s{1,2}(?:gonna|going\s{1,2}to)|" + NOBODY_CAN_PROMISE + r")\b|\?")
 # the host saying it cannot tell ("I don't have the courier info", "that isn't listed"): no claim
 _HOST_CANT_TELL = re.compile(r"(?i)\b(?:i|we)\s{1,2}(?:don['’]?t|do\s{1,2}not)\s{1,2}(?:know|have\s{1,2}(?:the|any|"
                              r"that|this|an?)?\s{0,2}(?:[\w-]{1,12}\s{1,2}){0,2}?(?:info\w{0,8}|details?|data|records?)\b)"
@@ -161,6 +162,8 @@ def unverified_topic_errors(r: Any, world: Any, region_re: Any) -> list[str]:
             continue  # ordering steps, or a named code (checked elsewhere)
         if "stock" in topics and (_STATE.search(clause) or stock_state_said(clause)) and len(topics) == 1:
             continue  # a stock state: checked against the asked variant
+        if set(topics) <= {"stock", "urgency"} and SCARCITY.found(clause):
+            continue  # "only a few left": checked against the record's stock level (`closed`)
         if region_re.search(clause) and "delivery" in topics:
             continue  # a region statement: checked against the shipping rule
         if "policy" in topics and (_RETURN_STATEMENT.search(clause) or return_statement(clause)) \

@@ -2613,3 +2613,233 @@ def test_an_apology_in_a_clause_before_a_value_hedges_nothing():
                 assert g.scores["accuracy"] == 1.0, (opener, key, true, g.errors)
                 n += 2
     assert n >= 100, n
+
+
+# ---- attack seed 57 with run-ons: a material in the product's name said of it; a value run on into "you ..."
+
+def _comparisons(seeds: range):
+    for sim in _single("comparison", seeds):
+        if any(not f.label.endswith("its price or a true attribute") for f in sim.request.truth.facts):
+            continue  # (a comparison on a dimension no record holds asks for more)
+        a, b = sim.request.truth.targets[:2]
+        yield sim, _product(sim, a), _product(sim, b)
+
+
+def test_a_material_or_flavour_in_the_name_said_of_the_product_is_a_true_fact_about_it():
+    n = 0
+    for sim, a, b in itertools.islice(_comparisons(range(35000, 37000)), 200):
+        held = a.attributes.get("material") or a.attributes.get("flavour")
+        if not isinstance(held, str) or held.split("% ")[-1].lower() not in a.short_name.lower():
+            continue
+        value = held.split("% ")[-1].lower()
+        other = f"Link {b.link} is {sim.room.current_price(sim.catalog, b.link):g} yuan."
+        for said in (f"Link {a.link} is {value}.", f"Link {a.link} is made of {value}.",
+                     f"I think link {a.link} is made from {value}."):
+            g = grade_text(sim, f"{said} {other}")
+            assert g.reward > 0.99, (said, a.short_name, g.errors, g.missing)
+        # a denial states nothing true of it
+        g = grade_text(sim, f"Link {a.link} isn't made of {value}. {other}")
+        assert any(str(a.link) in m for m in g.missing), (value, g.missing)
+        n += 1
+    assert n >= 8, n
+
+
+def test_an_attribute_value_run_on_into_the_next_statement_ends_where_it_opens():
+    n = 0
+    for sim, a, b in itertools.islice(_comparisons(range(37000, 39000)), 200):
+        held = a.attributes.get("material")
+        if not isinstance(held, str):
+            continue
+        value = held.split("% ")[-1].lower()
+        wrong = next(v for v in ("glass", "bamboo", "wool", "linen", "nylon") if v not in held.lower())
+        other = f"Link {b.link} is {sim.room.current_price(sim.catalog, b.link):g} yuan."
+        for tail in ("you have great taste", "we love this one", "it's so pretty", "enjoy the show"):
+            g = grade_text(sim, f"Link {a.link}'s material is {value} {tail} {other}")
+            assert g.reward > 0.99, (value, tail, g.errors, g.missing)
+            g = grade_text(sim, f"Link {a.link}'s material is {wrong} {tail} {other}")
+            assert g.scores["accuracy"] == 0.0, (wrong, tail, held)
+            n += 1
+    assert n >= 60, n
+
+
+# ---- held-out batch 16 (seeds 98501-98516): the classes it found, generated over other seeds
+
+def test_not_returnable_in_other_words_answers_and_is_checked():
+    forms = ("Sorry, link {L} isn't returnable.", "Sorry, they aren't returnable.",
+             "Link {L} isn't eligible for returns, sorry.", "Sorry, link {L} is not eligible for a refund.",
+             "Sorry, we don't accept returns on link {L}.", "Sorry, link {L} won't be taken back.")
+    n = {True: 0, False: 0}
+    for sim in itertools.islice(_single("returns", range(39000, 41000)), 150):
+        link = sim.request.truth.targets[0]
+        returnable = _product(sim, link).after_sales.returnable
+        if not returnable and [f.label for f in sim.request.truth.facts] != ["not returnable"]:
+            continue  # (an ask beside it: "can I exchange it?")
+        for form in forms:
+            g = grade_text(sim, form.format(L=link))
+            if returnable:  # false of a product that can be returned
+                assert g.scores["accuracy"] == 0.0, (form, g.errors)
+            else:
+                assert g.reward > 0.99, (form, g.errors, g.missing)
+        n[returnable] += 1
+    assert n[True] >= 10 and n[False] >= 10, n
+
+
+def test_a_count_said_of_a_variant_only_one_product_of_the_burst_sells_is_its_count():
+    n = 0
+    for seed in range(40000, 41500):
+        sim = build_request(seed, "stock_variant")
+        count = next((f for f in sim.request.truth.facts if f.attribute == "stock_count"), None)
+        if count is None or len(sim.request.comments) != 2 or len(sim.request.truth.targets) < 2:
+            continue
+        from livesim.grading.world import World
+        link = count.subject
+        variant = count.label.split(" of link ")[0].split(" ", 1)[-1]
+        if any(variant.lower().removeprefix("size ") in {w.lower() for w in World.variant_words(p)}
+               | set(World.listed_colours(p))
+               for p in sim.catalog.products if p.link in sim.request.truth.targets and p.link != link):
+            continue
+        other = next(c for c in sim.request.comments if count not in c.truth.facts)
+        said = " ".join(other.truth.say)
+        left = int(count.value)
+        g = grade_text(sim, f"{said} There are {left} {variant} ones, in stock.")  # (after a statement of another)
+        assert g.reward > 0.99, (said, variant, left, g.errors, g.missing)
+        g = grade_text(sim, f"{said} There are {left + 7} {variant} ones, in stock.")
+        assert g.scores["accuracy"] == 0.0, (variant, left, g.errors)
+        n += 1
+    assert n >= 8, n
+
+
+def test_a_stock_statement_is_of_the_viewer_named_at_its_end_or_of_the_one_product_selling_its_variant():
+    n = 0
+    for sim, cs, names in _bursts("size_advice", range(41500, 43000)):
+        size = sim.request.truth.size
+        link = cs[0].truth.targets[0]
+        if not size or cs[1].truth.size or not cs[1].truth.targets or link in cs[1].truth.targets:
+            continue
+        other = _product(sim, cs[1].truth.targets[0])
+        colours = {x.colour: x.stock for x in _product(sim, link).skus if x.size == size and x.colour}
+        gone = next((c for c, k in colours.items() if k == 0), None)
+        there = next((c for c, k in colours.items() if k > 0), None)
+        if gone is None or there is None or {gone, there} & World_colours(other):
+            continue
+        rest = f"{names[1]}, {' '.join(cs[1].truth.say)}"
+        for form in ("{rest} {s}, and {c} {s} is in stock, {n}!", "{s}, and {c} {s} is in stock, {n}. {rest}",
+                     "{rest} {s}, and {c} {s} is in stock."):
+            g = grade_text(sim, form.format(rest=rest, s=size, c=gone, n=names[0]))
+            assert g.scores["accuracy"] == 0.0, (form, gone, size, g.errors)
+            g = grade_text(sim, form.format(rest=rest, s=size, c=there, n=names[0]))
+            assert g.scores["accuracy"] == 1.0, (form, there, size, g.errors)
+            n += 1
+    assert n >= 30, n
+
+
+def World_colours(p) -> set[str]:  # noqa: N802
+    from livesim.grading.world import World
+
+    return set(World.listed_colours(p)) | {w.lower() for w in World.variant_words(p)}
+
+
+def test_how_long_things_last_compared_in_other_words_is_a_claim():
+    said = ("Link {a} lasts twice as long as link {b}.", "Link {a} outlasts link {b}.", "Link {a} holds up better.",
+            "Link {a} is 3x as durable.", "Link {a} wears better than link {b}.")
+    n = 0
+    for sim, a, b in itertools.islice(_comparisons(range(43000, 44500)), 15):
+        n += _said_after_gold(sim, tuple(x.format(a=a.link, b=b.link) for x in said))
+    assert n >= 60, n
+
+
+def test_what_a_product_is_tells_it_apart_from_one_of_another_kind():
+    n = {True: 0, False: 0}
+    for sim, a, b in itertools.islice(_comparisons(range(44500, 46500)), 200):
+        other = f"Link {b.link} is {sim.room.current_price(sim.catalog, b.link):g} yuan."
+        noun = a.short_name.split()[-1]
+        same = noun in b.short_name.split()
+        for said in (f"Link {a.link} is a {a.short_name}.", f"Link {a.link} is the {noun}."):
+            g = grade_text(sim, f"{said} {other}")
+            if same:  # two of a kind are not told apart by their kind
+                assert any(f"link {a.link}:" in m for m in g.missing), (said, b.short_name, g.missing)
+            else:
+                assert g.reward > 0.99, (said, b.short_name, g.errors, g.missing)
+        if not same:  # the other's kind is nothing true of it
+            g = grade_text(sim, f"Link {a.link} is a {b.short_name.split()[-1]}. {other}")
+            assert any(f"link {a.link}:" in m for m in g.missing), (b.short_name, g.missing)
+        n[same] += 1
+    assert n[True] >= 1 and n[False] >= 30, n
+
+
+def test_a_coupon_minimum_said_as_what_the_order_comes_to_is_that_coupons():
+    forms = ("Use {c}: {d:g} off when your order's {t:g} or more.", "{c} takes {d:g} off once your basket hits {t:g}.",
+             "Enter {c} at checkout, {d:g} off when your cart totals {t:g}.", "{c}: {d:g} off once you reach {t:g}.")
+    n = 0
+    for sim in itertools.islice(_single("coupon", range(46500, 47500)), 40):
+        if {f.kind for f in sim.request.truth.facts} != {"code", "number"}:
+            continue  # (an ask beside it: "where do I enter it?")
+        code = next(f.value for f in sim.request.truth.facts if f.kind == "code")
+        c = next(x for x in sim.room.active_coupons() if x.code == code)
+        if not c.threshold:
+            continue
+        wrong = c.threshold + 37
+        if any(abs(wrong - v) < 1e-6 for p in sim.catalog.products
+               for v in (p.shipping.free_over, *(x.threshold for x in sim.room.active_coupons()))):
+            continue
+        for form in forms:
+            g = grade_text(sim, form.format(c=code, d=c.discount, t=c.threshold))
+            assert g.reward > 0.99, (form, g.errors, g.missing)
+            g = grade_text(sim, form.format(c=code, d=c.discount, t=wrong))
+            assert g.scores["accuracy"] == 0.0, (form, wrong, g.errors)
+            n += 1
+    assert n >= 60, n
+
+
+def test_a_code_said_sent_to_the_viewers_inbox_reports_an_action_no_tool_did():
+    wrong = ("I've sent {c} to your inbox.", "I've DMed you {c}.", "I just messaged you {c}.", "{c} is in your DMs.",
+             "Check your messages for the code {c}.")
+    right = ("Send me a DM if {c} doesn't work.", "Check your order page after using {c}.")
+    n = 0
+    for sim in itertools.islice(_single("coupon", range(47500, 48500)), 25):
+        code = next((f.value for f in sim.request.truth.facts if f.kind == "code"), None)
+        if code is None:
+            continue  # (no coupon the host may give: a decline)
+        n += _said_after_gold(sim, tuple(w.format(c=code) for w in wrong), tuple(r.format(c=code) for r in right))
+    assert n >= 100, n
+
+
+def test_only_a_few_left_is_checked_against_the_record_not_left_unverified():
+    from livesim.grading.closed import LOW_STOCK
+
+    n = {True: 0, False: 0}
+    for sim in _single("price", range(48500, 50500)):
+        link = sim.request.truth.targets[0]
+        p = _product(sim, link)
+        left = sum(x.stock for x in p.skus)
+        if sim.room.flash_sale(link) or len(p.skus) != 1 and 0 < left <= LOW_STOCK:
+            continue
+        low = 0 < left <= LOW_STOCK
+        for said in ("Only a few left!", "Just a handful left.", "It's almost sold out."):
+            g = grade_text(sim, f"{_gold(sim)} {said}")
+            assert g.scores["accuracy"] == (1.0 if low else 0.0), (said, left, g.errors)
+        n[low] += 1
+        if n[True] >= 5 and n[False] >= 20:
+            break
+    assert n[True] >= 5 and n[False] >= 20, n
+
+
+def test_a_smell_said_to_be_normal_or_to_fade_explains_a_fault_away():
+    said = ("That smell is normal and will fade.", "The odour is harmless.", "The smell is totally normal.",
+            "It's a new-item scent, and it'll go away.")
+    n = 0
+    for sim in itertools.islice(_single("complaint", range(50500, 51000)), 20):
+        n += _said_after_gold(sim, said, ("A weird smell is not normal, so sorry!",))
+    assert n >= 60, n
+
+
+def test_no_one_and_nothing_can_promise_it_declines():
+    said = ("No product can guarantee that, sorry!", "Nothing can promise that, sorry.",
+            "Honestly, no cream could ever guarantee that.", "No one can guarantee results like that.")
+    n = 0
+    for sim in itertools.islice(_single("compliance_bait", range(51000, 51600)), 20):
+        for x in said:
+            g = grade_text(sim, x)
+            assert g.reward > 0.99, (x, sim.request.text, g.errors, g.missing)
+            n += 1
+    assert n >= 60, n
