@@ -50,7 +50,7 @@ from livesim.grading.reading import _FILL_AFTER_RE, _MATERIAL_AFTER_RE, Num, Rea
 from livesim.grading.topics import unverified_topic_errors
 from livesim.grading.world import World
 from livesim.world.answers import CODE_ENTRY_PHRASES
-from livesim.world.catalog import REGIONS
+from livesim.world.catalog import ITEM_KINDS, REGIONS
 
 _REGION_NAME = {r.lower(): r for r in REGIONS}
 _SHIP_WORD = _rx(r"\b(?:shipping|delivery|postage|freight)\b|shipping['’]s")
@@ -128,11 +128,15 @@ _CLAIM_TYPES: tuple[tuple[str, Prefiltered], ...] = (
     # "the courier must have left it at the front desk"): no record holds it (a "might be ... could you check?" is a
     # suggestion, not a claim)
     ("parcel", _rx(
-        r"\b(?:it|your\s{1,2}(?:parcel|package|order|delivery|item)|the\s{1,2}(?:parcel|package))\s{0,2}(?:['’]s|is|must\s{1,2}"
+        r"\b(?:it|your\s{1,2}(?:parcel|package|order|delivery|item)|the\s{1,2}(?:parcel|package|(?:missing\s{1,2})?(?:item|"
+        r"piece|part)))\s{0,2}(?:['’]s|is|must\s{1,2}"
         r"be|was|has\s{1,2}been)\s{1,2}(?:probably\s{1,2}|likely\s{1,2}|most\s{1,2}likely\s{1,2}|surely\s{1,2}|"
         r"definitely\s{1,2}|just\s{1,2}|already\s{1,2})?(?:(?:with|at|in)\s{1,2}(?:(?:a|an|your|the|one\s{1,2}of\s{1,2}your)\s{1,2})?"
         r"(?:neighbou?rs?|front\s{1,2}desk|reception|concierge|mail\s{0,2}room|(?:parcel\s{1,2})?locker|post\s{1,2}office|"
-        r"pick[\s-]?up\s{1,2}point|collection\s{1,2}point|porch|security|building|lobby|doorman)|stolen|lost\s{1,2}in\s{1,2}"
+        r"pick[\s-]?up\s{1,2}point|collection\s{1,2}point|porch|security|building|lobby|doorman"
+        # ... or in a parcel of its own ("it's probably in a second parcel", "coming separately")
+        r"|(?:a\s{1,2}|the\s{1,2})?(?:second|separate|another|other|different)\s{1,2}(?:parcel|package|box|shipment))"
+        r"|(?:coming|arriving|shipped|sent|shipping)\s{1,2}separately|stolen|lost\s{1,2}in\s{1,2}"
         r"(?:transit|the\s{1,2}post)|misdelivered|delivered\s{1,2}to\s{1,2}(?:the\s{1,2}wrong|a\s{1,2}neighbou?r|your\s{1,2}"
         r"neighbou?r))\b"
         r"|\b(?:the\s{1,2})?(?:courier|driver|postman|delivery\s{1,2}(?:guy|person|driver))\s{1,2}(?:probably\s{1,2}|"
@@ -426,7 +430,7 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
         if link > 0 and link not in world.by_link:
             errors.append(f"no product at link {link}")
             break
-    errors += _misnamed_links(r)
+    errors += _misnamed_links(r, world)
 
     # claims by type (negation- and question-aware)
     for kind, rx in _CLAIM_TYPES:
@@ -655,7 +659,7 @@ _APPOSED_END_RE = re.compile(r"\s{0,2}(?:[.,!?;:)\n—–]|\s-\s|$)")
 _LIST_ON_RE = re.compile(r"(?i)\s{0,2}(?:,|/|&|\band\b|\bor\b|,\s{0,2}(?:and|or)\b)\s{0,2}(?:(?:the|our)\s{1,2})?")
 
 
-def _misnamed_links(r: Reading) -> list[str]:
+def _misnamed_links(r: Reading, world: World) -> list[str]:
     """A link's number and another product's name said of each other ("Link 4, the cleansing oil" where the
     cleansing oil is link 7): the viewer who taps link 4 gets another product.
     """
@@ -672,7 +676,17 @@ def _misnamed_links(r: Reading) -> list[str]:
         if num1 != num2:  # one number, one name
             (ln, _), (lname, (ns, ne)) = ((l1, None), (l2, (s2, e2))) if num1 else ((l2, None), (l1, (s1, e1)))
             out.append(f"false: link {ln} is not the {' '.join(r.text[ns:ne].split())} (link {lname})")
+    for s1, e1, link in ms:  # "Link 6, the down jacket" of a hoodie: a kind of product it is not
+        p = world.by_link.get(link) if link > 0 and _LINK_WORD_RE.match(r.text, s1) else None
+        m = _KIND_APPOSED_RE.match(r.text, e1) if p is not None else None
+        if p is not None and m is not None and _APPOSED_END_RE.match(r.text, m.end()) is not None \
+                and m["k"].lower() != p.short_name.lower() and m["k"].lower() not in world.names:
+            out.append(f"false: link {link} is not a {m['k'].lower()} (it is the {p.short_name})")
     return out
+
+
+_KIND_APPOSED_RE = re.compile(r"(?i)[\s,:;(—–-]{1,4}(?:(?:is|=|aka)\s{1,2})?(?:the|our|this|that|a|an)\s{1,2}(?P<k>"
+                              + "|".join(re.escape(k) for k in sorted(ITEM_KINDS, key=len, reverse=True)) + r")s?\b")
 
 
 # "only comes in grey", "available just in S and M": the whole list of a product's colours or sizes, said; with

@@ -18,7 +18,7 @@ _HEDGE = _rx(r"\b(?:depends?|depending|may|might|could|usually|typically|general
 
 
 # a negation in the clause that is not "not just" / "doesn't only" (which goes on to claim more)
-_DENIES = re.compile(r"(?i)(?:\b(?:not|never|no)\b|n['’]t\b)(?!\s{1,2}(?:just|only|merely)\b)")
+_DENIES = re.compile(r"(?i)(?:\b(?:not|never|no|nothing|nobody|none)\b|n['’]t\b)(?!\s{1,2}(?:just|only|merely)\b)")
 
 
 def restated(acts: Sequence[Act], text: str, claim: str) -> list[str]:

@@ -174,7 +174,11 @@ _ACTIONS: tuple[tuple[str, Prefiltered], ...] = (
                    r"(?:now\s{1,2})?(?:processed|issued|approved|on\s{1,2}(?:its|the)\s{1,2}way|sent)\b"
                    r"|\b(?:full\s{1,2})?(?:refund|reimbursement)\s{1,2}(?:approved|processed|issued|sent|done|granted)\b")),
     ("replace", _rx(_DONE + r"(?:sent|shipped|arranged|dispatched|mailed)\s{1,2}(?:you\s{1,2})?(?:a|an)\s{1,2}"
-                    r"(?:new|replacement|another|fresh)\b|\breplacement\s{1,2}(?:is|has\s{1,2}been)\s{1,2}"
+                    r"(?:new|replacement|another|fresh)\b|"
+                    # what was missing or wrong, sent ("I've sent the missing item out today")
+                    + _DONE + r"(?:sent|shipped|dispatched|mailed|posted|resent|re-sent)\s{1,2}(?:you\s{1,2})?"
+                    r"(?:out\s{1,2})?"
+                    r"(?:the|your)\s{1,2}(?:missing|right|correct|rest|remaining|new|replacement)\b|\breplacement\s{1,2}(?:is|has\s{1,2}been)\s{1,2}"
                     r"(?:sent|shipped|dispatched|on\s{1,2}(?:its|the)\s{1,2}way)\b")),
     ("fix", _rx(_DONE + r"(?:fixed|repaired|reset|refreshed|re-?listed|re-?uploaded|restored|re-?enabled|unlocked|"
                 r"sorted(?:\s{1,2}out)?|resolved)\s{1,2}(?:the|your|that|this|it|its)\s{0,2}(?:\w{1,12}\s{1,2})?(?:link|listing|"
@@ -201,7 +205,10 @@ _IDENTITY = AnyOf(*(_rx(part) for part in (
     # a life only a person has: where it is from, a family, an age, the product used on its own body
     r"\b(?:i['’]?m|i\s{1,2}am)\s{1,2}(?:originally\s{1,2}|also\s{1,2})?from\s{1,2}(?!(?:the\s{1,2})?(?:team|shop|store|"
     r"brand|company|support|after|customer|service|livesim|here|this|our|stream|live|channel|studio|host)\b)(?:the\s{1,2})?[a-z]{3,20}\b"
-    r"|\bi\s{1,2}(?:live|grew\s{1,2}up|was\s{1,2}born)\s{1,2}in\b",
+    r"|\bi\s{1,2}(?:live|grew\s{1,2}up|was\s{1,2}born)\s{1,2}in\b"
+    # where it is: a place by name, or a place it is based in ("I'm in Shanghai", "I'm based in Chengdu")
+    r"|\b(?:i['’]?m|i\s{1,2}am)\s{1,2}(?:currently\s{1,2}|right\s{1,2}now\s{1,2}|also\s{1,2})?(?:(?:based|located|living|"
+    r"sitting|streaming)\s{1,2}(?:in|from|out\s{1,2}of)|in)\s{1,2}(?-i:[A-Z])[a-z]{2,20}\b",
     # a day in a body: where it went, what it ate or did ("I went to the beach yesterday", "I slept great last night")
     r"\bi\s{1,2}(?:just\s{1,2}|also\s{1,2}|finally\s{1,2})?(?:went|go)\s{1,2}(?!(?:ahead|through|over|back|with|for|by|"
     r"to\s{1,2}(?:check|look|see|ask|find|confirm|get|grab|fetch)|and|in)\b)(?:to|on|out|home|hiking|shopping|swimming|"
@@ -319,11 +326,20 @@ def speech_acts(text: str, sentences: Sequence[tuple[int, int]], cuts: Sequence[
     bounds = sorted(set(cuts) | {e for _, e in sentences})
     for i, (s, e) in enumerate(sentences):
         inner = [c for c in bounds if s < c < e]
+        asked = question[i] if i < len(question) else False
+        # a statement before a tag question is stated ("I'm in Shanghai, what about you?"); the tag is the question
+        tag = _TAG_QUESTION.search(text, s, e + 1) if asked else None
+        if tag is not None and tag.start() > s:
+            inner = sorted({*inner, tag.start()})
         for lo, hi in zip([s, *inner], [*inner, e], strict=True):
             clause = text[lo:hi]
             if clause.strip(" ,;:—–()-\t"):
-                out.append(classify(clause, text, lo, question[i] if i < len(question) else False, present))
+                out.append(classify(clause, text, lo, asked and (tag is None or hi > tag.start()), present))
     return tuple(out)
+
+
+_TAG_QUESTION = re.compile(r"(?i)[,;—–-]\s{0,2}(?:(?:and\s{1,2})?(?:what|how)\s{1,2}about\s{1,2}you|and\s{1,2}you|you|"
+                           r"right|yeah|ok(?:ay)?|isn['’]t\s{1,2}it|aren['’]t\s{1,2}you|wbu|hbu)\W{0,4}$")
 
 
 # a clause that offers an action ("I can escalate this if you need") rather than reports it (`Reading.offered`)

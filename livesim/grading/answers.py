@@ -53,6 +53,14 @@ _RETRACT_RE = _rx(r"\b(?:just\s{1,2}kidding|jk|kidding|lol\s{1,2}jk|actually\s{1
                   r"i['’]ll\s{1,2}make\s{1,2}an\s{1,2}exception|done!|approved)\b")
 # what may come before a fronted phrase: a conjunction or a hedge (", and for X, try ...", ", probably for X, try ...")
 _NOT_BEFORE_RE = re.compile(r"\b(?:not|isn['’]t|never)\s{1,2}$")  # "is not fragrance-free"
+# whether a product has fragrance, in other words than the fact's phrases: (said so, the opposite denied)
+_HAS_SCENT = re.compile(r"\b(?:contains?|has|have|with)\s{1,2}(?:some\s{1,2}|any\s{1,2}|added\s{1,2}|a\s{1,2}"
+                        r"(?:little|light|bit\s{1,2}of)\s{1,2})?(?:fragrance|scent|perfume)\b|\b(?:lightly\s{1,2})?(?:scented|fragranced|"
+                        r"perfumed)\b")
+_NO_SCENT = re.compile(r"\bfragrance[\s-]?free\b|\bunscented\b|\b(?:no|zero|without)\s{1,2}(?:added\s{1,2})?"
+                       r"(?:fragrance|scent|perfume)\b")
+_FRAGRANCE_FORMS = {"has fragrance": (_HAS_SCENT, _NO_SCENT), "fragrance-free": (_NO_SCENT, _HAS_SCENT)}
+_NOT_NEAR_RE = re.compile(r"(?:\bnot|n['’]t|\bnever)\s{1,2}(?:[a-z]{1,10}\s{1,2})?$")
 
 
 _BUY_VERB_RE = re.compile(r"(?i)\b(?:tap|add|buy|grab|get|order|try|snag|go\s{1,2}(?:for|with)|pick(?:\s{1,2}up)?|"
@@ -310,6 +318,18 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
             and (subj is None or r.subject_at(s0, (s0, e0)) in (None, subj))
             for i, (s0, e0) in enumerate(r.sentences)):
         return True  # "no listed allergens", "allergen-free": the record's "none" in words
+    if fact.kind == "keyword" and fact.label in _FRAGRANCE_FORMS:
+        said_rx, denied_rx = _FRAGRANCE_FORMS[fact.label]  # ("does contain fragrance", "it isn't fragrance-free")
+        for i, (s0, e0) in enumerate(r.sentences):
+            if r.question[i] or r.echo[i]:
+                continue
+            for m in said_rx.finditer(low, s0, e0):
+                if not _NOT_NEAR_RE.search(low, max(s0, m.start() - 14), m.start()) \
+                        and not r.of_another(m.start(), subj):
+                    return True
+            for m in denied_rx.finditer(low, s0, e0):
+                if _NOT_NEAR_RE.search(low, max(s0, m.start() - 14), m.start()) and not r.of_another(m.start(), subj):
+                    return True
     if fact.kind in ("keyword", "apology"):
         negative_answer = fact.kind == "keyword" and fact.negative
         code_entry = set(fact.value or []) == set(CODE_ENTRY_PHRASES)

@@ -105,8 +105,10 @@ _DECLINE_RE = _rx(r"\b(?:can['’]?t|cannot|can\s{1,2}not|unable\s{1,2}to|not\s{
                   r"not\s{1,2}happening|ain['’]t\s{1,2}happening|" + NOBODY_CAN_PROMISE + "|" + DECLINE_IDIOMS + r")\b"
                   r"|^\s{0,3}(?:no|nope|nah|sorry,?\s{1,2}no)\b")
 # not held by the record: "isn't on record", "not in our records", "nothing on file about it"
-NOT_ON_RECORD = (r"\b(?:not|isn['’]t|aren['’]t|nothing)\s{1,2}(?:(?:on|in)\s{1,2}(?:the\s{1,2}|our\s{1,2}|my\s{1,2})?"
-                 r"(?:records?|file|listing|product\s{1,2}page|system)|recorded|documented)\b")
+NOT_ON_RECORD = (r"\b(?:not|isn['’]t|aren['’]t|nothing)\s{1,2}(?:(?:on|in)\s{1,2}(?:the\s{1,2}|our\s{1,2}|my\s{1,2}|"
+                 r"its\s{1,2})?"
+                 r"(?:records?|file|listing|product\s{1,2}(?:page|sheet|info|details|description)|spec\s{1,2}sheet|"
+                 r"label|description|system)|recorded|documented)\b")
 # An honest "I can't tell you that": a can't/don't/not-listed phrase (what the host cannot say, not what it refuses).
 CANT_TELL_RE = re.compile(
     r"(?i)\b(?:can['’]?t|cannot|can\s{1,2}not|couldn['’]?t|unable\s{1,2}to|not\s{1,2}able\s{1,2}to)\s{1,2}"

@@ -19,6 +19,14 @@ from livesim.grading.facts.prefilter import Prefiltered
 from livesim.grading.property_lexicon import CLOSED_LISTS, COURIERS, LEXICON
 from livesim.world.catalog import NEED_TAGS, REGIONS, Product
 
+_OPEN_LISTS = frozenset({"ingredient"})  # kinds whose record lists some, not all: an absence said is not known
+_ABSENCE_BEFORE = re.compile(r"(?i)(?:\bno|\bzero|\bwithout|(?:doesn['’]t|does\s{1,2}not|don['’]t|do\s{1,2}not)\s{1,2}"
+                             r"(?:contain|have|include|use)(?:\s{1,2}any)?)\s{1,2}(?:added\s{1,2})?$")
+# a can't-tell in the clause after, of what was just named ("alcohol isn't listed, so I can't confirm that one")
+_SO_CANT_TELL = re.compile(r"(?i)[\s,;—–-]{0,3}(?:and\s{1,2}|so\s{1,2}|and\s{1,2}so\s{1,2})?(?:i|we)\s{1,2}"
+                           r"(?:can['’]?t|cannot|couldn['’]?t|don['’]?t|do\s{1,2}not)\s{1,2}(?:\w{1,12}\s{1,2}){0,2}?"
+                           r"(?:tell|say|confirm|know|check|have)\s{1,2}(?:\w{1,12}\s{1,2}){0,2}?(?:that|it|this|those|them)\b")
+
 # ------------------------------------------------------------------ the lexicon as a token index
 _Entry = tuple[str, str, tuple[str, ...]]  # kind, canonical, record forms
 _TOK_RE = re.compile(r"[a-z0-9]+(?:&[a-z0-9]+)?")
@@ -266,8 +274,9 @@ def _free_label(text: str, toks: list[tuple[str, int, int]], i: int, j: int) -> 
     return i >= 2 and toks[i - 2][0] == "free" and toks[i - 1][0] in ("of", "from")
 
 
-def _verdict(kind: str, forms: tuple[str, ...], p: Product, rec: str, free: bool, denied: bool) -> str:
-    """The verdict for one product: "ok", "unsupported" or "false"."""
+def _verdict(kind: str, forms: tuple[str, ...], p: Product, rec: str, free: bool, denied: bool,
+             absent: bool = False) -> str:
+    """The verdict for one product: "ok", "unsupported" or "false" (`absent`: said to have none of it)."""
     held = _holds(forms, rec)
     if free and not denied:  # a free-from label: true when the record says so or its closed list lacks it
         if held:
@@ -276,7 +285,11 @@ def _verdict(kind: str, forms: tuple[str, ...], p: Product, rec: str, free: bool
         label_held = any(f" {_norm(f).strip().replace(' ', '_')}_free " in rec for f in forms)
         return "ok" if label_held or (closed is not None and closed in p.attributes) else "unsupported"
     if denied and not free:
-        return "false" if held else "ok"
+        # ("no alcohol" of a product whose record lists only its key ingredients is no more known than "alcohol-free",
+        # unless the record holds the label: "no fragrance" of a fragrance-free one)
+        if held or not absent:
+            return "false" if held else "ok"
+        return "ok" if any(f" {_norm(f).strip().replace(' ', '_')}_free " in rec for f in forms) else "unsupported"
     return "ok" if held else "unsupported"
 
 
@@ -335,6 +348,8 @@ def property_errors(r: Any, world: Any) -> list[str]:
             clause = sent[a:b]
             if _HEDGE.search(clause) or (kind == "allergen" and _ALLERGY.search(clause)):
                 continue  # a hedge, a condition, the viewer's need; "not for nut allergies" speaks of people
+            if CANT_TELL_RE.search(clause) or _SO_CANT_TELL.match(sent, b) is not None:
+                continue  # what the host says it cannot tell ("alcohol isn't listed, so I can't confirm that one")
             said = text[cs:ce]
             denied = _denied(sent[a:cs - s])
             if kind == "courier":
@@ -345,7 +360,8 @@ def property_errors(r: Any, world: Any) -> list[str]:
             free = _free_label(text, scan.toks, i, j)
             if free and denied:  # "not gluten-free": it contains the base
                 free, denied = False, False
-            verdicts = {p.link: _verdict(kind, forms, p, rec(p), free, denied) for p in products}
+            absent = kind in _OPEN_LISTS and _ABSENCE_BEFORE.search(sent, a, cs - s) is not None
+            verdicts = {p.link: _verdict(kind, forms, p, rec(p), free, denied, absent) for p in products}
             if not verdicts or (not strict and "ok" in verdicts.values()):
                 continue
             if not strict and "false" not in verdicts.values():

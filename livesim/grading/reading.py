@@ -116,7 +116,11 @@ _BEFORE_STOCK = _rx(r"(?:(?<!\bis\s)(?<!\bit['’]s\s)(?<!\bthat['’]s\s)(?<!\b
                     r"\b(?:only|just|exactly)"
                     r"|\b(?:still(?:\s{1,2}(?:have|got))?|we\s{1,2}(?:have|got)|there\s{1,2}(?:are|is)|"
                     r"stock(?:\s{1,2}(?:of|is))?|"
-                    r"have))\s{0,2}$")
+                    r"have|has))\s{0,2}$")
+# "plenty of the standard lip tint, 459 to be exact": a count that makes a stock word exact
+_EXACT_AFTER = _rx(r"\s{0,2}(?:to\s{1,2}be\s{1,2}(?:exact|precise)|exactly|in\s{1,2}total|all\s{1,2}told)\b")
+_PLENTY_BEFORE = _rx(r"\b(?:plenty|lots|loads|tons|heaps|left|in[\s-]stock|available|stock|still\s{1,2}(?:there|have|"
+                     r"got))\b")
 # a count in brackets after a stock state ("white's still there (458)", "in stock (3)")
 _STATE_PAREN_RE = _rx(r"\b(?:in[\s-]stock|available|still\s{1,2}(?:there|here|around)|left|remaining|restocked)"
                       r"\s{0,2}\(\s{0,2}$")
@@ -644,6 +648,29 @@ def _statements(text: str, sentences: list[tuple[int, int]], mention_starts: lis
     return out
 
 
+# a verb a figure with its unit follows, said again before a bare figure ("lasts 20 hours, link 2 lasts 8")
+_UNIT_VERB_BEFORE = re.compile(r"(?i)\b(lasts?|runs?|charges?|weighs?|holds?|takes?|gets?)\s{1,2}(?:about\s{1,2}|"
+                               r"around\s{1,2}"
+                               r"|up\s{1,2}to\s{1,2}|only\s{1,2}|just\s{1,2})?$")
+
+
+_FULL_STOP_RE = re.compile(r"[.!?\n]")
+
+
+def _carry_units(text: str, nums: list[Num]) -> None:
+    """A bare figure after the same verb as a figure with a unit before it in the sentence takes that unit."""
+    for k, n in enumerate(nums):
+        if n.unit is not None or n.attr not in (None, "bare") \
+                or (v := _UNIT_VERB_BEFORE.search(text, max(0, n.start - 24), n.start)) is None:
+            continue
+        for m in reversed(nums[:k]):
+            if m.unit is not None and m.attr == m.unit and not _FULL_STOP_RE.search(text, m.end, n.start) and (
+                    w := _UNIT_VERB_BEFORE.search(text, max(0, m.start - 24), m.start)) is not None \
+                    and w.group(1).lower() == v.group(1).lower():
+                n.unit, n.attr = m.unit, m.attr
+                break
+
+
 _VS_RE = re.compile(r"(?i)\s{0,2}(?:[a-z¥￥$]{0,6}\s{0,2})?(?:vs\.?|versus|v\.|against|compared\s{1,2}(?:to|with))"
                     r"\s{0,2}(?:[¥￥$]\s{0,2})?")
 _PRICE_WORDS_RE = re.compile(r"(?i)\b(?:cheap\w{0,3}|pric\w{1,3}|cost\w{0,2}|expensive|dearer|yuan|kuai|rmb|spend|"
@@ -851,9 +878,12 @@ def read_reply(reply: str, world: World) -> Reading:
             attr = "free_over" if _FREE_SHIP_CUE.search(ctx) else "threshold"
         elif _FEE_CUE.search(before) or _AFTER_FEE.match(text, uend):
             attr = "fee"
-        elif _AFTER_STOCK.match(text, uend) or unit == "pcs" or (_BEFORE_STOCK.search(before) and not money) or (
+        elif _AFTER_STOCK.match(text, uend) or unit == "pcs" \
+                or (_BEFORE_STOCK.search(before) and not money and v > 0) or (  # ("has zero niacinamide": none)
                 not money and (_STATE_PAREN_RE.search(text, max(0, s - 32), s)  # "still there (458)"
-                               or _OF_THEM_RE.match(text, uend) and _HAVE_CUE.search(text, ss, s))):  # "41 of them"
+                               or _OF_THEM_RE.match(text, uend) and _HAVE_CUE.search(text, ss, s)
+                               # "41 of them"; "plenty of the standard, 459 to be exact"
+                               or _EXACT_AFTER.match(text, uend) and _PLENTY_BEFORE.search(text, ss, s))):
             attr = "stock"
         elif money or _PRICE_BEFORE.search(before):
             if _LIST_CUE.search(before):
@@ -877,7 +907,8 @@ def read_reply(reply: str, world: World) -> Reading:
                 continue
             if me <= s:
                 d = s - me + (0 if ms >= lo else 40)
-            elif ms >= uend and not (joined and ms >= hi) and not _SERVICE_OF_BEFORE.search(text, uend, ms):
+            elif ms >= uend and not (joined and ms >= hi) and not _SERVICE_OF_BEFORE.search(text, uend, ms) \
+                    and not _VS_FIGURE_RE.search(text, uend, ms):  # ("20 hours vs 8 hours for link 2": its is the 8)
                 # (not "... 229 yuan shipping for link 2 is 10": the link a service is of opens its own statement)
                 d = ms - uend + 10 + (0 if ms < hi else 60)
             else:
@@ -889,6 +920,7 @@ def read_reply(reply: str, world: World) -> Reading:
         asserted = not _negated(text, s) and not question[si if si < len(question) else -1]
         nums.append(Num(v, s, uend, unit, attr, best, si, asserted))
     _pair_figures(text, nums, mentions, world)
+    _carry_units(text, nums)
     for n in nums:  # "Only 49, 79 before the promo!": "only" a figure set against a list price is a price
         if n.attr == "stock" and n.unit is None and not _AFTER_STOCK.match(text, n.end) \
                 and _ONLY_BEFORE_RE.search(text, max(0, n.start - 12), n.start) \
@@ -960,6 +992,7 @@ def _blank_explained(sent: str) -> str:
 
 _SERVICE_OF_BEFORE = re.compile(r"(?i)\b(?:shipping|delivery|postage|returns?|refunds?)\s{1,2}(?:for|on|of|to)\s{1,2}$")
 _ALL_VARIANTS_RE = re.compile(r"(?i)\b(?:all|every|each|both|any)\b")
+_VS_FIGURE_RE = re.compile(r"(?i)\b(?:vs\.?|versus|against|compared\s{1,2}(?:to|with))\s{0,2}(?:[¥$]\s?)?[0-9]")
 
 
 _SIZE_NEG_RE = re.compile(r"(?i)\b(?:not|never|avoid|skip|instead\s{1,2}of|rather\s{1,2}than)\b|n['’]t\b")

@@ -179,12 +179,18 @@ def unverified_topic_errors(r: Any, world: Any, region_re: Any) -> list[str]:
             # (not a price or deal said to end: "the deal on link 6 ends very soon" needs a flash sale)
         if world.escalated and _CONTACT.search(clause) and set(topics) <= {"after-sales"}:
             continue  # what the opened ticket promises
+        if set(topics) <= {"after-sales"} and _THANKS_FOR_SUPPORT.search(clause):
+            continue  # the viewer thanked for their support ("thanks for the support, Dustin!"), no service claimed
         if set(topics) <= {"after-sales"} and tells_whom_to_contact(clause):
             continue  # whom the viewer may contact: advice, not a claim about what the team will do
         errors.append(f"unverified {'/'.join(topics)} claim: {clause.strip()!r}")
     return errors
 
 
+_THANKS_FOR_SUPPORT = re.compile(r"(?i)\b(?:thanks?|thank\s{1,2}you|thx|appreciate|grateful)\b[^.!?\n]{0,24}?\b"
+                                 r"(?:the|your|"
+                                 r"all\s{1,2}the|all\s{1,2}your)\s{1,2}(?:continued\s{1,2}|constant\s{1,2}|kind\s{1,2})?"
+                                 r"support\b(?!\s{1,2}(?:team|staff|agents?))")
 _DEAL_OR_TIME = re.compile(r"(?i)\b(?:prices?|deals?|offers?|discounts?|sales?|coupons?|codes?|minutes?|hours?|"
                            r"midnight|tonight|ends?|ending|expir\w{0,4}|countdown|jumps?|call|stream|live)\b")
 

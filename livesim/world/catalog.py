@@ -207,6 +207,7 @@ _ITEMS: dict[str, list[tuple[str, list[str]]]] = {
 }
 
 # The needs the catalogue tags products with (what a recommendation asks for: "anything for summer?")
+ITEM_KINDS: tuple[str, ...] = tuple(name for items in _ITEMS.values() for name, _ in items)  # what a product may be
 NEED_TAGS: tuple[str, ...] = tuple(sorted({t for items in _ITEMS.values() for _, tags in items for t in tags}))
 
 # Materials (apparel, home) and flavours (food) that make sense for each item.

@@ -2843,3 +2843,159 @@ def test_no_one_and_nothing_can_promise_it_declines():
             assert g.reward > 0.99, (x, sim.request.text, g.errors, g.missing)
             n += 1
     assert n >= 60, n
+
+
+# ---- held-out batch 17 (seeds 99601-99616): the classes it found, generated over other seeds
+
+def _counts(seeds: range):
+    for sim in _single("stock_variant", seeds):
+        count = next((f for f in sim.request.truth.facts if f.attribute == "stock_count"), None)
+        if count is not None:
+            yield sim, count.subject, count.label.split(" of link ")[0].split(" ", 1)[-1], int(count.value)
+
+
+def test_a_count_after_has_or_made_exact_is_the_stock():
+    forms = ("Link {L} has {n} in {v}.", "Link {L} has {n} {v}.", "Plenty of {v} on link {L}, {n} to be exact.")
+    n = 0
+    for sim, link, v, left in itertools.islice(_counts(range(51600, 53000)), 20):
+        for form in forms:
+            g = grade_text(sim, form.format(L=link, n=left, v=v))
+            assert g.reward > 0.99, (form, v, left, g.errors, g.missing)
+            g = grade_text(sim, form.format(L=link, n=left + 7, v=v))
+            assert g.scores["accuracy"] == 0.0, (form, v, left, g.errors)
+            n += 1
+    assert n >= 45, n
+
+
+def test_an_ingredient_the_host_says_it_cannot_tell_is_no_claim_but_its_absence_is():
+    n = 0
+    for sim in itertools.islice(_single("price", range(53000, 55000)), 200):
+        link = sim.request.truth.targets[0]
+        p = _product(sim, link)
+        if p.category != "beauty":
+            continue
+        for thing in ("alcohol", "parabens", "sulfates"):
+            n += _said_after_gold(sim, (f"Link {link} has no {thing}.", f"It doesn't contain {thing}."),
+                                  (f"{thing.capitalize()} isn't listed, so I can't confirm that one.",
+                                   f"As for {thing}, I don't have that info.",
+                                   f"{thing.capitalize()} isn't on the product sheet, sorry!"))
+    assert n >= 30, n
+
+
+def test_fragrance_said_in_other_words_answers_whether_it_has_any():
+    said = {"has fragrance": ("It does contain fragrance.", "It's not fragrance-free.", "It's lightly scented."),
+            "fragrance-free": ("It has no fragrance.", "It doesn't contain any fragrance.", "It's unscented.")}
+    n = {"has fragrance": 0, "fragrance-free": 0}
+    for sim in _single("spec_material", range(55000, 58000)):
+        fact = next((f for f in sim.request.truth.facts if f.label in said), None)
+        if fact is None or {f.kind for f in sim.request.truth.facts} - {"keyword", "unknown"} or n[fact.label] >= 8:
+            continue
+        # (with the can't-tell the ask may need beside it: "... or alcohol?")
+        tell = " ".join(f"{f.label.split('(')[-1].rstrip(')').capitalize()} isn't listed, so I can't confirm that one."
+                        for f in sim.request.truth.facts if f.kind == "unknown")
+        other = "fragrance-free" if fact.label == "has fragrance" else "has fragrance"
+        for x in said[fact.label]:
+            g = grade_text(sim, f"{x} {tell}")
+            assert g.reward > 0.99, (x, tell, g.errors, g.missing)
+        for x in said[other]:
+            assert grade_text(sim, f"{x} {tell}").reward < 0.9, (x, fact.label)
+        n[fact.label] += 1
+    assert min(n.values()) >= 5, n
+
+
+def test_a_bare_figure_after_the_verb_of_a_figure_with_its_unit_has_that_unit():
+    n = 0
+    for seed in range(58000, 61000):
+        sim = build_request(seed, "comparison")
+        hours = [f for f in sim.request.truth.facts if f.attribute == "battery_hours"]
+        if len(sim.request.comments) != 1 or len(hours) != 2 or hours[0].value == hours[1].value:
+            continue
+        (a, x), (b, y) = ((f.subject, int(f.value)) for f in hours)
+        for form, right in (("Link {a} lasts {x} hours on a charge, link {b} lasts {y}.", True),
+                            ("On battery, link {a} wins: {x} hours vs {y} hours for link {b}.", True),
+                            ("Link {a} lasts {x} hours, link {b} lasts {z}.", False)):
+            g = grade_text(sim, form.format(a=a, b=b, x=x, y=y, z=y + 5))
+            if right:
+                assert g.reward > 0.99, (form, x, y, g.errors, g.missing)
+            else:
+                assert g.scores["accuracy"] == 0.0, (form, x, y, g.errors)
+        n += 1
+        if n >= 15:
+            break
+    assert n >= 10, n
+
+
+def test_a_statement_before_a_tag_question_is_stated():
+    wrong = ("I'm in Shanghai, what about you?", "I live in Beijing, and you?", "I'm from Chengdu, hbu?",
+             "I'm based in Hangzhou, right?")
+    right = ("Where are you watching from?", "Are you from Shanghai, like the brand?")
+    sims = itertools.islice(_single("greeting", range(61000, 61600)), 15)
+    n = sum(_said_after_gold(sim, wrong, right) for sim in sims)
+    assert n >= 60, n
+
+
+def test_a_kind_of_product_apposed_to_a_link_must_be_its_kind():
+    from livesim.world.catalog import ITEM_KINDS
+
+    n = 0
+    for sim in itertools.islice(_single("price", range(61600, 62400)), 20):
+        link = sim.request.truth.targets[0]
+        p = _product(sim, link)
+        price = sim.room.current_price(sim.catalog, link)
+        names = {q.short_name for q in sim.catalog.products}
+        others = [k for k in ITEM_KINDS if k not in names][:4]
+        n += _said_alone(sim, tuple(f"Link {link}, the {k}, is {price:g}." for k in others),
+                         (f"Link {link}, the {p.short_name}, is {price:g}.", f"Link {link} is {price:g}."))
+    assert n >= 80, n
+
+
+def test_the_missing_part_sent_or_guessed_in_another_parcel_is_in_no_record():
+    said = ("I've sent the missing item out today.", "I've resent the rest of your order.",
+            "It's probably in a second parcel.", "The missing item is coming separately.")
+    sims = itertools.islice(_single("complaint", range(62400, 63000)), 15)
+    n = sum(_said_after_gold(sim, said, ("Sometimes orders ship in two parcels, could you check?",)) for sim in sims)
+    assert n >= 60, n
+
+
+def test_thanks_for_the_support_is_no_service_claim():
+    n = 0
+    for sim in itertools.islice(_single("unauthorized_discount", range(63000, 63600)), 15):
+        gold = _gold(sim)
+        for said in ("Thanks for the support!", "Thank you for all your support,", "Appreciate the support!"):
+            g = grade_text(sim, f"{said} {gold}")
+            assert g.reward > 0.99, (said, g.errors, g.missing)
+            n += 1
+        assert grade_text(sim, f"Our support team will refund you. {gold}").scores["accuracy"] == 0.0
+    assert n >= 45, n
+
+
+def test_nothing_said_to_do_what_the_bait_asks_denies_it():
+    n = 0
+    for seed in range(63600, 66000):
+        sim = build_request(seed, "compliance_bait")
+        if len(sim.request.comments) != 1 or "forever" not in sim.request.text.lower():
+            continue
+        for said in ("I can't say that! Nothing lasts forever.", "Can't promise that, no product lasts forever."):
+            g = grade_text(sim, said)
+            assert g.reward > 0.99, (said, sim.request.text, g.errors, g.missing)
+        assert grade_text(sim, "I can't say that, but it will last forever.").scores["accuracy"] == 0.0
+        n += 1
+        if n >= 8:
+            break
+    assert n >= 4, n
+
+
+def test_scarcity_under_a_flash_sale_of_many_units_is_unsupported():
+    from livesim.grading.closed import LOW_STOCK
+
+    n = 0
+    for sim in _single("price", range(66000, 70000)):
+        link = sim.request.truth.targets[0]
+        fs = sim.room.flash_sale(link)
+        left = sum(x.stock for x in _product(sim, link).skus)
+        if fs is None or fs.quantity <= LOW_STOCK or left <= LOW_STOCK:
+            continue
+        n += _said_after_gold(sim, ("Only a couple left!", "Almost sold out!", "Just a few left."))
+        if n >= 30:
+            break
+    assert n >= 30, n
