@@ -323,12 +323,13 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
         for i, (s0, e0) in enumerate(r.sentences):
             if r.question[i] or r.echo[i]:
                 continue
-            for m in said_rx.finditer(low, s0, e0):
-                if not _NOT_NEAR_RE.search(low, max(s0, m.start() - 14), m.start()) \
-                        and not r.of_another(m.start(), subj):
+            for hit in said_rx.finditer(low, s0, e0):
+                if not _NOT_NEAR_RE.search(low, max(s0, hit.start() - 14), hit.start()) \
+                        and not r.of_another(hit.start(), subj):
                     return True
-            for m in denied_rx.finditer(low, s0, e0):
-                if _NOT_NEAR_RE.search(low, max(s0, m.start() - 14), m.start()) and not r.of_another(m.start(), subj):
+            for hit in denied_rx.finditer(low, s0, e0):
+                if _NOT_NEAR_RE.search(low, max(s0, hit.start() - 14), hit.start()) \
+                        and not r.of_another(hit.start(), subj):
                     return True
     if fact.kind in ("keyword", "apology"):
         negative_answer = fact.kind == "keyword" and fact.negative
