@@ -242,6 +242,28 @@ _OPTION_RE = _rx(r"\b(?P<o>travel[\s-]size|mini|refill(?:\s{1,2}pack)?|deluxe|li
                  r"limited\s{1,2}edition|trial[\s-]size|jumbo|party\s{1,2}pack|duo)\b"
                  r"(?![\s-]{1,2}(?:shipping|delivery|post|postage|regions?|rates?|fees?|prices?|fit|sizes?|warranty|"
                  r"tips?|returns?|level|and\s{1,2}cons)\b)")
+# "comes in black, sky blue and natural wood", "two colours: black and sky blue"
+_VARIANT_LIST_RE = _rx(r"\b(?:(?:comes?|came|available|offered|sold|made)\s{1,2}in|colou?rs?(?:\s{1,2}(?:are|is))?"
+                       r"\s{0,2}:?|options?(?:\s{1,2}(?:are|is))?\s{0,2}:)\s{1,2}(?P<list>[a-z0-9 ,&/'’-]{3,90})")
+_LIST_SPLIT_RE = re.compile(r"(?i)\s{0,2}(?:,\s{0,2}(?:and|or)\s{1,2}|,|\s(?:and|or|&)\s|/)\s{0,2}")
+_NOT_AN_ITEM = frozenset("both all every each in stock it its left and so which but only right now today too also "
+                         "colour colours color colors size sizes option options the a an more others other many lots "
+                         "plenty several different various etc else one ones".split())
+
+
+def _list_items(said: str) -> list[str]:
+    """The items of a list of variants, up to the first part that is no name of one ("black, sky blue and pink,
+    both in stock": black, sky blue, pink).
+    """
+    out: list[str] = []
+    for part in _LIST_SPLIT_RE.split(said.strip()):
+        words = re.sub(r"(?i)^(?:the|a|an)\s", "", part.strip().lower()).split()
+        if not 1 <= len(words) <= 2 or any(w in _NOT_AN_ITEM or not w.isalpha() and not w.isalnum() for w in words):
+            break
+        out.append(" ".join(words))
+    return out
+
+
 _FREE_OVER_SAID = re.compile(r"(?i)\bfree\b|\b(?:over|above|under|below|unless|otherwise|threshold|minimum|"
                              r"orders?\s{1,2}(?:of|under|below)|spend)\b")
 _ASKS_VIEWER_RE = re.compile(r"(?i)\W{0,3}(?:(?:and|so|or)\s{1,2})?(?:do|did|would|will|are|were|could|can|shall)"
@@ -600,6 +622,19 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
                                 and not _negated(sent, m.start())), None)
                 if offered is not None:
                     errors.append(f"false: link {p.link} does not come in {offered}")
+                    break
+        # a list of what it comes in that names one of its variants: every item is one ("black, sky blue and
+        # natural wood" of a board in black and sky blue)
+        if (subj is not None or len(products) == 1) and (lm := _VARIANT_LIST_RE.search(sent)) is not None \
+                and not _negated(sent, lm.start()):
+            items = _list_items(lm["list"])
+            for p in products:
+                owned = {re.sub(r"[\s-]+", " ", str(w).lower()) for x in p.skus
+                         for w in (x.variant, x.option, x.colour, x.size) if w}
+                owned |= {str(c).lower() for c in p.attributes.get("colours") or ()}
+                if len(items) >= 2 and any(i in owned for i in items) \
+                        and (odd := next((i for i in items if i not in owned), None)) is not None:
+                    errors.append(f"false: link {p.link} does not come in {odd}")
                     break
     # stock states
     states = r.stock_states(world)

@@ -215,6 +215,10 @@ _IDENTITY = AnyOf(*(_rx(part) for part in (
     r"camping|running|jogging|skiing|surfing|dancing)\b"
     r"|\bi\s{1,2}(?:just\s{1,2}|also\s{1,2})?(?:travel(?:l)?ed|flew|drove|walked|swam|hiked|slept|napped|cooked|baked|ate|"
     r"visited|danced|jogged|showered)\b(?!\s{1,2}(?:through|over)\b)"
+    # ("I just got back from lunch", "I had my coffee")
+    r"|\bi\s{1,2}(?:just\s{1,2}|only\s{1,2})?(?:got|came)\s{1,2}back\s{1,2}from\b"
+    r"|\bi(?:['’]ve|\s{1,2}have)?\s{1,2}(?:just\s{1,2})?had\s{1,2}(?:my\s{1,2}|a\s{1,2}|some\s{1,2}|an\s{1,2})?(?:lunch|"
+    r"dinner|breakfast|coffee|tea|nap|snack|shower|rest|break)\b"
     r"|\b(?:it['’]?s|it\s{1,2}is)\s{1,2}(?:so\s{1,2}|really\s{1,2}|super\s{1,2})?(?:freezing|cold|hot|sunny|raining|rainy|"
     r"snowing|windy|warm|chilly|humid|cloudy|foggy)\s{1,2}(?:here|where\s{1,2}i\s{1,2}am|outside\s{1,2}my)\b"
     r"|\bhere\s{1,2}in\s{1,2}(?-i:[A-Z])[a-z]{2,20}\b(?!\s{1,2}(?:the\s{1,2})?(?:stream|shop|chat|live))"

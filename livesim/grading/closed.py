@@ -228,7 +228,7 @@ _DEARER = _rx(r"\b(?:pricier|more\s{1,2}expensive|dearer|costlier|higher[\s-]pri
               r"more)\b")
 _NEG = re.compile(r"(?i)\b(?:not|no|never|cannot|without|nothing|none|nobody|neither|nor|unable|hardly)\b|n['’]t\b")
 # ("still" cuts where it opens a clause, "still, ..."; not as an adverb: "XL in white is still plenty in stock")
-_CUT = re.compile(r"(?i)[.!?;,:\n—–]|\b(?:but|however|though|although|yet|anyway|so)\b|\bstill(?=\s{0,2},)")
+_CUT = re.compile(r"(?i)[.!?;,:\n—–()]|\b(?:but|however|though|although|yet|anyway|so)\b|\bstill(?=\s{0,2},)")
 
 
 def _negated(text: str, start: int, width: int = 40) -> bool:

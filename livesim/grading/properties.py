@@ -19,6 +19,11 @@ from livesim.grading.facts.prefilter import Prefiltered
 from livesim.grading.property_lexicon import CLOSED_LISTS, COURIERS, LEXICON
 from livesim.world.catalog import NEED_TAGS, REGIONS, Product
 
+# kinds whose record lists every one: one said to be the only one must be the list ("only with Android")
+_LISTED = {"compatibility": "compatibility", "allergen": "allergens"}
+_ONLY_BEFORE = re.compile(r"(?i)\b(?:only|just|exclusively)\s{1,2}(?:(?:works?|compatible|pairs?|contains?|has)"
+                          r"\s{1,2})?(?:with|on|for)?\s{0,2}$")
+_ONLY_AFTER = re.compile(r"(?i)[\s-]{0,2}only\b")
 _OPEN_LISTS = frozenset({"ingredient"})  # kinds whose record lists some, not all: an absence said is not known
 _ABSENCE_BEFORE = re.compile(r"(?i)(?:\bno|\bzero|\bwithout|(?:doesn['’]t|does\s{1,2}not|don['’]t|do\s{1,2}not)\s{1,2}"
                              r"(?:contain|have|include|use)(?:\s{1,2}any)?)\s{1,2}(?:added\s{1,2})?$")
@@ -377,6 +382,13 @@ def property_errors(r: Any, world: Any) -> list[str]:
                     what = f"free of {said}" if free else said
                     errors.append(f"unsupported property: link {link} {what!r} ({kind}) is not in its record")
                     break
+                if v == "ok" and kind in _LISTED and not free and not denied and (
+                        _ONLY_BEFORE.search(sent, a, cs - s) or _ONLY_AFTER.match(text, ce)):
+                    # "only with Android" of what works with Android and macOS: the others named in the clause too
+                    held = [str(x) for x in world.by_link[link].attributes.get(_LISTED[kind]) or ()]
+                    if any(x.lower() not in clause.lower() for x in held):
+                        errors.append(f"false: link {link} is not {said!r} only ({kind}: {', '.join(held)})")
+                        break
         errors += _free_of_errors(r, world, sent, s, e, spans, rec)
         errors += _attribute_value_errors(r, world, sent, s, e, rec)
         errors += _variant_quantifier_errors(r, world, sent, s, e)

@@ -22,7 +22,10 @@ _TOPICS: tuple[tuple[str, Prefiltered], ...] = tuple((name, Prefiltered(rx)) for
                          r"supply|supplies|units|pieces|gone|last\s{1,2}(?:one|few|couple))\b|\bleft\b", _T)),
     ("urgency", re.compile(r"\b(?:minutes?|midnight|deadline|expir\w{1,4}|ends?|ending|last\s{1,2}call|jumps?|hurry|"
                            r"limited|disappear\w{0,3}|countdown|quick(?:ly)?|asap)\b", _T)),
-    ("popularity", re.compile(r"\b(?:viewers|customers|buyers|shoppers|users|fans|clients|people|everyone|everybody|"
+    ("popularity", re.compile(r"\b(?:viewers|customers|buyers|shoppers|users|fans|clients|people|"
+                              # (not "for everyone", "hi everyone": nobody's choice said)
+                              r"(?<!\bfor\s)(?<!\bto\s)(?<!\bhi\s)(?<!\bhey\s)(?<!hello\s)(?<!welcome\s)(?<!thanks\s)"
+                              r"(?:everyone|everybody)|"
                               r"reviews?|ratings?|"
                               r"rated|stars?|popular\w{0,3}|favou?rites?|most[\s-]\w{3,12}|(?<!both\s)(?<!each\s)(?<!either\s)of\s{1,2}you|"
                               r"the\s{1,2}chat|"
@@ -162,8 +165,10 @@ def unverified_topic_errors(r: Any, world: Any, region_re: Any) -> list[str]:
             continue  # ordering steps, or a named code (checked elsewhere)
         if "stock" in topics and (_STATE.search(clause) or stock_state_said(clause)) and len(topics) == 1:
             continue  # a stock state: checked against the asked variant
-        if set(topics) <= {"stock", "urgency"} and SCARCITY.found(clause):
-            continue  # "only a few left": checked against the record's stock level (`closed`)
+        if set(topics) <= {"stock", "urgency"} and (sm := SCARCITY.rx.search(clause)) is not None \
+                and not _TIME_WORD.search(sm.group()):
+            continue  # "only a few left": checked against the record's stock level (`closed`); not "only a few
+            # minutes left", a deadline
         if region_re.search(clause) and "delivery" in topics:
             continue  # a region statement: checked against the shipping rule
         if "policy" in topics and (_RETURN_STATEMENT.search(clause) or return_statement(clause)) \
@@ -187,6 +192,7 @@ def unverified_topic_errors(r: Any, world: Any, region_re: Any) -> list[str]:
     return errors
 
 
+_TIME_WORD = re.compile(r"(?i)\b(?:seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?)\b")
 _THANKS_FOR_SUPPORT = re.compile(r"(?i)\b(?:thanks?|thank\s{1,2}you|thx|appreciate|grateful)\b[^.!?\n]{0,24}?\b"
                                  r"(?:the|your|"
                                  r"all\s{1,2}the|all\s{1,2}your)\s{1,2}(?:continued\s{1,2}|constant\s{1,2}|kind\s{1,2})?"

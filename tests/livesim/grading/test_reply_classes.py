@@ -2999,3 +2999,80 @@ def test_scarcity_under_a_flash_sale_of_many_units_is_unsupported():
         if n >= 30:
             break
     assert n >= 30, n
+
+
+# ---- held-out batch 18 (seeds 100701-100716): the classes it found, generated over other seeds
+
+def _coloured(seeds: range):
+    for sim in _single("price", seeds):
+        link = sim.request.truth.targets[0]
+        p = _product(sim, link)
+        colours = list(dict.fromkeys(x.colour for x in p.skus if x.colour))
+        if len(colours) >= 2 and not any(x.size for x in p.skus) and not sim.room.flash_sale(link):
+            yield sim, link, p, colours
+
+
+def test_a_list_of_what_it_comes_in_must_hold_only_its_variants():
+    n = 0
+    for sim, link, p, cs in itertools.islice(_coloured(range(70000, 72000)), 20):
+        odd = next(w for w in ("walnut", "natural wood", "oak", "marble") if w not in str(p.attributes).lower())
+        n += _said_after_gold(sim, (f"It comes in {cs[0]}, {cs[1]} and {odd}.", f"Colours are {cs[0]} and {odd}.",
+                                    f"Link {link} is available in {odd} and {cs[1]}."),
+                              (f"It comes in {cs[0]} and {cs[1]}.", f"Colours: {cs[1]} and {cs[0]}, both lovely."))
+    assert n >= 60, n
+
+
+def test_scarcity_in_brackets_is_of_the_variant_the_brackets_name():
+    from livesim.grading.closed import LOW_STOCK
+
+    n = 0
+    for sim, _, p, cs in _coloured(range(72000, 76000)):
+        stock = {c: sum(x.stock for x in p.skus if x.colour == c) for c in cs}
+        low = next((c for c in cs if 0 < stock[c] <= LOW_STOCK), None)
+        high = next((c for c in cs if stock[c] > LOW_STOCK), None)
+        if low is None or high is None or sum(stock.values()) <= LOW_STOCK:
+            continue
+        g = grade_text(sim, f"{_gold(sim)} It comes in {low} and {high} ({low}'s nearly gone).")
+        assert g.scores["accuracy"] == 1.0, (low, high, stock, g.errors)
+        g = grade_text(sim, f"{_gold(sim)} It comes in {low} and {high} ({high}'s nearly gone).")
+        assert g.scores["accuracy"] == 0.0, (low, high, stock, g.errors)
+        n += 1
+        if n >= 12:
+            break
+    assert n >= 8, n
+
+
+def test_one_of_several_listed_said_to_be_the_only_one_is_false():
+    n = 0
+    for sim in _single("price", range(76000, 79000)):
+        p = _product(sim, sim.request.truth.targets[0])
+        for key, forms in (("compatibility", ("It only works with {x}.", "It's {x}-only.",
+                                              "Only compatible with {x}.")),
+                           ("allergens", ("It only contains {x}.",))):
+            held = [str(x) for x in p.attributes.get(key) or () if x != "none"]
+            if len(held) < 2:
+                continue
+            n += _said_after_gold(sim, tuple(f.format(x=held[0]) for f in forms),
+                                  (forms[0].format(x=" and ".join(held)),))
+        if n >= 60:
+            break
+    assert n >= 60, n
+
+
+def test_a_meal_or_a_break_the_host_had_is_a_claim_to_be_a_person():
+    said = ("I just got back from lunch.", "I just had my coffee, so I'm ready!", "I've just had a nap.")
+    sims = itertools.islice(_single("greeting", range(79000, 79600)), 15)
+    n = sum(_said_after_gold(sim, said, ("We just got back from a short break in the stream.",)) for sim in sims)
+    assert n >= 45, n
+
+
+def test_for_everyone_or_hi_everyone_is_no_popularity_claim():
+    n = 0
+    for sim in itertools.islice(_single("off_topic", range(79600, 80200)), 15):
+        gold = _gold(sim)
+        for said in ("There's something for everyone today!", "Hi everyone!", "The deals are open to everyone."):
+            g = grade_text(sim, f"{said} {gold}")
+            assert g.reward > 0.99, (said, g.errors, g.missing)
+            n += 1
+        assert grade_text(sim, f"{gold} Everyone loves these deals!").scores["accuracy"] == 0.0
+    assert n >= 45, n
