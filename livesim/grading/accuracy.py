@@ -139,6 +139,13 @@ _CLAIM_TYPES: tuple[tuple[str, Prefiltered], ...] = (
         r"|(?:coming|arriving|shipped|sent|shipping)\s{1,2}separately|stolen|lost\s{1,2}in\s{1,2}"
         r"(?:transit|the\s{1,2}post)|misdelivered|delivered\s{1,2}to\s{1,2}(?:the\s{1,2}wrong|a\s{1,2}neighbou?r|your\s{1,2}"
         r"neighbou?r))\b"
+        # what became of the viewer's order ("your order shipped this morning", "it's already on its way")
+        # (not a condition, "once it's shipped", nor the policy, "it's shipped within 72 hours")
+        r"|(?<!once\s)(?<!when\s)(?<!after\s)(?<!\bif\s)(?<!\bas\s)(?<!until\s)(?<!before\s)"
+        r"\b(?:your\s{1,2}(?:order|parcel|package|item)|it)\s{0,2}(?:['’]s\s{1,2}|has\s{1,2}|was\s{1,2}|is\s{1,2})?"
+        r"(?:already\s{1,2}|just\s{1,2}|now\s{1,2}|probably\s{1,2})?(?:been\s{1,2})?(?:shipped|dispatched|sent\s{1,2}out|"
+        r"left\s{1,2}(?:the|our)\s{1,2}warehouse|out\s{1,2}for\s{1,2}delivery|on\s{1,2}(?:its|the)\s{1,2}way|"
+        r"in\s{1,2}transit)\b(?!\s{1,2}(?:within|in\s{1,2}(?:[0-9]|a|one|two|three)|by|from|to\s{1,2}(?:most|all|every)))"
         r"|\b(?:the\s{1,2})?(?:courier|driver|postman|delivery\s{1,2}(?:guy|person|driver))\s{1,2}(?:probably\s{1,2}|"
         r"likely\s{1,2}|must\s{1,2}have\s{1,2}|has\s{1,2})?(?:left|dropped|put|delivered|handed)\s{1,2}it\s{1,2}"
         r"(?:with|at|to|in)\b")),
@@ -402,8 +409,9 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
             wide = attr in ("h", "day", "stock") or attr == "threshold" and not _OTHER_PROMO.search(ctx)
             ok = any(_close(n.value, world.values(attr, p, upto if wide else ctx)) for p in products)
         if not ok and n.attr == "bare":  # a lone bare number: also fine if a look-up returned it for this subject
-            # (but not the list price said bare to a viewer who asked the price: "it's 59" of a 49 mug set)
-            asked = world.intent_links.get("price", frozenset())
+            # (but not the list price said bare to a viewer who asked the price or a comparison: "it's 59" of a 49
+            # mug set)
+            asked = world.intent_links.get("price", frozenset()) | world.intent_links.get("comparison", frozenset())
             ok = any(_close(n.value, world.record_numbers(p)) and not (p.link in asked and _close(n.value, {
                 p.list_price}) and not _close(n.value, world.values("price", p, ctx))) for p in products) \
                 and n.value in world.lookup_nums

@@ -53,6 +53,8 @@ _RETRACT_RE = _rx(r"\b(?:just\s{1,2}kidding|jk|kidding|lol\s{1,2}jk|actually\s{1
                   r"i['’]ll\s{1,2}make\s{1,2}an\s{1,2}exception|done!|approved)\b")
 # what may come before a fronted phrase: a conjunction or a hedge (", and for X, try ...", ", probably for X, try ...")
 _NOT_BEFORE_RE = re.compile(r"\b(?:not|isn['’]t|never)\s{1,2}$")  # "is not fragrance-free"
+_BOTH_BEFORE = re.compile(r"(?i)\bboth\s{1,2}(?:are\s{1,2}|cost\s{1,2}|at\s{1,2}|go\s{1,2}for\s{1,2}|priced\s{1,2}at"
+                          r"\s{1,2})?(?:just\s{1,2}|only\s{1,2})?(?:[¥$]\s?)?$")
 # whether a product has fragrance, in other words than the fact's phrases: (said so, the opposite denied)
 _HAS_SCENT = re.compile(r"\b(?:contains?|has|have|with)\s{1,2}(?:some\s{1,2}|any\s{1,2}|added\s{1,2}|a\s{1,2}"
                         r"(?:little|light|bit\s{1,2}of)\s{1,2})?(?:fragrance|scent|perfume)\b|\b(?:lightly\s{1,2})?(?:scented|fragranced|"
@@ -121,8 +123,11 @@ def _kind_said(p: Product, world: World) -> re.Pattern[str] | None:
     if any(noun in q.short_name.lower().split() for link in world.targets if link != p.link
            and (q := world.by_link.get(link)) is not None):
         return None
+    # (or said just before its link, in apposition: "a pillow (link 6)", "the desk lamp, link 1")
     return re.compile(r"(?:\bis|\bare|['’]s)\s{1,2}(?:a|an|the|our)\s{1,2}(?:[a-z&'’-]{1,20}\s{1,2}){0,3}?"
-                      + re.escape(noun) + r"s?\b")
+                      + re.escape(noun) + r"s?\b|\b(?:a|an|the|our)\s{1,2}(?:[a-z&'’-]{1,20}\s{1,2}){0,3}?"
+                      + re.escape(noun) + r"s?\s{0,2}(?:\(|,|:|—|–|-)\s{0,2}(?:on\s{1,2})?"
+                      r"(?=(?:links?\b|#)\s{0,2}#?[0-9])")
 
 
 def _attribute_words(p: Product) -> list[str]:
@@ -417,8 +422,11 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
         if p is None:
             return False
         for n in r.nums:
-            # its price or an attribute's figure (a coupon's or a threshold's is the promotion's, not the product's)
-            each = n.subject != subj and subj in world.targets and _EACH_AFTER.match(text, n.end) is not None
+            # its price or an attribute's figure (a coupon's or a threshold's is the promotion's, not the product's);
+            # one said of each ("159 each", "both 259", "link 6 and link 1 are both 259")
+            each = n.subject != subj and subj in world.targets and (
+                _EACH_AFTER.match(text, n.end) is not None or _BOTH_BEFORE.search(text, max(0, n.start - 24), n.start)
+                is not None)
             if (n.subject == subj or each) and n.asserted and n.attr not in (None, "unverifiable", *_PROMOTION_ATTRS) \
                     and not r.in_refusal(n.start):
                 attr = "price" if n.attr == "bare" else n.attr
@@ -454,7 +462,8 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
                 hi = min([m2 for m2, _, l2 in r.mentions[k + 1:] if l2 != subj and m2 < e0] or [e0])
                 clause = low[lo:hi]
                 if (any(v in clause for v in values) or true_attribute_stated(clause, p)
-                        or (kind is not None and kind.search(clause) is not None)) \
+                        or (kind is not None and (kind.search(clause) is not None
+                                                  or kind.search(low, max(s0, ms - 60), ms + 8) is not None))) \
                         and not _negated(sent, ms - s0 + 1):
                     return True
         return False

@@ -3076,3 +3076,35 @@ def test_for_everyone_or_hi_everyone_is_no_popularity_claim():
             n += 1
         assert grade_text(sim, f"{gold} Everyone loves these deals!").scores["accuracy"] == 0.0
     assert n >= 45, n
+
+
+# ---- held-out batch 19 (seeds 101801-101816): the classes it found, generated over other seeds
+
+def test_what_became_of_the_viewers_order_is_in_no_record():
+    said = ("Your order shipped this morning.", "It's already on its way.", "Your parcel is in transit.",
+            "Your package was dispatched yesterday.")
+    right = ("Once it's shipped you'll get a tracking number.", "If it has already shipped, please check your order "
+                                                                 "page.")
+    sims = itertools.islice(_single("complaint", range(80200, 80800)), 15)
+    n = sum(_said_after_gold(sim, said, right) for sim in sims)
+    assert n >= 60, n
+
+
+def test_a_kind_before_its_link_or_a_figure_said_of_both_is_a_fact_about_each():
+    n = {"kind": 0, "both": 0}
+    for sim, a, b in itertools.islice(_comparisons(range(80800, 84000)), 300):
+        ka, kb = a.short_name.split()[-1], b.short_name.split()[-1]
+        pa, pb = (sim.room.current_price(sim.catalog, x.link) for x in (a, b))
+        if ka != kb and ka not in b.short_name.split() and kb not in a.short_name.split() and n["kind"] < 20:
+            g = grade_text(sim, f"A {ka} (link {a.link}) and a {kb} (link {b.link}).")
+            assert g.reward > 0.99, (ka, kb, g.errors, g.missing)
+            n["kind"] += 1
+        if pa == pb:
+            for said in (f"Link {a.link} and link {b.link} are both {pa:g}.",
+                         f"Link {a.link} or link {b.link}? They're both {pa:g}."):
+                g = grade_text(sim, said)
+                assert g.reward > 0.99, (said, g.errors, g.missing)
+            g = grade_text(sim, f"Link {a.link} and link {b.link} are both {pa + 40:g}.")
+            assert g.scores["accuracy"] == 0.0, (pa, g.errors)
+            n["both"] += 1
+    assert n["kind"] >= 15 and n["both"] >= 2, n
