@@ -15,6 +15,7 @@ from livesim.grading.act_checks import act_errors
 from livesim.grading.closed import closed_world_errors
 from livesim.grading.cues import (
     _AZ_RE,
+    _BOTH_BEFORE,
     _COLOURS,
     _COMPLY_RE,
     _DECLINE_RE,
@@ -395,8 +396,14 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
         sent = text[r.sentences[n.sentence][0]:r.sentences[n.sentence][1]] if n.sentence < len(r.sentences) else ctx
         attr = "price" if n.attr == "bare" else n.attr
         products = world.products(n.subject)
-        if _EACH_AFTER.match(text, n.end) and len(world.targets) > 1:  # "159 each": of every product asked about
-            products = world.products(None)
+        both = _BOTH_BEFORE.search(text, max(0, n.start - 24), n.start) is not None
+        if (_EACH_AFTER.match(text, n.end) or both) and len(world.targets) > 1:
+            # "159 each", "both are 159": of every product asked about ("both": the two the statement names, else
+            # the two compared)
+            named = {link for ms, _, link in r.mentions if link > 0 and r.sentence_at(ms) == n.sentence}
+            pair = named if len(named) == 2 else set(world.intent_links.get("comparison", frozenset()))
+            products = [p for link in sorted(pair) if (p := world.by_link.get(link)) is not None] \
+                if both and len(pair) == 2 else world.products(None)
             ok = all(_close(n.value, world.values(attr, p, sent)) for p in products)
         elif n.subject == -1:
             ok = all(_close(n.value, world.values(attr, p, sent)) for p in products)

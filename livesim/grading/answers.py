@@ -13,6 +13,7 @@ from typing import Any
 from livesim.grading.act_checks import leads_answer
 from livesim.grading.acts import ACTION_TOOLS
 from livesim.grading.cues import (
+    _BOTH_BEFORE,
     _COMPLY_RE,
     _DECLINE_RE,
     _EACH_AFTER,
@@ -53,8 +54,6 @@ _RETRACT_RE = _rx(r"\b(?:just\s{1,2}kidding|jk|kidding|lol\s{1,2}jk|actually\s{1
                   r"i['’]ll\s{1,2}make\s{1,2}an\s{1,2}exception|done!|approved)\b")
 # what may come before a fronted phrase: a conjunction or a hedge (", and for X, try ...", ", probably for X, try ...")
 _NOT_BEFORE_RE = re.compile(r"\b(?:not|isn['’]t|never)\s{1,2}$")  # "is not fragrance-free"
-_BOTH_BEFORE = re.compile(r"(?i)\bboth\s{1,2}(?:are\s{1,2}|cost\s{1,2}|at\s{1,2}|go\s{1,2}for\s{1,2}|priced\s{1,2}at"
-                          r"\s{1,2})?(?:just\s{1,2}|only\s{1,2})?(?:[¥$]\s?)?$")
 # whether a product has fragrance, in other words than the fact's phrases: (said so, the opposite denied)
 _HAS_SCENT = re.compile(r"\b(?:contains?|has|have|with)\s{1,2}(?:some\s{1,2}|any\s{1,2}|added\s{1,2}|a\s{1,2}"
                         r"(?:little|light|bit\s{1,2}of)\s{1,2})?(?:fragrance|scent|perfume)\b|\b(?:lightly\s{1,2})?(?:scented|fragranced|"

@@ -45,6 +45,9 @@ REGION_OK_AFTER = re.compile(r"(?i)(?:['’]s|\s{1,2}(?:is|are))\s{1,2}(?:totall
                              r"{1,2}a\s{1,2}problem|supported|on\s{1,2}the\s{1,2}list)\b|\s{0,2}\?\s{0,2}(?:no\s{1,2}problem|"
                              r"sure|yes|yep|absolutely|of\s{1,2}course|definitely)\b")
 # a figure said of each of the products spoken of ("159 each", "99 apiece", "129 for both")
+# a figure said of both products compared ("both 259", "link 6 and link 1 are both 259")
+_BOTH_BEFORE = re.compile(r"(?i)\bboth\s{1,2}(?:are\s{1,2}|cost\s{1,2}|at\s{1,2}|go\s{1,2}for\s{1,2}|priced\s{1,2}at"
+                          r"\s{1,2})?(?:just\s{1,2}|only\s{1,2})?(?:[¥$]\s?)?$")
 _EACH_AFTER = re.compile(r"(?i)\s{0,2}(?:each|apiece|a\s{1,2}piece|for\s{1,2}(?:both|each|either)"
                          r"(?:\s{1,2}of\s{1,2}them)?)\b")
 # a condition of returns said with a denial ("opened products can't be returned", "not once worn"), in the denial's

@@ -3099,6 +3099,8 @@ def test_a_kind_before_its_link_or_a_figure_said_of_both_is_a_fact_about_each():
             g = grade_text(sim, f"A {ka} (link {a.link}) and a {kb} (link {b.link}).")
             assert g.reward > 0.99, (ka, kb, g.errors, g.missing)
             n["kind"] += 1
+        if pa != pb and n["kind"] < 20:  # (said of both, the other's price is false of one)
+            assert grade_text(sim, f"Both are {pb:g}!").reward < 0.5, (pa, pb)
         if pa == pb:
             for said in (f"Link {a.link} and link {b.link} are both {pa:g}.",
                          f"Link {a.link} or link {b.link}? They're both {pa:g}."):
