@@ -256,7 +256,9 @@ _VARIANT_LIST_RE = _rx(r"\b(?:(?:comes?|came|available|offered|sold|made)\s{1,2}
 _LIST_SPLIT_RE = re.compile(r"(?i)\s{0,2}(?:,\s{0,2}(?:and|or)\s{1,2}|,|\s(?:and|or|&)\s|/)\s{0,2}")
 _NOT_AN_ITEM = frozenset("both all every each in stock it its left and so which but only right now today too also "
                          "colour colours color colors size sizes option options the a an more others other many lots "
-                         "plenty several different various etc else one ones".split())
+                         "plenty several different various etc else one ones "
+                         # (a greeting or a remark run on after the list ends it: "..., and hello and welcome")
+                         "hello hi hey welcome great question thanks thank love enjoy happy good nice".split())
 
 
 def _list_items(said: str) -> list[str]:

@@ -3026,7 +3026,10 @@ def test_a_list_of_what_it_comes_in_must_hold_only_its_variants():
         odd = next(w for w in ("walnut", "natural wood", "oak", "marble") if w not in str(p.attributes).lower())
         n += _said_after_gold(sim, (f"It comes in {cs[0]}, {cs[1]} and {odd}.", f"Colours are {cs[0]} and {odd}.",
                                     f"Link {link} is available in {odd} and {cs[1]}."),
-                              (f"It comes in {cs[0]} and {cs[1]}.", f"Colours: {cs[1]} and {cs[0]}, both lovely."))
+                              (f"It comes in {cs[0]} and {cs[1]}.", f"Colours: {cs[1]} and {cs[0]}, both lovely.",
+                               # (attack seed 59: a greeting run on after the list ends it)
+                               f"It comes in {cs[0]} and {cs[1]}, and hello and welcome.",
+                               f"It comes in {cs[0]}, {cs[1]}, and great question."))
     assert n >= 60, n
 
 
