@@ -2691,11 +2691,9 @@ def test_a_count_said_of_a_variant_only_one_product_of_the_burst_sells_is_its_co
         count = next((f for f in sim.request.truth.facts if f.attribute == "stock_count"), None)
         if count is None or len(sim.request.comments) != 2 or len(sim.request.truth.targets) < 2:
             continue
-        from livesim.grading.world import World
         link = count.subject
         variant = count.label.split(" of link ")[0].split(" ", 1)[-1]
-        if any(variant.lower().removeprefix("size ") in {w.lower() for w in World.variant_words(p)}
-               | set(World.listed_colours(p))
+        if any(variant.lower().removeprefix("size ") in _variant_names(p)
                for p in sim.catalog.products if p.link in sim.request.truth.targets and p.link != link):
             continue
         other = next(c for c in sim.request.comments if count not in c.truth.facts)
@@ -2720,7 +2718,7 @@ def test_a_stock_statement_is_of_the_viewer_named_at_its_end_or_of_the_one_produ
         colours = {x.colour: x.stock for x in _product(sim, link).skus if x.size == size and x.colour}
         gone = next((c for c, k in colours.items() if k == 0), None)
         there = next((c for c, k in colours.items() if k > 0), None)
-        if gone is None or there is None or {gone, there} & World_colours(other):
+        if gone is None or there is None or {gone, there} & _variant_names(other):
             continue
         rest = f"{names[1]}, {' '.join(cs[1].truth.say)}"
         for form in ("{rest} {s}, and {c} {s} is in stock, {n}!", "{s}, and {c} {s} is in stock, {n}. {rest}",
@@ -2733,7 +2731,8 @@ def test_a_stock_statement_is_of_the_viewer_named_at_its_end_or_of_the_one_produ
     assert n >= 30, n
 
 
-def World_colours(p) -> set[str]:  # noqa: N802
+def _variant_names(p) -> set[str]:
+    """Every variant word and listed colour of a product, lower case."""
     from livesim.grading.world import World
 
     return set(World.listed_colours(p)) | {w.lower() for w in World.variant_words(p)}
