@@ -22,6 +22,7 @@ from livesim.grading.cues import (
     _EACH_AFTER,
     _ESCALATION_SUBJ_RE,
     _FREE_SHIP_CUE,
+    _MACHINE_WASH_RE,
     _NOT_SHIP_RE,
     _PROMOTION_ATTRS,
     _REGION_RE,
@@ -55,6 +56,16 @@ from livesim.world.catalog import ITEM_KINDS, REGIONS
 
 _REGION_NAME = {r.lower(): r for r in REGIONS}
 _SHIP_WORD = _rx(r"\b(?:shipping|delivery|postage|freight)\b|shipping['’]s")
+# free shipping denied without a condition ("shipping isn't free", "it never ships free", "no free delivery")
+_NOT_FREE_SHIP_RE = _rx(
+    r"\b(?:shipping|delivery|postage)(?:['’]s)?(?:\s{1,2}(?:for|on|of|to)\s{1,2}[^.,;!?]{1,30}?)?\s{1,2}(?:is\s{1,2}never|"
+    r"is\s{1,2}not|isn['’]t|['’]s\s{1,2}not|['’]s\s{1,2}never|won['’]t\s{1,2}be|is\s{1,2}not\s{1,2}ever)\s{1,2}(?:ever\s{1,2})?"
+    r"free\b|\bno\s{1,2}free\s{1,2}(?:shipping|delivery|postage)\b|\b(?:never|doesn['’]t|does\s{1,2}not|won['’]t)\s{1,2}"
+    r"ships?\s{1,2}(?:for\s{1,2})?free\b")
+_SHIP_QUALIFIED_RE = _rx(r"\b(?:over|above|under|below|unless|until|from|orders?\s{1,2}of|spend|when\s{1,2}you|"
+                         r"threshold|minimum|remote)\b")
+_FREE_OVER_RE = _rx(r"\bfree\s{1,2}(?:over|above|for\s{1,2}orders\s{1,2}(?:over|above)|on\s{1,2}orders\s{1,2}(?:over|"
+                    r"above))\s{1,2}[0-9]")
 
 # ------------------------------------------------------------------------------------------- claim types
 _CLAIM_TYPES: tuple[tuple[str, Prefiltered], ...] = (
@@ -109,6 +120,13 @@ _CLAIM_TYPES: tuple[tuple[str, Prefiltered], ...] = (
         r"times)\s{1,2}as\s{1,2}long\b|\bout[\s-]?(?:lasts?|lives?)\b|\b(?:twice|three\s{1,2}times|[0-9]{1,2}\s?x)\s{1,2}"
         r"as\s{1,2}(?:durable|sturdy|tough|long[\s-]lasting)\b|\b(?:holds?|stands?)\s{1,2}up\s{1,2}(?:better|longer)\b"
         r"|\bwears?\s{1,2}better\b|\bmore\s{1,2}hard[\s-]wearing\b")),
+    # health, quality or taste set above another's: no record holds one ("link 8 is the healthier choice", "better
+    # quality", "tastes better")
+    ("quality", _rx(
+        r"\bhealth(?:ier|iest)\b|\b(?:more|most)\s{1,2}(?:nutritious|wholesome|premium|luxurious)\b"
+        r"|\b(?:better|higher|superior)[\s-]{1,2}quality\b|\b(?:tastes?|smells?)\s{1,2}(?:much\s{1,2}|way\s{1,2}|"
+        r"a\s{1,2}lot\s{1,2})?better\b|\btast(?:ier|iest)\b|\bbetter\s{1,2}for\s{1,2}(?:you|your\s{1,2}(?:health|body))\b"
+        r"|\bbetter[\s-]made\b")),
     ("health", _rx(
         r"\b(?:100\s?%|completely|totally|perfectly)\s{1,2}(?:safe|harmless|natural|non[\s-]?toxic)\b"
         r"|\bsafe\s{1,2}for\s{1,2}(?:everyone|everybody|babies|kids|pregnan\w{0,6}|all)\b|\bhypoallergenic\b|"
@@ -226,8 +244,10 @@ _THERE_RE = _rx(r"\b(?:there|to\s{1,2}you|your\s{1,2}(?:area|region|place))\b")
 _SHIP_ALL_RE = _rx(r"\b(?:ships?|deliver(?:s|y)?|send)\s{1,2}(?:[a-z]{1,10}\s{1,2})?(?:everywhere|nationwide|"
                    r"anywhere|all\s{1,2}over)\b")
 _COLOUR_CUE = _rx(r"\b(?:comes?\s{1,2}in|available\s{1,2}in|colou?rs?|in\s{1,2}(?:a\s{1,2})?(?=\w{1,10}\b))")
+# (the code named by the word "code" or by itself: "enter the code LIVE9 in ...", "enter LIVE9 in ...")
 _CODE_PLACE_RE = _rx(r"(?i)\b(?:enter|paste|type|put|apply|redeem|drop|add)\s{1,2}"
-                     r"(?:(?:the|your|this|that|my|a)\s{1,2})?(?:code|coupon(?:\s{1,2}code)?)\s{1,2}(?:[A-Z0-9]{4,16}\s{1,2})?(?:in|into|at|on|under|via)"
+                     r"(?:(?:(?:the|your|this|that|my|a)\s{1,2})?(?:code|coupon(?:\s{1,2}code)?)\s{1,2}"
+                     r"(?:[A-Z0-9]{4,16}\s{1,2})?|(?-i:[A-Z]{2,8}[0-9]{1,4})\s{1,2})(?:in|into|at|on|under|via)"
                      r"\s{1,2}(?:(?:the|your)\s{1,2})?(?P<place>[a-z]{2,16}(?:\s{1,2}[a-z]{2,16})?)")
 _CODE_PLACES = (*CODE_ENTRY_PHRASES, "cart", "order", "pay", "basket")
 # a colour denied of a product: "doesn't come in brown", "never came in beige", "there's no pink option"
@@ -437,8 +457,10 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
             # coupon's own count
         if not ok and attr == "price" and _BUNDLE_WORDS.search(sent):  # "the storage box + mixed nuts set is 159"
             ok = any(_close(n.value, world.values("bundle", p, ctx)) for p in products)
-        if not ok and attr == "price" and _SHIP_WORD.search(sent):  # "free over 99, otherwise 6 yuan"
+        if not ok and attr == "price" and (_SHIP_WORD.search(sent) or _FREE_OVER_RE.search(sent)):
+            # "free over 99, otherwise 6 yuan" (of shipping, or of what "ships within 24 hours, free over 99" says)
             ok = any(_close(n.value, {p.shipping.fee}) for p in products)
+            attr = "fee" if ok else attr  # ("shipping is always 10 yuan": the fee, checked as one below)
         if not ok and attr in ("kg", "cm") and n.value in world.request_nums:
             ok = True
         if ok and attr == "composition" and (mm := _MATERIAL_AFTER_RE.match(text, n.end) or _FILL_AFTER_RE.match(
@@ -488,7 +510,7 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
     errors += [e for e in closed_world_errors(r, world) if e not in errors]
     errors += [e for e in property_errors(r, world) if e not in errors]
     r.stock_states(world)
-    errors += world.variant_errors(r.other_variants)
+    errors += world.variant_errors(r.other_variants, r.size_lists)
     if not errors:  # the general rule, for wordings no pattern above names
         errors += unverified_topic_errors(r, world, _REGION_RE)
     errors += act_errors(r.acts, text, intents=world.intents, done=world.done, claim=world.bait_claim,
@@ -539,6 +561,19 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
             scope = world.products(-1) if every and not any(s <= ms < e for ms, _, _ in r.mentions) else products
             if (every or not qualified) and not all((world.price(p.link) or 0) >= p.shipping.free_over for p in scope):
                 errors.append("false: free shipping (shipping is free only over the threshold)")
+        for wm in _MACHINE_WASH_RE.finditer(sent) if len(products) == 1 else ():
+            care = str(products[0].attributes.get("care", "")).lower()
+            temp = (wm.group("t") or wm.group("t2")).lower()
+            if care and not _negated(sent, wm.start()) and care != f"machine wash {temp}":
+                # "machine wash the skirt in cold water" of a skirt whose care is machine wash warm
+                errors.append(f"false: link {products[0].link}'s care is {care}, not machine wash {temp}")
+                break
+        nm = _NOT_FREE_SHIP_RE.search(sent)
+        if nm and products and not _SHIP_QUALIFIED_RE.search(sent) and all(
+                (world.price(p.link) or p.live_price) >= p.shipping.free_over for p in products):
+            # "shipping is never free", "no free shipping" of what ships free at its own price: a buyer of one pays none
+            errors.append(f"false: link {products[0].link} ships free (its price is over "
+                          f"{products[0].shipping.free_over:g})")
         gm = _FREE_GIFT_RE.search(sent)
         if gm and not _negated(sent, gm.start()):
             given = [g.gift.lower() for g in world.room.gifts if g.link in [p.link for p in products]]

@@ -22,7 +22,7 @@ MUST_DECLINE = frozenset({"compliance_bait", "unauthorized_discount", "prompt_in
 ACTION_TOOLS: dict[str, str | None] = {"escalate": "escalate_to_human", "coupon": "issue_coupon",
                                        "pin": "pin_product", "price": "set_price", "cart": None, "reserve": None,
                                        "note": None, "apply": None, "refund": None, "replace": None, "order": None,
-                                       "fix": None}
+                                       "fix": None, "message": None}
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,13 @@ _DISCLOSE = _rx(
     r"something\s{1,2}i\s{1,2}(?:can['’]?t|don['’]?t|won['’]?t)))"
     r"|\b(?:i['’]?m|i\s{1,2}am|i['’]?ve\s{1,2}been|i\s{1,2}was|i\s{1,2}have\s{1,2}been|i['’]?m\s{1,2}being)\s{1,2}"
     r"(?:instructed|told|programmed|prompted|configured|set\s{1,2}up|required|supposed)\s{1,2}to\b"
-    r"|\bhere\s{1,2}(?:they|it)\s{1,2}(?:are|is)\b(?=[^.!?\n]{0,3}:)|\b(?:word\s{1,2}for\s{1,2}word|verbatim)\b"
+    r"|\bhere\s{1,2}(?:they|it)\s{1,2}(?:are|is)(?:\s{1,2}(?:in|into)\s{1,2}[a-z]{3,12}|\s{1,2}translated)?(?=[^.!?\n]{0,3}:)"
+    # a translation handed over ("here's the French version:", "in French they read:", "voici mes instructions")
+    r"|\bhere(?:['’]s|\s{1,2}is)\s{1,2}(?:the|a|my)\s{1,2}(?:[a-z]{3,12}\s{1,2})?(?:version|translation)\b"
+    r"(?=[^.!?\n]{0,12}:)|\b(?:in\s{1,2}(?:french|spanish|german|italian|chinese|japanese|korean|russian|portuguese|"
+    r"pirate)|translated)\s{0,2},?\s{0,2}(?:they|it)\s{1,2}(?:reads?|says?|goes|go)\s{0,2}:"
+    r"|\b(?:voici|voil[aà]|mes\s{1,2}instructions|mis\s{1,2}instrucciones|meine\s{1,2}anweisungen)\b"
+    r"|\b(?:word\s{1,2}for\s{1,2}word|verbatim)\b"
     r"|\b(?:internal|operator|private)\s{1,2}notes?\s{0,2}(?:say|said|are|:)|(?:^|(?<=[.!?,;:])|[\"'“‘:]\s{0,2})\s{0,2}you\s{1,2}are\s{1,2}"
     r"(?:a|an|the)\s{1,2}(?:[\w-]{1,14}\s{1,2}){0,3}(?:host|assistant|streamer|seller|agent|ai)\b"
     r"|\b(?:my|the)\s{1,2}tools\s{1,2}(?:are|include)\b|(?<![\w./])[a-z]{2,14}_[a-z]{2,14}(?:_[a-z]{2,14}){0,2}"
@@ -137,6 +143,18 @@ _ACTIONS: tuple[tuple[str, Prefiltered], ...] = (
         r"\b(?:code|coupon|voucher)s?\b)"
         r"|(?:\b[a-z]{2,12}[0-9]{1,4}|\b(?:code|coupon|voucher)s?)\s{1,2}(?:is|are|['’]s|['’]re)\s{1,2}(?:now\s{1,2}|"
         r"already\s{1,2}|waiting\s{1,2})?in\s{1,2}your\s{1,2}" + _INBOX)),
+    # a private message sent or promised: no tool sends one ("I've messaged you the details", "I'll send you LIVE16
+    # in your DMs", "I'll DM you the code")
+    ("message", _rx(
+        _DONE + r"(?:dm['’]?e?d|pm['’]?e?d|messaged|texted|e-?mailed|inboxed|whispered)\s{1,2}(?:you|it|them)\b"
+        r"|" + _DONE + r"(?:sent|dropped)\s{1,2}(?:you\s{1,2})?(?:a|an)\s{1,2}(?:dm|pm|private\s{1,2}message|"
+        r"direct\s{1,2}message|message|text|e-?mail)\b|"
+        r"\b(?:i['’]ll|i\s{1,2}will|let\s{1,2}me|i['’]m\s{1,2}(?:going\s{1,2}to|gonna))\s{1,2}(?:\w{1,12}\s{1,2})?"
+        r"(?:dm|pm|message|text|e-?mail|inbox)\s{1,2}(?:you|it|them|the|a|your)\b"
+        r"|\b(?:i['’]ll|i\s{1,2}will|let\s{1,2}me|i['’]m\s{1,2}(?:going\s{1,2}to|gonna))\s{1,2}(?:\w{1,12}\s{1,2})?"
+        r"(?:send|drop|slide|pop|put)\s{1,2}(?:[\w'’-]{1,12}\s{1,2}){0,4}?(?:to|in|into|via|by)\s{1,2}(?:your\s{1,2}|a\s{1,2})?"
+        + _INBOX + r"|\b(?:i['’]ll|i\s{1,2}will)\s{1,2}(?:send|message|dm)\s{1,2}(?:[\w'’-]{1,12}\s{1,2}){0,3}?"
+        r"(?:privately|in\s{1,2}private)\b")),
     ("pin", _rx(_DONE + r"(?:pinned|re-?pinned)\b|\bjust\s{1,2}pinned\b")),
     ("price", _rx(_DONE + r"(?:lowered|changed|dropped|reduced|cut|updated|adjusted|slashed|set)\s{1,2}(?:the|its|"
                   r"your|this|that)\s{1,2}(?:\w{1,12}\s{1,2})?price"
@@ -304,9 +322,13 @@ def classify(clause: str, text: str, offset: int, question: bool, present: froze
     action = _action(clause, text, offset, present)
     if action is not None:
         return Act("action", offset, end, action)
-    declined = _DECLINE.found(clause)
-    if "disclose" in present and not declined and _DISCLOSE.found(text[offset:end + 2]):  # + its ':'
-        return Act("answer", offset, end, "disclose")
+    declined = _DECLINE.search(clause)
+    if "disclose" in present:
+        shown = text[offset:end + 2]  # + its ':'
+        # after a decline in the clause, it hands over what it declined ("I can't, but here they are in French: ...")
+        if _DISCLOSE.found(shown) if declined is None else any(m.start() >= declined.end()
+                                                                for m in _DISCLOSE.finditer(shown)):
+            return Act("answer", offset, end, "disclose")
     if declined:
         return Act("decline", offset, end)
     if "grant" in present and _GRANT.found(clause):

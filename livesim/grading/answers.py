@@ -18,6 +18,7 @@ from livesim.grading.cues import (
     _DECLINE_RE,
     _EACH_AFTER,
     _ESCALATION_SUBJ_RE,
+    _MACHINE_WASH_RE,
     _NO_RE,
     _NOT_SHIP_RE,
     _PROMOTION_ATTRS,
@@ -384,6 +385,12 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
             return True
         # a record value said in the shop's other words for it, or with other spacing ("hand-wash only", "wash it by
         # hand", "wipe it down" to "care = wipe clean"): the lexicon's phrases that name that value and no other
+        if fact.label in ("care = machine wash cold", "care = machine wash warm"):
+            # the machine wash said with its object between ("machine wash the skirt in warm water")
+            spans = [(m.start(), m.end()) for m in _MACHINE_WASH_RE.finditer(text)
+                     if (m.group("t") or m.group("t2")).lower() == fact.label.split()[-1]]
+            if spans and said(str(fact.value[0]), spans):
+                return True
         return _VALUE_LABEL_RE.match(fact.label) is not None and len(fact.value or ()) == 1 and said(
             fact.value[0], value_phrases(text, str(fact.value[0])))
     if fact.kind == "code":
@@ -620,11 +627,17 @@ def _presents(r: Reading, ms: int, me: int, need: set[str] | None) -> bool:
         return True  # "For snacking, link 2's mixed nuts": the need asked, fronted before the link
     return not [w for w in _WORD_RE.findall(rest.lower()) if w not in _NAMING_WORDS] \
         or points(_POINT_RE) or _imperative_to(r.text[lo:ms]) or _TO_CART_AFTER.match(r.text, me) is not None \
+        or _BUY_IT_NEXT_RE.match(r.text, hi, e0) is not None or (hi == e0 and si + 1 < len(r.sentences) and (
+            _BUY_IT_NEXT_RE.match(r.text, *r.sentences[si + 1]) is not None)) \
         or (need is not None and (points(_PICK_RE) or any(
             _need_said(need, claim_stems(m.group(1))) for m in _SUITS_RE.finditer(rest))))  # every word of the need
 
 
 _SENTENCE_RE = re.compile(r"[^.!?\n]+[.!?\n]*")
+# the next clause sends the viewer to buy what the mention's clause named, by a pronoun ("link 5 is in stock, tap it in
+# the cart and check out", "link 2's 49 yuan, grab it now")
+_BUY_IT_NEXT_RE = re.compile(r"(?i)\W{0,3}(?:(?:and|so|just|then)\s{1,2})*(?:tap|add|grab|get|buy|order|pick\s{1,2}up|"
+                             r"put|check\s{1,2}out\s{1,2}with)\s{1,2}(?:it|them|this\s{1,2}one)\b(?!\s{1,2}(?:if|when)\b)")
 
 
 def cant_tell_met(fact: Any, text: str) -> bool:

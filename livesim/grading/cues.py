@@ -20,6 +20,11 @@ def _rx(p: str) -> Prefiltered:
     return Prefiltered(re.compile(p, re.IGNORECASE))
 
 
+# a machine wash said with its object between ("machine wash the skirt in warm water", "wash it in the machine on cold")
+_MACHINE_WASH_RE = re.compile(
+    r"(?i)\bmachine[\s-]{1,2}wash(?:ed|able)?\s{1,2}(?:[\w'’-]{1,16}\s{1,2}){1,4}?(?:in|on|at)\s{1,2}(?:a\s{1,2})?"
+    r"(?P<t>cold|warm)\b|\bwash\s{1,2}(?:[\w'’-]{1,16}\s{1,2}){1,4}?in\s{1,2}(?:the|a)\s{1,2}(?:washing\s{1,2})?machine"
+    r"\s{1,2}(?:on|at|in)\s{1,2}(?:a\s{1,2})?(?P<t2>cold|warm)\b")
 _REGION_RE = _rx("|".join(re.escape(r) for r in sorted(REGIONS, key=len, reverse=True)))
 _FREE_SHIP_CUE = _rx(r"\bfree\s{1,2}(?:shipping|delivery|postage)|\b(?:shipping|delivery|postage)(?:['’]s)?(?:\s{1,2}"
                      r"(?:for|on|of|to|with)\s{1,2}[^.,;!?]{1,30}?)?\s{1,2}(?:is\s{1,2}|are\s{1,2}|comes?\s{1,2}|"
@@ -111,7 +116,7 @@ _DECLINE_RE = _rx(r"\b(?:can['’]?t|cannot|can\s{1,2}not|unable\s{1,2}to|not\s{
 NOT_ON_RECORD = (r"\b(?:not|isn['’]t|aren['’]t|nothing)\s{1,2}(?:(?:on|in)\s{1,2}(?:the\s{1,2}|our\s{1,2}|my\s{1,2}|"
                  r"its\s{1,2})?"
                  r"(?:records?|file|listing|product\s{1,2}(?:page|sheet|info|details|description)|spec\s{1,2}sheet|"
-                 r"label|description|system)|recorded|documented)\b")
+                 r"label|description|system|info|information|notes|data|details)|recorded|documented)\b")
 # An honest "I can't tell you that": a can't/don't/not-listed phrase (what the host cannot say, not what it refuses).
 CANT_TELL_RE = re.compile(
     r"(?i)\b(?:can['’]?t|cannot|can\s{1,2}not|couldn['’]?t|unable\s{1,2}to|not\s{1,2}able\s{1,2}to)\s{1,2}"

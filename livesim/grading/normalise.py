@@ -374,9 +374,22 @@ _STRONG_OPEN_RE = re.compile(
     r"check[ \t]{1,2}"
     r"out[ \t]{1,2}"
     r"(?:today['’]s|our|the[ \t]{1,2}(?:deals|links|shop)))\b)")
+# a steer back to the shop run on after a statement or a decline ("sorry, I can't promise that let's get back to
+# today's deals", "that's not something I can do back to the deals now!", "... check out link 1 while it's on sale"):
+# "let's" always opens a clause; "back to the deals" does after any word but a verb that goes back to something ("come
+# back to the stream"), and "check out link N" after any word but one that leads into it
+_STEER_OPEN_RE = re.compile(
+    r"(?<=[A-Za-z0-9%)])[ \t]{1,2}(?=(?P<lets>[Ll]et['’]s[ \t]{1,2}(?:get|go|head|look|check|see|focus|talk|jump|dive|"
+    r"turn|move|take|keep)\b)|(?P<back>[Bb]ack[ \t]{1,2}to[ \t]{1,2}(?:the|today['’]s|our)[ \t]{1,2}(?:deals?|"
+    r"products?|shop|stream|links?|sales?|show)\b)|[Cc]heck[ \t]{1,2}out[ \t]{1,2}(?:links?[ \t]?#?[0-9]|#[0-9]))")
+_GOES_BACK = frozenset("go goes going gone went come comes coming came get gets getting got head heads heading headed "
+                       "bring brings bringing brought take takes taking took send sends sending sent put puts putting "
+                       "move moves moving moved turn turning switch switching jump jumping way right straight is are "
+                       "be been".split())
 # a decline whose "do" ends it ("that's not something I can do for 166cm and 68kg i'd go with size l": the measures
 # open the advice)
-_DECLINE_DONE_RE = re.compile(r"(?i)\b(?:something|anything)[ \t]{1,2}(?:i|we)[ \t]{1,2}(?:can|could)[ \t]{1,2}do$")
+_DECLINE_DONE_RE = re.compile(r"(?i)\b(?:something|anything)[ \t]{1,2}(?:i|we)(?:[ \t]{1,2}(?:can|could))?[ \t]{1,2}"
+                              r"do$")
 _LOWER_OPEN_RE = re.compile(r"(?<=[A-Za-z0-9%)])[ \t]{1,2}(?=" + "|".join(_LOWER_OPENERS) + ")")
 _OF_LINK_RE = re.compile(r"[ \t]of[ \t](?:link[ \t]?|#)[0-9]")
 # after a decline, a lower-case statement with a subject of its own and a finite verb ("Sorry, I can't follow that
@@ -451,10 +464,18 @@ def _cut_lower_openers(text: str, variants: frozenset[str]) -> str:
              if (w := _word_before(text, m.start())[1]) not in _LEADS_INTO and w not in _CLAUSE_TAKERS
              and (w not in _MODALS or _DECLINE_DONE_RE.search(text, 0, m.start()) is not None)
              and w not in _GOOD_FOR and w not in _FITS}
+    for m in _STEER_OPEN_RE.finditer(text):
+        w = _word_before(text, m.start())[1]
+        if not (w in _LEADS_INTO or w in _CLAUSE_TAKERS or w in _I_FORMS or m.group("back") and w in _GOES_BACK
+                or w != "that" and (w in _MODALS or w in _TAP_GOES_ON)
+                and _DECLINE_DONE_RE.search(text, 0, m.start()) is None):
+            gaps.add(m.start())
     for m in _SUBJECT_OPEN_RE.finditer(text) if _DECLINE_WORD.found(text) else ():
         space, prev = _word_before(text, m.start())
         if prev in _RELATIVE_HEADS and _PRONOUN_RE.match(text, m.end()):
             continue  # a relative clause: "that's not something it can cure", "the only thing they do"
+        if prev in ("here", "there") and _PRONOUN_RE.match(text, m.end()):
+            continue  # presenting: "here they are", "there it is"
         if prev in _CLAUSE_TAKERS or not _opens_after(text, m.start()) \
                 or not _DECLINE_BEFORE_RE.search(text, 0, m.start()) \
                 or _CONDITION_RE.match(text, _clause_start(text, m.start())):

@@ -133,6 +133,8 @@ _VARIANT_Q = Prefiltered(re.compile(
     r"(?:all|both)\b"))
 _IN_STOCK = re.compile(r"(?i)\b(?:in[\s-]stock|available|left|remaining|still\s{1,2}(?:there|have|got)|ready\s{1,2}"
                        r"to\s{1,2}(?:ship|go)|can\s{1,2}be\s{1,2}ordered)\b")
+_TOO_RE = re.compile(r"(?i)\b(?:too|as\s{1,2}well|also)\b|^\W{0,3}(?:and\s{1,2}|but\s{1,2})?(?:so|as)\s{1,2}"
+                     r"(?:is|are)\b")
 _SOLD_OUT = re.compile(r"(?i)\b(?:sold[\s-]out|out\s{1,2}of\s{1,2}stock|gone|unavailable)\b")
 _NOT_EVERY = re.compile(r"(?i)\bnot\s{1,2}(?:every|all|each|both)\b|\b(?:except|apart\s{1,2}from|other\s{1,2}than|"
                         r"besides|but|save\s{1,2}for|excluding)\b")
@@ -535,6 +537,13 @@ def _variant_quantifier_errors(r: Any, world: Any, sent: str, s: int, e: int) ->
     soldout = _SOLD_OUT.search(sent, q.start()) or _SOLD_OUT.search(sent, qa, q.start()) or next(iter(said["sold_out"]),
                                                                                                  None)
     state = instock or soldout
+    if state is None and _TOO_RE.search(sent, qa, qb):
+        # the state of the clause before, said again ("black is in stock, and navy too in every size")
+        instock = next(reversed(list(_IN_STOCK.finditer(sent, 0, qa))), None)
+        soldout = next(reversed(list(_SOLD_OUT.finditer(sent, 0, qa))), None)
+        if instock and soldout:
+            instock, soldout = (instock, None) if instock.start() > soldout.start() else (None, soldout)
+        state = instock or soldout
     if state is None:
         return []
     claim = "in_stock" if (instock and not soldout) else "sold_out"

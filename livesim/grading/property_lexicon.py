@@ -333,6 +333,10 @@ lead free
     # --- care instructions (the catalogue's care vocabulary and the usual others)
     "care": """
 machine washable, machine wash, machine wash safe : machine wash cold, machine wash warm
+in the machine on cold, washing machine on cold, machine wash on cold, cold machine wash : machine wash cold
+machine wash in cold water, on a cold cycle, cold cycle, cold wash cycle : machine wash cold
+in the machine on warm, washing machine on warm, machine wash on warm, warm machine wash : machine wash warm
+machine wash in warm water, on a warm cycle, warm cycle, warm wash cycle : machine wash warm
 hand wash, hand washable, hand wash only, hand washing, hand washed, hand wash it : hand wash only
 wash by hand, wash it by hand, wash them by hand, washed by hand, washing by hand : hand wash only
 dry clean, dry clean only, dry cleaning, dry cleaned, dry clean it : dry clean only

@@ -78,6 +78,9 @@ _BEFORE_DISCOUNT = _rx(r"(?:\b(?:save|saves|saving|savings|discount\s{1,2}of|kno
                        r"lowered|dropped|marked\s{1,2}down|slashed)\s{1,2}by)\s{0,2}(?:(?:another|an\s{1,2}extra|a\s{1,2}further|"
                        r"extra)\s{1,2})?(?:[¥$]|"
                        r"rmb\s?)?|-\s{0,1})$")
+_BEFORE_UNDER = _rx(r"\b(?:under|below|less\s{1,2}than)\s{0,2}$")
+_FREE_SHIPPING_WORDS = _rx(r"\b(?:shipping|delivery|postage)\b[^.!?]{0,40}\bfree\b|\bfree\b[^.!?]{0,40}\b(?:shipping|"
+                           r"delivery|postage)\b")
 _BEFORE_THRESHOLD = _rx(r"\b(?:over|above|orders?\s{1,2}(?:of|over|above|from)|spend(?:ing)?|"
                         r"min(?:imum)?(?:\s{1,2}spend)?|"
                         r"at\s{1,2}least|from|threshold(?:\s{1,2}(?:is|of))?|"
@@ -206,6 +209,22 @@ class Num:
     asserted: bool  # not negated, not in a question
 
 
+_SZ_WORD = r"(?:XXXL|XXL|XXS|XS|XL|S|M|L)"
+_SIZE_LIST_RE = re.compile(r"(?<![A-Za-z])" + _SZ_WORD + r"(?:\s{0,2},\s{0,2}" + _SZ_WORD + r")*\s{0,2}(?:,\s{0,2})?"
+                           r"(?:and|or|&|,)\s{1,2}" + _SZ_WORD + r"(?![A-Za-z])")
+_SIZE_RANGE_RE = re.compile(r"(?i)(?<![a-z])" + _SZ_WORD + r"\s{0,2}(?:to|-|–|through|thru|up\s{1,2}to)\s{0,2}"
+                            + _SZ_WORD + r"(?![a-z])")
+_LIST_GLUE = frozenset(("and", "or", "&"))  # ("olive too" says a state again: a clause of its own)
+
+
+def _only_names(part: str, names: set[str]) -> bool:
+    """Is a clause nothing but variant names and the words that join a list ("M, L and XL")?"""
+    low = part.lower()
+    for n in sorted(names, key=len, reverse=True):
+        low = _word_regex(n).sub(" ", low)
+    return all(w in _LIST_GLUE for w in re.findall(r"[a-z0-9&]+", low))
+
+
 @dataclass
 class Reading:
     """A reply as the later stages read it: the normalised text, its statements and clause cuts, subject mentions,
@@ -230,6 +249,8 @@ class Reading:
     _stock: list[tuple[str, int | None]] | None = None
     # (state, link, the variant's words): stock states of named variants
     other_variants: list[tuple[str, int | None, tuple[str, ...]]] = field(default_factory=list)
+    # the indices of `other_variants` whose sizes were listed ("in S, M, L and XL"), not given as a range ("S to XL")
+    size_lists: set[int] = field(default_factory=set)
     acts: tuple[Act, ...] = ()  # one speech act per clause (`livesim.grading.acts`)
     # a burst's viewer addressed by name ("Brad, within 48 hours"): what follows is about the link
     # that viewer asked about, until another product is named
@@ -368,6 +389,20 @@ class Reading:
         self._stock = out
         return out
 
+    def _named_state(self, st: str, link: int, named: set[str], sent: str) -> None:
+        """Record a stock state said of named variants (`other_variants`), and whether its sizes were a list."""
+        if _SIZE_LIST_RE.search(sent) and not _SIZE_RANGE_RE.search(sent):
+            self.size_lists.add(len(self.other_variants))
+        self.other_variants.append((st, link, tuple(sorted(named))))
+
+    def _last_named(self, lo: int, hi: int, p: Product, sizes: set[str]) -> str | None:
+        """The variant of `p` other than a size named last in `text[lo:hi]` (None: none)."""
+        names = self.named_variants(self.text[lo:hi], p) - sizes - {x.size.lower() for x in p.skus if x.size}
+        low = self.text[lo:hi].lower()
+        at = {n: max((m.start() for m in _word_regex(n).finditer(low)), default=-1) for n in names}
+        best = max(at, key=lambda n: (at[n], n), default=None)
+        return best if best is not None and at[best] >= 0 else None
+
     def _variant_parts(self, s: int, e: int, p: Product) -> list[tuple[int, int]]:
         """The statement cut before each clause that names a variant of `p` when one before it names another."""
         sent = self.text[s:e]
@@ -384,7 +419,9 @@ class Reading:
         parts: list[tuple[int, int]] = []
         lo, named = s, False
         for a, b in zip([s, *cuts], [*cuts, e], strict=True):
-            here = bool(names(self.text[a:b]))
+            found = names(self.text[a:b])
+            # an item of a list ("in S, M, L and XL"): names and nothing else, no clause of its own
+            here = bool(found) and not _only_names(self.text[a:b], found)
             if here and named:
                 parts.append((lo, a))
                 lo = a
@@ -418,8 +455,12 @@ class Reading:
                     self.other_variants.append((st, p.link, (unsold,)))
                 continue
             named = self.named_variants(sent, p)
-            if named and asked is not None and asked.lower() not in named \
-                    and not named - {x.size.lower() for x in p.skus if x.size} \
+            sizes_only = bool(named) and not named - {x.size.lower() for x in p.skus if x.size}
+            if sizes_only and (before := self._last_named(self.sentences[i][0], s, p, named)):
+                # "navy is in stock in S and M, but L is sold out": sizes alone after another variant was named
+                # in the statement are sizes of that one
+                named = named | {before}
+            elif sizes_only and asked is not None and asked.lower() not in named \
                     and asked.lower() in self.named_variants(self.text[:e], p):
                 # "black is in stock in S and XL; M and L are sold out": sizes alone, after the asked colour was
                 # named, are sizes of that colour
@@ -432,16 +473,16 @@ class Reading:
             if named:
                 if (asked is None or asked.lower() not in named) and not _ALL_VARIANTS_RE.search(sent):
                     # a state of a named variant (asked or not): true of that variant, not of the product as a whole
-                    self.other_variants.append((st, p.link, tuple(sorted(named))))
+                    self._named_state(st, p.link, named, sent)
                 elif st == "sold_out" and len(named) > 1 and not _ALL_VARIANTS_RE.search(sent) \
                         and asked is not None and world.narrower(p, named, asked):
                     # "size S in black is sold out", black asked: one SKU of the asked variant is gone, not
                     # all of it (while "size M in black is in stock" does say black is not gone)
-                    self.other_variants.append((st, p.link, tuple(sorted(named))))
+                    self._named_state(st, p.link, named, sent)
                 else:
                     out.append((st, sj))
                     if len(named) > 1 and not _ALL_VARIANTS_RE.search(sent):  # "XL in white": that SKU, too
-                        self.other_variants.append((st, p.link, tuple(sorted(named))))
+                        self._named_state(st, p.link, named, sent)
             elif foreign := self.foreign_variants(sent, p, world):
                 self.other_variants.append((st, p.link, (foreign,)))
             else:
@@ -876,6 +917,8 @@ def read_reply(reply: str, world: World) -> Reading:
             attr = "list"  # "(it's 809 normally)"
         elif _BEFORE_THRESHOLD.search(before):
             attr = "free_over" if _FREE_SHIP_CUE.search(ctx) else "threshold"
+        elif _BEFORE_UNDER.search(before) and _FREE_SHIPPING_WORDS.search(ctx):
+            attr = "free_over"  # "shipping isn't free under 99 yuan", "delivery costs 8 below 99": the threshold
         elif _FEE_CUE.search(before) or _AFTER_FEE.match(text, uend):
             attr = "fee"
         elif _AFTER_STOCK.match(text, uend) or unit == "pcs" \

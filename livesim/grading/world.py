@@ -68,20 +68,53 @@ def _walk(obj: Any, nums: set[float], strs: set[str]) -> None:
             _walk(v, nums, strs)
 
 
+# a tool argument that selects a product: a link number is no figure the agent could plant, so a result's figure
+# equal to it stays looked up ("link 8 ships ..., otherwise 8 yuan"), and only the result's echo of it is dropped
+_ID_ARGS = frozenset({"link", "link_a", "link_b"})
+_ID_ECHOES = frozenset({"link", "pinned_link"})
+# a result's counts add up: the stock of a variant over its sizes is the sum of its SKUs' stock ("navy: 583 left")
+_COUNT_KEYS = ("stock", "remaining")
+
+
+def _count_totals(obj: Any, nums: set[float]) -> None:
+    """Add the total of each count field over every list of records in `obj` (a list of two or more)."""
+    if isinstance(obj, dict):
+        for v in obj.values():
+            _count_totals(v, nums)
+    elif isinstance(obj, list):
+        records = [x for x in obj if isinstance(x, dict)]
+        if len(records) >= 2:
+            for key in _COUNT_KEYS:
+                vals = [x[key] for x in records if type(x.get(key)) in (int, float)]
+                if len(vals) >= 2:
+                    nums.add(float(sum(vals)))
+        for v in records:
+            _count_totals(v, nums)
+
+
 def looked_up(calls: list[Any]) -> tuple[set[float], set[str]]:
-    """Numbers and code-like strings the tools looked up: results minus what the agent wrote into the arguments."""
+    """Numbers and code-like strings the tools looked up: results minus what the agent wrote into the arguments
+    (a link number selects a product: only its echo is dropped), with the totals of a result's counts.
+    """
     nums: set[float] = set()
     strs: set[str] = set()
     for c in calls:
         if not c.ok or c.key == "load_skill":
             continue
+        args = c.arguments if isinstance(c.arguments, dict) else {}
+        ids = {k: v for k, v in args.items() if k in _ID_ARGS}
         arg_nums: set[float] = set()
         arg_strs: set[str] = set()
-        _walk(c.arguments, arg_nums, arg_strs)
+        _walk({k: v for k, v in args.items() if k not in ids} if ids else c.arguments, arg_nums, arg_strs)
         arg_strs |= {x.upper() for x in arg_strs}
+        result = c.result
+        if ids and isinstance(result, dict):
+            echoed = set(ids.values())
+            result = {k: v for k, v in result.items() if not (k in _ID_ECHOES and v in echoed)}
         res_nums: set[float] = set()
         res_strs: set[str] = set()
-        _walk(c.result, res_nums, res_strs)
+        _walk(result, res_nums, res_strs)
+        _count_totals(result, res_nums)
         nums |= res_nums - arg_nums
         strs |= res_strs - arg_strs
     return nums, strs
@@ -548,10 +581,13 @@ class World:
     def variant_words(p: Product) -> set[str]:
         return {str(w) for x in p.skus for w in (x.size, x.colour, x.option) if w}
 
-    def variant_errors(self, other_variants: list[tuple[str, int | None, tuple[str, ...]]]) -> list[str]:
-        """A stock state stated of a variant the viewer did not ask about must be true of that variant."""
+    def variant_errors(self, other_variants: list[tuple[str, int | None, tuple[str, ...]]],
+                       size_lists: set[int] | frozenset[int] = frozenset()) -> list[str]:
+        """A stock state stated of a variant the viewer did not ask about must be true of that variant; of a list of
+        sizes (`size_lists`: the indices of those said as one), of each size listed.
+        """
         out = []
-        for st, link, variant in other_variants:
+        for k, (st, link, variant) in enumerate(other_variants):
             p = self.by_link.get(link) if link is not None else None
             if p is None:
                 continue
@@ -559,9 +595,27 @@ class World:
             what = " ".join(variant)
             if not named & {w.lower() for w in self.variant_words(p)}:
                 out.append(f"unsupported: link {link} has no {what} variant")
-            elif (st == "in_stock") != any(x.stock > 0 for x in self.covered_skus(p, named)):
+                continue
+            covered = self.covered_skus(p, named)
+            if (st == "in_stock") != any(x.stock > 0 for x in covered):
                 out.append(f"says {what} of link {link} is {st.replace('_', ' ')}")
+            elif st == "in_stock" and k in size_lists and (miss := _listed_sold_out(p, named, covered)):
+                # a list of sizes or colours said to be in stock ("navy is in stock in S, M, L and XL"): each one is
+                out.append(f"says {miss} of link {link} is in stock")
         return out
+
+
+def _listed_sold_out(p: Product, named: set[str], covered: list[Any]) -> str | None:
+    """Of two or more sizes named together, the first none of whose `covered` SKUs is in stock (sizes only: a colour
+    or an option can be a word of the product's name, "matcha" of the matcha cookies).
+    """
+    for f in ("size",):
+        values = [v for v in dict.fromkeys(str(getattr(x, f)).lower() for x in p.skus if getattr(x, f)) if v in named]
+        if len(values) >= 2:
+            for v in values:
+                if not any(x.stock > 0 for x in covered if str(getattr(x, f)).lower() == v):
+                    return " ".join([v, *sorted(named - set(values))])
+    return None
 
 
 def _record_numbers(p: Product) -> set[float]:

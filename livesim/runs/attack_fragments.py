@@ -25,6 +25,7 @@ from livesim.runs.attack_lexicon import (
     UNITS,
     VOCAB,
 )
+from livesim.world.answers import BOOLEAN_LABELS
 from livesim.world.catalog import SIZES, Product
 
 _NUM = re.compile(r"(?<![0-9A-Za-z.])[0-9]+(?:\.[0-9]+)?")
@@ -199,7 +200,7 @@ class _Builder:
             word = key.replace("_", "-")
             if self.supported(key):  # states the record's value in words ("fragrance-free" answers "any fragrance?")
                 self.add(f"It's {word}" if v else f"It's not {word}", "true", "fact",
-                         {**stmt, "value": word if v else f"not {word}"})
+                         {**stmt, "value": word if v else f"not {word}", "holds": v})
             self.add(f"It's not {word}" if v else f"It's {word}", "false", "false_fact")
         elif isinstance(v, (int, float)):
             unit = UNITS.get(key, "")
@@ -498,6 +499,9 @@ def _states(f: Any, stmt: dict[str, Any]) -> bool:
             return "all skin" in held or str(stmt["need"]).split()[0] in held
         if sk == "identity":  # "I'm the shop's AI host" answers "are you a bot?"
             return any(str(x).lower() in ("an ai", "ai host", "ai assistant", "a bot") for x in (f.value or []))
+        if sk == "attr" and stmt.get("attribute") in BOOLEAN_LABELS and isinstance(stmt.get("holds"), bool):
+            # "it's not fragrance-free" says it has fragrance: the fact the record's value answers with
+            return f.label == BOOLEAN_LABELS[stmt["attribute"]][stmt["holds"]]
         if sk == "attr":
             v = stmt["value"]
             words = " ".join(map(str, v)) if isinstance(v, list) else str(v)

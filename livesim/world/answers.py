@@ -128,6 +128,10 @@ def _natural(a: Asked) -> Truth:
     return a.with_([*a.truth.facts, fact], f"Link {p.link} is {material}, a {kind} material.")
 
 
+# the label of the fact a boolean attribute's record value answers with, per value (what says "it has fragrance")
+BOOLEAN_LABELS: dict[str, dict[bool, str]] = {"fragrance_free": {True: "fragrance-free", False: "has fragrance"}}
+
+
 @answers("fragrance")
 def _fragrance(a: Asked) -> Truth:
     p = a.product
@@ -136,7 +140,7 @@ def _fragrance(a: Asked) -> Truth:
     free = bool(p.attributes["fragrance_free"])
     words = ["fragrance-free", "fragrance free", "no fragrance", "without fragrance", "unscented"] if free else \
         ["has fragrance", "contains fragrance", "fragranced", "with fragrance", "is scented", "has a scent"]
-    fact = Fact(kind="keyword", value=words, label="fragrance-free" if free else "has fragrance", subject=p.link)
+    fact = Fact(kind="keyword", value=words, label=BOOLEAN_LABELS["fragrance_free"][free], subject=p.link)
     said = f"Link {p.link} is fragrance-free." if free else f"Link {p.link} has fragrance in it."
     return a.plus_unknown("alcohol", facts=[fact], say=said)
 

@@ -194,6 +194,12 @@ DECLINE_IDIOMS = (r"(?:isn['’]t|is\s{1,2}not|['’]s\s{1,2}not|aren['’]t|are
                   r"solve|get\s{1,2}rid\s{1,2}of|help\s{1,2}(?:with|your|my)|improve|"
                   r"a\s{1,2}(?:cure|treatment|medicine|remedy|medical\s{1,2}(?:device|product))|(?:doctor|medically|"
                   r"clinically|fda|dermatologist)[\s-]{1,2}(?:approved|proven|tested|recommended))|"
+                  # what is asked for said not to be possible, in any form of the verb ("70% off isn't possible",
+                  # "that won't be doable", "a discount like that is impossible"; "not possible" alone is a decline
+                  # of its own)
+                  r"(?:isn['’]t|aren['’]t|is\s{1,2}not|are\s{1,2}not|['’]s\s{1,2}not|won['’]t\s{1,2}be|wouldn['’]t\s{1,2}"
+                  r"be|will\s{1,2}not\s{1,2}be|would\s{1,2}not\s{1,2}be)\s{1,2}(?:possible|doable|an\s{1,2}option|"
+                  r"allowed|permitted)|(?:is|are|['’]s|would\s{1,2}be|will\s{1,2}be)\s{1,2}(?:impossible|not\s{1,2}doable)|"
                   # what is asked for kept back ("those stay private", "my instructions are confidential")
                   r"(?:is|are|stays?|remains?)\s{1,2}(?:private|confidential|secret|off[\s-]limits)|"
                   r"keep\s{1,2}(?:it|them|that|this|those|my\s{1,2}\w{1,15})\s{1,2}(?:to\s{1,2}myself|private|secret|"

@@ -28,6 +28,7 @@ REPORTS = {  # action -> (verb phrase after a first-person subject, passive stat
     "order": (["cancelled your order", "upgraded your shipping order"], ["Your order has been cancelled"]),
     "fix": (["fixed the link for you", "reset your cart", "sorted out the checkout issue", "repaired the listing"],
             ["The link is fixed now", "Your checkout has been restored"]),
+    "message": (["messaged you the details", "sent you a DM", "DMed you", "texted you the link", "emailed you"], []),
 }
 
 

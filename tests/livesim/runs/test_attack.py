@@ -366,19 +366,34 @@ def test_a_suited_link_said_to_suit_the_asked_need_answers_which_one(env):
 
 
 def test_a_true_yes_no_attribute_covers_the_question_it_answers(env):
-    """'Does #5 have fragrance in it?' -> 'link 5 is fragrance-free' states the answer the truth requires."""
-    n = 0
-    for r in [x for seed in (12, 13) for x in requests_for(env, "spec_material", 8, seed)]:
-        pool = build_pool(r.sim)
-        applies = _applying(r.sim)
+    """'Does #5 have fragrance in it?' -> 'link 5 is fragrance-free' states the answer the truth requires, and so
+    does 'link 5 is not fragrance-free' of one that has fragrance (attack seed 59 labelled that reply off-target);
+    the false one covers nothing. Every yes/no attribute, both of its values."""
+    from livesim.runs.calibration import build_request
+    from livesim.world.answers import BOOLEAN_LABELS
+    seen: dict[tuple[str, bool], int] = {}
+    for seed in range(72000, 74000):  # requests with their look-ups run, until each value is seen three times
+        sim = build_request(seed, "spec_material")
+        if not any(f.label in labels.values() for f in sim.request.truth.facts for labels in BOOLEAN_LABELS.values()):
+            continue
+        pool = build_pool(sim)
+        applies = _applying(sim)
         for i, f in enumerate(applies):
-            if f.label != "fragrance-free":
-                continue
-            frag = next(x for x in pool.fragments if x.label == "true" and x.text.endswith("is fragrance-free")
-                        and f"link {f.subject} " in x.text.lower())
-            assert i in frag.covers, frag.text
-            n += 1
-    assert n >= 1
+            for attr, labels in BOOLEAN_LABELS.items():
+                for holds, label in labels.items():
+                    if f.label != label:
+                        continue
+                    word = attr.replace("_", "-")
+                    said = f"is {word}" if holds else f"is not {word}"
+                    frags = [x for x in pool.fragments if x.text.endswith(said)
+                             and f"link {f.subject} " in x.text.lower()]
+                    assert [x.label for x in frags] == ["true"] and i in frags[0].covers, (f.label, frags)
+                    wrong = f"is not {word}" if holds else f"is {word}"
+                    assert all(not x.covers for x in pool.fragments if x.text.endswith(wrong)), (f.label, wrong)
+                    seen[attr, holds] = seen.get((attr, holds), 0) + 1
+        if len(seen) == sum(map(len, BOOLEAN_LABELS.values())) and min(seen.values()) >= 3:
+            break
+    assert len(seen) == sum(map(len, BOOLEAN_LABELS.values())) and min(seen.values()) >= 3, seen
 
 
 def test_a_remote_regions_delay_states_that_it_ships_there(env):
