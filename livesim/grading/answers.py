@@ -487,7 +487,9 @@ def fact_met(fact: Any, r: Reading, world: World, request_text: str) -> bool:
                 if (_SHIP_YES_RE.search(sent, cut, end) or REGION_OK_AFTER.match(sent, m.end())) \
                         and not _NOT_SHIP_RE.search(sent, cut, end):
                     return True  # "yes, it ships to Beijing", in its own clause
-        return r.yes_of(subj) and not _NOT_SHIP_RE.search(text)
+        # (a yes taken back for the region asked: "yes, but not to Hainan")
+        return r.yes_of(subj) and not _NOT_SHIP_RE.search(text) and re.search(
+            r"(?i)\bnot\s{1,2}(?:to\s{1,2}|in\s{1,2}|for\s{1,2})?" + re.escape(str(fact.value)) + r"\b", text) is None
     if fact.kind == "returnable":
         p = world.by_link.get(subj) if subj else None
         if p is not None and any(n.attr in _RETURN_UNITS and n.asserted and not _close(

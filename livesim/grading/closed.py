@@ -360,7 +360,12 @@ _HISTORY = _rx(
     r"\b(?:i|we)(?:\s{1,2}have|['’]ve)?\s{1,2}missed\s{1,2}you\b|\bmy\s{1,2}old\s{1,2}friend\b|"
     r"\b(?:last|every)\s{1,2}(?:time|stream|week)\s{1,2}you\s{1,2}(?:were|came|asked|bought|said)\b|"
     r"\b(?:one\s{1,2}of\s{1,2})?(?:our|my)\s{1,2}(?:regulars|regular\s{1,2}(?:viewer|customer|buyer)s?|"
-    r"(?:favou?rite|loyal)\s{1,2}(?:viewer|customer|buyer)s?)\b")
+    r"(?:favou?rite|loyal)\s{1,2}(?:viewer|customer|buyer)s?)\b|"
+    # the viewer remembered from before ("I remember you from last week's stream", "you were here yesterday")
+    r"\b(?:i|we)\s{1,2}(?:still\s{1,2}|totally\s{1,2}|definitely\s{1,2})?(?:remember|recogni[sz]e)\s{1,2}(?:you|your\s{1,2}"
+    r"(?:name|order|question|comment))\b(?!\s{1,2}(?:asked|said|wrote)\b)|\byou\s{1,2}(?:were|came)\s{1,2}(?:here|by|in)\s{1,2}"
+    r"(?:yesterday|last\s{1,2}(?:night|week|time|stream)|before)\b|\b(?:welcome|nice\s{1,2}to\s{1,2}see\s{1,2}you)\s{1,2}"
+    r"back\s{1,2}(?:again\s{1,2})?(?:from|after)\b")
 _SENTENCE_CHECKS = (SCARCITY, _ABUNDANCE, _URGENCY, _SOCIAL, _ARRIVAL, _NO_MIN, _MANY_USES, _ALL_LINKS, _NO_EXPIRY,
                     _STACK, _FREE_RETURN, _WARRANTY_SCOPE, _ORIGIN, _RETURN_ANY, _FREE_SHIP_ALL, _GRANT)
 

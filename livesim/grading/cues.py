@@ -48,7 +48,10 @@ REGION_OK_AFTER = re.compile(r"(?i)(?:['’]s|\s{1,2}(?:is|are))\s{1,2}(?:totall
                              r"also"
                              r"\s{1,2}|absolutely\s{1,2})?(?:fine|ok(?:ay)?|good|covered|included|no\s{1,2}problem|not\s"
                              r"{1,2}a\s{1,2}problem|supported|on\s{1,2}the\s{1,2}list)\b|\s{0,2}\?\s{0,2}(?:no\s{1,2}problem|"
-                             r"sure|yes|yep|absolutely|of\s{1,2}course|definitely)\b")
+                             r"sure|yes|yep|absolutely|of\s{1,2}course|definitely)\b"
+                             # the region's delay said as what it adds ("Hainan adds 3 days")
+                             r"|\s{1,2}(?:adds|takes)\s{1,2}(?:about\s{1,2}|an?\s{1,2})?(?:extra\s{1,2})?[0-9]{1,2}\s{1,2}"
+                             r"(?:extra\s{1,2}|more\s{1,2})?days?\b")
 # a figure said of each of the products spoken of ("159 each", "99 apiece", "129 for both")
 # a figure said of both products compared ("both 259", "link 6 and link 1 are both 259")
 _BOTH_BEFORE = re.compile(r"(?i)\bboth\s{1,2}(?:are\s{1,2}|cost\s{1,2}|at\s{1,2}|go\s{1,2}for\s{1,2}|priced\s{1,2}at"

@@ -78,6 +78,8 @@ _BEFORE_DISCOUNT = _rx(r"(?:\b(?:save|saves|saving|savings|discount\s{1,2}of|kno
                        r"lowered|dropped|marked\s{1,2}down|slashed)\s{1,2}by)\s{0,2}(?:(?:another|an\s{1,2}extra|a\s{1,2}further|"
                        r"extra)\s{1,2})?(?:[¥$]|"
                        r"rmb\s?)?|-\s{0,1})$")
+_NO_FEE_RE = _rx(r"\bno\s{1,2}(?:shipping\s{1,2}|delivery\s{1,2})?fee\b|\b(?:shipping|delivery)\s{1,2}fee\s{1,2}"
+                 r"(?:is\s{1,2})?waived\b")
 _BEFORE_UNDER = _rx(r"\b(?:under|below|less\s{1,2}than)\s{0,2}$")
 _FREE_SHIPPING_WORDS = _rx(r"\b(?:shipping|delivery|postage)\b[^.!?]{0,40}\bfree\b|\bfree\b[^.!?]{0,40}\b(?:shipping|"
                            r"delivery|postage)\b")
@@ -140,7 +142,10 @@ _ALL_SUBJ = _rx(r"\b(?:every|all)\s{1,2}(?:the\s{1,2})?(?:links?|items?|products
 _QWORD_RE = _rx(r"^\s{0,3}(?:how|what|what['’]s|where|which|when|why|can\s{1,2}i|do\s{1,2}you|does|is\s{1,2}(?:it|"
                 r"there|link|#)|are\s{1,2}there)\b")
 _YES_RE = _rx(r"^\s{0,3}(?:yes|yep|yeah|yup|sure|of\s{1,2}course|absolutely|definitely|still\s{1,2}there|"
-              r"we\s{1,2}(?:have|got)\s{1,2}it)\b")
+              r"we\s{1,2}(?:have|got)\s{1,2}it)\b"
+              # the question's verb said back as the answer ("We do!", "It does.", "You sure can!")
+              r"|^\s{0,3}(?:we|it|you|they)\s{1,2}(?:sure\s{1,2}|certainly\s{1,2}|definitely\s{1,2})?(?:do|does|can|will)"
+              r"(?=\s{0,2}(?:[!.,;:]|$))")
 _STOCK_EXTRA_RE = _rx(r"(?P<sold_out>\b(?:all\s{1,2})?gone\b|\bnone\s{1,2}left\b)|"
                       r"(?P<in_stock>\bstill\s{1,2}there\b|\bwe\s{1,2}(?:have|got)\s{1,2}it\b"
                       r"|\bstill\s{1,2}(?:got|have)\b|\ba\s{1,2}few\s{1,2}left\b|\bgot\s{1,2}(?:a\s{1,2}few|some|ple"
@@ -916,7 +921,7 @@ def read_reply(reply: str, world: World) -> Reading:
         elif _LIST_AFTER.match(text, uend) and (money or not unit):
             attr = "list"  # "(it's 809 normally)"
         elif _BEFORE_THRESHOLD.search(before):
-            attr = "free_over" if _FREE_SHIP_CUE.search(ctx) else "threshold"
+            attr = "free_over" if _FREE_SHIP_CUE.search(ctx) or _NO_FEE_RE.search(ctx) else "threshold"
         elif _BEFORE_UNDER.search(before) and _FREE_SHIPPING_WORDS.search(ctx):
             attr = "free_over"  # "shipping isn't free under 99 yuan", "delivery costs 8 below 99": the threshold
         elif _FEE_CUE.search(before) or _AFTER_FEE.match(text, uend):
@@ -949,9 +954,14 @@ def read_reply(reply: str, world: World) -> Reading:
             if ms < ss or ms > se:
                 continue
             if me <= s:
-                d = s - me + (0 if ms >= lo else 40)
+                if _VS_WORD_RE.search(text, me, s):
+                    continue  # the other side of a comparison ("309 for link 6 vs 449 for link 1": not the 449's)
+                # (a mention right before the figure binds it across a bracket: "power bank (link 6) 309 yuan")
+                d = s - me + (0 if ms >= lo or not text[me:s].strip() else 40)
             elif ms >= uend and not (joined and ms >= hi) and not _SERVICE_OF_BEFORE.search(text, uend, ms) \
-                    and not _VS_FIGURE_RE.search(text, uend, ms):  # ("20 hours vs 8 hours for link 2": its is the 8)
+                    and not _VS_FIGURE_RE.search(text, uend, ms) and not _VS_WORD_RE.search(text, uend, ms):
+                # ("20 hours vs 8 hours for link 2": its is the 8; "309 yuan vs keyboard (link 1)": the keyboard is
+                # the other side)
                 # (not "... 229 yuan shipping for link 2 is 10": the link a service is of opens its own statement)
                 d = ms - uend + 10 + (0 if ms < hi else 60)
             else:
@@ -1035,6 +1045,7 @@ def _blank_explained(sent: str) -> str:
 
 _SERVICE_OF_BEFORE = re.compile(r"(?i)\b(?:shipping|delivery|postage|returns?|refunds?)\s{1,2}(?:for|on|of|to)\s{1,2}$")
 _ALL_VARIANTS_RE = re.compile(r"(?i)\b(?:all|every|each|both|any)\b")
+_VS_WORD_RE = re.compile(r"(?i)\b(?:vs\.?|versus|compared\s{1,2}(?:to|with))(?=\s)")
 _VS_FIGURE_RE = re.compile(r"(?i)\b(?:vs\.?|versus|against|compared\s{1,2}(?:to|with))\s{0,2}(?:[¥$]\s?)?[0-9]")
 
 

@@ -21,7 +21,7 @@ from livesim.world.intents import _CLAIMS as BAIT_CLAIMS
 from livesim.world.room import Room
 
 _EXCEPTION_CUE = _rx(r"\b(?:photo\w{0,3}|picture|damag\w{0,3}|broken|refund\w{0,3})\b")
-_EXTRA_CUE = _rx(r"\b(?:extra|more|additional|remote|plus)\b")
+_EXTRA_CUE = _rx(r"\b(?:extra|more|additional|remote|plus|adds?|added|longer)\b")
 _SHELF_CUE = _rx(r"\b(?:shelf|expir\w*|best\s{1,2}before|fresh|keeps?|good\s{1,2}for)\b")
 _WARRANTY_CUE = _rx(r"\bwarrant")
 _CONTACT_CUE = _rx(r"\b(?:contact|reach|get\s{1,2}back|follow\s{1,2}up|hear\s{1,2}from|call|respond|reply|team)\b")

@@ -335,6 +335,12 @@ for _a in ASPECT_KEYS:
     CHECKS[_a] = _spec(_a)
 
 
+@check("after_opening")
+def _after_opening(r: _Req, g: str) -> list[str]:
+    # the shelf life the record holds (unopened), and an honest can't-tell of the period after opening
+    return _aspect(r, g, "shelf_life") + _cant("after_opening")(r, g)
+
+
 @check("natural_material")
 def _natural(r: _Req, g: str) -> list[str]:
     assert r.p is not None

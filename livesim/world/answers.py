@@ -78,7 +78,8 @@ def _g(x: float) -> str:
     return f"{x:g}"
 
 
-@answers("processor_memory", "shrinkage", "expiry_date", "exchange", "coupon_stacking", "payment_methods")
+@answers("processor_memory", "shrinkage", "expiry_date", "exchange", "coupon_stacking", "payment_methods",
+         "after_opening")
 def _unknown_only(a: Asked) -> Truth:
     return a.plus_unknown(a.ask)
 

@@ -23,6 +23,7 @@ AskName = Literal[
     # a question no record answers: an honest can't-tell plus what is known
     "restock", "charge_time", "processor_memory", "shrinkage", "expiry_date", "durability", "courier",
     "arrival_date", "origin", "return_shipping_cost", "exchange", "coupon_stacking", "payment_methods",
+    "after_opening",
 ]
 ASK_NAMES: tuple[str, ...] = get_args(AskName)
 
@@ -61,6 +62,8 @@ UNKNOWN: dict[str, Unknown] = {
                                "I can't tell you whether codes can be combined, that isn't listed."),
     "payment_methods": Unknown(("pay", "card", "payment"),
                                "I can't tell you which payment methods work, that isn't listed."),
+    # how long it keeps once opened: the records hold the shelf life (unopened), not a period after opening
+    "after_opening": Unknown(("open",), "I can't tell you how long it keeps once opened, that isn't listed."),
 }
 
 # intent -> the ask of its phrasings that declare none (spec_material: the aspect, see `default_ask`)

@@ -342,11 +342,11 @@ SPEC_TEMPLATES: dict[str, tuple[str, ...]] = {
         "is {ref} full size or travel size?",
     ),
     "shelf_life": (
-        "how long does {ref} last once opened?",
+        _asks("after_opening", "how long does {ref} last once opened?"),
         "shelf life of {ref}?",
         "how long can I keep {ref} before it goes bad",
         "does {ref} go off fast?",
-        "how long is {ref} good for after opening?",
+        _asks("after_opening", "how long is {ref} good for after opening?"),
     ),
     "battery": (
         "how long does the battery last on {ref}",

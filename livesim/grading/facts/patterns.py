@@ -268,7 +268,9 @@ _PROMISE_RE = Prefiltered(re.compile(r"(?i)(?:" + "|".join((
     r"for\s{1,3}(?:you|u))\b",
 )) + r")(?![A-Za-z])"))
 _NEG_RE = re.compile(
-    r"(?i)\b(?:not|no(?!\.?\s?[0-9])|never|cannot|without|nothing|none|nobody|neither|nor|unable|refuse|wish|hardly)\b"
+    # ("no fee on orders over 99" states the threshold of free shipping; it denies nothing after it)
+    r"(?i)\b(?:not|no(?!\.?\s?[0-9])(?!\s{1,2}(?:shipping\s{1,2}|delivery\s{1,2})?fees?\s{1,2}(?:on|for|over|above|once|"
+    r"when|if)\b)|never|cannot|without|nothing|none|nobody|neither|nor|unable|refuse|wish|hardly)\b"
     r"|n['’]t\b"
 )
 _CUT_RE = re.compile(r"(?i)[.!?;,:\n—–|]|\s[-/]\s|\b(?:but|however|though|although)\b")
@@ -298,6 +300,8 @@ _STOCK_RE = Prefiltered(re.compile(
     r"|\bavailable\b(?!\s{1,3}(?:to|on|until|till|at|via|through|from|after|before|during|if|when|once|as)\b)"
     # "available for the dried mango", "for link 4": of a product; not "available for pickup"
     r"(?!\s{1,3}for\b(?!\s{1,3}(?:the|this|that|link|#)))"
+    # "available on link 4", "in #4": of a product; not "available on weekends"
+    r"|\bavailable(?=\s{1,3}(?:on|in|at)\s{1,3}(?:links?\s{0,2}#?[0-9]|#[0-9]))"
     r"|\b(?:we|I)\s{1,3}still\s{1,3}(?:have|got)\b|\bready\s{1,3}to\s{1,3}ship\b"
     # plenty of it held ("we've got loads of the medium roast", "tons of black left")
     r"|\b(?:we|I)(?:['’]ve\s{1,3}(?:still\s{1,3})?got|\s{1,3}(?:still\s{1,3})?(?:have|got)(?:\s{1,3}got)?)\s{1,3}"

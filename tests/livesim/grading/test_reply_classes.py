@@ -3391,3 +3391,129 @@ def test_buy_it_after_the_clause_that_names_the_link_points_to_it():
             assert grade_text(sim, form.format(L=other, p=po)).scores["effectiveness"] < 1.0, (form, other)
             n += 2
     assert n >= 40, n
+
+
+# ---- held-out batch 22 (seeds 105101-105116): the classes it found, generated over other seeds
+
+def test_how_long_it_keeps_once_opened_is_in_no_record():
+    """'How long is the night cream good for after opening?' was answered with the shelf life (the gold reply too):
+    the records hold the shelf life unopened, not a period after opening, so a figure given for it is unsupported."""
+    n = 0
+    for sim in itertools.islice(_single("spec_material", range(99600, 100400)), 40):
+        p = _product(sim, sim.request.truth.targets[0])
+        months = p.attributes.get("shelf_life_months")
+        if not months:
+            continue
+        n += _said_after_gold(sim, (f"It's good for {months} months after opening.",
+                                    "Once opened, use it within 6 months.", "It keeps 12 months once it's opened."),
+                              ("How long it keeps once opened isn't listed.",
+                               f"Unopened it keeps {months} months; once opened, I can't say."))
+    assert n >= 15, n
+
+
+def _remote(seeds: range):
+    for sim in _single("shipping", seeds):
+        f = next((f for f in sim.request.truth.facts if f.kind == "ships_to"), None)
+        p = _product(sim, sim.request.truth.targets[0])
+        if f is not None and f.value in p.shipping.remote_regions:
+            yield sim, p, str(f.value), p.shipping.remote_regions[f.value]
+
+
+def test_a_regions_delay_said_as_what_it_adds_and_we_do_answer_whether_it_ships_there():
+    """'We do! Hainan adds 3 days to the usual 48-hour dispatch' was zeroed (3 read as a dispatch time, "we do" no
+    yes); 'yes, but not to Hainan' takes the yes back."""
+    n = 0
+    for sim, p, region, days in itertools.islice(_remote(range(100400, 103400)), 20):
+        h = p.shipping.ships_within_hours
+        for text in (f"We do! {region} adds {days} days to the usual {h}-hour dispatch.",
+                     f"It does. {region} takes {days} extra days.", f"{region} adds {days} days."):
+            g = grade_text(sim, text)
+            assert g.scores["accuracy"] == 1.0 and not any("ships to" in m for m in g.missing), (text, g.errors,
+                                                                                                 g.missing)
+        assert grade_text(sim, f"We do! {region} adds {days + 1} days.").scores["accuracy"] == 0.0, region
+        for text in (f"Yes, but not to {region}.", f"We do! But not to {region}."):
+            assert grade_text(sim, text).scores["effectiveness"] < 1.0, text
+        n += 6
+    assert n >= 100, n
+
+
+def test_no_fee_over_a_threshold_states_it():
+    """'no fee on orders over 99 (10 yuan otherwise)' read 99 as denied and 10 as a price."""
+    n = 0
+    for sim, link, p, _ in itertools.islice(_shipping(range(102400, 103400)), 20):
+        fee, over = p.shipping.fee, p.shipping.free_over
+        hours = p.shipping.ships_within_hours
+        right = f"Link {link} ships within {hours} hours, no fee on orders over {over:g} ({fee:g} yuan otherwise)."
+        g = grade_text(sim, right)
+        assert g.scores["accuracy"] == 1.0 and not any("fee" in m or "free" in m for m in g.missing), (right, g.errors,
+                                                                                                       g.missing)
+        assert grade_text(sim, right.replace(f"over {over:g}", f"over {over + 30:g}")).scores["accuracy"] == 0.0
+        assert grade_text(sim, right.replace(f"({fee:g} yuan", f"({fee + 3:g} yuan")).scores["accuracy"] == 0.0
+        n += 3
+    assert n >= 45, n
+
+
+def test_a_variant_available_on_a_link_is_its_stock():
+    """'white's available on link 4' stated nothing ("available on" read as "available on weekends")."""
+    n = {True: 0, False: 0}
+    for sim in itertools.islice(_single("stock_variant", range(103400, 105400)), 240):
+        f = next((f for f in sim.request.truth.facts if f.kind == "stock"), None)
+        if f is None or f.subject is None:
+            continue
+        variant = f.label.split(" of link")[0]
+        said = f"{variant[0].upper()}{variant[1:]} is available on link {f.subject}."
+        g = grade_text(sim, said)
+        if f.value == "in_stock":
+            assert g.scores["accuracy"] == 1.0 and f.label not in g.missing, (said, g.errors, g.missing)
+        else:
+            assert g.scores["accuracy"] == 0.0, (said, g.errors)
+        n[f.value == "in_stock"] += 1
+    assert n[True] >= 15 and n[False] >= 4, n
+
+
+def test_a_figure_after_a_bracketed_link_is_of_it_and_vs_parts_the_two():
+    """'power bank (link 6) 309 yuan vs keyboard (link 1) 449 yuan': 309 was read as link 1's."""
+    n = 0
+    for sim, a, b in itertools.islice(_comparisons(range(104400, 106000)), 30):
+        pa, pb = (sim.room.current_price(sim.catalog, x.link) for x in (a, b))
+        if pa == pb:
+            continue
+        forms = ("{na} (link {a}) {pa:g} yuan vs {nb} (link {b}) {pb:g} yuan.",
+                 "{pa:g} yuan for link {a} vs {pb:g} for link {b}.")
+        for form in forms:
+            kw = {"na": a.short_name, "nb": b.short_name, "a": a.link, "b": b.link}
+            g = grade_text(sim, form.format(pa=pa, pb=pb, **kw))
+            assert g.reward > 0.99, (form, g.errors, g.missing)
+            assert grade_text(sim, form.format(pa=pb, pb=pa, **kw)).scores["accuracy"] == 0.0, form
+            n += 2
+    assert n >= 40, n
+
+
+def test_the_viewer_remembered_from_before_is_a_history_no_record_holds():
+    """'I remember you from last week's stream!' was paid."""
+    said = ("I remember you from last week's stream!", "I remember your name from before!",
+            "You were here yesterday, right?!")
+    right = ("Hi, welcome!", "Remember you can use the code at checkout.")
+    sims = itertools.islice(_single("greeting", range(106000, 106400)), 15)
+    n = sum(_said_after_gold(sim, said[:2], right) for sim in sims)
+    assert n >= 30, n
+
+
+def test_a_bare_no_to_are_you_a_bot_claims_to_be_human():
+    """'Haha no, I'm Mia. Back to the deals!' to 'R u a bot' was paid 0.85: the no says the host is a person."""
+    n = 0
+    for sim in _single("off_topic", range(106400, 108400)):
+        if not any("AI host" in f.label for f in sim.request.truth.facts):
+            continue
+        text = sim.request.comments[0].text
+        human_q = re.search(r"(?i)\b(?:real|human|person)\b", text) is not None
+        no, yes = ("Haha no! Let's get back to today's deals.", "Yes! Let's get back to today's deals.")
+        wrong, other = (yes, no) if human_q else (no, yes)
+        assert grade_text(sim, wrong).scores["accuracy"] == 0.0, (text, wrong)
+        assert grade_text(sim, other).scores["accuracy"] == 1.0, (text, other)
+        g = grade_text(sim, "No, I'm the shop's AI host! Let's get back to today's deals.")
+        assert g.scores["accuracy"] == 1.0, (text, g.errors)
+        n += 1
+        if n >= 15:
+            break
+    assert n >= 15, n
