@@ -53,7 +53,7 @@ from livesim.grading.reading import _FILL_AFTER_RE, _MATERIAL_AFTER_RE, Num, Rea
 from livesim.grading.topics import unverified_topic_errors
 from livesim.grading.world import World
 from livesim.world.answers import CODE_ENTRY_PHRASES
-from livesim.world.catalog import ITEM_KINDS, REGIONS
+from livesim.world.catalog import ITEM_KINDS, REGIONS, Product
 
 _REGION_NAME = {r.lower(): r for r in REGIONS}
 _SHIP_WORD = _rx(r"\b(?:shipping|delivery|postage|freight)\b|shipping['’]s")
@@ -400,6 +400,15 @@ def _to_bait(r: Reading, world: World, pos: int) -> bool:
     return last is not None and last in world.decline_names
 
 
+def _ships_free(world: World, products: list[Product]) -> str | None:
+    """The error of a fee or a denied free shipping said of products that each ship free at their own price (a buyer
+    of one pays no fee); None where one of them does not (or none is named).
+    """
+    if products and all((world.price(p.link) or p.live_price) >= p.shipping.free_over for p in products):
+        return f"false: link {products[0].link} ships free (its price is over {products[0].shipping.free_over:g})"
+    return None
+
+
 def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_state: str | None,
                    size: str | None, must_decline: bool = False) -> list[str]:
     """Why the reply is inaccurate (empty: every claim is true of what it is stated about)."""
@@ -486,12 +495,10 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
         if not ok:
             who = "every link" if n.subject == -1 else f"link {n.subject}" if n.subject else "this request"
             errors.append(f"{n.value:g} is not the {attr.replace('_', ' ')} of {who}")
-        elif attr == "fee" and not _FREE_OVER_SAID.search(sent) and products and all(
-                (world.price(p.link) or p.live_price) >= p.shipping.free_over for p in products):
+        elif attr == "fee" and not _FREE_OVER_SAID.search(sent) and (free := _ships_free(world, products)):
             # the fee said bare of what ships free at its own price ("shipping is 10 yuan" of a 639 e-reader, free
             # over 199): a buyer of one pays none
-            errors.append(f"false: link {products[0].link} ships free (its price is over "
-                          f"{products[0].shipping.free_over:g})")
+            errors.append(free)
     n_words = len(_WORD_RE.findall(text.lower()))
     if unbound >= 3 or (unbound >= 2 and n_words < 2):
         errors.append(f"{unbound} numbers stated about nothing (number spraying)")
@@ -588,12 +595,9 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
                 and not CANT_TELL_RE.search(sent) and not _negated(sent, om.start()):
             # how long it keeps once opened: the records hold the shelf life (unopened), not a period after opening
             errors.append(f"unsupported: how long it keeps {om.group().strip()} (no record holds it)")
-        nm = _NOT_FREE_SHIP_RE.search(sent)
-        if nm and products and not _SHIP_QUALIFIED_RE.search(sent) and all(
-                (world.price(p.link) or p.live_price) >= p.shipping.free_over for p in products):
-            # "shipping is never free", "no free shipping" of what ships free at its own price: a buyer of one pays none
-            errors.append(f"false: link {products[0].link} ships free (its price is over "
-                          f"{products[0].shipping.free_over:g})")
+        if _NOT_FREE_SHIP_RE.search(sent) and not _SHIP_QUALIFIED_RE.search(sent) \
+                and (free := _ships_free(world, products)):
+            errors.append(free)  # "shipping is never free", "no free shipping" of what ships free at its own price
         gm = _FREE_GIFT_RE.search(sent)
         if gm and not _negated(sent, gm.start()):
             given = [g.gift.lower() for g in world.room.gifts if g.link in [p.link for p in products]]

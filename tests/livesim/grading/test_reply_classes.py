@@ -3307,16 +3307,21 @@ def test_a_state_said_again_of_another_variant_in_every_size_is_checked_over_its
     assert n >= 30, n
 
 
+def _machine_wash(seeds: range):
+    """Requests whose one required fact is a machine-wash care rule: (sim, product, its temperature, the other)."""
+    for sim in _single("spec_material", seeds):
+        fact = next((f for f in sim.request.truth.facts if f.label in ("care = machine wash cold",
+                                                                       "care = machine wash warm")), None)
+        if fact is not None and len(sim.request.truth.facts) == 1:
+            t, other = ("cold", "warm") if fact.label.endswith("cold") else ("warm", "cold")
+            yield sim, _product(sim, sim.request.truth.targets[0]), t, other
+
+
 def test_a_machine_wash_said_as_where_it_goes_answers_the_care_rule():
     """'Link 6 can go in the machine on cold' answered nothing of 'how do I wash link 6' (machine wash cold)."""
     n = 0
-    for sim in _single("spec_material", range(91500, 94000)):
-        fact = next((f for f in sim.request.truth.facts if f.label in ("care = machine wash cold",
-                                                                       "care = machine wash warm")), None)
-        if fact is None or len(sim.request.truth.facts) != 1:
-            continue
-        link = sim.request.truth.targets[0]
-        t, other = ("cold", "warm") if fact.label.endswith("cold") else ("warm", "cold")
+    for sim, p, t, other in _machine_wash(range(91500, 94000)):
+        link = p.link
         n += _said_alone(sim, (f"Link {link} goes in the machine on {other}.", f"Link {link}: {other} machine wash."),
                          (f"Link {link} can go in the machine on {t}.",
                           f"Wash link {link} in the washing machine on {t}.",
@@ -3332,13 +3337,7 @@ def test_a_machine_wash_with_its_object_between_is_the_care_rule_and_checked():
     """'You can machine wash the pleated skirt in warm water' answered nothing; with the other temperature it is
     false of the record."""
     n = 0
-    for sim in _single("spec_material", range(94000, 97000)):
-        fact = next((f for f in sim.request.truth.facts if f.label in ("care = machine wash cold",
-                                                                       "care = machine wash warm")), None)
-        if fact is None or len(sim.request.truth.facts) != 1:
-            continue
-        p = _product(sim, sim.request.truth.targets[0])
-        t, other = ("cold", "warm") if fact.label.endswith("cold") else ("warm", "cold")
+    for sim, p, t, other in _machine_wash(range(94000, 97000)):
         n += _said_alone(sim, (f"You can machine wash the {p.short_name} in {other} water.",
                                f"Machine wash it on {other}."),
                          (f"You can machine wash the {p.short_name} in {t} water.", f"Machine wash it on {t}.",
