@@ -216,7 +216,11 @@ _CLAIM_TYPES: tuple[tuple[str, Prefiltered], ...] = (
         r"pretty\s{1,2}|quite\s{1,2}|very\s{1,2}|just\s{1,2})?(?:normal|common|expected|harmless|temporary|safe|"
         r"nothing\s{1,2}to\s{1,2}worry)\b"
         r"|\b(?:and|but)\s{1,2}(?:it\s{1,2}will|it['’]ll|will|['’]ll)\s{1,2}(?:fade|go\s{1,2}away|wear\s{1,2}off|"
-        r"disappear)\b")),
+        r"disappear)\b"
+        # ... or a remedy the viewer is told to try ("air it out", "let it breathe", "leave it by an open window")
+        r"|\bair(?:ing)?\s{1,2}(?:it|them)\s{1,2}out\b|\blet\s{1,2}(?:it|them)\s{1,2}(?:air|breathe)\b"
+        r"|\b(?:leave|put|hang|keep)\s{1,2}(?:it|them)\s{1,2}(?:out\s{1,2})?(?:by|near|in|under|on)\s{1,2}(?:an?\s{1,2}|"
+        r"the\s{1,2}|your\s{1,2})?(?:open\s{1,2}window|window|fresh\s{1,2}air|sun(?:light|shine)?|balcony)\b")),
     # what the stream is playing ("the song is 'Blinding Lights'", "we're playing Taylor Swift"): no record holds it
     ("stream", _rx(
         r"\b(?:the|this)\s{1,2}(?:song|track|tune|music|playlist|bgm)\s{1,2}(?:(?:playing\s{1,2})?(?:right\s{1,2}now\s{1,2})?"
@@ -238,6 +242,49 @@ _CLAIM_TYPES: tuple[tuple[str, Prefiltered], ...] = (
         r"tonight|next\s{1,2}week)\b"
         r"|\bprices?\s{1,2}(?:will\s{1,2})?go(?:es|ing)?\s{1,2}up\b")),
 )
+# a product said to reach a coupon's or free shipping's minimum ("link 3 qualifies", "link 3 at 429 is over the 99
+# minimum", "link 1 doesn't qualify")
+_MEETS_RE = _rx(r"\b(?:qualif(?:ies|y|ied)|(?:is|are|['’]s)\s{1,2}(?:not\s{1,2})?eligible|(?:is|are|['’]s)\s{1,2}"
+                r"(?:not\s{1,2})?(?:well\s{1,2})?(?:over|above|under|below)\s{1,2}(?:the|that|its)\s{1,2}(?:[0-9]{1,5}[\s-]{0,2}"
+                r"(?:yuan[\s-]{1,2})?)?(?:minimum|min|threshold)|(?:meets?|reach(?:es)?|clears?|hits?)\s{1,2}(?:the|that|"
+                r"its)\s{1,2}(?:[0-9]{1,5}[\s-]{0,2}(?:yuan[\s-]{1,2})?)?(?:minimum|min|threshold))\b")
+_SHORT_RE = _rx(r"\b(?:under|below)\b")
+
+
+def _minimum_reached(r: Reading, world: World, s: int, e: int, shipping: bool) -> list[str]:
+    """A product said to reach (or not) the minimum of a coupon the reply names, or of free shipping where the
+    statement speaks of it: true where its price does (not) reach it.
+    """
+    text = r.text
+    for qm in _MEETS_RE.finditer(text, s, e):
+        link = next((lk for ms, _, lk in reversed(r.mentions) if s <= ms < qm.start() and lk > 0), None)
+        p = world.by_link.get(link) if link is not None else None
+        price = world.price(link) if p is not None and link is not None else None
+        if p is None or price is None:
+            continue
+        if shipping:
+            floors = [p.shipping.free_over] if p.shipping.fee > 0 else []
+        else:
+            named = [c for c in world.room.active_coupons() if c.applies_to(p.link) and c.threshold > 0
+                     and _word_regex(c.code).search(text, s, e)] or \
+                    [c for c in world.room.active_coupons() if c.applies_to(p.link) and c.threshold > 0
+                     and _word_regex(c.code).search(text)]
+            floors = [c.threshold for c in named]
+        if not floors:
+            continue
+        says = not (_negated(text, qm.start()) or _SHORT_RE.search(qm.group())
+                    or re.search(r"(?i)\bnot\b", qm.group()))
+        if says != any(price >= f for f in floors):
+            what = "free shipping" if shipping else "the coupon"
+            return [f"false: link {p.link} at {price:g} {'does not reach' if says else 'reaches'} the minimum of "
+                    f"{what} ({min(floors):g})"]
+    return []
+
+
+# a fault said to come right, to a complaint ("it'll be fine", "it should be good as new")
+_DISMISS_RE = _rx(r"\b(?:it|that|this|everything|they)(?:['’]ll|\s{1,2}will|\s{1,2}should)\s{1,2}be\s{1,2}"
+                  r"(?:(?:totally|just|perfectly|completely|absolutely|all)\s{1,2})?(?:fine|ok(?:ay)?|alright|all\s{1,2}"
+                  r"right|good\s{1,2}as\s{1,2}new)\b(?!\s{1,2}(?:to|for|in|on|with|as|at|if|when|once)\b)")
 _FREE_PRODUCT_RE = _rx(r"\b(?:everything|all|it|this|that|they|each|every\s{1,2}\w{1,10})"
                        r"(?:\s{1,2}(?:is|are)|['’]s)\s{1,2}"
                        r"(?:now\s{1,2}|all\s{1,2}|totally\s{1,2})?free\b(?![\s-]{1,2}(?:range|from|of|standing)\b)"
@@ -443,7 +490,9 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
         attr = "price" if n.attr == "bare" else n.attr
         products = world.products(n.subject)
         both = _BOTH_BEFORE.search(text, max(0, n.start - 24), n.start) is not None
-        if (_EACH_AFTER.match(text, n.end) or both) and len(world.targets) > 1:
+        if attr == "price_ceiling":  # "it's under 250 yuan": a bound the price is below, not the price
+            ok = any((world.price(p.link) or p.live_price) < n.value for p in products)
+        elif (_EACH_AFTER.match(text, n.end) or both) and len(world.targets) > 1:
             # "159 each", "both are 159": of every product asked about ("both": the two the statement names, else
             # the two compared)
             named = {link for ms, _, link in r.mentions if link > 0 and r.sentence_at(ms) == n.sentence}
@@ -524,6 +573,11 @@ def check_accuracy(r: Reading, world: World, *, valid_codes: set[str], stock_sta
                 continue  # negated, or asked ("... which lasts longer", "not sure whether it ...")
             errors.append(f"{kind}: {' '.join(m.group().split())}")
             break
+    if "complaint" in world.intents and (dm := _DISMISS_RE.search(text)) is not None \
+            and not _negated(text, dm.start()) and not r.question[min(r.sentence_at(dm.start()), len(r.question) - 1)]:
+        # a fault the viewer reports said to come right ("it'll be fine", "it should be good as new"): no record
+        # says it will, and the complaint is left where it was
+        errors.append(f"usage: {' '.join(dm.group().split())} (a fault said to come right)")
     errors += [f"claim: {c}" for c in r.facts.claims if not any(c in e for e in errors)]
     errors += [f"promise: {p}" for p in r.facts.promises]
     errors += _false_statements(r, world, stock_state, size)
@@ -583,6 +637,7 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
             scope = world.products(-1) if every and not any(s <= ms < e for ms, _, _ in r.mentions) else products
             if (every or not qualified) and not all((world.price(p.link) or 0) >= p.shipping.free_over for p in scope):
                 errors.append("false: free shipping (shipping is free only over the threshold)")
+        errors += _minimum_reached(r, world, s, e, bool(fm))
         for wm in _MACHINE_WASH_RE.finditer(sent) if len(products) == 1 else ():
             care = str(products[0].attributes.get("care", "")).lower()
             temp = (wm.group("t") or wm.group("t2")).lower()

@@ -547,8 +547,10 @@ _PICK_RE = re.compile(
     r"\s{1,2}\w+\s{1,2}(?:gift|pick|choice)|favou?rite|go-to|winner|top\s{1,2}pick|\w*sell\w*|number\s{1,2}one|"
     r"popular)\b")
 # ... or that it suits the need the viewer named ("suits dry skin" answers "for dry skin?", not "for a gift?")
-_SUITS_RE = re.compile(r"(?i)\b(?:suits?|(?:perfect|ideal|great|best|good|lovely|nice|made)\s{1,2}for|works\s{1,2}"
-                       r"(?:well\s{1,2})?for)\s{1,2}((?:[\w'’-]+\s{0,2}){1,4})")
+# (or that it goes with what the need is about: "perfect with tea", "pairs nicely with your morning coffee")
+_SUITS_RE = re.compile(r"(?i)\b(?:suits?|(?:perfect|ideal|great|best|good|lovely|nice|made)\s{1,2}(?:for|with)|"
+                       r"works\s{1,2}(?:well\s{1,2})?for|(?:goes|go|pairs?|pairing)\s{1,2}(?:(?:so|really|very)\s{1,2})?(?:well|"
+                       r"great|nicely|perfectly|beautifully)?\s{0,2}with)\s{1,2}((?:[\w'’-]+\s{0,2}){1,4})")
 # what a clause that only names a product holds besides the name ("Link 6, the lip tint", "it's link 6")
 _NAMING_WORDS = frozenset("the a an is are it it's its that that's this they they're on at in under as called named "
                           "listed our your just yes sure ok okay".split())
@@ -590,9 +592,16 @@ _SAME_NEED = tuple(frozenset(g) for g in (("wint", "cold", "chil"), ("summ", "ho
                                           ("cozy", "cosy")))
 
 
+# the word of a need that names when, not what ("tea time"): the need's other words say it ("perfect with tea")
+_NEED_FRAME = frozenset({"time"})
+
+
 def _need_said(need: set[str], said: set[str]) -> bool:
-    """Is every word of the need in `said`, or in the shop's other words for it (`_SAME_NEED`)?"""
-    return all(w in said or any(w in g and g & said for g in _SAME_NEED) for w in need)
+    """Is every word of the need in `said` (but a word that only frames it, `_NEED_FRAME`, where the need has others),
+    or in the shop's other words for it (`_SAME_NEED`)?
+    """
+    words = need - _NEED_FRAME if need - _NEED_FRAME else need
+    return all(w in said or any(w in g and g & said for g in _SAME_NEED) for w in words)
 
 
 _IS_AFTER_MENTION_RE = re.compile(r"(?:^|(?<=\s))['’]s\b")
@@ -625,7 +634,7 @@ def _presents(r: Reading, ms: int, me: int, need: set[str] | None) -> bool:
                    for m in rx.finditer(rest))
 
     fm = _FRONTED_NEED_RE.match(r.text, s0, ms) if need is not None else None
-    if fm is not None and need is not None and need <= claim_stems(fm.group(1)):
+    if fm is not None and need is not None and _need_said(need, claim_stems(fm.group(1))):
         return True  # "For snacking, link 2's mixed nuts": the need asked, fronted before the link
     return not [w for w in _WORD_RE.findall(rest.lower()) if w not in _NAMING_WORDS] \
         or points(_POINT_RE) or _imperative_to(r.text[lo:ms]) or _TO_CART_AFTER.match(r.text, me) is not None \

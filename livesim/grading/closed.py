@@ -167,6 +167,12 @@ _RETURN_ANY = _rx(
     r"\s{1,2}"
     r"(?:if|after|when)\s{1,2}(?:[\w'’]{1,10}\s{1,2}){0,2}?(?:used|opened|worn|washed|damaged|dropped|tried|using|opening|"
     r"wearing|lose|lost|losing|missing|removed|remove|without|eaten|unsealed)\b|\bfor\s{1,2}any\s{1,2}reason\b"
+    # ... or said of what is used ("even used boards can come back", "opened ones can be returned too", "worn or not")
+    r"|\b(?:even|also)\s{1,2}(?:used|opened|worn|washed|unsealed|eaten|damaged|tried[\s-]on)\b"
+    r"|\b(?:used|opened|worn|washed|unsealed|eaten)\s{1,2}(?:or\s{1,2}(?:not|unused|unopened|unworn|new)\b|(?:ones?|items?|"
+    r"products?|[a-z]{2,12}s)\s{1,2}(?:can|are|is|will)\s{1,2}(?:also\s{1,2}|still\s{1,2}|totally\s{1,2})?(?:be\s{1,2}"
+    r"(?:returned|sent\s{1,2}back|taken\s{1,2}back|accepted)|come\s{1,2}back|go\s{1,2}back|returnable|fine|ok(?:ay)?|"
+    r"welcome)\b)"
     # the condition waived ("seven days, no conditions", "no strings attached", "in any condition"): every record
     # holds one
     r"|\bno\s{1,2}(?:conditions?|strings(?:\s{1,2}attached)?)\b|\bunconditional(?:ly)?\b|\b(?:any|whatever)\s{1,2}"
@@ -252,6 +258,14 @@ def _stock_level(world: Any, p: Product, sent: str, clause: str = "",
     words = named(clause, p) if named is not None and clause else None
     if words:
         dims = [{str(w).lower() for x in p.skus if (w := getattr(x, k))} & words for k in ("size", "colour", "option")]
+        if named is not None and clause != sent:
+            # of a dimension the clause names none of, the one value the statement names ("olive is in stock, and XL
+            # is nearly gone": XL in olive)
+            wider = named(sent, p) - words
+            for i, k in enumerate(("size", "colour", "option")):
+                held = {str(w).lower() for x in p.skus if (w := getattr(x, k))} & wider
+                if not dims[i] and len(held) == 1:
+                    dims[i] = held
         skus = [x for x in p.skus if all(not d or str(getattr(x, k)).lower() in d
                                          for d, k in zip(dims, ("size", "colour", "option"), strict=True))]
         return sum(x.stock for x in skus)

@@ -130,7 +130,11 @@ _VARIANT_Q = Prefiltered(re.compile(
     r"(?P<dim>sizes?|colou?rs?|variants?|options?|versions?|flavou?rs?|styles?|models?|packs?)\b"
     r"|\b(?:all|both)\s{1,2}of\s{1,2}them\b|\b(?:are|is)\s{1,2}(?:all|both)\b|\bboth\s{1,2}(?:in[\s-]stock|"
     r"available|sold|out|left|gone)\b|\bthey['’]re\s{1,2}(?:all|both)\b|\bthey\s{1,2}(?:are\s{1,2})?"
-    r"(?:all|both)\b"))
+    r"(?:all|both)\b"
+    # a list said all of one state ("S, M and L, all in stock")
+    r"|(?<=,\s)all\s{1,2}(?=(?:in[\s-]stock|available|sold\s{1,2}out|gone|left)\b)"
+    # both of two variants named ("M is in stock in both black and navy")
+    r"|\bboth\s{1,2}(?=[a-z][\w'’ -]{0,24}?\s(?:and|&)\s)"))
 _IN_STOCK = re.compile(r"(?i)\b(?:in[\s-]stock|available|left|remaining|still\s{1,2}(?:there|have|got)|ready\s{1,2}"
                        r"to\s{1,2}(?:ship|go)|can\s{1,2}be\s{1,2}ordered)\b")
 _TOO_RE = re.compile(r"(?i)\b(?:too|as\s{1,2}well|also)\b|^\W{0,3}(?:and\s{1,2}|but\s{1,2})?(?:so|as)\s{1,2}"

@@ -81,6 +81,9 @@ _BEFORE_DISCOUNT = _rx(r"(?:\b(?:save|saves|saving|savings|discount\s{1,2}of|kno
 _NO_FEE_RE = _rx(r"\bno\s{1,2}(?:shipping\s{1,2}|delivery\s{1,2})?fee\b|\b(?:shipping|delivery)\s{1,2}fee\s{1,2}"
                  r"(?:is\s{1,2})?waived\b")
 _BEFORE_UNDER = _rx(r"\b(?:under|below|less\s{1,2}than)\s{0,2}$")
+# a bound said of what an order comes to, of a coupon or of shipping, not of an item's price ("orders under 99")
+_ORDER_CUE_RE = _rx(r"\b(?:orders?|spend|cart|basket|total|subtotal|coupons?|codes?|vouchers?|minimum|threshold|"
+                    r"shipping|delivery|postage|fees?|discount|off)\b")
 _FREE_SHIPPING_WORDS = _rx(r"\b(?:shipping|delivery|postage)\b[^.!?]{0,40}\bfree\b|\bfree\b[^.!?]{0,40}\b(?:shipping|"
                            r"delivery|postage)\b")
 _BEFORE_THRESHOLD = _rx(r"\b(?:over|above|orders?\s{1,2}(?:of|over|above|from)|spend(?:ing)?|"
@@ -90,6 +93,9 @@ _BEFORE_THRESHOLD = _rx(r"\b(?:over|above|orders?\s{1,2}(?:of|over|above|from)|s
                         r"(?:order|cart|basket|total|subtotal|purchase|bill)(?:['’]s|\s{1,2}(?:is|totals?|comes\s{1,2}to|"
                         r"hits|reaches))(?:\s{1,2}(?:at\s{1,2}least|over|above))?|"
                         r"you\s{1,2}(?:hit|reach))\s{0,2}(?:[¥$]|rmb\s?)?$")
+# "the 99 minimum", "a 149-yuan minimum spend": the threshold named after its figure
+_AFTER_THRESHOLD = _rx(r"[ \t]{0,2}(?:-?\s{0,2}(?:yuan|rmb|元)\s{0,2})?[\s-]{0,2}(?:minimum|min[\s.]{1,2}(?:spend|"
+                       r"order|purchase)|threshold)\b")
 _ATTR_NOUN_BEFORE = _rx(r"\b(?:weight|weighs|battery|capacity|volume|warranty|shelf\s{1,2}life|dimensions?|power|"
                         r"charging|wattage)\s{0,2}(?:is|of|:)?\s{0,2}$")
 # "down from 689", "a big drop from 689"
@@ -136,6 +142,56 @@ _HAVE_CUE = _rx(r"\b(?:got|have|has|left|in[\s-]stock|still|there['’]s|there\s
 _SO_IS_RE = _rx(r"^\W{0,3}(?:and\s{1,2}|but\s{1,2})?(?:so|as)\s{1,2}(?:is|are|does|do)\b|\b(?:too|as\s{1,2}well|also)"
                 r"\W{0,3}$|^\W{0,3}(?:and\s{1,2})?(?:same|ditto)\s{1,2}(?:for|with|goes\s{1,2}for)\b")
 _ONLY_BEFORE_RE = _rx(r"\b(?:only|just)\s{0,2}$")
+# the same figure then and now ("was and still is 69", "it was 69 yuan and it still is"): the price, not a former one
+_NOW_AFTER_RE = _rx(r"\b(?:now|today|tonight|currently|these\s{1,2}days|right\s{1,2}now)\b")
+_STILL_IS_BEFORE = _rx(r"\b(?:was|were|has\s{1,2}been|have\s{1,2}been)\s{0,2},?\s{1,2}and\s{1,2}(?:(?:it|they|that)"
+                       r"\s{1,2})?(?:(?:still|now|today)\s{1,2})?(?:is|are|remains?|stays?)\s{1,2}(?:(?:at|only|just)"
+                       r"\s{1,2})?(?:[¥$]|rmb\s?)?$")
+_STILL_IS_AFTER = _rx(r"[ \t]{0,2}(?:,\s{0,2})?(?:(?:and|but)\s{1,2})?(?:(?:it|that|they)(?:['’]s|\s{1,2}(?:is|are))?"
+                      r"\s{1,2})?still(?:\s{1,2}(?:is|are))?\b(?!\s{1,2}(?:in\s{1,2}stock|available|there|here|left|on\s{1,2}"
+                      r"sale|around)\b)")
+# a count come down to ("matcha is down to 1", "we're down to the last 3"): stock, not a price cut (a figure with its
+# currency, or said of the price, is one: "down to 59 yuan", "the price is down to 59")
+_DOWN_TO_RE = _rx(r"\bdown\s{1,2}to\s{1,2}(?:(?:the|our|its|my|just|only)\s{1,2}){0,2}(?P<last>(?:last|final)"
+                  r"\s{1,2})?$")
+_DOWN_HEAD_RE = _rx(r"(?:\s{1,2}(?:is|are|has|have|['’]s|['’]re|['’]ve)\b)?(?:\s{1,2}(?:now|already|just|gone|got|come|"
+                    r"been)\b){0,2}\s{0,2}$")
+_DOWN_HOLDER_RE = _rx(r"\b(?:we|stocks?|inventory|supply|supplies|quantities|units|pieces)$")
+_PRICE_WORD_RE = _rx(r"\b(?:prices?|costs?|deal|offer|discount)\b")
+
+
+def _list_cued(before: str) -> bool:
+    """Does a list cue lead to the figure after `before`, not one the present has taken over from ("was 399 yuan and is
+    now 359", "was 399, today 359")?
+    """
+    cues = list(_LIST_CUE.finditer(before))
+    return bool(cues) and _NOW_AFTER_RE.search(before, cues[-1].end()) is None
+
+
+def _same_now(text: str, before: str, end: int) -> bool:
+    """Is the figure ending at `end` said to be the price then and now ("was and still is 69", "was 69 and still
+    is")?
+    """
+    return _STILL_IS_BEFORE.search(before) is not None or _STILL_IS_AFTER.match(text, end) is not None
+
+
+def _count_down_to(text: str, lo: int, s: int, world: World) -> bool:
+    """Is the figure at `s` a count the stock has come down to: after "down to the last", or "down to" said of what
+    is held ("we're", "stock") or of a variant ("matcha is down to 1", "M is down to 2"), in the clause from `lo`?
+    """
+    m = _DOWN_TO_RE.search(text, lo, s)
+    if m is None:
+        return False
+    if m["last"]:
+        return True
+    head = text[lo:m.start()]
+    head = head[:_DOWN_HEAD_RE.search(head).start()].lower().rstrip()  # type: ignore[union-attr]
+    if not head or _PRICE_WORD_RE.search(head):
+        return False
+    if _DOWN_HOLDER_RE.search(head) or re.search(r"(?<![A-Za-z])" + _SZ + r"$", text[lo:lo + len(head)]):
+        return True
+    return any(head.endswith(v) and (len(head) == len(v) or not head[-len(v) - 1].isalnum())
+               for v in world.variant_names())
 _PRICE_BEFORE = _rx(r"(?:\b(?:is|are|at|for|costs?|just|only|now|price[sd]?(?:\s{1,2}is)?|going\s{1,2}for|"
                     r"goes\s{1,2}for|comes\s{1,2}to)|[:=])\s{0,2}$")
 _ALL_SUBJ = _rx(r"\b(?:every|all)\s{1,2}(?:the\s{1,2})?(?:links?|items?|products?|things?)\b|\beverything\b")
@@ -460,6 +516,9 @@ class Reading:
                     self.other_variants.append((st, p.link, (unsold,)))
                 continue
             named = self.named_variants(sent, p)
+            if named and (ex := _EXCEPT_RE.search(sent)) is not None and _ALL_VARIANTS_RE.search(sent, 0, ex.start()):
+                # "every size is in stock except M in white": what follows the exception is not what is said
+                named = self.named_variants(sent[:ex.start()], p)
             sizes_only = bool(named) and not named - {x.size.lower() for x in p.skus if x.size}
             if sizes_only and (before := self._last_named(self.sentences[i][0], s, p, named)):
                 # "navy is in stock in S and M, but L is sold out": sizes alone after another variant was named
@@ -471,13 +530,15 @@ class Reading:
                 # named, are sizes of that colour
                 named = named | {asked.lower()}
             if named and asked is None and not named & {x.size.lower() for x in p.skus if x.size} \
-                    and any(x.size for x in p.skus) \
+                    and any(x.size for x in p.skus) and not _ALL_VARIANTS_RE.search(sent) \
                     and len(adv := set(self.sizes(subject=p.link, world=world, advice_only=True))) == 1:
                 # "M, and it's in stock in navy": a colour's stock after the one size advised is of that size
                 named = named | {adv.pop().lower()}
             if named:
-                if (asked is None or asked.lower() not in named) and not _ALL_VARIANTS_RE.search(sent):
+                if asked is None or asked.lower() not in named:
                     # a state of a named variant (asked or not): true of that variant, not of the product as a whole
+                    # (a quantifier ranges over the variants named: "L is sold out in both grey and pink" is of L in
+                    # those colours; each one is checked by the quantifier's own check)
                     self._named_state(st, p.link, named, sent)
                 elif st == "sold_out" and len(named) > 1 and not _ALL_VARIANTS_RE.search(sent) \
                         and asked is not None and world.narrower(p, named, asked):
@@ -741,6 +802,41 @@ def _pair_figures(text: str, nums: list[Num], mentions: list[tuple[int, int, int
             b.attr = a.attr
 
 
+# what joins the items of a list said in order ("links 3 and 8", "309 vs 169 yuan", "309, 169 and 99")
+_ITEM_SEP_RE = re.compile(r"(?i)\s{0,2}(?:(?:yuan|rmb|kuai|元)\s{0,2})?(?:,\s{0,2}(?:and\s{1,2})?|\s(?:and|&|vs\.?|"
+                          r"versus|/)\s|\s{0,2}/\s{0,2})\s{0,2}(?:[¥￥$]\s{0,2})?")
+# what may stand between a list of links and the list of their figures ("Link 3 and link 8 are", "links 3 and 8:")
+_TO_FIGURES_RE = re.compile(r"(?i)\s{0,2}(?:[:=(—–-]|(?:are|is|cost|costs|come\s{1,2}to|go\s{1,2}for|at|priced"
+                            r"\s{1,2}at|sit\s{1,2}at)\b)?\s{0,2}(?:(?:only|just|now|priced\s{1,2}at|at)\s{1,2})?(?:[¥￥$]\s{0,2})?")
+
+
+def _respective(text: str, nums: list[Num], mentions: list[tuple[int, int, int]]) -> None:
+    """Figures listed after as many links listed ("Link 3 vs link 8: 309 vs 169 yuan", "links 2 and 7 are 59 and 89
+    yuan respectively") are theirs in order: the first of the first link, and so on.
+    """
+    i = 0
+    while i < len(nums):
+        j = i
+        while j + 1 < len(nums) and nums[j + 1].sentence == nums[i].sentence \
+                and _ITEM_SEP_RE.fullmatch(text, nums[j].end, nums[j + 1].start):
+            j += 1
+        run = nums[i:j + 1]
+        i = j + 1
+        if len(run) < 2 or len({(n.attr in (None, "bare", "price"), n.unit) for n in run}) != 1:
+            continue
+        before = [m for m in mentions if m[1] <= run[0].start]
+        if len(before) < len(run) or not _TO_FIGURES_RE.fullmatch(text, before[-1][1], run[0].start):
+            continue
+        links = before[-len(run):]
+        if any(m[2] <= 0 for m in links) or len({m[2] for m in links}) != len(links) or not all(
+                _ITEM_SEP_RE.fullmatch(text, a[1], b[0]) for a, b in zip(links, links[1:], strict=False)):
+            continue
+        if len(before) > len(run) and _ITEM_SEP_RE.fullmatch(text, before[-len(run) - 1][1], links[0][0]):
+            continue  # more links listed than figures: which is whose is not said
+        for n, m in zip(run, links, strict=True):
+            n.subject = m[2]
+
+
 def _last_before(mentions: list[tuple[int, int, int]], addressed: list[tuple[int, int, str]], pos: int, upto: int,
                  default: int | None, ends: bool = False) -> int | None:
     """The link of the last mention (ending, with `ends`, at or) starting before `pos`, or of the last viewer
@@ -916,17 +1012,23 @@ def read_reply(reply: str, world: World) -> Reading:
             attr = unit
         elif _ATTR_NOUN_BEFORE.search(before) and not money:
             attr = "spec"
-        elif _LIST_NEAR.search(before) and (money or _PRICE_BEFORE.search(before) or not unit):
+        elif _LIST_NEAR.search(before) and (money or _PRICE_BEFORE.search(before) or not unit) \
+                and not _same_now(text, before, uend):
             attr = "list"
         elif _LIST_AFTER.match(text, uend) and (money or not unit):
             attr = "list"  # "(it's 809 normally)"
-        elif _BEFORE_THRESHOLD.search(before):
+        elif _BEFORE_THRESHOLD.search(before) or _AFTER_THRESHOLD.match(text, uend):
             attr = "free_over" if _FREE_SHIP_CUE.search(ctx) or _NO_FEE_RE.search(ctx) else "threshold"
         elif _BEFORE_UNDER.search(before) and _FREE_SHIPPING_WORDS.search(ctx):
             attr = "free_over"  # "shipping isn't free under 99 yuan", "delivery costs 8 below 99": the threshold
+        elif _BEFORE_UNDER.search(before) and unit is None and not _ORDER_CUE_RE.search(ctx) \
+                and not _negated(text, s):
+            attr = "price_ceiling"  # "it's under 250 yuan", "well below 300": a bound the price is under (not "I
+            # can't go below 309": the price, declined to be cut)
         elif _FEE_CUE.search(before) or _AFTER_FEE.match(text, uend):
             attr = "fee"
-        elif _AFTER_STOCK.match(text, uend) or unit == "pcs" \
+        elif _AFTER_STOCK.match(text, uend) or unit == "pcs" or (not money and unit is None
+                                                                 and _count_down_to(text, lo, s, world)) \
                 or (_BEFORE_STOCK.search(before) and not money and v > 0) or (  # ("has zero niacinamide": none)
                 not money and (_STATE_PAREN_RE.search(text, max(0, s - 32), s)  # "still there (458)"
                                or _OF_THEM_RE.match(text, uend) and _HAVE_CUE.search(text, ss, s)
@@ -934,7 +1036,7 @@ def read_reply(reply: str, world: World) -> Reading:
                                or _EXACT_AFTER.match(text, uend) and _PLENTY_BEFORE.search(text, ss, s))):
             attr = "stock"
         elif money or _PRICE_BEFORE.search(before):
-            if _LIST_CUE.search(before):
+            if _list_cued(before) and not _same_now(text, before, uend):
                 attr = "list"
             elif _FLASH_CUE.search(ctx):
                 attr = "flash"
@@ -974,6 +1076,7 @@ def read_reply(reply: str, world: World) -> Reading:
         nums.append(Num(v, s, uend, unit, attr, best, si, asserted))
     _pair_figures(text, nums, mentions, world)
     _carry_units(text, nums)
+    _respective(text, nums, mentions)
     for n in nums:  # "Only 49, 79 before the promo!": "only" a figure set against a list price is a price
         if n.attr == "stock" and n.unit is None and not _AFTER_STOCK.match(text, n.end) \
                 and _ONLY_BEFORE_RE.search(text, max(0, n.start - 12), n.start) \
@@ -1044,6 +1147,8 @@ def _blank_explained(sent: str) -> str:
 
 
 _SERVICE_OF_BEFORE = re.compile(r"(?i)\b(?:shipping|delivery|postage|returns?|refunds?)\s{1,2}(?:for|on|of|to)\s{1,2}$")
+_EXCEPT_RE = re.compile(r"(?i)\b(?:except(?:\s{1,2}for)?|apart\s{1,2}from|other\s{1,2}than|besides|save\s{1,2}for|"
+                        r"but\s{1,2}not)\b")
 _ALL_VARIANTS_RE = re.compile(r"(?i)\b(?:all|every|each|both|any)\b")
 _VS_WORD_RE = re.compile(r"(?i)\b(?:vs\.?|versus|compared\s{1,2}(?:to|with))(?=\s)")
 _VS_FIGURE_RE = re.compile(r"(?i)\b(?:vs\.?|versus|against|compared\s{1,2}(?:to|with))\s{0,2}(?:[¥$]\s?)?[0-9]")

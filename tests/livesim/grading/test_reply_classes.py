@@ -3516,3 +3516,234 @@ def test_a_bare_no_to_are_you_a_bot_claims_to_be_human():
         if n >= 15:
             break
     assert n >= 15, n
+
+
+# ---- held-out batch 23 (seeds 106201-106216): the classes it found, generated over other seeds
+
+def test_a_price_said_then_and_now_is_the_price():
+    """'Link 2 was and still is 69 yuan!' read 69 as a former (list) price, and zeroed a right reply."""
+    forms = ("Link {l} was and still is {p:g} yuan!", "It was {p:g} yuan and it still is.",
+             "Link {l} has been and still is {p:g} yuan.", "It was {p:g} yuan, and it's still {p:g} yuan today.")
+    n = 0
+    for sim in itertools.islice(_single("price", range(108400, 109000)), 15):
+        link = sim.request.truth.targets[0]
+        price = sim.room.current_price(sim.catalog, link)
+        for form in forms:
+            g = grade_text(sim, form.format(l=link, p=price))
+            assert g.reward > 0.99, (form, g.errors, g.missing)
+            assert grade_text(sim, form.format(l=link, p=price + 10)).scores["accuracy"] == 0.0, form
+            n += 2
+        listed = _product(sim, link).list_price
+        if listed and listed != price:  # a figure said of before, and a new one now, is still the list price
+            g = grade_text(sim, f"Link {link} was {listed:g} yuan and is now {price:g}.")
+            assert g.scores["accuracy"] == 1.0, g.errors
+            assert grade_text(sim, f"Link {link} was {listed + 20:g} yuan and is now {price:g}.").scores[
+                "accuracy"] == 0.0
+    assert n >= 100, n
+
+
+def test_a_size_said_sold_out_or_in_stock_in_colours_named_is_of_those_variants():
+    """'L is sold out in both grey and pink' was read as the whole product sold out: a quantifier ranges over the
+    variants it names, each checked."""
+    n = {True: 0, False: 0}
+    for sim in _single("size_advice", range(108400, 116400)):
+        p = _product(sim, sim.request.truth.targets[0])
+        colours = sorted({x.colour for x in p.skus if x.colour})
+        gold = _gold(sim)
+        for z, (c1, c2) in itertools.product(sorted({x.size for x in p.skus if x.size}),
+                                             itertools.combinations(colours, 2)):
+            skus = [x for x in p.skus if x.size == z and x.colour in (c1, c2)]
+            out = all(x.stock == 0 for x in skus)
+            left = all(x.stock > 0 for x in skus)
+            if not out and n[False] >= 60:
+                continue
+            said = f"{gold} Heads up: {z} is sold out in both {c1} and {c2} right now."
+            assert grade_text(sim, said).scores["accuracy"] == (1.0 if out else 0.0), (said, skus)
+            said = f"{gold} {z} is in stock in both {c1} and {c2}."
+            assert grade_text(sim, said).scores["accuracy"] == (1.0 if left else 0.0), (said, skus)
+            n[out] += 1
+        for c in colours:
+            out = all(x.stock == 0 for x in p.skus if x.colour == c)
+            said = f"{gold} {c.capitalize()} is sold out in every size."
+            assert grade_text(sim, said).scores["accuracy"] == (1.0 if out else 0.0), said
+        if n[True] >= 8 and n[False] >= 60:
+            break
+    assert n[True] >= 8 and n[False] >= 60, n
+
+
+def test_a_minimum_named_after_its_figure_is_the_threshold_and_a_link_said_to_reach_it_must():
+    """'link 3 at 429 is over the 99 minimum' read 99 as link 3's price; 'link 2 qualifies' of a link under the
+    minimum was paid."""
+    forms = ("Use {c} for {d:g} off, link {l} at {p:g} is over the {t:g} minimum.",
+             "{c}: {d:g} off with a {t:g} minimum spend, and link {l} qualifies.",
+             "{c} takes {d:g} off with a {t:g}-yuan minimum; link {l} qualifies.")
+    n = {True: 0, False: 0}
+    for sim in itertools.islice(_single("coupon", range(108400, 109400)), 40):
+        coupons = [c for c in sim.room.active_coupons() if c.issuable and c.threshold > 0]
+        for c, p in itertools.product(coupons[:1], sim.catalog.products):
+            if not c.applies_to(p.link):
+                continue
+            price = sim.room.current_price(sim.catalog, p.link)
+            kw = {"c": c.code, "d": c.discount, "l": p.link, "p": price}
+            for form in forms:
+                g = grade_text(sim, form.format(t=c.threshold, **kw))
+                assert g.scores["accuracy"] == (1.0 if price >= c.threshold else 0.0), (form, price, g.errors)
+                assert grade_text(sim, form.format(t=c.threshold + 40, **kw)).scores["accuracy"] == 0.0, form
+            said = f"{c.code} takes {c.discount:g} off orders over {c.threshold:g}, but link {p.link} doesn't qualify."
+            assert grade_text(sim, said).scores["accuracy"] == (0.0 if price >= c.threshold else 1.0), said
+            n[price >= c.threshold] += 1
+    assert n[True] >= 30 and n[False] >= 30, n
+
+
+def test_a_need_said_as_what_the_product_goes_with_answers_it():
+    """'The matcha cookies on link 2 are perfect with tea' to 'anything for tea time?' answered nothing."""
+    n = tea = 0
+    for sim in itertools.islice(_single("recommendation", range(108400, 110400)), 60):
+        f = sim.request.truth.facts[0]
+        need = f.label.split("suited to ")[1].split(":")[0]
+        link = sim.request.truth.targets[0]
+        short = _product(sim, link).short_name
+        said = ("tea", "a cup of tea", "your afternoon tea") if need == "tea time" else (need,)
+        forms = ("The {s} on link {l} is perfect with {x}.", "Link {l} goes well with {x}.",
+                 "Link {l} pairs nicely with {x}.")
+        for x, form in itertools.product(said, forms):
+            g = grade_text(sim, form.format(s=short, l=link, x=x))
+            assert g.reward > 0.99, (need, form, x, g.missing)
+            n += 1
+        tea += need == "tea time"
+        other = "jeans" if need != "jeans" else "rice"
+        assert grade_text(sim, f"Link {link} goes well with {other}.").scores["effectiveness"] < 1.0, need
+    assert n >= 150 and tea >= 2, (n, tea)
+
+
+def test_a_count_come_down_to_is_the_stock_and_a_price_come_down_to_the_price():
+    """'matcha is down to 1' was read as a price of 1 and zeroed a right reply."""
+    n = 0
+    for sim in itertools.islice(_single("stock_variant", range(108400, 110400)), 120):
+        f = next((f for f in sim.request.truth.facts if f.kind == "stock"), None)
+        if f is None or f.subject is None or f.value != "in_stock":
+            continue
+        variant = f.label.split(" of link")[0]
+        left = sum(x.stock for x in _product(sim, f.subject).sku_for(variant))
+        for form in ("{V} is down to {k}.", "We're down to the last {k} in {v}.", "Link {l}'s {v} is down to {k}!"):
+            kw = {"V": variant[0].upper() + variant[1:], "v": variant, "l": f.subject}
+            g = grade_text(sim, form.format(k=left, **kw))
+            assert g.reward > 0.99, (form, left, g.errors, g.missing)
+            assert grade_text(sim, form.format(k=left + 9, **kw)).scores["accuracy"] == 0.0, form
+            n += 2
+    for sim in itertools.islice(_single("price", range(109000, 109600)), 15):
+        link = sim.request.truth.targets[0]
+        price = sim.room.current_price(sim.catalog, link)
+        for form in ("Link {l} is down to {p:g} today.", "The price is down to {p:g}."):
+            assert grade_text(sim, form.format(l=link, p=price)).reward > 0.99, form
+            assert grade_text(sim, form.format(l=link, p=price + 10)).scores["accuracy"] == 0.0, form
+            n += 2
+    assert n >= 150, n
+
+
+def test_returns_said_open_to_used_items_waive_the_condition():
+    """'15 days, and even used boards can come back' of a product returnable unused was paid."""
+    n = 0
+    for sim in itertools.islice(_single("returns", range(108400, 110400)), 60):
+        p = _product(sim, sim.request.truth.targets[0])
+        a = p.after_sales
+        if not a.returnable:
+            continue
+        noun = p.short_name.split()[-1]
+        wrong = (f"{a.return_days} days, and even used {noun}s can come back.",
+                 f"{a.return_days} days; used or not, you can send it back.",
+                 f"{a.return_days} days, and opened ones can be returned too.",
+                 f"Even worn ones can go back within {a.return_days} days.")
+        for said in wrong:
+            assert grade_text(sim, said).scores["accuracy"] == 0.0, said
+        right = f"{a.return_days} days, as long as it's {a.condition}."
+        assert grade_text(sim, right).scores["accuracy"] == 1.0, right
+        n += len(wrong) + 1
+    assert n >= 100, n
+
+
+def test_a_fault_said_to_come_right_or_a_remedy_told_is_in_no_record():
+    """'Sorry about that. Please air it out, it'll be fine.' to a complaint was paid 0.85: it explains the fault away
+    in words the smell patterns did not hold."""
+    wrong = ("Please air it out, it'll be fine.", "Just give it a wash and it'll be good as new.",
+             "Let it air out for a day or two.", "Leave it by an open window and it'll be okay.",
+             "It should be fine after a wash.")
+    right = ("So sorry about the trouble.", "Thanks for letting us know, and sorry again!")
+    sims = itertools.islice(_single("complaint", range(108400, 109400)), 15)
+    n = sum(_said_after_gold(sim, wrong, right) for sim in sims)
+    assert n >= 60, n
+    # said to a viewer who reports no fault, "it'll be fine" is a kindness, not a claim about a product
+    for sim in itertools.islice(_single("off_topic", range(108400, 109400)), 8):
+        g = grade_text(sim, f"{_gold(sim)} Don't worry, it'll be fine!")
+        assert g.scores["accuracy"] == 1.0, g.errors
+
+
+# ---- open classes named before batch 23, generated over other seeds
+
+def test_figures_listed_after_as_many_links_are_theirs_in_order():
+    """'Link 6 vs link 1: 309 vs 449 yuan' bound both figures to the nearest link, zeroing the right order and paying
+    the swapped one."""
+    forms = ("Link {a} vs link {b}: {pa:g} vs {pb:g} yuan.", "Links {a} and {b}: {pa:g} and {pb:g} yuan.",
+             "Link {a} and link {b} are {pa:g} and {pb:g} yuan respectively.")
+    n = 0
+    for sim, a, b in itertools.islice(_comparisons(range(110400, 112400)), 30):
+        pa, pb = (sim.room.current_price(sim.catalog, x.link) for x in (a, b))
+        if pa == pb:
+            continue
+        for form in forms:
+            kw = {"a": a.link, "b": b.link}
+            g = grade_text(sim, form.format(pa=pa, pb=pb, **kw))
+            assert g.scores["accuracy"] == 1.0 and not any("its price" in m for m in g.missing), (form, g.errors,
+                                                                                                   g.missing)
+            assert grade_text(sim, form.format(pa=pb, pb=pa, **kw)).scores["accuracy"] == 0.0, form
+            n += 2
+    assert n >= 120, n
+
+
+def test_a_price_said_under_a_figure_is_a_bound_not_the_price():
+    """'It's under 250 yuan' read 250 as the price: a bound is true where the price is below it."""
+    n = 0
+    for sim in itertools.islice(_single("price", range(110400, 111400)), 20):
+        link = sim.request.truth.targets[0]
+        price = sim.room.current_price(sim.catalog, link)
+        g = grade_text(sim, f"Link {link} is {price:g} yuan, well under {price + 50:g}!")
+        assert g.reward > 0.99, (g.errors, g.missing)
+        assert grade_text(sim, f"It's under {price + 30:g} yuan.").scores["accuracy"] == 1.0
+        for below in (price, price - 10):
+            assert grade_text(sim, f"It's under {below:g} yuan.").scores["accuracy"] == 0.0, (price, below)
+        assert grade_text(sim, f"It's under {price + 30:g} yuan.").scores["effectiveness"] < 1.0  # no price said
+        n += 5
+    assert n >= 100, n
+
+
+def _sized_colours(seeds: range):
+    for sim in _single("stock_variant", seeds):
+        f = next((f for f in sim.request.truth.facts if f.kind == "stock"), None)
+        if f is None or f.subject is None:
+            continue
+        p = _product(sim, f.subject)
+        colour = f.label.split(" of link")[0]
+        skus = [x for x in p.skus if x.colour == colour and x.size]
+        if len(skus) >= 2:
+            yield sim, p, colour, skus
+
+
+def test_a_size_after_a_colour_is_of_that_colour_when_scarce_and_a_list_said_all_in_stock_holds_each():
+    """'olive is in stock, and XL is nearly gone' read XL across every colour (unsupported scarcity); 'navy comes in
+    S, M, L and XL, all in stock' was not checked per size."""
+    n = {"scarce": 0, "list": 0}
+    for sim, p, colour, skus in itertools.islice(_sized_colours(range(110400, 114400)), 120):
+        gold = _gold(sim)
+        for x in skus:
+            across = sum(y.stock for y in p.skus if y.size == x.size)
+            if across <= 10 and not 0 < x.stock <= 10:
+                continue  # (a size scarce in every colour together says nothing of the colour's own)
+            said = f"{gold} {colour.capitalize()} is in stock, and {x.size} is nearly gone."
+            assert grade_text(sim, said).scores["accuracy"] == (1.0 if 0 < x.stock <= 10 else 0.0), (said, x.stock)
+            n["scarce"] += 0 < x.stock <= 10
+        sizes = [x.size for x in skus]
+        said = f"{colour.capitalize()} comes in {', '.join(sizes[:-1])} and {sizes[-1]}, all in stock."
+        every = all(x.stock > 0 for x in skus)
+        assert grade_text(sim, said).scores["accuracy"] == (1.0 if every else 0.0), (said, [x.stock for x in skus])
+        n["list"] += not every
+    assert n["scarce"] >= 5 and n["list"] >= 10, n
