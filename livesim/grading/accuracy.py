@@ -220,7 +220,12 @@ _CLAIM_TYPES: tuple[tuple[str, Prefiltered], ...] = (
         # ... or a remedy the viewer is told to try ("air it out", "let it breathe", "leave it by an open window")
         r"|\bair(?:ing)?\s{1,2}(?:it|them)\s{1,2}out\b|\blet\s{1,2}(?:it|them)\s{1,2}(?:air|breathe)\b"
         r"|\b(?:leave|put|hang|keep)\s{1,2}(?:it|them)\s{1,2}(?:out\s{1,2})?(?:by|near|in|under|on)\s{1,2}(?:an?\s{1,2}|"
-        r"the\s{1,2}|your\s{1,2})?(?:open\s{1,2}window|window|fresh\s{1,2}air|sun(?:light|shine)?|balcony)\b")),
+        r"the\s{1,2}|your\s{1,2})?(?:open\s{1,2}window|window|fresh\s{1,2}air|sun(?:light|shine)?|balcony)\b"
+        r"|\b(?:leave|put|hang|keep|set)\s{1,2}(?:it|them)\s{1,2}(?:out\s{1,2})?(?:outside|outdoors|somewhere\s{1,2}"
+        r"(?:airy|ventilated))\b"
+        # ... or a cause no record holds ("the smell is from the packaging", "it's just the packaging")
+        r"|\b(?:smell|odou?r|scent|it|that)(?:['’]s|\s{1,2}is|\s{1,2}comes)\s{1,2}(?:just\s{1,2}|probably\s{1,2}|only\s{1,2})?"
+        r"(?:from\s{1,2})?(?:the\s{1,2})?(?:packaging|packing|plastic\s{1,2}bag|box|factory|manufacturing|dye)\b")),
     # what the stream is playing ("the song is 'Blinding Lights'", "we're playing Taylor Swift"): no record holds it
     ("stream", _rx(
         r"\b(?:the|this)\s{1,2}(?:song|track|tune|music|playlist|bgm)\s{1,2}(?:(?:playing\s{1,2})?(?:right\s{1,2}now\s{1,2})?"
@@ -646,6 +651,9 @@ def _false_statements(r: Reading, world: World, stock_state: str | None, size: s
                 errors.append(f"false: link {products[0].link}'s care is {care}, not machine wash {temp}")
                 break
         om = _AFTER_OPENING_RE.search(sent)
+        if om and any(str(p.attributes.get("storage", "")).lower() in sent[max(0, om.start() - 24):om.end()].lower()
+                      and "open" in str(p.attributes.get("storage", "")) for p in products):
+            om = None  # the record's storage said again ("refrigerate after opening"), no period after opening
         if om and _KEEPS_RE.search(sent) and _TIME_FIGURE_RE.search(sent) and not _RETURN_WORD_RE.search(sent) \
                 and not CANT_TELL_RE.search(sent) and not _negated(sent, om.start()):
             # how long it keeps once opened: the records hold the shelf life (unopened), not a period after opening

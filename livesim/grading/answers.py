@@ -28,6 +28,7 @@ from livesim.grading.cues import (
     _RETURN_YES_RE,
     _SHIP_YES_RE,
     _WORD_RE,
+    BARE_CANT_RE,
     CANT_TELL_RE,
     REGION_OK_AFTER,
     _close,
@@ -551,6 +552,8 @@ _PICK_RE = re.compile(
 _SUITS_RE = re.compile(r"(?i)\b(?:suits?|(?:perfect|ideal|great|best|good|lovely|nice|made)\s{1,2}(?:for|with)|"
                        r"works\s{1,2}(?:well\s{1,2})?for|(?:goes|go|pairs?|pairing)\s{1,2}(?:(?:so|really|very)\s{1,2})?(?:well|"
                        r"great|nicely|perfectly|beautifully)?\s{0,2}with)\s{1,2}((?:[\w'’-]+\s{0,2}){1,4})")
+# ... or plainly what it is for ("wool sweater on link 2 for cold weather")
+_FOR_NEED_RE = re.compile(r"(?i)\bfor\s{1,2}((?:[\w'’-]+\s{0,2}){1,4})")
 # what a clause that only names a product holds besides the name ("Link 6, the lip tint", "it's link 6")
 _NAMING_WORDS = frozenset("the a an is are it it's its that that's this they they're on at in under as called named "
                           "listed our your just yes sure ok okay".split())
@@ -593,7 +596,7 @@ _SAME_NEED = tuple(frozenset(g) for g in (("wint", "cold", "chil"), ("summ", "ho
 
 
 # the word of a need that names when, not what ("tea time"): the need's other words say it ("perfect with tea")
-_NEED_FRAME = frozenset({"time"})
+_NEED_FRAME = frozenset({"time", "weat"})  # (stems: "tea time" said "with tea", "cold weather" "for the cold")
 
 
 def _need_said(need: set[str], said: set[str]) -> bool:
@@ -641,7 +644,8 @@ def _presents(r: Reading, ms: int, me: int, need: set[str] | None) -> bool:
         or _BUY_IT_NEXT_RE.match(r.text, hi, e0) is not None or (hi == e0 and si + 1 < len(r.sentences) and (
             _BUY_IT_NEXT_RE.match(r.text, *r.sentences[si + 1]) is not None)) \
         or (need is not None and (points(_PICK_RE) or any(
-            _need_said(need, claim_stems(m.group(1))) for m in _SUITS_RE.finditer(rest))))  # every word of the need
+            _need_said(need, claim_stems(m.group(1))) for rx in (_SUITS_RE, _FOR_NEED_RE)
+            for m in rx.finditer(rest))))  # every word of the need
 
 
 _SENTENCE_RE = re.compile(r"[^.!?\n]+[.!?\n]*")
@@ -655,14 +659,18 @@ def cant_tell_met(fact: Any, text: str) -> bool:
     """Does a statement (not a question) in `text` say the host cannot tell the part of the ask that `fact`
     names (one of its topic words in the same sentence)?
     """
-    asked = False  # the sentence before was the topic asked back ("Payment methods? Not something I have on record.")
+    # the sentence before was the topic asked back ("Payment methods? Not something I have on record.") or named
+    # alone, fronted ("Arrival I can't say.", cut after the topic as a run-on: "Arrival. I can't say.")
+    asked = False
     for m in _SENTENCE_RE.finditer(text):
         sent = m.group()
         low = sent.lower()
         if sent.rstrip().endswith("?") or not CANT_TELL_RE.search(sent):
-            asked = sent.rstrip().endswith("?") and any(str(w).lower() in low for w in fact.value or ())
+            asked = (sent.rstrip().endswith("?") or len(_WORD_RE.findall(low)) <= 3) \
+                and any(str(w).lower() in low for w in fact.value or ())
             continue
-        if any(str(w).lower() in low for w in fact.value or ()) or asked and _ELLIPTIC_RE.match(sent):
+        if any(str(w).lower() in low for w in fact.value or ()) or asked and (
+                _ELLIPTIC_RE.match(sent) or BARE_CANT_RE.match(sent)):
             return True
         asked = False
         if _ANAPHOR_RE.search(sent) and not _SAYS_OTHER_RE.search(sent):

@@ -131,6 +131,9 @@ CANT_TELL_RE = re.compile(
     r"something\s{1,2}(?:i|we))\b"
     r"|" + NOT_ON_RECORD +
     r"|\bno\s{1,2}(?:[\w-]{1,14},?\s{1,2}){0,4}?(?:info\w{0,8}|details?|record\w?|data|idea)\b|\bunknown\b")
+# a can't-tell that is the whole sentence ("I can't say.", "We don't know!"): of a topic named alone before it
+BARE_CANT_RE = re.compile(r"(?i)\W{0,3}(?:i|we)\s{1,2}(?:really\s{1,2}|honestly\s{1,2}|just\s{1,2})?(?:can['’]?t|"
+                          r"cannot|don['’]?t|do\s{1,2}not)\s{1,2}(?:say|tell|know|see|confirm)\W*$")
 _NO_RE = _rx(r"^\s{0,3}(?:no|nope|nah|sorry,?\s{1,2}no|not\s{1,2}anymore)\b")
 _WORD_RE = re.compile(r"[a-z][a-z'’]{0,20}")
 _COLOURS = frozenset("black white navy beige grey gray olive pink brown red blue green yellow purple orange gold "

@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from livesim.grading.cues import CANT_TELL_RE
+from livesim.grading.cues import BARE_CANT_RE, CANT_TELL_RE
 from livesim.grading.facts.patterns import _STOCK_RE
 from livesim.grading.facts.prefilter import Prefiltered
 from livesim.grading.property_lexicon import CLOSED_LISTS, COURIERS, LEXICON
@@ -352,6 +352,8 @@ def property_errors(r: Any, world: Any) -> list[str]:
         sent = text[s:e]
         if (r.question[si] and not _RHETORICAL.search(sent)) or r.echo[si]:
             continue
+        if si + 1 < len(r.sentences) and len(sent.split()) <= 3 and BARE_CANT_RE.match(text, *r.sentences[si + 1]):
+            continue  # a topic named alone before "I can't say." ("Alcohol I can't say."): what it cannot tell
         spans = []
         for i, j, cs, ce, (kind, canonical, forms) in scan.matches(s, e):
             spans.append((cs, ce))

@@ -103,8 +103,10 @@ _FROM_LIST = r"(?:down|drop(?:ped)?|reduced|cut|slashed|marked\s{1,2}down|discou
 # "down to 259 from 379": the figure after "from" is the list price
 _TO_FROM_LIST = (r"(?:down|reduced|cut|drop(?:ped)?|lowered|slashed|marked\s{1,2}down|discounted)\s{1,2}to\s{1,2}"
                  r"(?:[¥$]|rmb\s?)?[0-9][0-9.,]{0,8}(?:\s{0,2}(?:yuan|rmb|元))?\s{1,2}from")
-_LIST_NEAR = _rx(r"\b(?:" + _FROM_LIST + r"|" + _TO_FROM_LIST + r"|was|were|originally|usually|normally|"
-                 r"instead\s{1,2}of|regular(?:ly)?|"
+# "it's already 79 from 129": the figure a price comes from
+_TO_FIGURE_FROM = r"(?<![0-9])[0-9][0-9.,]{0,8}(?:\s{0,2}(?:yuan|rmb|元))?,?\s{1,2}(?:down\s{1,2})?from"
+_LIST_NEAR = _rx(r"\b(?:" + _FROM_LIST + r"|" + _TO_FIGURE_FROM + r"|" + _TO_FROM_LIST + r"|was|were|originally|"
+                 r"usually|normally|instead\s{1,2}of|regular(?:ly)?|"
                  r"list(?:\s{1,2}price)?(?:\s{1,2}(?:is|of|was))?|rrp|msrp|retail(?:\s{1,2}price)?|original\s{1,2}price(?:\s{1,2}"
                  r"(?:is|of))?)\s{0,2}(?:[¥$]|rm"
                  r"b\s?)?$")
@@ -113,6 +115,8 @@ _LIST_CUE = _rx(r"\b(?:was|were|originally|original|list|usually|normally|regula
 _FLASH_CUE = _rx(r"\bflash\b")
 _COUPON_PRICE_CUE = _rx(r"\b(?:with|after|using|apply(?:ing)?)\s{1,2}(?:the\s{1,2}|a\s{1,2}|that\s{1,2})?(?:coupon|"
                         r"code|voucher|[a-z]{2,12}[0-9]{1,4}\b)")  # or the code itself: "with LIVE15 it's 279"
+# the coupon the reply names, taken up by a pronoun ("LIVE10: 10 off over 199. Link 2 comes to 279 with it.")
+_WITH_IT_RE = _rx(r"\b(?:with|after|using|applying)\s{1,2}(?:it|that|this\s{1,2}one)\b")
 _BUNDLE_CUE = _rx(r"\bbundle|\bset\s{1,2}price\b")
 _FEE_CUE = _rx(r"\b(?:shipping|delivery|postage|freight)(?:\s{1,2}(?:for|on|of|to)\s{1,2}(?:link\s{1,2}|#)?"
                r"[a-z0-9]{1,12}"
@@ -158,6 +162,11 @@ _DOWN_HEAD_RE = _rx(r"(?:\s{1,2}(?:is|are|has|have|['’]s|['’]re|['’]ve)\b)
                     r"been)\b){0,2}\s{0,2}$")
 _DOWN_HOLDER_RE = _rx(r"\b(?:we|stocks?|inventory|supply|supplies|quantities|units|pieces)$")
 _PRICE_WORD_RE = _rx(r"\b(?:prices?|costs?|deal|offer|discount)\b")
+
+
+def _names_code(text: str, world: World) -> bool:
+    """Does the reply name a running coupon by its code?"""
+    return any(_word_regex(c.code).search(text) for c in world.room.active_coupons())
 
 
 def _list_cued(before: str) -> bool:
@@ -1040,7 +1049,7 @@ def read_reply(reply: str, world: World) -> Reading:
                 attr = "list"
             elif _FLASH_CUE.search(ctx):
                 attr = "flash"
-            elif _COUPON_PRICE_CUE.search(ctx):
+            elif _COUPON_PRICE_CUE.search(ctx) or (_WITH_IT_RE.search(ctx) and _names_code(text, world)):
                 attr = "coupon_price"
             elif _BUNDLE_CUE.search(ctx):
                 attr = "bundle"

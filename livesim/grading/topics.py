@@ -28,7 +28,10 @@ _TOPICS: tuple[tuple[str, Prefiltered], ...] = tuple((name, Prefiltered(rx)) for
                               r"(?:everyone|everybody)|"
                               r"reviews?|ratings?|"
                               r"rated|stars?|popular\w{0,3}|favou?rites?|most[\s-]\w{3,12}|(?<!both\s)(?<!each\s)(?<!either\s)of\s{1,2}you|"
-                              r"the\s{1,2}chat|"
+                              # (not the chat's mood said back: "the chat's lively", "the chat is wild tonight")
+                              r"the\s{1,2}chat(?!(?:['’]s|\s{1,2}is)\s{1,2}(?:so\s{1,2}|really\s{1,2}|very\s{1,2}|"
+                              r"pretty\s{1,2})?(?:lively|wild|busy|fun|crazy|buzzing|active|hopping|chaotic|on\s{1,2}"
+                              r"fire)\b)|"
                               r"ordered|orders|bought|checked\s{1,2}out|trend\w{0,3})\b", _T)),
     ("delivery", re.compile(r"\b(?:deliver\w{0,3}|arriv\w{1,3}|doorstep|door|lands?|show\s{1,2}up|courier|postage|"
                             r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekend|tomorrow|express)\b", _T)),
@@ -56,7 +59,10 @@ _NOT_A_CLAIM = re.compile(
 _HOST_CANT_TELL = re.compile(r"(?i)\b(?:i|we)\s{1,2}(?:don['’]?t|do\s{1,2}not)\s{1,2}(?:know|have\s{1,2}(?:the|any|"
                              r"that|this|an?)?\s{0,2}(?:[\w-]{1,12}\s{1,2}){0,2}?(?:info\w{0,8}|details?|data|records?)\b)"
                              r"|\b(?:not|isn['’]t|aren['’]t)\s{1,2}(?:listed|recorded|specified)\b"
-                             r"|\bno\s{1,2}(?:info\w{0,8}|details?|records?|data|idea)\b|" + NOT_ON_RECORD)
+                             r"|\bno\s{1,2}(?:info\w{0,8}|details?|records?|data|idea)\b"
+                             # "the exact expiry date isn't something I have", "not something we can see"
+                             r"|\b(?:not|isn['’]t|aren['’]t)\s{1,2}something\s{1,2}(?:i|we)\s{1,2}(?:\w{1,10}\s{1,2})?"
+                             r"(?:have|know|see|track|hold|get|record)\b|" + NOT_ON_RECORD)
 _HOW_TO = re.compile(r"(?i)\b(?:tap|cart|check\s{0,2}out|pick\s{1,2}your|add\s{1,2}(?:it|link|#|\w{1,12})\s{1,2}to|"
                      r"place\s{1,2}(?:the|your|an)\s{1,2}order|apply|use\s{1,2}(?:code|the\s{1,2}code|it)|checkout|"
                      r"enter|grab\s{1,2}(?:code|the\s{1,2}code))\b")
@@ -100,11 +106,16 @@ _WEATHER = Prefiltered(re.compile(
     r"storm(?:s|y)?(?!\s{1,2}(?:grey|gray|blue))|thunder\w{0,5}|typhoon|humid|windy|cloudy|foggy|heat\s{0,2}wave|"
     r"overcast|(?:freezing|boiling|scorching|chilly|hot|cold|warm)\s{1,2}(?:out|outside|out\s{1,2}there)|"
     r"(?:a|one)\s{1,2}(?:hot|cold|warm|chilly)\s{1,2}(?:one|day)|(?:nice|lovely|great|perfect|beach|awful|bad|"
-    r"terrible|gorgeous|sunny|rainy)\s{1,2}(?:weather|day\s{1,2}out))\b", _T))
+    r"terrible|gorgeous|sunny|rainy)\s{1,2}(?:weather|day\s{1,2}out)"
+    # "it's freezing today", "weather's great"
+    r"|(?:freezing|boiling|scorching|chilly|hot|cold|warm|muggy|baking)\s{1,2}(?:today|tonight|here|this\s{1,2}"
+    r"(?:morning|afternoon|evening|week))|weather(?:['’]s|\s{1,2}(?:is|looks))\s{1,2}(?:so\s{1,2}|really\s{1,2}|"
+    r"pretty\s{1,2})?(?:great|nice|lovely|good|awful|bad|terrible|gorgeous|perfect|amazing|beautiful|horrible|crazy|"
+    r"wild))\b", _T))
 _WEATHER_WHEN = re.compile(r"(?i)\b(?:today|tonight|tomorrow|this\s{1,2}(?:morning|afternoon|evening|week(?:end)?)|"
                            r"all\s{1,2}(?:week(?:end)?|day|night)|later|right\s{1,2}now|now|outside|out\s{1,2}there|"
                            r"here|coming|apparently|forecast|they\s{1,2}say|next\s{1,2}week|currently|at\s{1,2}the\s{1,2}"
-                           r"moment|is|are|was|it['’]?s|it['’]?ll|looks?\s{1,2}like)\b")
+                           r"moment|is|are|was|it['’]?s|it['’]?ll|weather['’]s|looks?\s{1,2}like)\b")
 # a product's use or a condition ("great for rainy days", "keeps you dry in the rain", "if it rains"), a wish, an idiom
 _WEATHER_NOT = re.compile(r"(?i)\bwhatever\s{1,2}the\s{1,2}weather\b|\brain\s{1,2}or\s{1,2}shine\b|"
                           r"\b(?:for|in|against|from|during|through|any|all|on)\s{1,2}(?:the\s{1,2}|a\s{1,2})?"
