@@ -191,6 +191,8 @@ _ONE_OK_RE = re.compile(r"(?i)\s{1,2}(?:days?|hours?|months?|years?|weeks?|yuan|
                         r"extra|of\s{1,2}(?:them|those|each))\b")
 
 
+# a number word that names a kind of thing, not a figure ("four way stretch", "two-tone", "three-in-one", "2-ply")
+_LABEL_AFTER_RE = re.compile(r"(?i)[\s-]{1,2}(?:way|tone|sided|seasons?|ply|in[\s-]one)\b")
 # "only one 256GB power bank left": a count of what is left, a few words on
 _ONE_LEFT_RE = re.compile(r"(?i)(?:\s{1,2}[\w-]{1,15}){1,3}\s{1,2}(?:left|remaining|in\s{1,2}stock)\b")
 _ONLY_BEFORE_RE = re.compile(r"(?i)\b(?:only|just|exactly)\s{1,2}$")
@@ -240,6 +242,8 @@ def words_to_digits(text: str) -> str:
                 s.lower() == "one" and _ONE_LEFT_RE.match(text, m.end())
                 and _ONLY_BEFORE_RE.search(text, max(0, m.start() - 10), m.start())):
             return s
+        if _LABEL_AFTER_RE.match(text, m.end()):
+            return s  # a kind, not a figure: "four way stretch", "a two-tone finish", "three-in-one"
         if s.lower() == "zero" and (text[max(0, m.start() - 4):m.start()].lower() == "net "
                                     or _ZERO_LABEL_AFTER_RE.match(text, m.end())):
             return s  # a label, not a figure: "net zero", "zero waste"

@@ -3850,3 +3850,16 @@ def test_a_fault_put_down_to_the_packaging_or_aired_outside_is_in_no_record():
     sims = itertools.islice(_single("complaint", range(131100, 132100)), 12)
     n = sum(_said_after_gold(sim, wrong, ("Sorry again for the trouble!",)) for sim in sims)
     assert n >= 48, n
+
+
+def test_a_number_word_that_names_a_kind_is_no_figure():
+    """'I can check whether it's four way stretch for you' read 'four' as a bare price."""
+    said = ("I can check whether it's four way stretch for you.", "Is it two-tone? I can check for you.",
+            "Not sure it's a three-in-one, I can check.")
+    n = 0
+    for sim in itertools.islice(_single("spec_material", range(131100, 132100)), 20):
+        for text in said:
+            g = grade_text(sim, f"{_gold(sim)} {text}")
+            assert g.scores["accuracy"] == 1.0, (text, g.errors)
+            n += 1
+    assert n >= 60, n
