@@ -270,10 +270,10 @@ def _minimum_reached(r: Reading, world: World, s: int, e: int, shipping: bool) -
         if shipping:
             floors = [p.shipping.free_over] if p.shipping.fee > 0 else []
         else:
-            named = [c for c in world.room.active_coupons() if c.applies_to(p.link) and c.threshold > 0
-                     and _word_regex(c.code).search(text, s, e)] or \
-                    [c for c in world.room.active_coupons() if c.applies_to(p.link) and c.threshold > 0
-                     and _word_regex(c.code).search(text)]
+            coupons = [c for c in world.room.active_coupons() if c.applies_to(p.link) and c.threshold > 0]
+            # the coupon named in the statement, else one named elsewhere in the reply
+            named = [c for c in coupons if _word_regex(c.code).search(text, s, e)] \
+                or [c for c in coupons if _word_regex(c.code).search(text)]
             floors = [c.threshold for c in named]
         if not floors:
             continue

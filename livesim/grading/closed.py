@@ -256,19 +256,16 @@ def _stock_level(world: Any, p: Product, sent: str, clause: str = "",
     gone", "lots of M in black"), else of the asked variant when the sentence names it, else of the whole product.
     """
     words = named(clause, p) if named is not None and clause else None
-    if words:
-        dims = [{str(w).lower() for x in p.skus if (w := getattr(x, k))} & words for k in ("size", "colour", "option")]
-        if named is not None and clause != sent:
+    if words and named is not None:
+        if clause != sent:
             # of a dimension the clause names none of, the one value the statement names ("olive is in stock, and XL
             # is nearly gone": XL in olive)
             wider = named(sent, p) - words
-            for i, k in enumerate(("size", "colour", "option")):
-                held = {str(w).lower() for x in p.skus if (w := getattr(x, k))} & wider
-                if not dims[i] and len(held) == 1:
-                    dims[i] = held
-        skus = [x for x in p.skus if all(not d or str(getattr(x, k)).lower() in d
-                                         for d, k in zip(dims, ("size", "colour", "option"), strict=True))]
-        return sum(x.stock for x in skus)
+            for k in ("size", "colour", "option"):
+                values = {str(w).lower() for x in p.skus if (w := getattr(x, k))}
+                if not values & words and len(values & wider) == 1:
+                    words = words | (values & wider)
+        return sum(x.stock for x in world.covered_skus(p, words))
     asked = world.asked_variants.get(p.link)
     skus = p.sku_for(asked) if asked and _word_regex(asked).search(sent) else p.skus
     return sum(s.stock for s in skus or p.skus)
